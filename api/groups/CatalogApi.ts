@@ -1,0 +1,42 @@
+/** Administrators, funds, series and daily quota values. */
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { NotFoundResponse, ServiceUnavailableResponse } from "../../schemas/ApiErrors.ts"
+import {
+  AssetProviderList,
+  ConceptualAssetList,
+  RealAssetDays,
+  RealAssetList,
+} from "../../schemas/Catalog.ts"
+import { IsoDate } from "../../schemas/Dates.ts"
+import { ApiKeyAuth } from "../Security.ts"
+
+const Uint32 = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 4294967295 }))
+
+export class CatalogApi extends HttpApiGroup.make("catalog")
+  .add(
+    HttpApiEndpoint.get("providers", "/api/asset_providers", {
+      success: AssetProviderList,
+      error: ServiceUnavailableResponse,
+    }).annotate(OpenApi.Summary, "All fund administrators (AGF)"),
+    HttpApiEndpoint.get("conceptualAssets", "/api/asset_providers/:provider_id/conceptual_assets", {
+      params: { provider_id: Uint32.annotate({ description: "Administrator id (CRC32)" }) },
+      success: ConceptualAssetList,
+      error: [NotFoundResponse, ServiceUnavailableResponse],
+    }).annotate(OpenApi.Summary, "Current mutual funds of an administrator"),
+    HttpApiEndpoint.get("realAssets", "/api/conceptual_assets/:concept_id/real_assets", {
+      params: { concept_id: Uint32.annotate({ description: "Fund id (CRC32)" }) },
+      success: RealAssetList,
+      error: [NotFoundResponse, ServiceUnavailableResponse],
+    }).annotate(OpenApi.Summary, "All series of a fund with their latest quota value"),
+    HttpApiEndpoint.get("days", "/api/real_assets/:asset_id/days", {
+      params: { asset_id: Schema.String.annotate({ description: "Series id: decimal CRC32 (FM)" }) },
+      query: {
+        from_date: Schema.optionalKey(IsoDate.annotate({ description: "First date, inclusive (YYYY-MM-DD)" })),
+      },
+      success: RealAssetDays,
+      error: [NotFoundResponse, ServiceUnavailableResponse],
+    }).annotate(OpenApi.Summary, "Daily quota values of a series, ascending, whole history from from_date"),
+  )
+  .middleware(ApiKeyAuth)
+  .annotateMerge(OpenApi.annotations({ title: "Funds", description: "Administrators, funds, series, daily values" })) {}

@@ -1,0 +1,83 @@
+/** How a request's key is read and checked, and how decoding failures become 422. */
+import { Effect, Layer, Redacted } from "effect"
+import { HttpServerRequest } from "effect/http"
+import { HttpApiMiddleware } from "effect/http-api"
+import { SchemaIssue } from "effect"
+import { InvalidParameter, ServiceUnavailable, Unauthorized } from "../../schemas/ApiErrors.ts"
+import { KEY_PREFIX } from "../accounts/ApiKey.ts"
+import { KeyStore } from "../accounts/KeyStore.ts"
+import { ApiKeyAuth, CurrentKey, RequestValidation } from "../Security.ts"
+
+/** Routes that verify a key without consuming quota. */
+const UNCOUNTED = new Set(["keyInfo"])
+const QUERY_KEY_NAMES = ["api_key", "apikey", "key", "x-api-key", "token", "access_token"]
+
+const bearerToken = (authorization: string | undefined): string | undefined => {
+  const m = /^Bearer +(\S+)\s*$/i.exec(authorization ?? "")
+  return m?.[1]
+}
+
+export const ApiKeyAuthLive = Layer.effect(
+  ApiKeyAuth,
+  Effect.gen(function* () {
+    const keys = yield* KeyStore
+    return ApiKeyAuth.of({
+      apiKey: Effect.fn("ApiKeyAuth.apiKey")(function* (httpEffect, { credential, endpoint }) {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        let key = Redacted.value(credential)
+        if (key === "") {
+          const bearer = bearerToken(request.headers.authorization)
+          if (bearer !== undefined) {
+            if (!bearer.startsWith(KEY_PREFIX)) {
+              return yield* new Unauthorized({ message: "the Bearer token is not a key of this service" })
+            }
+            key = bearer
+          }
+        }
+        if (key === "") {
+          const url = new URL(request.url, "http://localhost")
+          const inQuery = QUERY_KEY_NAMES.some((name) => url.searchParams.has(name))
+          return yield* new Unauthorized({
+            message: inQuery
+              ? "keys in the query string are not accepted; send the X-Api-Key header"
+              : "missing API key: send the X-Api-Key header",
+          })
+        }
+        const record = yield* keys.verify(key).pipe(Effect.mapError(keyCheckUnavailable))
+        if (record === null) return yield* new Unauthorized({ message: "invalid or revoked API key" })
+        if (!UNCOUNTED.has(endpoint.identifier)) {
+          yield* keys.recordUse(record.id).pipe(Effect.mapError(keyCheckUnavailable))
+        }
+        return yield* Effect.provideService(httpEffect, CurrentKey, record)
+      }),
+    })
+  }),
+)
+
+const keyCheckUnavailable = () =>
+  new ServiceUnavailable({
+    reason: "key_check_unavailable",
+    message: "the API key could not be checked; retry later",
+    retryAfter: 5,
+  })
+
+const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
+
+export const RequestValidationLive = HttpApiMiddleware.layerSchemaErrorTransform(RequestValidation, (error) => {
+  const issues = formatIssues(error.cause.issue).issues.map((i) => ({
+    path: (i.path ?? []).map((p) => (typeof p === "object" && p !== null && "key" in p ? p.key : p)) as Array<
+      string | number
+    >,
+    message: i.message,
+  }))
+  const first = issues[0]
+  const name = first !== undefined && first.path.length > 0 ? String(first.path[0]) : error.kind.toLowerCase()
+  const where = { Params: "path parameter", Query: "query parameter", Headers: "header", Body: "body field", Payload: "body field", ResponseHeaders: "response header" }[error.kind]
+  return Effect.fail(
+    new InvalidParameter({
+      parameter: name,
+      message: `invalid ${where} ${name}: ${first?.message ?? "invalid value"}`,
+      issues,
+    }),
+  )
+})

@@ -1,0 +1,116 @@
+/**
+ * Every error the API answers has one JSON shape:
+ *   { "error": "<code>", "status": <http status>, "message": "<for people>", "parameter"?: "<name>",
+ *     "issues"?: [{ "path": [...], "message": "..." }] }
+ * Each class below is what handlers fail with; its schema encodes it to that body plus the
+ * headers the spec requires (WWW-Authenticate on 401, Retry-After on 503), so OpenAPI lists both.
+ */
+import { Schema } from "effect"
+import { HttpApiSchema } from "effect/http-api"
+
+export const ValidationIssue = Schema.Struct({
+  path: Schema.Array(Schema.Union([Schema.String, Schema.Number])),
+  message: Schema.String,
+}).annotate({ identifier: "ValidationIssue" })
+
+const body = (status: number, identifier: string) =>
+  Schema.Struct({
+    error: Schema.String,
+    status: Schema.Literal(status),
+    message: Schema.String,
+    parameter: Schema.optionalKey(Schema.String),
+    issues: Schema.optionalKey(Schema.Array(ValidationIssue)),
+  })
+    .annotate({ identifier, description: "The one JSON error shape of this API" })
+    .pipe(HttpApiSchema.status(status))
+
+/** 401: key missing, invalid or revoked. */
+export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", {
+  message: Schema.String,
+}) {}
+export const UnauthorizedResponse = Unauthorized.pipe(
+  HttpApiSchema.encodeToWithHeaders(
+    { body: body(401, "UnauthorizedError"), headers: { "www-authenticate": Schema.String } },
+    {
+      decode: ({ body }) => new Unauthorized({ message: body.message }),
+      encode: (e) => ({
+        body: { error: "unauthorized", status: 401 as const, message: e.message },
+        headers: { "www-authenticate": 'Bearer realm="fds"' },
+      }),
+    },
+  ),
+)
+
+/** 404: an id or RUN outside the published universe. */
+export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", {
+  message: Schema.String,
+  parameter: Schema.optionalKey(Schema.String),
+}) {}
+export const NotFoundResponse = NotFound.pipe(
+  HttpApiSchema.encodeToWithHeaders(
+    { body: body(404, "NotFoundError"), headers: {} },
+    {
+      decode: ({ body }) =>
+        new NotFound(body.parameter === undefined ? { message: body.message } : { message: body.message, parameter: body.parameter }),
+      encode: (e) => ({
+        body: {
+          error: "not_found",
+          status: 404 as const,
+          message: e.message,
+          ...(e.parameter === undefined ? {} : { parameter: e.parameter }),
+        },
+        headers: {},
+      }),
+    },
+  ),
+)
+
+/** 422: a parameter with an invalid value; names the parameter. */
+export class InvalidParameter extends Schema.TaggedError<InvalidParameter>()("InvalidParameter", {
+  message: Schema.String,
+  parameter: Schema.String,
+  issues: Schema.optionalKey(Schema.Array(ValidationIssue)),
+}) {}
+export const InvalidParameterResponse = InvalidParameter.pipe(
+  HttpApiSchema.encodeToWithHeaders(
+    { body: body(422, "ValidationError"), headers: {} },
+    {
+      decode: ({ body }) =>
+        new InvalidParameter({
+          message: body.message,
+          parameter: body.parameter ?? "",
+          ...(body.issues === undefined ? {} : { issues: body.issues }),
+        }),
+      encode: (e) => ({
+        body: {
+          error: "invalid_parameter",
+          status: 422 as const,
+          message: e.message,
+          parameter: e.parameter,
+          ...(e.issues === undefined ? {} : { issues: e.issues }),
+        },
+        headers: {},
+      }),
+    },
+  ),
+)
+
+/** 503: the server side cannot answer now (no published batch, a swap crossed the request, key check impossible). */
+export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()("ServiceUnavailable", {
+  message: Schema.String,
+  reason: Schema.String,
+  retryAfter: Schema.Int,
+}) {}
+export const ServiceUnavailableResponse = ServiceUnavailable.pipe(
+  HttpApiSchema.encodeToWithHeaders(
+    { body: body(503, "ServiceUnavailableError"), headers: { "retry-after": Schema.NumberFromString } },
+    {
+      decode: ({ body, headers }) =>
+        new ServiceUnavailable({ message: body.message, reason: body.error, retryAfter: headers["retry-after"] }),
+      encode: (e) => ({
+        body: { error: e.reason, status: 503 as const, message: e.message },
+        headers: { "retry-after": e.retryAfter },
+      }),
+    },
+  ),
+)

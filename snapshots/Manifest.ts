@@ -1,0 +1,36 @@
+/** The manifest written next to each snapshot file: what went in, what came out, and its hash. */
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { writeFileAtomic } from "./Files.ts"
+
+export interface ManifestInput {
+  readonly data_set: string
+  readonly name: string
+  readonly sha256: string
+  readonly bytes: number
+}
+
+export interface Manifest {
+  readonly format_version: number
+  readonly pipeline_version: string
+  readonly batch_date: string
+  readonly file: string
+  readonly content_hash: string
+  readonly inputs: ReadonlyArray<ManifestInput>
+  readonly row_counts: Readonly<Record<string, number>>
+  /** Normal CMF quirks repaired or skipped (duplicate rows, footnotes, …), counted. */
+  readonly repairs: Readonly<Record<string, number>>
+  readonly options: Readonly<Record<string, string>>
+}
+
+export const manifestPath = (dir: string, snapshotFile: string): string =>
+  join(dir, snapshotFile.replace(/\.sqlite$/, ".manifest.json"))
+
+export const writeManifest = (dir: string, manifest: Manifest): string => {
+  const path = manifestPath(dir, manifest.file)
+  writeFileAtomic(path, JSON.stringify(manifest, null, 2) + "\n")
+  return path
+}
+
+export const readManifest = (dir: string, snapshotFile: string): Manifest =>
+  JSON.parse(readFileSync(manifestPath(dir, snapshotFile), "utf8")) as Manifest

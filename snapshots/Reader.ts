@@ -1,0 +1,113 @@
+/**
+ * Reads one published snapshot. Opened read-only with locking_mode=EXCLUSIVE (a read-only
+ * connection then keeps its SHARED lock: ~2 µs point reads) and mmap, which is safe only because
+ * a published file never changes. Every statement is prepared once, at open.
+ */
+import Database from "better-sqlite3"
+import type { AdministratorsTable, FundsTable, QuotasTable, SeriesTable } from "./Tables.ts"
+import { FORMAT_VERSION, TABLES } from "./Tables.ts"
+
+export interface LastQuota {
+  readonly date: number
+  readonly price: number
+  readonly patrimony: number | null
+  readonly holders: number | null
+}
+
+export type DayRow = Pick<QuotasTable, "date" | "price">
+
+export class SnapshotReader {
+  readonly path: string
+  readonly db: Database.Database
+  readonly batchDate: string
+  readonly formatVersion: number
+  private readonly stmts
+
+  constructor(path: string) {
+    this.path = path
+    this.db = new Database(path, { readonly: true, fileMustExist: true })
+    try {
+      this.db.pragma("locking_mode = EXCLUSIVE")
+      this.db.pragma("mmap_size = 268435456")
+      const meta = new Map(
+        (this.db.prepare("SELECT key, value FROM meta").all() as Array<{ key: string; value: string }>).map((r) => [
+          r.key,
+          r.value,
+        ]),
+      )
+      this.formatVersion = Number(meta.get("format_version"))
+      if (this.formatVersion !== FORMAT_VERSION) {
+        throw new Error(`snapshot format ${meta.get("format_version")} is not ${FORMAT_VERSION}: ${path}`)
+      }
+      const batchDate = meta.get("batch_date")
+      if (batchDate === undefined) throw new Error(`snapshot without batch_date: ${path}`)
+      this.batchDate = batchDate
+      const db = this.db
+      this.stmts = {
+        providers: db.prepare("SELECT provider_id, rut, name FROM administrators ORDER BY name, provider_id"),
+        provider: db.prepare("SELECT provider_id, rut, name FROM administrators WHERE provider_id = ?"),
+        currentFundsOf: db.prepare(
+          "SELECT * FROM funds WHERE provider_id = ? AND is_current = 1 ORDER BY name, concept_id",
+        ),
+        fund: db.prepare("SELECT * FROM funds WHERE concept_id = ?"),
+        seriesOf: db.prepare("SELECT * FROM series WHERE concept_id = ? ORDER BY serie"),
+        series: db.prepare("SELECT * FROM series WHERE asset_id = ?"),
+        lastQuota: db.prepare(
+          "SELECT date, price, patrimony, holders FROM quotas WHERE asset_id = ? ORDER BY date DESC LIMIT 1",
+        ),
+        daysFrom: db.prepare("SELECT date, price FROM quotas WHERE asset_id = ? AND date >= ? ORDER BY date").raw(true),
+      }
+    } catch (e) {
+      this.db.close()
+      throw e
+    }
+  }
+
+  /** A fast structural check before a snapshot goes live. */
+  quickCheck(): boolean {
+    return this.db.pragma("quick_check", { simple: true }) === "ok"
+  }
+
+  totalRecords(): number {
+    let total = 0
+    for (const t of TABLES) {
+      if (t.name === "meta") continue
+      total += (this.db.prepare(`SELECT count(*) AS n FROM ${t.name}`).get() as { n: number }).n
+    }
+    return total
+  }
+
+  providers(): AdministratorsTable[] {
+    return this.stmts.providers.all() as AdministratorsTable[]
+  }
+  provider(providerId: number): AdministratorsTable | undefined {
+    return this.stmts.provider.get(providerId) as AdministratorsTable | undefined
+  }
+  currentFundsOf(providerId: number): FundsTable[] {
+    return this.stmts.currentFundsOf.all(providerId) as FundsTable[]
+  }
+  fund(conceptId: number): FundsTable | undefined {
+    return this.stmts.fund.get(conceptId) as FundsTable | undefined
+  }
+  seriesOf(conceptId: number): SeriesTable[] {
+    return this.stmts.seriesOf.all(conceptId) as SeriesTable[]
+  }
+  series(assetId: number): SeriesTable | undefined {
+    return this.stmts.series.get(assetId) as SeriesTable | undefined
+  }
+  lastQuota(assetId: number): LastQuota | undefined {
+    return this.stmts.lastQuota.get(assetId) as LastQuota | undefined
+  }
+  /** [date YYYYMMDD, price] pairs from `fromDate` (inclusive), ascending. */
+  daysFrom(assetId: number, fromDate: number): Array<[number, number]> {
+    return this.stmts.daysFrom.all(assetId, fromDate) as Array<[number, number]>
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close()
+  }
+
+  get isOpen(): boolean {
+    return this.db.open
+  }
+}

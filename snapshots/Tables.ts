@@ -1,0 +1,106 @@
+/**
+ * The snapshot format: one SQLite file per batch date. Tables hold normalized facts; their row
+ * order for hashing is their primary key. Bump FORMAT_VERSION on any change here.
+ */
+export const FORMAT_VERSION = 1
+
+export interface MetaTable {
+  key: string
+  value: string
+}
+export interface AdministratorsTable {
+  provider_id: number
+  rut: number
+  name: string
+}
+export interface FundsTable {
+  concept_id: number
+  run: number
+  provider_id: number
+  name: string
+  short_name: string | null
+  fund_type: number | null
+  currency: string | null
+  start_date: string | null
+  end_date: string | null
+  is_current: number
+}
+export interface SeriesTable {
+  asset_id: number
+  concept_id: number
+  run: number
+  serie: string
+  currency: string | null
+  first_date: number
+  last_date: number
+}
+/** One row per series per quota date; `date` is YYYYMMDD as an integer (compact, ordered). */
+export interface QuotasTable {
+  asset_id: number
+  date: number
+  price: number
+  patrimony: number | null
+  holders: number | null
+  factor_ajuste: number | null
+  factor_reparto: number | null
+}
+
+export interface SnapshotDatabase {
+  meta: MetaTable
+  administrators: AdministratorsTable
+  funds: FundsTable
+  series: SeriesTable
+  quotas: QuotasTable
+}
+
+/** Tables in hashing order, each with the columns that order its rows. */
+export const TABLES: ReadonlyArray<{ readonly name: keyof SnapshotDatabase; readonly orderBy: string }> = [
+  { name: "meta", orderBy: "key" },
+  { name: "administrators", orderBy: "provider_id" },
+  { name: "funds", orderBy: "concept_id" },
+  { name: "series", orderBy: "asset_id" },
+  { name: "quotas", orderBy: "asset_id, date" },
+]
+
+export const DDL = `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE administrators (
+  provider_id INTEGER PRIMARY KEY,
+  rut INTEGER NOT NULL UNIQUE,
+  name TEXT NOT NULL
+);
+CREATE TABLE funds (
+  concept_id INTEGER PRIMARY KEY,
+  run INTEGER NOT NULL UNIQUE,
+  provider_id INTEGER NOT NULL REFERENCES administrators(provider_id),
+  name TEXT NOT NULL,
+  short_name TEXT,
+  fund_type INTEGER,
+  currency TEXT,
+  start_date TEXT,
+  end_date TEXT,
+  is_current INTEGER NOT NULL
+);
+CREATE INDEX funds_provider ON funds(provider_id, concept_id);
+CREATE TABLE series (
+  asset_id INTEGER PRIMARY KEY,
+  concept_id INTEGER NOT NULL REFERENCES funds(concept_id),
+  run INTEGER NOT NULL,
+  serie TEXT NOT NULL,
+  currency TEXT,
+  first_date INTEGER NOT NULL,
+  last_date INTEGER NOT NULL,
+  UNIQUE (run, serie)
+);
+CREATE INDEX series_concept ON series(concept_id, serie);
+CREATE TABLE quotas (
+  asset_id INTEGER NOT NULL,
+  date INTEGER NOT NULL,
+  price REAL NOT NULL CHECK (price > 0),
+  patrimony REAL,
+  holders INTEGER,
+  factor_ajuste REAL,
+  factor_reparto REAL,
+  PRIMARY KEY (asset_id, date)
+) WITHOUT ROWID;
+`

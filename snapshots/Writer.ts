@@ -1,0 +1,131 @@
+/**
+ * Builds one snapshot file. Rows go into a temporary file; `finish` packs it (VACUUM), checks
+ * it (integrity_check), hashes its content, fsyncs it and renames it to
+ * `<batch date>-<first 16 hex of the content hash>.sqlite`. A crash at any point leaves only a
+ * `.tmp` file behind, never a half snapshot under a real name; a published file is never written
+ * again.
+ */
+import Database from "better-sqlite3"
+import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs"
+import { join } from "node:path"
+import { contentHash, rowCounts } from "./ContentHash.ts"
+import { fsyncPath } from "./Files.ts"
+import type { AdministratorsTable, FundsTable, QuotasTable, SeriesTable } from "./Tables.ts"
+import { DDL, FORMAT_VERSION } from "./Tables.ts"
+
+export interface FinishedSnapshot {
+  readonly file: string
+  readonly path: string
+  readonly contentHash: string
+  readonly rowCounts: Record<string, number>
+  /** False when an identical file (same date and content) already existed and was kept. */
+  readonly created: boolean
+}
+
+const QUOTA_COLUMNS = 7
+const BATCH = 100
+
+export class SnapshotWriter {
+  readonly dir: string
+  readonly tmpPath: string
+  readonly db: Database.Database
+  private readonly quotaInsertBatch: Database.Statement
+  private readonly quotaInsertOne: Database.Statement
+  private finished = false
+
+  constructor(dir: string) {
+    mkdirSync(dir, { recursive: true })
+    this.dir = dir
+    this.tmpPath = join(dir, `.build-${process.pid}-${Date.now()}.sqlite.tmp`)
+    this.db = new Database(this.tmpPath)
+    this.db.pragma("journal_mode = OFF")
+    this.db.pragma("synchronous = OFF")
+    this.db.pragma("temp_store = MEMORY")
+    this.db.exec(DDL)
+    this.db.exec("BEGIN")
+    const row = `(${Array(QUOTA_COLUMNS).fill("?").join(",")})`
+    this.quotaInsertBatch = this.db.prepare(`INSERT INTO quotas VALUES ${Array(BATCH).fill(row).join(",")}`)
+    this.quotaInsertOne = this.db.prepare(`INSERT INTO quotas VALUES ${row}`)
+    this.insertMeta({ format_version: String(FORMAT_VERSION) })
+  }
+
+  insertMeta(entries: Record<string, string>): void {
+    const stmt = this.db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)")
+    for (const [k, v] of Object.entries(entries)) stmt.run(k, v)
+  }
+
+  insertAdministrators(rows: Iterable<AdministratorsTable>): void {
+    const stmt = this.db.prepare("INSERT INTO administrators (provider_id, rut, name) VALUES (@provider_id, @rut, @name)")
+    for (const r of rows) stmt.run(r)
+  }
+
+  insertFunds(rows: Iterable<FundsTable>): void {
+    const stmt = this.db.prepare(
+      `INSERT INTO funds (concept_id, run, provider_id, name, short_name, fund_type, currency, start_date, end_date, is_current)
+       VALUES (@concept_id, @run, @provider_id, @name, @short_name, @fund_type, @currency, @start_date, @end_date, @is_current)`,
+    )
+    for (const r of rows) stmt.run(r)
+  }
+
+  insertSeries(rows: Iterable<SeriesTable>): void {
+    const stmt = this.db.prepare(
+      `INSERT INTO series (asset_id, concept_id, run, serie, currency, first_date, last_date)
+       VALUES (@asset_id, @concept_id, @run, @serie, @currency, @first_date, @last_date)`,
+    )
+    for (const r of rows) stmt.run(r)
+  }
+
+  /** Quota rows, ideally in (asset_id, date) order: key-ordered multi-row inserts are ~5× faster. */
+  insertQuotas(rows: ReadonlyArray<QuotasTable>): void {
+    const args: Array<number | null> = []
+    let i = 0
+    for (; i + BATCH <= rows.length; i += BATCH) {
+      args.length = 0
+      for (let j = i; j < i + BATCH; j++) pushQuota(args, rows[j]!)
+      this.quotaInsertBatch.run(args)
+    }
+    for (; i < rows.length; i++) {
+      args.length = 0
+      pushQuota(args, rows[i]!)
+      this.quotaInsertOne.run(args)
+    }
+  }
+
+  /** Packs, checks, hashes and names the file; returns where it now lives. */
+  finish(batchDate: string): FinishedSnapshot {
+    if (this.finished) throw new Error("snapshot already finished")
+    this.finished = true
+    this.insertMeta({ batch_date: batchDate })
+    this.db.exec("COMMIT")
+    this.db.exec("VACUUM")
+    const check = this.db.pragma("integrity_check", { simple: true })
+    if (check !== "ok") {
+      this.abort()
+      throw new Error(`snapshot integrity check failed: ${String(check)}`)
+    }
+    const hash = contentHash(this.db)
+    const counts = rowCounts(this.db)
+    this.db.close()
+    fsyncPath(this.tmpPath)
+    const file = `${batchDate}-${hash.slice(0, 16)}.sqlite`
+    const path = join(this.dir, file)
+    if (existsSync(path)) {
+      // Same date, same content: the published file stays untouched.
+      rmSync(this.tmpPath, { force: true })
+      return { file, path, contentHash: hash, rowCounts: counts, created: false }
+    }
+    renameSync(this.tmpPath, path)
+    fsyncPath(this.dir)
+    return { file, path, contentHash: hash, rowCounts: counts, created: true }
+  }
+
+  /** Drops the temporary file (a rejected or failed build). */
+  abort(): void {
+    if (this.db.open) this.db.close()
+    rmSync(this.tmpPath, { force: true })
+  }
+}
+
+const pushQuota = (args: Array<number | null>, r: QuotasTable): void => {
+  args.push(r.asset_id, r.date, r.price, r.patrimony, r.holders, r.factor_ajuste, r.factor_reparto)
+}
