@@ -10,9 +10,10 @@
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { ServiceUnavailable } from "../schemas/ApiErrors.ts"
-import { existsSync, type FSWatcher, watch } from "node:fs"
+import { existsSync, type FSWatcher, statSync, watch } from "node:fs"
 import { join } from "node:path"
-import { readManifest } from "../snapshots/Manifest.ts"
+import { manifestPath, readManifest } from "../snapshots/Manifest.ts"
+import { TABLES } from "../snapshots/Tables.ts"
 import { readCurrent } from "../snapshots/Pointer.ts"
 import { SnapshotReader } from "../snapshots/Reader.ts"
 import { rowCounts } from "../snapshots/ContentHash.ts"
@@ -110,7 +111,8 @@ class SwapState {
   private generation = 0
   private watcher: FSWatcher | null = null
   private timer: NodeJS.Timeout | null = null
-  private refused = new Set<string>()
+  /** Refused files with the state they were refused in; retried when CURRENT or the files change. */
+  private refused = new Map<string, string>()
   private readonly options: SnapshotStoreOptions
 
   constructor(options: SnapshotStoreOptions) {
@@ -142,7 +144,9 @@ class SwapState {
 
   refresh(): void {
     const file = readCurrent(this.options.dir)
-    if (file === null || file === this.loaded?.file || this.refused.has(file)) return
+    if (file === null || file === this.loaded?.file) return
+    const signature = fileSignature(this.options.dir, file)
+    if (this.refused.get(file) === signature) return
     let reader: SnapshotReader | null = null
     try {
       reader = new SnapshotReader(join(this.options.dir, file))
@@ -154,7 +158,7 @@ class SwapState {
       if (previous !== null) this.retire(previous)
     } catch (e) {
       reader?.close()
-      this.refused.add(file)
+      this.refused.set(file, signature)
       console.error(
         JSON.stringify({ level: "error", msg: "snapshot refused; the previous one keeps serving", file, error: String(e) }),
       )
@@ -176,6 +180,10 @@ class SwapState {
   }
 }
 
+const mtime = (path: string): string => String(statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? "none")
+const fileSignature = (dir: string, file: string): string =>
+  [join(dir, "CURRENT"), join(dir, file), manifestPath(dir, file)].map(mtime).join("|")
+
 /** The checks a snapshot passes before it serves; returns its content hash. */
 const verify = (dir: string, file: string, reader: SnapshotReader): string => {
   const manifest = readManifest(dir, file)
@@ -183,8 +191,9 @@ const verify = (dir: string, file: string, reader: SnapshotReader): string => {
   if (!file.includes(manifest.content_hash.slice(0, 16))) throw new Error("manifest hash does not match the file name")
   if (manifest.batch_date !== reader.batchDate) throw new Error("manifest batch date differs from the snapshot's")
   const counts = rowCounts(reader.db)
-  for (const [table, n] of Object.entries(manifest.row_counts)) {
-    if (counts[table] !== n) throw new Error(`row count of ${table} is ${counts[table]}, manifest says ${n}`)
+  for (const { name } of TABLES) {
+    const n = manifest.row_counts[name]
+    if (counts[name] !== n) throw new Error(`row count of ${name} is ${counts[name]}, manifest says ${n}`)
   }
   if (!reader.quickCheck()) throw new Error("PRAGMA quick_check failed")
   return manifest.content_hash

@@ -32,7 +32,9 @@ export const formatRun = (run: number): string => `${run}-${checkDigit(run)}`
 
 /** A decimal unsigned 32-bit id as given in a path or list; leading zeros do not distinguish ids. */
 export const parseUint32 = (text: string): number | null => {
-  if (!/^[0-9]{1,12}$/.test(text)) return null
-  const n = Number(text)
+  if (!/^[0-9]+$/.test(text)) return null
+  const digits = text.replace(/^0+(?=[0-9])/, "")
+  if (digits.length > 10) return null
+  const n = Number(digits)
   return n <= 0xffffffff ? n : null
 }

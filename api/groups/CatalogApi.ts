@@ -11,7 +11,8 @@ import {
 import { IsoDate } from "../../schemas/Dates.ts"
 import { ApiKeyAuth } from "../Security.ts"
 
-const Uint32 = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 4294967295 }))
+/** Ids in paths are plain decimal digits (checked again as unsigned 32-bit in the handler). */
+const DecimalId = Schema.String.check(Schema.isPattern(/^[0-9]+$/u))
 
 export class CatalogApi extends HttpApiGroup.make("catalog")
   .add(
@@ -20,12 +21,12 @@ export class CatalogApi extends HttpApiGroup.make("catalog")
       error: ServiceUnavailableResponse,
     }).annotate(OpenApi.Summary, "All fund administrators (AGF)"),
     HttpApiEndpoint.get("conceptualAssets", "/api/asset_providers/:provider_id/conceptual_assets", {
-      params: { provider_id: Uint32.annotate({ description: "Administrator id (CRC32)" }) },
+      params: { provider_id: DecimalId.annotate({ description: "Administrator id (CRC32)" }) },
       success: ConceptualAssetList,
       error: [NotFoundResponse, ServiceUnavailableResponse],
     }).annotate(OpenApi.Summary, "Current mutual funds of an administrator"),
     HttpApiEndpoint.get("realAssets", "/api/conceptual_assets/:concept_id/real_assets", {
-      params: { concept_id: Uint32.annotate({ description: "Fund id (CRC32)" }) },
+      params: { concept_id: DecimalId.annotate({ description: "Fund id (CRC32)" }) },
       success: RealAssetList,
       error: [NotFoundResponse, ServiceUnavailableResponse],
     }).annotate(OpenApi.Summary, "All series of a fund with their latest quota value"),

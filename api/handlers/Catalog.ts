@@ -50,14 +50,14 @@ const realAsset = (reader: SnapshotReader, fund: FundsTable, s: SeriesTable) => 
   }
 }
 
-/** A series id from the path: decimal unsigned 32-bit (FM). UUIDs (FI/ETF) come with that issue. */
-const seriesIdParam = (text: string) => {
+/** A decimal unsigned 32-bit id from the path (FI/ETF UUIDs for asset_id come with that work). */
+const idParam = (parameter: string, text: string) => {
   const id = parseUint32(text)
   return id === null
     ? Effect.fail(
         new InvalidParameter({
-          parameter: "asset_id",
-          message: "invalid path parameter asset_id: expected a decimal series id",
+          parameter,
+          message: `invalid path parameter ${parameter}: expected a decimal id (unsigned 32-bit)`,
         }),
       )
     : Effect.succeed(id)
@@ -75,34 +75,36 @@ export const CatalogHandlers = HttpApiBuilder.group(Api, "catalog", (handlers) =
       })),
     )
     .handle("conceptualAssets", ({ params }) =>
-      withSnapshot((lease) =>
-        Effect.flatMap(
-          lease.read((r) => (r.provider(params.provider_id) === undefined ? null : r.currentFundsOf(params.provider_id))),
-          (funds) =>
-            funds === null
-              ? Effect.fail(
-                  new NotFound({ message: `no administrator with id ${params.provider_id}`, parameter: "provider_id" }),
-                )
-              : Effect.succeed({ data: funds.map(conceptualAsset) }),
+      Effect.flatMap(idParam("provider_id", params.provider_id), (providerId) =>
+        withSnapshot((lease) =>
+          Effect.flatMap(
+            lease.read((r) => (r.provider(providerId) === undefined ? null : r.currentFundsOf(providerId))),
+            (funds) =>
+              funds === null
+                ? Effect.fail(new NotFound({ message: `no administrator with id ${providerId}`, parameter: "provider_id" }))
+                : Effect.succeed({ data: funds.map(conceptualAsset) }),
+          ),
         ),
       ),
     )
     .handle("realAssets", ({ params }) =>
-      withSnapshot((lease) =>
-        Effect.flatMap(
-          lease.read((r) => {
-            const fund = r.fund(params.concept_id)
-            return fund === undefined ? null : r.seriesOf(fund.concept_id).map((s) => realAsset(r, fund, s))
-          }),
-          (series) =>
-            series === null
-              ? Effect.fail(new NotFound({ message: `no fund with id ${params.concept_id}`, parameter: "concept_id" }))
-              : Effect.succeed({ data: series }),
+      Effect.flatMap(idParam("concept_id", params.concept_id), (conceptId) =>
+        withSnapshot((lease) =>
+          Effect.flatMap(
+            lease.read((r) => {
+              const fund = r.fund(conceptId)
+              return fund === undefined ? null : r.seriesOf(fund.concept_id).map((s) => realAsset(r, fund, s))
+            }),
+            (series) =>
+              series === null
+                ? Effect.fail(new NotFound({ message: `no fund with id ${conceptId}`, parameter: "concept_id" }))
+                : Effect.succeed({ data: series }),
+          ),
         ),
       ),
     )
     .handle("days", ({ params, query }) =>
-      Effect.flatMap(seriesIdParam(params.asset_id), (assetId) =>
+      Effect.flatMap(idParam("asset_id", params.asset_id), (assetId) =>
         withSnapshot((lease) =>
           Effect.flatMap(
             lease.read((r) => {

@@ -24,6 +24,13 @@ export const ApiKeyAuthLive = Layer.effect(
     return ApiKeyAuth.of({
       apiKey: Effect.fn("ApiKeyAuth.apiKey")(function* (httpEffect, { credential, endpoint }) {
         const request = yield* HttpServerRequest.HttpServerRequest
+        const query = new URL(request.url, "http://localhost").searchParams
+        if ([...query.values()].some((v) => v.startsWith(KEY_PREFIX))) {
+          // Refused even with a valid header: query strings end up in logs and browser history.
+          return yield* new Unauthorized({
+            message: "keys in the query string are not accepted (this one may have leaked: rotate it); send the X-Api-Key header",
+          })
+        }
         let key = Redacted.value(credential)
         if (key === "") {
           const bearer = bearerToken(request.headers.authorization)
@@ -35,8 +42,7 @@ export const ApiKeyAuthLive = Layer.effect(
           }
         }
         if (key === "") {
-          const url = new URL(request.url, "http://localhost")
-          const inQuery = QUERY_KEY_NAMES.some((name) => url.searchParams.has(name))
+          const inQuery = QUERY_KEY_NAMES.some((name) => query.has(name))
           return yield* new Unauthorized({
             message: inQuery
               ? "keys in the query string are not accepted; send the X-Api-Key header"

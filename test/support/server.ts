@@ -1,0 +1,152 @@
+/**
+ * The real API server, in-process, on 127.0.0.1 with an ephemeral port; keys made through the
+ * real KeyStore (or the real CLI); and the one assertion helper for the JSON error shape.
+ */
+import { execFile } from "node:child_process"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { promisify } from "node:util"
+import { Context, Effect, Exit, Layer, Scope } from "effect"
+import { HttpServer } from "effect/http"
+import { request } from "undici"
+import { expect } from "vitest"
+import { KeyStore, type Tier } from "../../api/accounts/KeyStore.ts"
+import { ServerLive } from "../../api/Server.ts"
+
+export interface RunningServer {
+  readonly url: string
+  readonly port: number
+  readonly close: () => Promise<void>
+}
+
+export const startServer = async (options: {
+  readonly dataDir: string
+  readonly pollMillis?: number
+  readonly drainMillis?: number
+}): Promise<RunningServer> => {
+  const scope = Effect.runSync(Scope.make())
+  const layer = ServerLive({
+    dataDir: options.dataDir,
+    host: "127.0.0.1",
+    port: 0,
+    ...(options.pollMillis === undefined ? {} : { pollMillis: options.pollMillis }),
+    ...(options.drainMillis === undefined ? {} : { drainMillis: options.drainMillis }),
+  })
+  const exit = await Effect.runPromiseExit(Layer.buildWithScope(layer, scope))
+  if (Exit.isFailure(exit)) {
+    await Effect.runPromise(Scope.close(scope, Exit.void))
+    throw new Error(`server did not start: ${String(exit.cause)}`)
+  }
+  const address = Context.get(exit.value, HttpServer.HttpServer).address
+  if (address._tag === "UnixPathAddress") throw new Error("expected a TCP address")
+  const port = address.port
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    close: () => Effect.runPromise(Scope.close(scope, Exit.void)),
+  }
+}
+
+export interface CreatedKey {
+  readonly key: string
+  readonly id: number
+  readonly lookup: string
+}
+
+/** A key created through the real KeyStore on `<dataDir>/accounts.sqlite`. */
+export const createKey = (
+  dataDir: string,
+  opts: { readonly email: string; readonly tier?: Tier; readonly dailyQuota?: number | null; readonly name?: string } = {
+    email: "tester@example.cl",
+  },
+): Promise<CreatedKey> =>
+  Effect.runPromise(
+    Effect.gen(function* () {
+      const keys = yield* KeyStore
+      const created = yield* keys.create({
+        email: opts.email,
+        tier: opts.tier ?? "free",
+        ...(opts.dailyQuota === undefined ? {} : { dailyQuota: opts.dailyQuota }),
+        ...(opts.name === undefined ? {} : { name: opts.name }),
+      })
+      return { key: created.key, id: created.record.id, lookup: created.record.lookup }
+    }).pipe(Effect.provide(KeyStore.layerSqlite(join(dataDir, "accounts.sqlite")))),
+  )
+
+const repoRoot = fileURLToPath(new URL("../..", import.meta.url))
+
+/** Runs `node api/main.ts keys create …` (the CLI behind ./fds keys create); returns stdout and stderr. */
+export const runKeysCli = async (
+  dataDir: string,
+  args: ReadonlyArray<string>,
+): Promise<{ readonly stdout: string; readonly stderr: string }> => {
+  const { stdout, stderr } = await promisify(execFile)(
+    process.execPath,
+    [join(repoRoot, "api", "main.ts"), "keys", "create", ...args],
+    { env: { ...process.env, FDS_DATA_DIR: dataDir }, cwd: repoRoot, timeout: 20_000 },
+  )
+  return { stdout, stderr }
+}
+
+export interface JsonResponse {
+  readonly status: number
+  readonly headers: Record<string, string | string[] | undefined>
+  readonly body: unknown
+  readonly text: string
+}
+
+/** GET with undici; the body is parsed as JSON when it is JSON. */
+export const get = async (url: string, headers: Record<string, string> = {}): Promise<JsonResponse> => {
+  const res = await request(url, { method: "GET", headers })
+  const text = await res.body.text()
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    body = undefined
+  }
+  return { status: res.statusCode, headers: res.headers, body, text }
+}
+
+export const header = (res: JsonResponse, name: string): string | undefined => {
+  const v = res.headers[name.toLowerCase()]
+  return Array.isArray(v) ? v.join(", ") : v
+}
+
+/**
+ * The one JSON error shape: { error: string, status: <HTTP status>, message: string,
+ * parameter?: string, issues?: [{ path: [...], message: string }] }, and nothing else.
+ */
+export const expectErrorShape = (body: unknown, status: number): void => {
+  expect(body, "error body is a JSON object").toBeTypeOf("object")
+  expect(body).not.toBeNull()
+  const b = body as Record<string, unknown>
+  expect(typeof b.error, "error is a string").toBe("string")
+  expect((b.error as string).length).toBeGreaterThan(0)
+  expect(b.status, "status equals the HTTP status").toBe(status)
+  expect(typeof b.message, "message is a string").toBe("string")
+  expect((b.message as string).length).toBeGreaterThan(0)
+  const allowed = new Set(["error", "status", "message", "parameter", "issues"])
+  for (const k of Object.keys(b)) expect(allowed.has(k), `unexpected field ${k} in error body`).toBe(true)
+  if ("parameter" in b) expect(typeof b.parameter).toBe("string")
+  if ("issues" in b) {
+    expect(Array.isArray(b.issues)).toBe(true)
+    for (const issue of b.issues as unknown[]) {
+      expect(issue).toBeTypeOf("object")
+      const i = issue as Record<string, unknown>
+      expect(Array.isArray(i.path)).toBe(true)
+      for (const p of i.path as unknown[]) expect(["string", "number"]).toContain(typeof p)
+      expect(typeof i.message).toBe("string")
+    }
+  }
+}
+
+/** Polls `check` until it returns true or `timeoutMillis` passes; returns whether it became true. */
+export const waitFor = async (check: () => Promise<boolean>, timeoutMillis = 5000, stepMillis = 25): Promise<boolean> => {
+  const deadline = Date.now() + timeoutMillis
+  for (;;) {
+    if (await check()) return true
+    if (Date.now() > deadline) return false
+    await new Promise((r) => setTimeout(r, stepMillis))
+  }
+}
