@@ -11,7 +11,9 @@ const DataDir = Config.String("FDS_DATA_DIR").pipe(Config.withDefault("./data"))
 const serve = Effect.gen(function* () {
   const dataDir = yield* DataDir
   const host = yield* Config.String("HOST").pipe(Config.withDefault("127.0.0.1"))
-  const port = yield* Config.Port("PORT").pipe(Config.withDefault(8080))
+  // 0 = an ephemeral port (tests); Config.Port refuses it.
+  const port = yield* Config.Int("PORT").pipe(Config.withDefault(8080))
+  if (port < 0 || port > 65535) return yield* Effect.fail(new Error(`PORT must be 0–65535, got ${port}`))
   console.error(JSON.stringify({ level: "info", msg: "serving", url: `http://${host}:${port}`, dataDir }))
   return yield* Layer.launch(ServerLive({ dataDir, host, port }))
 })

@@ -1,0 +1,142 @@
+/**
+ * Collects raw files for a run: from a folder (dropped files, any layout) or from the CMF over
+ * HTTP. Each file is stored in the raw store and recorded in the ledger once; a file whose
+ * content matches no data set is stored too (for inspection) and rejects the batch, naming it.
+ */
+import { Effect, Schema } from "effect"
+import { readdirSync, readFileSync, statSync } from "node:fs"
+import { basename, join } from "node:path"
+import type { DataSetName } from "../schemas/CmfRecords.ts"
+import { CmfSourceError, type FetchOptions, postForm } from "./fetch/CmfHttp.ts"
+import type { Ledger, RawFileObserved } from "./ledger/Ledger.ts"
+import type { RawStore } from "./RawStore.ts"
+import { detectDataSet } from "./sources/Detect.ts"
+
+export class UnrecognizedFile extends Schema.TaggedError<UnrecognizedFile>()("UnrecognizedFile", {
+  file: Schema.String,
+  sha256: Schema.String,
+}) {}
+
+export interface CollectResult {
+  readonly observed: ReadonlyArray<RawFileObserved>
+  /** How many of them were new to the ledger. */
+  readonly appended: number
+}
+
+const CARTOLA_NAME = /ffmm_todos_(\d{8})_(\d{8})/
+
+/** The supersession key: a cartola range is keyed by its first day, so a later, longer fetch of
+ * the same month replaces the shorter one; the registry has one key; anything else its hash. */
+export const supersessionKey = (dataSet: DataSetName, name: string, sha: string): string => {
+  if (dataSet === "fm_registry") return "fm_ident2"
+  const m = CARTOLA_NAME.exec(name)
+  return m === null ? sha : `from_${m[1]}`
+}
+
+const record = (
+  ledger: Ledger,
+  raw: RawStore,
+  name: string,
+  source: string,
+  bytes: Uint8Array,
+): Effect.Effect<{ observed: RawFileObserved; appended: boolean }, UnrecognizedFile> => {
+  const sha = raw.put(bytes)
+  const dataSet = detectDataSet(bytes)
+  if (dataSet === null) return Effect.fail(new UnrecognizedFile({ file: source, sha256: sha }))
+  const observed: RawFileObserved = {
+    data_set: dataSet,
+    key: supersessionKey(dataSet, name, sha),
+    name,
+    source,
+    sha256: sha,
+    bytes: bytes.length,
+  }
+  const appended = ledger.append({ type: "RawFileObserved", payload: observed })
+  return Effect.succeed({ observed, appended })
+}
+
+const listFiles = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => {
+      if (e.name.startsWith(".")) return []
+      const path = join(dir, e.name)
+      return e.isDirectory() ? listFiles(path) : e.isFile() ? [path] : []
+    })
+    .sort()
+
+export const collectFolder = (ledger: Ledger, raw: RawStore, dir: string) =>
+  Effect.gen(function* () {
+    if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+      return yield* new UnrecognizedFile({ file: dir, sha256: "" })
+    }
+    const observed: RawFileObserved[] = []
+    let appended = 0
+    for (const path of listFiles(dir)) {
+      const r = yield* record(ledger, raw, basename(path), path, readFileSync(path))
+      observed.push(r.observed)
+      if (r.appended) appended++
+    }
+    return { observed, appended } satisfies CollectResult
+  })
+
+const ddmmyyyy = (iso: string): string => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`
+const compact = (iso: string): string => iso.replaceAll("-", "")
+const monthEnd = (y: number, m: number): string =>
+  `${y}-${String(m).padStart(2, "0")}-${String(new Date(Date.UTC(y, m, 0)).getUTCDate()).padStart(2, "0")}`
+
+/** Calendar months [first, last] from `start` to `end`, the last one clamped to `end`. */
+export const monthRanges = (start: string, end: string): Array<{ first: string; last: string }> => {
+  const out: Array<{ first: string; last: string }> = []
+  let y = Number(start.slice(0, 4))
+  let m = Number(start.slice(5, 7))
+  for (;;) {
+    const first = `${y}-${String(m).padStart(2, "0")}-01`
+    if (first > end) break
+    const full = monthEnd(y, m)
+    out.push({ first: first < start ? start : first, last: full < end ? full : end })
+    m++
+    if (m === 13) {
+      m = 1
+      y++
+    }
+  }
+  return out
+}
+
+/**
+ * From the CMF over HTTP: the FM registry, and the daily cartola month by month (CMF serves at
+ * most ~31 days per request). Months already recorded whole are not fetched again; the current
+ * month is fetched again each day.
+ */
+export const collectHttp = (
+  ledger: Ledger,
+  raw: RawStore,
+  options: { readonly baseUrl: string; readonly historyStart: string; readonly until: string; readonly fetch: FetchOptions },
+) =>
+  Effect.gen(function* () {
+    const base = options.baseUrl.replace(/\/+$/, "")
+    const observed: RawFileObserved[] = []
+    let appended = 0
+    const known = new Set(ledger.currentInputs().map((i) => i.name))
+    const keep = (r: { observed: RawFileObserved; appended: boolean }) => {
+      observed.push(r.observed)
+      if (r.appended) appended++
+    }
+    const registryUrl = `${base}/institucional/estadisticas/fm_ident2.php`
+    keep(yield* record(ledger, raw, "fm_ident2.txt", registryUrl, yield* postForm(registryUrl, {}, options.fetch)))
+    const cartolaUrl = `${base}/institucional/estadisticas/cfm_download.php`
+    for (const { first, last } of monthRanges(options.historyStart, options.until)) {
+      const name = `ffmm_todos_${compact(first)}_${compact(last)}.txt`
+      const whole = last === monthEnd(Number(first.slice(0, 4)), Number(first.slice(5, 7)))
+      if (whole && known.has(name)) continue
+      const bytes = yield* postForm(
+        cartolaUrl,
+        { txt_inicio: ddmmyyyy(first), txt_termino: ddmmyyyy(last), ffmm: "%", captcha: "" },
+        options.fetch,
+      )
+      keep(yield* record(ledger, raw, name, `${cartolaUrl}?${first}..${last}`, bytes))
+    }
+    return { observed, appended } satisfies CollectResult
+  })
+
+export { CmfSourceError }

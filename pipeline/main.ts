@@ -1,0 +1,101 @@
+/** Pipeline command line: `sample` and `pipeline run`. Run through ./fds. */
+import { Effect } from "effect"
+import { parseArgs } from "node:util"
+import { isIsoDate } from "../schemas/Dates.ts"
+import { defaultFetchOptions } from "./fetch/CmfHttp.ts"
+import { runPipeline, type Source } from "./Pipeline.ts"
+import { writeSample } from "./sample/Sample.ts"
+import { existsSync } from "node:fs"
+import { join } from "node:path"
+
+const env = (name: string, fallback: string): string => process.env[name] ?? fallback
+
+const santiagoToday = (): string =>
+  new Intl.DateTimeFormat("en-CA", { timeZone: "America/Santiago", year: "numeric", month: "2-digit", day: "2-digit" }).format(
+    new Date(),
+  )
+
+const fail = (message: string): never => {
+  console.error(`fds: ${message}`)
+  process.exit(2)
+}
+
+const sample = async (args: string[]) => {
+  const { values } = parseArgs({
+    args,
+    options: {
+      out: { type: "string" },
+      scale: { type: "string", default: "small" },
+      seed: { type: "string", default: "42" },
+      end: { type: "string", default: "2026-11-20" },
+    },
+  })
+  if (values.out === undefined) fail("sample needs --out DIR")
+  if (values.scale !== "small" && values.scale !== "full") fail("--scale must be small or full")
+  const seed = Number(values.seed)
+  if (!Number.isInteger(seed)) fail("--seed must be an integer")
+  if (!isIsoDate(values.end)) fail("--end must be a date YYYY-MM-DD")
+  const started = performance.now()
+  const result = await writeSample({
+    out: values.out!,
+    scale: values.scale as "small" | "full",
+    seed,
+    endDate: values.end,
+  })
+  console.error(
+    `sample: ${result.files.length} files, ${result.rows} rows in ${((performance.now() - started) / 1000).toFixed(1)} s → ${values.out}`,
+  )
+}
+
+const run = async (args: string[]) => {
+  const { values } = parseArgs({ args, options: { source: { type: "string" }, date: { type: "string" } } })
+  if (values.date !== undefined && !isIsoDate(values.date)) fail("--date must be a real date YYYY-MM-DD")
+  const dataDir = env("FDS_DATA_DIR", "./data")
+  const sources: Source[] = []
+  if (values.source !== undefined) {
+    sources.push(/^https?:\/\//.test(values.source) ? { kind: "http", baseUrl: values.source } : { kind: "folder", path: values.source })
+  } else {
+    sources.push({ kind: "http", baseUrl: env("FDS_CMF_BASE_URL", "https://www.cmfchile.cl") })
+    const inbox = env("FDS_INBOX_DIR", join(dataDir, "inbox"))
+    if (existsSync(inbox)) sources.push({ kind: "folder", path: inbox })
+  }
+  const started = performance.now()
+  const exit = await Effect.runPromiseExit(
+    runPipeline({
+      dataDir,
+      sources,
+      date: values.date,
+      today: santiagoToday(),
+      historyStart: env("FDS_HISTORY_START", "2007-12-31"),
+      fetch: {
+        ...defaultFetchOptions,
+        timeoutMillis: Number(env("FDS_FETCH_TIMEOUT_MS", String(defaultFetchOptions.timeoutMillis))),
+        retries: Number(env("FDS_FETCH_RETRIES", String(defaultFetchOptions.retries))),
+      },
+    }),
+  )
+  const seconds = ((performance.now() - started) / 1000).toFixed(1)
+  if (exit._tag === "Success") {
+    const r = exit.value
+    console.log(
+      r.outcome === "published"
+        ? `published ${r.batchDate}: ${r.file} (${Object.entries(r.rowCounts).map(([t, n]) => `${t} ${n}`).join(", ")}) in ${seconds} s`
+        : `unchanged: ${r.batchDate} is already published as ${r.file}`,
+    )
+    return
+  }
+  const cause = exit.cause
+  const rejected = cause.reasons.find((r) => r._tag === "Fail")
+  if (rejected !== undefined && rejected._tag === "Fail") {
+    console.error(`batch rejected: ${(rejected.error as { reason: string }).reason}`)
+    console.error("CURRENT was not changed; the previous snapshot keeps serving.")
+    process.exit(1)
+  }
+  console.error(`pipeline failed: ${String(cause)}`)
+  process.exit(1)
+}
+
+const [command, sub, ...rest] = process.argv.slice(2)
+if (command === "sample") await sample([sub ?? "", ...rest].filter((a) => a !== ""))
+else if (command === "pipeline" && sub === "run") await run(rest)
+else fail(`unknown command: ${[command, sub].filter(Boolean).join(" ")}`)

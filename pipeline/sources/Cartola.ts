@@ -1,0 +1,151 @@
+/**
+ * The daily cartola (`cfm_download.php`, e.g. `ffmm_todos_20260101_20260131.txt`): every series of
+ * every mutual fund, one row per series and business day, 25 `;` columns, latin-1.
+ */
+import { Effect, SchemaParser } from "effect"
+import type { CartolaRecord } from "../../schemas/CmfRecords.ts"
+import {
+  cmfRow,
+  DateYmd,
+  isoFromYmd,
+  NullableDecimal,
+  NullableFactor,
+  NullableWholeNumber,
+  PositiveDecimal,
+  Text,
+  toNullableBoolean,
+  toNullableNumber,
+  toNumber,
+  WholeNumber,
+  YesNo
+} from "./CmfCells.ts"
+import { type CmfFileInvalid, cmfFileInvalid } from "./CmfFileInvalid.ts"
+import { type CmfTable, readCmfTable } from "./CmfTable.ts"
+import { repairMojibake } from "./Mojibake.ts"
+
+/** The exact cartola header (the last two names contain spaces). */
+export const CARTOLA_COLUMNS = [
+  "RUN_ADM", "NOM_ADM", "RUN_FM", "FECHA_INF", "ACTIVO_TOT", "MONEDA", "PARTICIPES_INST",
+  "INVERSION_EN_FONDOS", "SERIE", "CUOTAS_APORTADAS", "CUOTAS_RESCATADAS", "CUOTAS_EN_CIRCULACION",
+  "VALOR_CUOTA", "PATRIMONIO_NETO", "NUM_PARTICIPES", "NUM_PARTICIPES_INST", "FONDO_PEN", "REM_FIJA",
+  "REM_VARIABLE", "GASTOS_AFECTOS", "GASTOS_NO_AFECTOS", "COMISION_INVERSION", "COMISION_RESCATE",
+  "FACTOR DE AJUSTE", "FACTOR DE REPARTO"
+] as const
+
+const cells = [
+  WholeNumber, Text, WholeNumber, DateYmd, NullableDecimal, Text, YesNo,
+  NullableDecimal, Text, NullableDecimal, NullableDecimal, NullableDecimal,
+  PositiveDecimal, NullableDecimal, NullableWholeNumber, NullableWholeNumber, YesNo, NullableDecimal,
+  NullableDecimal, NullableDecimal, NullableDecimal, NullableDecimal, NullableDecimal,
+  NullableFactor, NullableFactor
+] as const
+
+// Filled in place by the parser (line, repaired name) before it is handed out as a CartolaRecord.
+type CartolaDraft = { -readonly [K in keyof CartolaRecord]: CartolaRecord[K] }
+
+const CartolaRow = cmfRow(cells, (c): CartolaDraft => ({
+  line: 0,
+  agfRut: toNumber(c[0]),
+  agfName: c[1],
+  run: toNumber(c[2]),
+  date: isoFromYmd(c[3]),
+  serie: c[8],
+  currencyCode: c[5],
+  totalAssets: toNullableNumber(c[4]),
+  price: toNumber(c[12]),
+  patrimony: toNullableNumber(c[13]),
+  holders: toNullableNumber(c[14]),
+  institutionalHolders: toNullableNumber(c[15]),
+  unitsOutstanding: toNullableNumber(c[11]),
+  unitsSubscribed: toNullableNumber(c[9]),
+  unitsRedeemed: toNullableNumber(c[10]),
+  factorAjuste: toNullableNumber(c[23]),
+  factorReparto: toNullableNumber(c[24]),
+  fixedFee: toNullableNumber(c[17]),
+  variableFee: toNullableNumber(c[18]),
+  expensesSubjectToVat: toNullableNumber(c[19]),
+  expensesExemptFromVat: toNullableNumber(c[20]),
+  subscriptionFee: toNullableNumber(c[21]),
+  redemptionFee: toNullableNumber(c[22]),
+  investmentInFunds: toNullableNumber(c[7]),
+  hasInstitutionalHolders: toNullableBoolean(c[6]),
+  pensionFund: toNullableBoolean(c[16])
+}))
+
+const table: CmfTable<CartolaDraft> = {
+  dataSet: "cartola_diaria",
+  columns: CARTOLA_COLUMNS,
+  cells,
+  decode: SchemaParser.decodeUnknownResult(CartolaRow)
+}
+
+/** Record fields compared when a (RUN_FM, SERIE, FECHA_INF) key repeats, with their CMF column. */
+const COMPARED: ReadonlyArray<readonly [Exclude<keyof CartolaRecord, "line">, string]> = [
+  ["agfRut", "RUN_ADM"], ["agfName", "NOM_ADM"], ["totalAssets", "ACTIVO_TOT"], ["currencyCode", "MONEDA"],
+  ["hasInstitutionalHolders", "PARTICIPES_INST"], ["investmentInFunds", "INVERSION_EN_FONDOS"],
+  ["unitsSubscribed", "CUOTAS_APORTADAS"], ["unitsRedeemed", "CUOTAS_RESCATADAS"],
+  ["unitsOutstanding", "CUOTAS_EN_CIRCULACION"], ["price", "VALOR_CUOTA"], ["patrimony", "PATRIMONIO_NETO"],
+  ["holders", "NUM_PARTICIPES"], ["institutionalHolders", "NUM_PARTICIPES_INST"], ["pensionFund", "FONDO_PEN"],
+  ["fixedFee", "REM_FIJA"], ["variableFee", "REM_VARIABLE"], ["expensesSubjectToVat", "GASTOS_AFECTOS"],
+  ["expensesExemptFromVat", "GASTOS_NO_AFECTOS"], ["subscriptionFee", "COMISION_INVERSION"],
+  ["redemptionFee", "COMISION_RESCATE"], ["factorAjuste", "FACTOR DE AJUSTE"], ["factorReparto", "FACTOR DE REPARTO"]
+]
+
+export interface CartolaParsed {
+  /** Data rows in file order, exact duplicates removed. */
+  readonly records: Array<CartolaRecord>
+  /** Rows identical to an earlier row of the same RUN_FM, SERIE and FECHA_INF. */
+  readonly duplicatesSkipped: number
+  /** Text-only lines after the header (notes). */
+  readonly footnotesSkipped: number
+}
+
+/**
+ * Parses one cartola file. Fails with `CmfFileInvalid` on a missing or wrong header, a wrong column
+ * count (including a truncated last line), a bad cell, or a repeated (RUN_FM, SERIE, FECHA_INF)
+ * whose values differ. A body that is only "Sin información" gives zero rows.
+ */
+export const parseCartola: (
+  bytes: Uint8Array,
+  file: string
+) => Effect.Effect<CartolaParsed, CmfFileInvalid> = Effect.fn("parseCartola")(function* (bytes, file) {
+  const records: Array<CartolaRecord> = []
+  const seen = new Map<string, CartolaRecord>()
+  const names = new Map<string, string>()
+  let duplicatesSkipped = 0
+
+  const onRow = (record: CartolaDraft, line: number): CmfFileInvalid | undefined => {
+    let agfName = names.get(record.agfName)
+    if (agfName === undefined) {
+      agfName = repairMojibake(record.agfName)
+      names.set(record.agfName, agfName)
+    }
+    record.line = line
+    record.agfName = agfName
+    const key = `${record.run}|${record.serie}|${record.date}`
+    const earlier = seen.get(key)
+    if (earlier === undefined) {
+      seen.set(key, record)
+      records.push(record)
+      return undefined
+    }
+    const differing = COMPARED.find(([field]) => earlier[field] !== record[field])
+    if (differing === undefined) {
+      duplicatesSkipped++
+      return undefined
+    }
+    const [field, column] = differing
+    return cmfFileInvalid({
+      dataSet: "cartola_diaria",
+      file,
+      line,
+      field: column,
+      detail:
+        `conflicts with line ${earlier.line} for RUN_FM ${record.run} SERIE ${record.serie} ` +
+        `FECHA_INF ${record.date.replaceAll("-", "")}: ${String(earlier[field])} vs ${String(record[field])}`
+    })
+  }
+
+  const { footnotesSkipped } = yield* readCmfTable(table, bytes, file, onRow)
+  return { records, duplicatesSkipped, footnotesSkipped }
+})

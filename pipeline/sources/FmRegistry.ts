@@ -1,0 +1,110 @@
+/**
+ * The FM registry (`fm_ident2.php`): one row per mutual fund, 11 `;` columns, latin-1, dates
+ * DD/MM/YYYY. CMF repeats each fund 2–3 times; the repeats are dropped here.
+ */
+import { Effect, SchemaParser } from "effect"
+import type { FmRegistryRecord } from "../../schemas/CmfRecords.ts"
+import {
+  AnyText,
+  cmfRow,
+  isoFromDmy,
+  NullableDateDmy,
+  NullableFundType,
+  Text,
+  toNullableNumber,
+  toNumber,
+  WholeNumber
+} from "./CmfCells.ts"
+import { type CmfFileInvalid, cmfFileInvalid } from "./CmfFileInvalid.ts"
+import { type CmfTable, readCmfTable } from "./CmfTable.ts"
+import { repairMojibake } from "./Mojibake.ts"
+
+/** The exact registry header. */
+export const FM_REGISTRY_COLUMNS = [
+  "RUT Administradora", "Raz. Social Administradora", "RUN Fondo", "Nombre Fondo", "Nombre Corto",
+  "Fecha Res. Aprobación del RI", "Nro. Res. Aprobación del RI", "Tipo de Fondo Mutuo",
+  "Fecha Inicio Operaciones", "Fecha Término Operaciones", "Moneda"
+] as const
+
+const cells = [
+  WholeNumber, Text, WholeNumber, Text, AnyText, NullableDateDmy, AnyText, NullableFundType,
+  NullableDateDmy, NullableDateDmy, Text
+] as const
+
+// The parser sets `line` in place before handing it out as an FmRegistryRecord.
+type FmRegistryDraft = { -readonly [K in keyof FmRegistryRecord]: FmRegistryRecord[K] }
+
+const FmRegistryRow = cmfRow(cells, (c): FmRegistryDraft => ({
+  line: 0,
+  agfRut: toNumber(c[0]),
+  agfName: repairMojibake(c[1]),
+  run: toNumber(c[2]),
+  fundName: repairMojibake(c[3]),
+  shortName: repairMojibake(c[4]),
+  fundType: toNullableNumber(c[7]),
+  startDate: isoFromDmy(c[8]),
+  endDate: isoFromDmy(c[9]),
+  currencyCode: c[10]
+}))
+
+const table: CmfTable<FmRegistryDraft> = {
+  dataSet: "fm_registry",
+  columns: FM_REGISTRY_COLUMNS,
+  cells,
+  decode: SchemaParser.decodeUnknownResult(FmRegistryRow)
+}
+
+// The RI resolution columns are validated but not kept, so they do not take part in the comparison.
+const COMPARED: ReadonlyArray<readonly [Exclude<keyof FmRegistryRecord, "line">, string]> = [
+  ["agfRut", "RUT Administradora"], ["agfName", "Raz. Social Administradora"], ["fundName", "Nombre Fondo"],
+  ["shortName", "Nombre Corto"], ["fundType", "Tipo de Fondo Mutuo"], ["startDate", "Fecha Inicio Operaciones"],
+  ["endDate", "Fecha Término Operaciones"], ["currencyCode", "Moneda"]
+]
+
+export interface FmRegistryParsed {
+  /** One record per RUN, at its first line, in file order. */
+  readonly records: Array<FmRegistryRecord>
+  /** Repeats of a RUN identical to its first row. */
+  readonly duplicatesSkipped: number
+  /** Text-only lines after the header (notes). */
+  readonly footnotesSkipped: number
+}
+
+/**
+ * Parses the registry file. Fails with `CmfFileInvalid` on a missing or wrong header, a wrong
+ * column count, a bad cell, or a RUN repeated with different values (the message names both lines).
+ */
+export const parseFmRegistry: (
+  bytes: Uint8Array,
+  file: string
+) => Effect.Effect<FmRegistryParsed, CmfFileInvalid> = Effect.fn("parseFmRegistry")(function* (bytes, file) {
+  const records: Array<FmRegistryRecord> = []
+  const byRun = new Map<number, FmRegistryRecord>()
+  let duplicatesSkipped = 0
+
+  const onRow = (record: FmRegistryDraft, line: number): CmfFileInvalid | undefined => {
+    record.line = line
+    const earlier = byRun.get(record.run)
+    if (earlier === undefined) {
+      byRun.set(record.run, record)
+      records.push(record)
+      return undefined
+    }
+    const differing = COMPARED.find(([field]) => earlier[field] !== record[field])
+    if (differing === undefined) {
+      duplicatesSkipped++
+      return undefined
+    }
+    const [field, column] = differing
+    return cmfFileInvalid({
+      dataSet: "fm_registry",
+      file,
+      line,
+      field: column,
+      detail: `conflicts with line ${earlier.line} for RUN ${record.run}: ${String(earlier[field])} vs ${String(record[field])}`
+    })
+  }
+
+  const { footnotesSkipped } = yield* readCmfTable(table, bytes, file, onRow)
+  return { records, duplicatesSkipped, footnotesSkipped }
+})
