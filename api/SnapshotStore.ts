@@ -26,6 +26,8 @@ export interface Loaded {
   readonly file: string
   readonly reader: SnapshotReader
   readonly contentHash: string
+  /** Rows in the snapshot's data tables (for /health), counted once at swap. */
+  readonly totalRecords: number
   leases: number
   retired: boolean
 }
@@ -151,7 +153,15 @@ class SwapState {
     try {
       reader = new SnapshotReader(join(this.options.dir, file))
       const contentHash = verify(this.options.dir, file, reader)
-      const next: Loaded = { generation: ++this.generation, file, reader, contentHash, leases: 0, retired: false }
+      const next: Loaded = {
+        generation: ++this.generation,
+        file,
+        reader,
+        contentHash,
+        totalRecords: reader.totalRecords(),
+        leases: 0,
+        retired: false,
+      }
       const previous = this.loaded
       this.loaded = next
       console.log(JSON.stringify({ level: "info", msg: "snapshot swapped in", file, generation: next.generation }))

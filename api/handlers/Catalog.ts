@@ -1,5 +1,6 @@
 /** Handlers of the catalog routes: administrators, funds, series, daily values. */
 import { Effect } from "effect"
+import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { InvalidParameter, NotFound } from "../../schemas/ApiErrors.ts"
 import { dateToInt, intToDate } from "../../schemas/Dates.ts"
@@ -8,6 +9,7 @@ import { formatRun, parseUint32 } from "../../schemas/Ids.ts"
 import type { SnapshotReader } from "../../snapshots/Reader.ts"
 import type { FundsTable, SeriesTable } from "../../snapshots/Tables.ts"
 import { Api } from "../Api.ts"
+import type { Lease } from "../SnapshotStore.ts"
 import { readSnapshot, withSnapshot } from "./Snapshot.ts"
 
 const conceptualAsset = (f: FundsTable) => ({
@@ -63,6 +65,59 @@ const idParam = (parameter: string, text: string) => {
     : Effect.succeed(id)
 }
 
+/**
+ * /days bodies are the largest the API sends (a whole history: thousands of rows), so they are
+ * written straight to JSON text instead of going through schema encoding (the shape is the
+ * RealAssetDays schema's; tests check it), and each series' rendered rows are kept in a small LRU
+ * per snapshot generation: a published snapshot never changes, so neither do they.
+ */
+interface RenderedDays {
+  readonly dates: ReadonlyArray<number>
+  readonly items: ReadonlyArray<string>
+}
+const DAYS_CACHE_ENTRIES = 256
+const daysCache = new Map<string, RenderedDays>()
+
+const renderDays = (assetText: string, rows: ReadonlyArray<[number, number]>): RenderedDays => ({
+  dates: rows.map((r) => r[0]),
+  items: rows.map(([date, price]) => {
+    const iso = intToDate(date)
+    return `{"id":"${assetText}_${iso}","type":"real_asset_day","attributes":{"date":"${iso}","price":${price}}}`
+  }),
+})
+
+/** Index of the first date ≥ from (dates ascending). */
+const lowerBound = (dates: ReadonlyArray<number>, from: number): number => {
+  let lo = 0
+  let hi = dates.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (dates[mid]! < from) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+const daysResponse = (lease: Lease, assetText: string, assetId: number, from: number) =>
+  lease.read((r) => {
+    const cacheKey = `${lease.generation}:${assetText}`
+    let rendered = daysCache.get(cacheKey)
+    if (rendered === undefined) {
+      if (r.series(assetId) === undefined) return null
+      rendered = renderDays(assetText, r.daysFrom(assetId, 0))
+      if (daysCache.size >= DAYS_CACHE_ENTRIES) daysCache.delete(daysCache.keys().next().value!)
+    } else {
+      daysCache.delete(cacheKey) // re-inserted below: most recently used last
+    }
+    daysCache.set(cacheKey, rendered)
+    const first = lowerBound(rendered.dates, from)
+    const count = rendered.items.length - first
+    const meta = JSON.stringify({ asset_id: assetText, batch_date: r.batchDate, count })
+    return HttpServerResponse.text(`{"data":[${rendered.items.slice(first).join(",")}],"meta":${meta}}`, {
+      contentType: "application/json",
+    })
+  })
+
 export const CatalogHandlers = HttpApiBuilder.group(Api, "catalog", (handlers) =>
   handlers
     .handle("providers", () =>
@@ -107,24 +162,11 @@ export const CatalogHandlers = HttpApiBuilder.group(Api, "catalog", (handlers) =
       Effect.flatMap(idParam("asset_id", params.asset_id), (assetId) =>
         withSnapshot((lease) =>
           Effect.flatMap(
-            lease.read((r) => {
-              if (r.series(assetId) === undefined) return null
-              const from = query.from_date === undefined ? 0 : dateToInt(query.from_date)
-              return { batchDate: r.batchDate, rows: r.daysFrom(assetId, from) }
-            }),
-            (found) => {
-              if (found === null) {
-                return Effect.fail(new NotFound({ message: `no series with id ${params.asset_id}`, parameter: "asset_id" }))
-              }
-              const id = params.asset_id
-              return Effect.succeed({
-                data: found.rows.map(([date, price]) => {
-                  const iso = intToDate(date)
-                  return { id: `${id}_${iso}`, type: "real_asset_day" as const, attributes: { date: iso, price } }
-                }),
-                meta: { asset_id: id, batch_date: found.batchDate, count: found.rows.length },
-              })
-            },
+            daysResponse(lease, params.asset_id, assetId, query.from_date === undefined ? 0 : dateToInt(query.from_date)),
+            (response) =>
+              response === null
+                ? Effect.fail(new NotFound({ message: `no series with id ${params.asset_id}`, parameter: "asset_id" }))
+                : Effect.succeed(response),
           ),
         ),
       ),

@@ -13,12 +13,7 @@ export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
       const store = yield* SnapshotStore
       const loaded = store.current()
       if (loaded === null) return { status: "unavailable" as const, last_scraped_date: null, total_records: 0 }
-      const total = yield* Effect.exit(Effect.sync(() => loaded.reader.totalRecords()))
-      return {
-        status: "ok" as const,
-        last_scraped_date: loaded.reader.batchDate,
-        total_records: total._tag === "Success" ? total.value : 0,
-      }
+      return { status: "ok" as const, last_scraped_date: loaded.reader.batchDate, total_records: loaded.totalRecords }
     }),
   ),
 )

@@ -1,0 +1,204 @@
+/**
+ * `pipeline run` end to end inside the process: real files, a real ledger, real snapshots, and a
+ * real local HTTP server standing in for the CMF. Bad inputs reject the batch and leave CURRENT
+ * and the previous snapshot alone.
+ */
+import Database from "better-sqlite3"
+import { Effect } from "effect"
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { runPipeline, type RunOptions, type RunOutcome, type Source } from "../../pipeline/Pipeline.ts"
+import { sha256 } from "../../pipeline/RawStore.ts"
+import { writeSample } from "../../pipeline/sample/Sample.ts"
+import { readCurrent } from "../../snapshots/Pointer.ts"
+import { startCmfServer } from "../support/cmfServer.ts"
+
+let work: string
+let sampleDir: string
+const fast = { timeoutMillis: 2000, retries: 2, retryBaseMillis: 10 }
+
+const options = (dataDir: string, sources: Source[], extra: Partial<RunOptions> = {}): RunOptions => ({
+  dataDir,
+  sources,
+  today: "2026-11-22",
+  historyStart: "2018-12-01",
+  fetch: fast,
+  ...extra,
+})
+type Outcome =
+  | { readonly _tag: "Right"; readonly right: RunOutcome }
+  | { readonly _tag: "Left"; readonly left: { readonly reason: string } }
+const run = (o: RunOptions): Promise<Outcome> =>
+  Effect.runPromise(
+    Effect.match(runPipeline(o), {
+      onSuccess: (right): Outcome => ({ _tag: "Right", right }),
+      onFailure: (left): Outcome => ({ _tag: "Left", left }),
+    }),
+  )
+const eventCount = (dataDir: string) =>
+  (new Database(join(dataDir, "ledger.sqlite"), { readonly: true }).prepare("SELECT count(*) n FROM events").get() as { n: number }).n
+const eventTypes = (dataDir: string) =>
+  (
+    new Database(join(dataDir, "ledger.sqlite"), { readonly: true })
+      .prepare("SELECT type FROM events ORDER BY seq")
+      .all() as Array<{ type: string }>
+  ).map((r) => r.type)
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), "fds-run-"))
+  sampleDir = join(work, "sample")
+  await writeSample({ out: sampleDir, scale: "small", seed: 3, endDate: "2026-11-20" })
+})
+afterAll(() => rmSync(work, { recursive: true, force: true }))
+
+/** A copy of the sample with one file changed, for bad-input cases. */
+const variantOf = (name: string, change: (dir: string) => void): string => {
+  const dir = join(work, name)
+  mkdirSync(dir)
+  for (const f of readdirSync(sampleDir)) copyFileSync(join(sampleDir, f), join(dir, f))
+  change(dir)
+  return dir
+}
+const lastCartola = (dir: string) => join(dir, readdirSync(dir).filter((n) => n.startsWith("ffmm_todos_")).sort().at(-1)!)
+
+describe("pipeline run from a folder", () => {
+  it("publishes, and a second run with the same files appends nothing and publishes nothing new", async () => {
+    const dataDir = join(work, "data-folder")
+    const first = await run(options(dataDir, [{ kind: "folder", path: sampleDir }]))
+    expect(first._tag).toBe("Right")
+    if (first._tag !== "Right" || first.right.outcome !== "published") throw new Error("not published")
+    expect(first.right.batchDate).toBe("2026-11-20")
+    expect(readCurrent(join(dataDir, "snapshots"))).toBe(first.right.file)
+    const files = readdirSync(sampleDir).filter((n) => !n.startsWith("."))
+    // one RawFileObserved per file, then BatchBuilt and BatchPublished
+    expect(eventTypes(dataDir)).toEqual([...files.map(() => "RawFileObserved"), "BatchBuilt", "BatchPublished"])
+    // every raw file is stored under its hash
+    for (const f of files) {
+      const sha = sha256(readFileSync(join(sampleDir, f)))
+      expect(existsSync(join(dataDir, "raw", sha.slice(0, 2), sha))).toBe(true)
+    }
+    const before = eventCount(dataDir)
+    const second = await run(options(dataDir, [{ kind: "folder", path: sampleDir }]))
+    expect(second._tag === "Right" && second.right.outcome).toBe("unchanged")
+    expect(eventCount(dataDir)).toBe(before)
+  })
+
+  it("gives the same snapshot file (same content hash) when built twice from scratch", async () => {
+    const a = await run(options(join(work, "data-a"), [{ kind: "folder", path: sampleDir }]))
+    const b = await run(options(join(work, "data-b"), [{ kind: "folder", path: sampleDir }]))
+    expect(a._tag === "Right" && b._tag === "Right").toBe(true)
+    if (a._tag === "Right" && b._tag === "Right") expect(a.right.file).toBe(b.right.file)
+  })
+
+  it("--date builds an earlier cutoff without the later rows", async () => {
+    const dataDir = join(work, "data-date")
+    const r = await run(options(dataDir, [{ kind: "folder", path: sampleDir }], { date: "2026-06-30" }))
+    expect(r._tag === "Right" && r.right.batchDate).toBe("2026-06-30")
+    const file = readCurrent(join(dataDir, "snapshots"))!
+    const db = new Database(join(dataDir, "snapshots", file), { readonly: true })
+    expect((db.prepare("SELECT max(date) d FROM quotas").get() as { d: number }).d).toBeLessThanOrEqual(20260630)
+  })
+})
+
+describe("bad input rejects the batch and keeps the previous snapshot", () => {
+  const rejectsKeepingPrevious = async (dir: string, expected: RegExp) => {
+    const dataDir = join(work, `data-${dir.split("/").at(-1)}`)
+    const good = await run(options(dataDir, [{ kind: "folder", path: sampleDir }]))
+    expect(good._tag).toBe("Right")
+    const current = readCurrent(join(dataDir, "snapshots"))
+    const bad = await run(options(dataDir, [{ kind: "folder", path: dir }]))
+    expect(bad._tag).toBe("Left")
+    if (bad._tag === "Left") expect(bad.left.reason).toMatch(expected)
+    expect(readCurrent(join(dataDir, "snapshots"))).toBe(current)
+    expect(eventTypes(dataDir).at(-1)).toBe("BatchRejected")
+    return dataDir
+  }
+
+  it("a malformed row: names the data set, file, line and field", async () => {
+    const dir = variantOf("bad-row", (d) => {
+      const f = lastCartola(d)
+      const lines = readFileSync(f, "latin1").split("\n")
+      const cells = lines[3]!.split(";")
+      cells[12] = "12a.5" // VALOR_CUOTA
+      lines[3] = cells.join(";")
+      writeFileSync(f, lines.join("\n"), "latin1")
+    })
+    const name = lastCartola(dir).split("/").at(-1)!
+    await rejectsKeepingPrevious(dir, new RegExp(`cartola_diaria ${name} line 4 field VALOR_CUOTA`))
+  })
+
+  it("a file that matches no data set: named, and still stored raw for inspection", async () => {
+    const dir = variantOf("bad-unknown", (d) => writeFileSync(join(d, "notes.txt"), "hello;world\n1;2\n"))
+    const dataDir = await rejectsKeepingPrevious(dir, /notes\.txt matches no CMF data set/)
+    const sha = sha256(Buffer.from("hello;world\n1;2\n"))
+    expect(existsSync(join(dataDir, "raw", sha.slice(0, 2), sha))).toBe(true)
+  })
+
+  it("a truncated file", async () => {
+    const dir = variantOf("bad-truncated", (d) => {
+      const f = lastCartola(d)
+      const text = readFileSync(f, "latin1")
+      writeFileSync(f, text.slice(0, Math.floor(text.length / 2)), "latin1")
+    })
+    await rejectsKeepingPrevious(dir, /line \d+/)
+  })
+
+  it("a date in the future", async () => {
+    const dir = variantOf("bad-future", (d) => {
+      const f = lastCartola(d)
+      const lines = readFileSync(f, "latin1").trimEnd().split("\n")
+      const cells = lines[1]!.split(";")
+      cells[3] = "20261130"
+      appendFileSync(f, cells.join(";") + "\n", "latin1")
+    })
+    await rejectsKeepingPrevious(dir, /after today/)
+  })
+})
+
+describe("pipeline run over HTTP from a local CMF stand-in", () => {
+  it("fetches the registry and the cartola month by month, and publishes the same data as the folder", async () => {
+    const cmf = await startCmfServer(sampleDir)
+    try {
+      const viaHttp = await run(options(join(work, "data-http"), [{ kind: "http", baseUrl: cmf.url }], { date: "2026-11-20" }))
+      const viaFolder = await run(options(join(work, "data-folder2"), [{ kind: "folder", path: sampleDir }]))
+      expect(viaHttp._tag === "Right" && viaFolder._tag === "Right").toBe(true)
+      if (viaHttp._tag !== "Right" || viaFolder._tag !== "Right") return
+      // The HTTP files are keyed by month like the sample's: same rows, so the same content hash.
+      expect(viaHttp.right.file).toBe(viaFolder.right.file)
+      const months = cmf.requests.filter((r) => r.path.endsWith("cfm_download.php"))
+      // 2018-12 .. 2026-11 inclusive = 1 + 12*7 + 11 = 96 months
+      expect(months.length).toBe(96)
+      expect(months[0]!.form).toMatchObject({ txt_inicio: "01/12/2018", txt_termino: "31/12/2018", ffmm: "%" })
+      // A second run fetches the registry and only the month that was not whole.
+      cmf.requests.length = 0
+      await run(options(join(work, "data-http"), [{ kind: "http", baseUrl: cmf.url }], { date: "2026-11-20" }))
+      expect(cmf.requests.map((r) => r.form.txt_inicio ?? "registry")).toEqual(["registry", "01/11/2026"])
+    } finally {
+      await cmf.close()
+    }
+  })
+
+  it.each([
+    ["500", /HTTP 500/],
+    ["html", /HTML page/],
+    ["hang", /timed out|request failed/],
+  ] as const)("a source answering %s rejects the batch after retries; the previous snapshot stays", async (kind, expected) => {
+    const cmf = await startCmfServer(sampleDir)
+    const dataDir = join(work, `data-fault-${kind}`)
+    try {
+      const good = await run(options(dataDir, [{ kind: "folder", path: sampleDir }]))
+      expect(good._tag).toBe("Right")
+      const current = readCurrent(join(dataDir, "snapshots"))
+      cmf.fault = { path: "fm_ident2.php", kind, times: 100 }
+      const bad = await run(options(dataDir, [{ kind: "http", baseUrl: cmf.url }], { fetch: { ...fast, timeoutMillis: 300 } }))
+      expect(bad._tag).toBe("Left")
+      if (bad._tag === "Left") expect(bad.left.reason).toMatch(expected)
+      expect(readCurrent(join(dataDir, "snapshots"))).toBe(current)
+      if (kind !== "html") expect(cmf.requests.length).toBe(1 + fast.retries) // retried, then gave up
+    } finally {
+      await cmf.close()
+    }
+  })
+})
