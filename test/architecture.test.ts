@@ -1,0 +1,35 @@
+/** The layering of DESIGN.md: api/ and pipeline/ meet only in snapshots/ and schemas/. */
+import { readdirSync, readFileSync } from "node:fs"
+import { join, relative } from "node:path"
+import { describe, expect, it } from "vitest"
+
+const root = join(import.meta.dirname, "..")
+const sources = (dir: string): string[] =>
+  readdirSync(join(root, dir), { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && e.name.endsWith(".ts"))
+    .map((e) => join(e.parentPath, e.name))
+
+const importsOf = (file: string): string[] =>
+  [...readFileSync(file, "utf8").matchAll(/(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g)].map((m) =>
+    relative(root, join(file, "..", m[1]!)),
+  )
+
+const forbidden: Record<string, ReadonlyArray<string>> = {
+  schemas: ["snapshots/", "pipeline/", "api/", "test/"],
+  snapshots: ["pipeline/", "api/", "test/"],
+  pipeline: ["api/", "test/"],
+  api: ["pipeline/", "test/"],
+}
+
+describe("architecture", () => {
+  for (const [folder, banned] of Object.entries(forbidden)) {
+    it(`${folder}/ imports none of ${banned.join(", ")}`, () => {
+      const offending = sources(folder).flatMap((file) =>
+        importsOf(file)
+          .filter((target) => banned.some((b) => target.startsWith(b)))
+          .map((target) => `${relative(root, file)} → ${target}`),
+      )
+      expect(offending).toEqual([])
+    })
+  }
+})
