@@ -2,6 +2,10 @@ import { mkdir, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { dayOf } from "./Calendar.ts"
 import { writeCartolaFiles } from "./CartolaFiles.ts"
+import type { ExtrasContext } from "./extras/ExtrasContext.ts"
+import { writeFiExtras } from "./extras/FiExtras.ts"
+import { writeFmExtras } from "./extras/FmExtras.ts"
+import { writeMarketExtras } from "./extras/MarketExtras.ts"
 import { makePrng } from "./Prng.ts"
 import { registryText } from "./RegistryFile.ts"
 import { buildUniverse } from "./Universe.ts"
@@ -54,8 +58,10 @@ export const writeSample = async (options: SampleOptions): Promise<SampleWritten
   const registry = join(options.out, "fm_ident2.txt")
   await writeFile(registry, Buffer.from(registryText(prng, universe), "latin1"))
   const cartolas = await writeCartolaFiles(prng, universe, options.out, config.duplicateMonthChance)
+  const ctx: ExtrasContext = { out: options.out, scale: options.scale, config, seed: options.seed, universe, endDay, endDate: options.endDate }
+  const extras = [...(await writeFmExtras(ctx)), ...(await writeFiExtras(ctx)), ...(await writeMarketExtras(ctx))]
   return {
-    files: [registry, ...cartolas.files.map((name) => join(options.out, name))],
+    files: [registry, ...cartolas.files.map((name) => join(options.out, name)), ...extras],
     rows: cartolas.rows,
     duplicateRows: cartolas.duplicateRows
   }
