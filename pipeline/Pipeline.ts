@@ -7,17 +7,14 @@
 import { Effect, Schema } from "effect"
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs"
 import { join } from "node:path"
-import { writeManifest } from "../snapshots/Manifest.ts"
 import { publishCurrent, readCurrent } from "../snapshots/Pointer.ts"
-import { FORMAT_VERSION } from "../snapshots/Tables.ts"
-import { SnapshotWriter } from "../snapshots/Writer.ts"
+import { buildSnapshot, loadInputs, type Progress } from "./Build.ts"
+import { applyRetention } from "../snapshots/Retention.ts"
 import { collectFolder, collectHttp } from "./Collect.ts"
+import { ParsedCache } from "./staging/ParsedCache.ts"
 import type { FetchOptions } from "./fetch/CmfHttp.ts"
-import { Ledger, type RawFileObserved } from "./ledger/Ledger.ts"
+import { Ledger } from "./ledger/Ledger.ts"
 import { RawStore } from "./RawStore.ts"
-import { parseCartola } from "./sources/Cartola.ts"
-import { parseFmRegistry } from "./sources/FmRegistry.ts"
-import { type ParsedFile, stage } from "./Stage.ts"
 import { PIPELINE_VERSION } from "./Version.ts"
 
 export type Source =
@@ -33,6 +30,9 @@ export interface RunOptions {
   readonly today: string
   readonly historyStart: string
   readonly fetch: FetchOptions
+  /** Snapshot files kept: the last N batch dates plus every month's last (manifests stay forever). */
+  readonly retentionDays?: number | undefined
+  readonly progress?: Progress | undefined
 }
 
 export type RunOutcome =
@@ -49,68 +49,6 @@ export const paths = (dataDir: string) => ({
   ledger: join(dataDir, "ledger.sqlite"),
   snapshots: join(dataDir, "snapshots"),
 })
-
-/** Parses the batch's inputs from the raw store. */
-const parseInputs = (raw: RawStore, inputs: ReadonlyArray<RawFileObserved>) =>
-  Effect.forEach(inputs, (input) => {
-    const bytes = raw.get(input.sha256)
-    return input.data_set === "fm_registry"
-      ? Effect.map(parseFmRegistry(bytes, input.name), (p): ParsedFile & { repairs: Record<string, number> } => ({
-          name: input.name,
-          registry: p.records,
-          repairs: { registry_repeated_rows: p.duplicatesSkipped, footnote_rows: p.footnotesSkipped },
-        }))
-      : Effect.map(parseCartola(bytes, input.name), (p): ParsedFile & { repairs: Record<string, number> } => ({
-          name: input.name,
-          cartola: p.records,
-          repairs: { duplicate_rows: p.duplicatesSkipped, footnote_rows: p.footnotesSkipped },
-        }))
-  })
-
-const latestQuotaDate = (files: ReadonlyArray<ParsedFile>): string | null => {
-  let latest: string | null = null
-  for (const f of files) for (const r of f.cartola ?? []) if (latest === null || r.date > latest) latest = r.date
-  return latest
-}
-
-/** Builds the snapshot file of `batchDate` from parsed inputs; returns it with its manifest written. */
-export const buildSnapshot = (
-  snapshotsDir: string,
-  inputs: ReadonlyArray<RawFileObserved>,
-  parsed: ReadonlyArray<ParsedFile & { repairs: Record<string, number> }>,
-  batchDate: string,
-) =>
-  Effect.gen(function* () {
-    const staged = yield* stage(parsed, batchDate)
-    const writer = new SnapshotWriter(snapshotsDir)
-    const finished = yield* Effect.try({
-      try: () => {
-        writer.insertAdministrators(staged.administrators)
-        writer.insertFunds(staged.funds)
-        writer.insertSeries(staged.series)
-        writer.insertQuotas(staged.quotas)
-        return writer.finish(batchDate)
-      },
-      catch: (e) => {
-        writer.abort()
-        return new BatchRejectedError({ reason: `snapshot build failed: ${String(e)}` })
-      },
-    })
-    const repairs: Record<string, number> = { ...staged.repairs }
-    for (const p of parsed) for (const [k, v] of Object.entries(p.repairs)) repairs[k] = (repairs[k] ?? 0) + v
-    writeManifest(snapshotsDir, {
-      format_version: FORMAT_VERSION,
-      pipeline_version: PIPELINE_VERSION,
-      batch_date: batchDate,
-      file: finished.file,
-      content_hash: finished.contentHash,
-      inputs: inputs.map((i) => ({ data_set: i.data_set, name: i.name, sha256: i.sha256, bytes: i.bytes })),
-      row_counts: finished.rowCounts,
-      repairs,
-      options: {},
-    })
-    return finished
-  })
 
 const sameInputs = (a: ReadonlyArray<string>, b: ReadonlyArray<string>): boolean =>
   a.length === b.length && [...a].sort().join() === [...b].sort().join()
@@ -170,8 +108,10 @@ export const runPipeline = (options: RunOptions): Effect.Effect<RunOutcome, Batc
     if (!inputs.some((i) => i.data_set === "fm_registry")) return yield* reject("no FM registry (fm_ident2) among the inputs")
     if (!inputs.some((i) => i.data_set === "cartola_diaria")) return yield* reject("no daily values (cartola diaria) among the inputs")
 
-    const parsed = yield* parseInputs(raw, inputs).pipe(Effect.catchTag("CmfFileInvalid", (e) => reject(e.message)))
-    const latest = latestQuotaDate(parsed)
+    const loaded = yield* loadInputs(raw, inputs, new ParsedCache(options.dataDir), options.progress).pipe(
+      Effect.catchTag("CmfFileInvalid", (e) => reject(e.message)),
+    )
+    const latest = loaded.latestQuotaDate
     if (latest === null) return yield* reject("the daily values hold no rows")
     if (latest > options.today) return yield* reject(`daily values dated ${latest}, after today (${options.today})`)
     const batchDate = options.date ?? latest
@@ -190,9 +130,9 @@ export const runPipeline = (options: RunOptions): Effect.Effect<RunOutcome, Batc
       return { outcome: "unchanged", batchDate, file: same.file } satisfies RunOutcome
     }
 
-    const finished = yield* buildSnapshot(p.snapshots, inputs, parsed, batchDate).pipe(
+    const finished = yield* buildSnapshot(p.snapshots, inputs, loaded, batchDate).pipe(
       Effect.catchTag("CmfFileInvalid", (e) => reject(e.message, batchDate)),
-      Effect.catchTag("BatchRejectedError", (e) => reject(e.reason, batchDate)),
+      Effect.catchTag("BuildFailed", (e) => reject(e.reason, batchDate)),
     )
     ledger.append({
       type: "BatchBuilt",
@@ -200,6 +140,7 @@ export const runPipeline = (options: RunOptions): Effect.Effect<RunOutcome, Batc
     })
     publishCurrent(p.snapshots, finished.file)
     ledger.append({ type: "BatchPublished", payload: { batch_date: batchDate, file: finished.file, content_hash: finished.contentHash } })
+    applyRetention(p.snapshots, options.retentionDays ?? 14)
     return {
       outcome: "published",
       batchDate,

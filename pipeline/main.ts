@@ -4,6 +4,8 @@ import { parseArgs } from "node:util"
 import { isIsoDate } from "../schemas/Dates.ts"
 import { defaultFetchOptions } from "./fetch/CmfHttp.ts"
 import { runPipeline, type Source } from "./Pipeline.ts"
+import { terminalOrLogProgress } from "./Progress.ts"
+import { reproduce } from "./Reproduce.ts"
 import { writeSample } from "./sample/Sample.ts"
 import { existsSync } from "node:fs"
 import { join } from "node:path"
@@ -67,6 +69,8 @@ const run = async (args: string[]) => {
       date: values.date,
       today: santiagoToday(),
       historyStart: env("FDS_HISTORY_START", "2007-12-31"),
+      retentionDays: Number(env("FDS_RETENTION_DAYS", "14")),
+      progress: terminalOrLogProgress(),
       fetch: {
         ...defaultFetchOptions,
         timeoutMillis: Number(env("FDS_FETCH_TIMEOUT_MS", String(defaultFetchOptions.timeoutMillis))),
@@ -95,7 +99,28 @@ const run = async (args: string[]) => {
   process.exit(1)
 }
 
+const reproduceCommand = async (args: string[]) => {
+  const { values } = parseArgs({ args, options: { date: { type: "string" }, restore: { type: "boolean", default: false } } })
+  if (values.date === undefined || !isIsoDate(values.date)) fail("reproduce needs --date YYYY-MM-DD")
+  const exit = await Effect.runPromiseExit(reproduce(env("FDS_DATA_DIR", "./data"), values.date!, { restore: values.restore }))
+  if (exit._tag === "Failure") {
+    const failure = exit.cause.reasons.find((r) => r._tag === "Fail")
+    console.error(`reproduce failed: ${failure?._tag === "Fail" ? (failure.error as { reason: string }).reason : String(exit.cause)}`)
+    process.exit(1)
+  }
+  const r = exit.value
+  const line =
+    r.outcome === "match"
+      ? `match: ${r.batchDate} rebuilt from the ledger and raw store has content hash ${r.actualHash}${r.restored ? ` (restored ${r.file})` : ""}`
+      : r.outcome === "version_differs"
+        ? `version differs: ${r.batchDate} was built by pipeline ${r.builtWith}, this is ${r.reproducedWith}; hash ${r.actualHash} ≠ ${r.expectedHash}`
+        : `hash differs: ${r.batchDate} rebuilt as ${r.actualHash}, published as ${r.expectedHash}`
+  console.log(line)
+  process.exit(r.outcome === "match" ? 0 : 1)
+}
+
 const [command, sub, ...rest] = process.argv.slice(2)
 if (command === "sample") await sample([sub ?? "", ...rest].filter((a) => a !== ""))
 else if (command === "pipeline" && sub === "run") await run(rest)
+else if (command === "pipeline" && sub === "reproduce") await reproduceCommand(rest)
 else fail(`unknown command: ${[command, sub].filter(Boolean).join(" ")}`)

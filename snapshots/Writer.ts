@@ -91,6 +91,48 @@ export class SnapshotWriter {
     }
   }
 
+  /**
+   * Quota rows from columns (NaN = null), rows [start, end) of one series, dates ascending: the
+   * pipeline's merged history, inserted in key order without one object per row.
+   */
+  insertQuotaColumns(
+    assetId: number,
+    cols: {
+      readonly date: Int32Array
+      readonly price: Float64Array
+      readonly patrimony: Float64Array
+      readonly holders: Float64Array
+      readonly factorAjuste: Float64Array
+      readonly factorReparto: Float64Array
+    },
+    start: number,
+    end: number,
+  ): void {
+    const args: Array<number | null> = []
+    const push = (i: number) => {
+      args.push(
+        assetId,
+        cols.date[i]!,
+        cols.price[i]!,
+        nullIfNaN(cols.patrimony[i]!),
+        nullIfNaN(cols.holders[i]!),
+        nullIfNaN(cols.factorAjuste[i]!),
+        nullIfNaN(cols.factorReparto[i]!),
+      )
+    }
+    let i = start
+    for (; i + BATCH <= end; i += BATCH) {
+      args.length = 0
+      for (let j = i; j < i + BATCH; j++) push(j)
+      this.quotaInsertBatch.run(args)
+    }
+    for (; i < end; i++) {
+      args.length = 0
+      push(i)
+      this.quotaInsertOne.run(args)
+    }
+  }
+
   /** Packs, checks, hashes and names the file; returns where it now lives. */
   finish(batchDate: string): FinishedSnapshot {
     if (this.finished) throw new Error("snapshot already finished")
@@ -125,6 +167,8 @@ export class SnapshotWriter {
     rmSync(this.tmpPath, { force: true })
   }
 }
+
+const nullIfNaN = (x: number): number | null => (Number.isNaN(x) ? null : x)
 
 const pushQuota = (args: Array<number | null>, r: QuotasTable): void => {
   args.push(r.asset_id, r.date, r.price, r.patrimony, r.holders, r.factor_ajuste, r.factor_reparto)

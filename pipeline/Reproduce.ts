@@ -1,0 +1,86 @@
+/**
+ * `pipeline reproduce --date D`: rebuilds D's snapshot from the ledger and the raw store alone
+ * (no parse cache, no published file) and compares its content hash with the one recorded when D
+ * was built. Auditors get a yes or no; "version differs" says the pipeline changed since.
+ */
+import { Effect, Schema } from "effect"
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs"
+import { join } from "node:path"
+import { manifestPath } from "../snapshots/Manifest.ts"
+import { buildSnapshot, loadInputs } from "./Build.ts"
+import { Ledger, type RawFileObserved } from "./ledger/Ledger.ts"
+import { paths } from "./Pipeline.ts"
+import { RawStore } from "./RawStore.ts"
+import { PIPELINE_VERSION } from "./Version.ts"
+
+export class ReproduceFailed extends Schema.TaggedError<ReproduceFailed>()("ReproduceFailed", {
+  reason: Schema.String,
+}) {}
+
+export interface ReproduceResult {
+  readonly outcome: "match" | "hash_differs" | "version_differs"
+  readonly batchDate: string
+  readonly file: string
+  readonly expectedHash: string
+  readonly actualHash: string
+  readonly builtWith: string
+  readonly reproducedWith: string
+  /** True when the snapshot file was missing (retention) and the rebuilt one was put back. */
+  readonly restored: boolean
+}
+
+export const reproduce = (dataDir: string, batchDate: string, options: { readonly restore: boolean }) =>
+  Effect.gen(function* () {
+    const p = paths(dataDir)
+    const ledger = yield* Effect.acquireRelease(
+      Effect.sync(() => new Ledger(p.ledger)),
+      (l) => Effect.sync(() => l.close()),
+    )
+    const built = ledger
+      .events("BatchBuilt")
+      .map((e) => e.payload)
+      .filter((b) => b.batch_date === batchDate)
+      .at(-1)
+    if (built === undefined) return yield* new ReproduceFailed({ reason: `no batch was built for ${batchDate}` })
+    const raw = new RawStore(p.raw)
+    const inputs: RawFileObserved[] = []
+    for (const sha of built.inputs) {
+      const observed = ledger.rawFile(sha)
+      if (observed === undefined) return yield* new ReproduceFailed({ reason: `the ledger has no raw file ${sha}` })
+      inputs.push(observed)
+    }
+    const scratch = mkdtempSync(join(dataDir, "reproduce-"))
+    try {
+      const loaded = yield* loadInputs(raw, inputs, null)
+      const finished = yield* buildSnapshot(scratch, inputs, loaded, batchDate)
+      const match = finished.contentHash === built.content_hash
+      let restored = false
+      const target = join(p.snapshots, built.file)
+      if (match && options.restore && !existsSync(target)) {
+        mkdirSync(p.snapshots, { recursive: true })
+        renameSync(finished.path, target)
+        if (!existsSync(manifestPath(p.snapshots, built.file))) {
+          renameSync(manifestPath(scratch, finished.file), manifestPath(p.snapshots, built.file))
+        }
+        restored = true
+      }
+      return {
+        outcome: match ? "match" : built.pipeline_version !== PIPELINE_VERSION ? "version_differs" : "hash_differs",
+        batchDate,
+        file: built.file,
+        expectedHash: built.content_hash,
+        actualHash: finished.contentHash,
+        builtWith: built.pipeline_version,
+        reproducedWith: PIPELINE_VERSION,
+        restored,
+      } satisfies ReproduceResult
+    } finally {
+      rmSync(scratch, { recursive: true, force: true })
+    }
+  }).pipe(
+    Effect.catchTags({
+      CmfFileInvalid: (e) => Effect.fail(new ReproduceFailed({ reason: e.message })),
+      BuildFailed: (e) => Effect.fail(new ReproduceFailed({ reason: e.reason })),
+    }),
+    Effect.scoped,
+  )

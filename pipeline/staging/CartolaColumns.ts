@@ -1,0 +1,73 @@
+/**
+ * The daily values of one cartola file as columns (typed arrays) instead of one object per row:
+ * the whole history is ~10M rows, which as objects would not fit the memory budget, and columns
+ * can be cached on disk and merged cheaply. Null numbers are NaN.
+ */
+import type { CartolaRecord } from "../../schemas/CmfRecords.ts"
+import { dateToInt } from "../../schemas/Dates.ts"
+
+export interface CartolaSeriesInfo {
+  readonly run: number
+  /** Upper case, trimmed: the label as ids use it. */
+  readonly serie: string
+  readonly currencyCode: string
+  readonly agfRut: number
+  readonly agfName: string
+}
+
+export interface CartolaColumns {
+  readonly file: string
+  readonly series: ReadonlyArray<CartolaSeriesInfo>
+  readonly seriesIndex: Int32Array
+  /** YYYYMMDD */
+  readonly date: Int32Array
+  readonly price: Float64Array
+  readonly patrimony: Float64Array
+  readonly holders: Float64Array
+  readonly factorAjuste: Float64Array
+  readonly factorReparto: Float64Array
+  readonly line: Int32Array
+  readonly repairs: Readonly<Record<string, number>>
+}
+
+const orNaN = (x: number | null): number => (x === null ? Number.NaN : x)
+
+export const toColumns = (
+  file: string,
+  records: ReadonlyArray<CartolaRecord>,
+  repairs: Readonly<Record<string, number>>,
+): CartolaColumns => {
+  const n = records.length
+  const series: CartolaSeriesInfo[] = []
+  const index = new Map<string, number>()
+  const cols = {
+    seriesIndex: new Int32Array(n),
+    date: new Int32Array(n),
+    price: new Float64Array(n),
+    patrimony: new Float64Array(n),
+    holders: new Float64Array(n),
+    factorAjuste: new Float64Array(n),
+    factorReparto: new Float64Array(n),
+    line: new Int32Array(n),
+  }
+  for (let i = 0; i < n; i++) {
+    const r = records[i]!
+    const serie = r.serie.trim().toUpperCase()
+    const key = `${r.run}|${serie}`
+    let s = index.get(key)
+    if (s === undefined) {
+      s = series.length
+      index.set(key, s)
+      series.push({ run: r.run, serie, currencyCode: r.currencyCode, agfRut: r.agfRut, agfName: r.agfName })
+    }
+    cols.seriesIndex[i] = s
+    cols.date[i] = dateToInt(r.date)
+    cols.price[i] = r.price
+    cols.patrimony[i] = orNaN(r.patrimony)
+    cols.holders[i] = orNaN(r.holders)
+    cols.factorAjuste[i] = orNaN(r.factorAjuste)
+    cols.factorReparto[i] = orNaN(r.factorReparto)
+    cols.line[i] = r.line
+  }
+  return { file, series, ...cols, repairs }
+}
