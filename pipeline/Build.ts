@@ -85,15 +85,23 @@ export const buildSnapshot = (
   batchDate: string,
 ): Effect.Effect<FinishedSnapshot, CmfFileInvalid | BuildFailed> =>
   Effect.gen(function* () {
+    let t = performance.now()
     const staged = yield* stage(loaded, batchDate)
+    const stageMs = Math.round(performance.now() - t)
     const writer = new SnapshotWriter(snapshotsDir)
     const finished = yield* Effect.try({
       try: () => {
+        t = performance.now()
         writer.insertAdministrators(staged.administrators)
         writer.insertFunds(staged.funds)
         writer.insertSeries(staged.series)
         for (const s of staged.quotas.series) writer.insertQuotaColumns(s.assetId, staged.quotas, s.start, s.end)
-        return writer.finish(batchDate)
+        const insertMs = Math.round(performance.now() - t)
+        const done = writer.finish(batchDate)
+        console.error(
+          JSON.stringify({ level: "info", stage: "build", batch_date: batchDate, stage_ms: stageMs, insert_ms: insertMs, ...done.timings }),
+        )
+        return done
       },
       catch: (e) => {
         writer.abort()

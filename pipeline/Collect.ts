@@ -60,7 +60,10 @@ const listFiles = (dir: string): string[] =>
     .flatMap((e) => {
       if (e.name.startsWith(".")) return []
       const path = join(dir, e.name)
-      return e.isDirectory() ? listFiles(path) : e.isFile() ? [path] : []
+      // Follow symbolic links: ops may link files into the inbox.
+      const stat = e.isSymbolicLink() ? statSync(path, { throwIfNoEntry: false }) : e
+      if (stat === undefined) return []
+      return stat.isDirectory() ? listFiles(path) : stat.isFile() ? [path] : []
     })
     .sort()
 

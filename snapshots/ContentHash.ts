@@ -11,16 +11,27 @@ export const contentHash = (db: Database.Database): string => {
   const hash = createHash("sha256")
   for (const table of TABLES) {
     hash.update(`#${table.name}\n`)
-    const rows = db.prepare(`SELECT * FROM ${table.name} ORDER BY ${table.orderBy}`).raw(true).iterate()
-    let buffer = ""
-    for (const row of rows) {
-      buffer += JSON.stringify(row) + "\n"
-      if (buffer.length > 1 << 20) {
-        hash.update(buffer)
-        buffer = ""
+    if (table.partition === undefined) {
+      let buffer = ""
+      for (const row of db.prepare(`SELECT * FROM ${table.name} ORDER BY ${table.orderBy}`).raw(true).iterate()) {
+        buffer += JSON.stringify(row) + "\n"
+        if (buffer.length > 1 << 20) {
+          hash.update(buffer)
+          buffer = ""
+        }
       }
+      hash.update(buffer)
+      continue
     }
-    hash.update(buffer)
+    const keys = db.prepare(`SELECT DISTINCT ${table.partition} FROM ${table.name} ORDER BY 1`).pluck().all()
+    const rowsOf = db
+      .prepare(`SELECT * FROM ${table.name} WHERE ${table.partition} = ? ORDER BY ${table.orderBy}`)
+      .raw(true)
+    for (const key of keys) {
+      let buffer = ""
+      for (const row of rowsOf.all(key)) buffer += JSON.stringify(row) + "\n"
+      hash.update(buffer)
+    }
   }
   return hash.digest("hex")
 }
