@@ -1,6 +1,6 @@
 /**
- * Builds one snapshot file. Rows go into a temporary file in key order; `finish` checks it
- * (integrity_check), hashes its content, fsyncs it and renames it to
+ * Builds one snapshot file. Rows go into a temporary file in key order; `finish` packs it
+ * (VACUUM), checks it (integrity_check), hashes its content, fsyncs it and renames it to
  * `<batch date>-<first 16 hex of the content hash>.sqlite`. A crash at any point leaves only a
  * `.tmp` file behind, never a half snapshot under a real name; a published file is never written
  * again.
@@ -149,7 +149,9 @@ export class SnapshotWriter {
     this.insertMeta({ batch_date: batchDate })
     this.db.exec("COMMIT")
     lap("commit_ms")
-    // No VACUUM: rows arrive in key order, so pages are already ~88 % full (≈36 B per quota row).
+    // Packed: key-ordered inserts leave pages ~88 % full (≈43 B per quota row); VACUUM gives ≈38.
+    this.db.exec("VACUUM")
+    lap("vacuum_ms")
     const check = this.db.pragma("integrity_check", { simple: true })
     lap("integrity_check_ms")
     if (check !== "ok") {
