@@ -2,7 +2,20 @@
  * The snapshot format: one SQLite file per batch date. Tables hold normalized facts; their row
  * order for hashing is their primary key. Bump FORMAT_VERSION on any change here.
  */
-export const FORMAT_VERSION = 1
+import type { FiFactSheetsTable, FiHoldingsTable, FiInstrumentsTable, FiPricesTable, FiSeriesTable } from "./tables/Fi.ts"
+import { FI_TABLES } from "./tables/Fi.ts"
+import type { Article107Table, FmHoldingsTable, SeriesAliasesTable, TacTable } from "./tables/FmExtras.ts"
+import { FM_EXTRA_TABLES } from "./tables/FmExtras.ts"
+import type {
+  AfmCategoriesTable,
+  BenchmarkPricesTable,
+  BenchmarksTable,
+  CmfSpheresTable,
+  IndicatorsTable,
+} from "./tables/Market.ts"
+import { MARKET_TABLES } from "./tables/Market.ts"
+
+export const FORMAT_VERSION = 2
 
 export interface MetaTable {
   key: string
@@ -51,6 +64,20 @@ export interface SnapshotDatabase {
   funds: FundsTable
   series: SeriesTable
   quotas: QuotasTable
+  tac: TacTable
+  fm_holdings: FmHoldingsTable
+  series_aliases: SeriesAliasesTable
+  article107: Article107Table
+  indicators: IndicatorsTable
+  afm_categories: AfmCategoriesTable
+  cmf_spheres: CmfSpheresTable
+  benchmarks: BenchmarksTable
+  benchmark_prices: BenchmarkPricesTable
+  fi_instruments: FiInstrumentsTable
+  fi_series: FiSeriesTable
+  fi_prices: FiPricesTable
+  fi_holdings: FiHoldingsTable
+  fi_fact_sheets: FiFactSheetsTable
 }
 
 /**
@@ -68,9 +95,14 @@ export const TABLES: ReadonlyArray<{
   { name: "funds", orderBy: "concept_id" },
   { name: "series", orderBy: "asset_id" },
   { name: "quotas", orderBy: "asset_id, date", partition: "asset_id" },
+  ...[...FM_EXTRA_TABLES, ...MARKET_TABLES, ...FI_TABLES].map((t) => ({
+    name: t.name as keyof SnapshotDatabase,
+    orderBy: t.orderBy,
+    ...(t.partition === undefined ? {} : { partition: t.partition }),
+  })),
 ]
 
-export const DDL = `
+const CORE_DDL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE administrators (
   provider_id INTEGER PRIMARY KEY,
@@ -112,3 +144,5 @@ CREATE TABLE quotas (
   PRIMARY KEY (asset_id, date)
 ) WITHOUT ROWID;
 `
+
+export const DDL = [CORE_DDL, ...[...FM_EXTRA_TABLES, ...MARKET_TABLES, ...FI_TABLES].map((t) => t.ddl)].join("\n")

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { contentHash, rowCounts } from "./ContentHash.ts"
 import { fsyncPath } from "./Files.ts"
-import type { AdministratorsTable, FundsTable, QuotasTable, SeriesTable } from "./Tables.ts"
+import type { AdministratorsTable, FundsTable, QuotasTable, SeriesTable, SnapshotDatabase } from "./Tables.ts"
 import { DDL, FORMAT_VERSION } from "./Tables.ts"
 
 export interface FinishedSnapshot {
@@ -91,6 +91,17 @@ export class SnapshotWriter {
       pushQuota(args, rows[i]!)
       this.quotaInsertOne.run(args)
     }
+  }
+
+  /** Rows of any other table, column names taken from the row objects (all rows alike). */
+  insertRows<T extends keyof SnapshotDatabase>(table: T, rows: ReadonlyArray<SnapshotDatabase[T]>): void {
+    const first = rows[0]
+    if (first === undefined) return
+    const columns = Object.keys(first)
+    const stmt = this.db.prepare(
+      `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map((c) => `@${c}`).join(", ")})`,
+    )
+    for (const row of rows) stmt.run(row)
   }
 
   /**
