@@ -3,7 +3,7 @@
  * `pipeline run` and `pipeline reproduce`, so that an audit rebuilds with exactly the same code.
  */
 import { Effect, Schema } from "effect"
-import type { FmRegistryRecord } from "../schemas/CmfRecords.ts"
+import type { DataSetName, FmRegistryRecord } from "../schemas/CmfRecords.ts"
 import { intToDate } from "../schemas/Dates.ts"
 import { writeManifest } from "../snapshots/Manifest.ts"
 import { FORMAT_VERSION } from "../snapshots/Tables.ts"
@@ -13,6 +13,8 @@ import type { RawStore } from "./RawStore.ts"
 import { parseCartola } from "./sources/Cartola.ts"
 import type { CmfFileInvalid } from "./sources/CmfFileInvalid.ts"
 import { parseFmRegistry } from "./sources/FmRegistry.ts"
+import { sourceOf } from "./sources/Sources.ts"
+import { COMPUTATIONS } from "./compute/Computations.ts"
 import { stage } from "./Stage.ts"
 import { type CartolaColumns, toColumns } from "./staging/CartolaColumns.ts"
 import type { ParsedCache } from "./staging/ParsedCache.ts"
@@ -28,12 +30,34 @@ export interface Progress {
 }
 export const silentProgress: Progress = { start: () => {}, file: () => {}, stop: () => {} }
 
+/** Data sets of the FI/ETF part: a failure there makes FI "unavailable" instead of rejecting the batch. */
+export const FI_DATA_SETS: ReadonlySet<DataSetName> = new Set([
+  "fi_registry",
+  "fi_book_values",
+  "fi_portfolio",
+  "fi_fact_sheets",
+  "etf_tickers",
+])
+
 export interface LoadedInputs {
   readonly registry: ReadonlyArray<FmRegistryRecord>
   readonly cartolas: ReadonlyArray<CartolaColumns>
+  /** Records of every other data set, by data set, file by file. */
+  readonly others: ReadonlyMap<DataSetName, ReadonlyArray<{ readonly name: string; readonly records: ReadonlyArray<unknown> }>>
+  /** Why the FI/ETF part is unavailable in this batch; null when it is available. */
+  readonly fiUnavailable: string | null
   readonly repairs: Record<string, number>
   /** The latest quota date in the inputs, YYYY-MM-DD; null when they hold no rows. */
   readonly latestQuotaDate: string | null
+}
+
+const prefixed = (dataSet: string, repairs: Readonly<Record<string, number>>): Record<string, number> =>
+  Object.fromEntries(Object.entries(repairs).map(([k, v]) => [`${dataSet}.${k}`, v]))
+
+const pushTo = <K, V>(map: Map<K, V[]>, key: K, value: V) => {
+  const list = map.get(key)
+  if (list === undefined) map.set(key, [value])
+  else list.push(value)
 }
 
 const add = (into: Record<string, number>, from: Readonly<Record<string, number>>) => {
@@ -53,9 +77,28 @@ export const loadInputs = (
     const cartolas: CartolaColumns[] = []
     let latest = 0
     let rows = 0
+    const others = new Map<DataSetName, Array<{ name: string; records: ReadonlyArray<unknown> }>>()
+    let fiUnavailable: string | null = inputs.some((i) => i.data_set === "fi_registry")
+      ? null
+      : "no FI registry among the inputs"
     progress.start(inputs.length)
     for (const input of inputs) {
-      if (input.data_set === "fm_registry") {
+      if (input.data_set !== "fm_registry" && input.data_set !== "cartola_diaria") {
+        const parsed = sourceOf(input.data_set).parse(raw.get(input.sha256), input.name)
+        if (FI_DATA_SETS.has(input.data_set)) {
+          const result = yield* Effect.result(parsed)
+          if (result._tag === "Failure") {
+            fiUnavailable ??= result.failure.message
+            continue
+          }
+          add(repairs, prefixed(input.data_set, result.success.repairs))
+          pushTo(others, input.data_set, { name: input.name, records: result.success.records })
+        } else {
+          const p = yield* parsed
+          add(repairs, prefixed(input.data_set, p.repairs))
+          pushTo(others, input.data_set, { name: input.name, records: p.records })
+        }
+      } else if (input.data_set === "fm_registry") {
         const p = yield* parseFmRegistry(raw.get(input.sha256), input.name)
         registry = p.records
         add(repairs, { registry_repeated_rows: p.duplicatesSkipped, footnote_rows: p.footnotesSkipped })
@@ -74,7 +117,14 @@ export const loadInputs = (
       progress.file(input.name, rows)
     }
     progress.stop()
-    return { registry, cartolas, repairs, latestQuotaDate: latest === 0 ? null : intToDate(latest) }
+    return {
+      registry,
+      cartolas,
+      others,
+      fiUnavailable,
+      repairs,
+      latestQuotaDate: latest === 0 ? null : intToDate(latest),
+    }
   })
 
 /** Stages and writes the snapshot of `batchDate` into `snapshotsDir`, with its manifest. */
@@ -89,17 +139,33 @@ export const buildSnapshot = (
     const staged = yield* stage(loaded, batchDate)
     const stageMs = Math.round(performance.now() - t)
     const writer = new SnapshotWriter(snapshotsDir)
+    const computed: Record<string, number> = {}
     const finished = yield* Effect.try({
       try: () => {
         t = performance.now()
+        writer.insertMeta(staged.meta)
         writer.insertAdministrators(staged.administrators)
         writer.insertFunds(staged.funds)
         writer.insertSeries(staged.series)
         for (const s of staged.quotas.series) writer.insertQuotaColumns(s.assetId, staged.quotas, s.start, s.end)
+        for (const [table, rows] of staged.tables) writer.insertRows(table, rows as never)
         const insertMs = Math.round(performance.now() - t)
+        t = performance.now()
+        for (const c of COMPUTATIONS) {
+          for (const [k, v] of Object.entries(c.run(writer.db, batchDate))) computed[`${c.name}.${k}`] = v
+        }
+        const computeMs = Math.round(performance.now() - t)
         const done = writer.finish(batchDate)
         console.error(
-          JSON.stringify({ level: "info", stage: "build", batch_date: batchDate, stage_ms: stageMs, insert_ms: insertMs, ...done.timings }),
+          JSON.stringify({
+            level: "info",
+            stage: "build",
+            batch_date: batchDate,
+            stage_ms: stageMs,
+            insert_ms: insertMs,
+            compute_ms: computeMs,
+            ...done.timings,
+          }),
         )
         return done
       },
@@ -110,6 +176,7 @@ export const buildSnapshot = (
     })
     const repairs: Record<string, number> = { ...staged.repairs }
     add(repairs, loaded.repairs)
+    add(repairs, computed)
     writeManifest(snapshotsDir, {
       format_version: FORMAT_VERSION,
       pipeline_version: PIPELINE_VERSION,

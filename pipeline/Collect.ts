@@ -6,11 +6,10 @@
 import { Effect, Schema } from "effect"
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import { basename, join } from "node:path"
-import type { DataSetName } from "../schemas/CmfRecords.ts"
 import { CmfSourceError, type FetchOptions, postForm } from "./fetch/CmfHttp.ts"
 import type { Ledger, RawFileObserved } from "./ledger/Ledger.ts"
 import type { RawStore } from "./RawStore.ts"
-import { detectDataSet } from "./sources/Detect.ts"
+import { detect } from "./sources/Sources.ts"
 
 export class UnrecognizedFile extends Schema.TaggedError<UnrecognizedFile>()("UnrecognizedFile", {
   file: Schema.String,
@@ -23,16 +22,6 @@ export interface CollectResult {
   readonly appended: number
 }
 
-const CARTOLA_NAME = /ffmm_todos_(\d{8})_(\d{8})/
-
-/** The supersession key: a cartola range is keyed by its first day, so a later, longer fetch of
- * the same month replaces the shorter one; the registry has one key; anything else its hash. */
-export const supersessionKey = (dataSet: DataSetName, name: string, sha: string): string => {
-  if (dataSet === "fm_registry") return "fm_ident2"
-  const m = CARTOLA_NAME.exec(name)
-  return m === null ? sha : `from_${m[1]}`
-}
-
 const record = (
   ledger: Ledger,
   raw: RawStore,
@@ -41,11 +30,11 @@ const record = (
   bytes: Uint8Array,
 ): Effect.Effect<{ observed: RawFileObserved; appended: boolean }, UnrecognizedFile> => {
   const sha = raw.put(bytes)
-  const dataSet = detectDataSet(bytes)
+  const dataSet = detect(bytes, name)
   if (dataSet === null) return Effect.fail(new UnrecognizedFile({ file: source, sha256: sha }))
   const observed: RawFileObserved = {
-    data_set: dataSet,
-    key: supersessionKey(dataSet, name, sha),
+    data_set: dataSet.name,
+    key: dataSet.key(name, bytes, sha),
     name,
     source,
     sha256: sha,

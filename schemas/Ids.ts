@@ -5,6 +5,7 @@
  *   concept_id  = crc32("fm:" + fund RUN without check digit)             e.g. "fm:8011"
  *   asset_id    = crc32("fm:" + RUN + ":" + series label, upper case)     e.g. "fm:8011:A"
  */
+import { v5 as uuidv5 } from "uuid"
 import { crc32 } from "node:zlib"
 
 export const providerKey = (agfRut: number): string => `agf:${agfRut}`
@@ -38,3 +39,21 @@ export const parseUint32 = (text: string): number | null => {
   const n = Number(digits)
   return n <= 0xffffffff ? n : null
 }
+
+/**
+ * FI/ETF ids are UUID v5 (RFC 9562) of natural keys in the project's namespace, so rebuilding any
+ * past day gives the same ids:
+ *   instrument_id = uuidv5("fi:" + RUN)                 (RUN without check digit)
+ *   FI serie id   = uuidv5("fi:" + RUN + ":" + SERIE)   (label upper case)
+ *   namespace     = uuidv5("https://fund-data-service.cl/ids", URL namespace) = 9e08e609-5c11-5ae0-b0c3-2612e58fc94c
+ */
+export const FI_NAMESPACE = "9e08e609-5c11-5ae0-b0c3-2612e58fc94c"
+export const instrumentId = (run: number): string => uuidv5(`fi:${run}`, FI_NAMESPACE)
+export const fiSeriesId = (run: number, serie: string): string =>
+  uuidv5(`fi:${run}:${serie.trim().toUpperCase()}`, FI_NAMESPACE)
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i
+export const isUuid = (text: string): boolean => UUID.test(text)
+
+/** provider_id of an administrator known only by name (FI lists carry no RUT). */
+export const providerIdByName = (normalizedName: string): number => crc32(`agf-name:${normalizedName}`)

@@ -14,6 +14,7 @@ import type {
   IndicatorsTable,
 } from "./tables/Market.ts"
 import { MARKET_TABLES } from "./tables/Market.ts"
+import { COMPUTED_TABLES } from "./tables/Computed.ts"
 
 export const FORMAT_VERSION = 2
 
@@ -95,7 +96,7 @@ export const TABLES: ReadonlyArray<{
   { name: "funds", orderBy: "concept_id" },
   { name: "series", orderBy: "asset_id" },
   { name: "quotas", orderBy: "asset_id, date", partition: "asset_id" },
-  ...[...FM_EXTRA_TABLES, ...MARKET_TABLES, ...FI_TABLES].map((t) => ({
+  ...[...FM_EXTRA_TABLES, ...MARKET_TABLES, ...FI_TABLES, ...COMPUTED_TABLES].map((t) => ({
     name: t.name as keyof SnapshotDatabase,
     orderBy: t.orderBy,
     ...(t.partition === undefined ? {} : { partition: t.partition }),
@@ -145,4 +146,6 @@ CREATE TABLE quotas (
 ) WITHOUT ROWID;
 `
 
-export const DDL = [CORE_DDL, ...[...FM_EXTRA_TABLES, ...MARKET_TABLES, ...FI_TABLES].map((t) => t.ddl)].join("\n")
+export const DDL = [CORE_DDL, ...[...FM_EXTRA_TABLES, ...MARKET_TABLES, ...FI_TABLES, ...COMPUTED_TABLES].map((t) => t.ddl)].join(
+  "\n",
+)

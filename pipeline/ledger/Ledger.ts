@@ -4,9 +4,10 @@
  * running the same files again appends nothing.
  */
 import Database from "better-sqlite3"
+import type { DataSetName } from "../../schemas/CmfRecords.ts"
 
 export interface RawFileObserved {
-  readonly data_set: string
+  readonly data_set: DataSetName
   /** Supersession key: a later observation with the same key replaces an earlier one in the fold. */
   readonly key: string
   readonly name: string

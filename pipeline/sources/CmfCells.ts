@@ -9,7 +9,7 @@ import { Schema, SchemaGetter, type SchemaIssue } from "effect"
 const expectedByCell = new Map<Schema.Top, string>()
 
 /** Registers the human wording of what a cell must contain, used in `CmfFileInvalid` messages. */
-const cell = <S extends Schema.Top>(expected: string, schema: S): S => {
+export const cell = <S extends Schema.Top>(expected: string, schema: S): S => {
   expectedByCell.set(schema, expected)
   return schema
 }
@@ -34,7 +34,8 @@ export const isoFromYmd = (s: string): string => `${s.slice(0, 4)}-${s.slice(4, 
 export const isoFromDmy = (s: string): string | null =>
   s === "" ? null : `${s.slice(6, 10)}-${s.slice(3, 5)}-${s.slice(0, 2)}`
 
-const isCalendarDate = (iso: string): boolean => {
+/** True when `iso` (YYYY-MM-DD) is a real calendar date. */
+export const isCalendarDate = (iso: string): boolean => {
   const y = Number(iso.slice(0, 4))
   const m = Number(iso.slice(5, 7))
   const d = Number(iso.slice(8, 10))

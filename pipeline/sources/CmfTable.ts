@@ -14,11 +14,20 @@ export interface CmfTable<Row> {
   readonly cells: ReadonlyArray<Schema.Top>
   /** Decoder of the `Schema.Tuple` of `cells`, built once per table. */
   readonly decode: (cells: ReadonlyArray<string>) => Result.Result<Row, SchemaIssue.Issue>
+  /**
+   * Title lines allowed before the header (a converted XLS): up to this many lines that do not
+   * start with the first column's name are skipped and counted. Default: none.
+   */
+  readonly preambleLines?: number
+  /** Further rows after the header that are notes, not data (skipped, counted as footnotes). */
+  readonly isNote?: (row: ReadonlyArray<string>) => boolean
 }
 
 export interface CmfTableRead {
   /** Non-data lines of text only (notes, "Sin información") after the header. */
   readonly footnotesSkipped: number
+  /** Title lines skipped before the header (only with `preambleLines`). */
+  readonly preambleSkipped: number
 }
 
 /** True when `cells` (a split header line) are exactly `columns`. */
@@ -51,6 +60,7 @@ export const readCmfTable = <Row>(
     let headerSeen = false
     let sinInformacion = false
     let footnotesSkipped = 0
+    let preambleSkipped = 0
 
     const onHeader = (raw: ReadonlyArray<string>, line: number): CmfFileInvalid | undefined => {
       if (isHeader(raw, columns)) {
@@ -59,6 +69,10 @@ export const readCmfTable = <Row>(
       }
       if (isSinInformacion(text)) {
         sinInformacion = true
+        return undefined
+      }
+      if (table.preambleLines !== undefined && line <= table.preambleLines && headerCell(raw[0] ?? "") !== columns[0]) {
+        preambleSkipped++
         return undefined
       }
       const got = raw.map(headerCell)
@@ -73,7 +87,7 @@ export const readCmfTable = <Row>(
     yield* forEachCsvRow(text, (raw, line): CmfFileInvalid | undefined => {
       if (sinInformacion || isBlank(raw)) return undefined
       if (!headerSeen) return onHeader(raw, line)
-      if (isFootnote(raw)) {
+      if (isFootnote(raw) || table.isNote?.(raw) === true) {
         footnotesSkipped++
         return undefined
       }
@@ -93,7 +107,8 @@ export const readCmfTable = <Row>(
       return onRow(decoded.success, line)
     })
     if (!headerSeen && !sinInformacion) {
-      return yield* problem(1, columns[0]!, "missing header: the file is empty")
+      const detail = preambleSkipped > 0 ? `no header line within the first ${table.preambleLines} lines` : "the file is empty"
+      return yield* problem(1, columns[0]!, `missing header: ${detail}`)
     }
-    return { footnotesSkipped }
+    return { footnotesSkipped, preambleSkipped }
   })

@@ -32,6 +32,8 @@ const same = (a: number, b: number): boolean => a === b || (Number.isNaN(a) && N
 export const mergeQuotas = (
   inputs: ReadonlyArray<CartolaColumns>,
   cutoff: number,
+  /** Renamed series: "RUN|OLD LABEL" → new label; the old label's rows join the new series. */
+  relabel: ReadonlyMap<string, string> = new Map(),
 ): Effect.Effect<StagedQuotas, CmfFileInvalid> =>
   Effect.suspend(() => {
     // Files in date order, so that rows mostly arrive sorted within each series.
@@ -39,13 +41,17 @@ export const mergeQuotas = (
     const globalOf = new Map<string, number>()
     const infos: CartolaSeriesInfo[] = []
     const maps = files.map((f) =>
-      f.series.map((s) => {
+      f.series.map((original) => {
+        const renamed = relabel.get(`${original.run}|${original.serie}`)
+        const s = renamed === undefined ? original : { ...original, serie: renamed }
         const key = `${s.run}|${s.serie}`
         let g = globalOf.get(key)
         if (g === undefined) {
           g = infos.length
           globalOf.set(key, g)
           infos.push(s)
+        } else if (renamed === undefined) {
+          infos[g] = s // the current label's own row describes the series best
         }
         return g
       }),

@@ -162,7 +162,13 @@ describe("pipeline run over HTTP from a local CMF stand-in", () => {
     const cmf = await startCmfServer(sampleDir)
     try {
       const viaHttp = await run(options(join(work, "data-http"), [{ kind: "http", baseUrl: cmf.url }], { date: "2026-11-20" }))
-      const viaFolder = await run(options(join(work, "data-folder2"), [{ kind: "folder", path: sampleDir }]))
+      // The HTTP fetcher reads the registry and the cartola; compare with a folder of just those.
+      const fmOnly = join(work, "fm-only")
+      mkdirSync(fmOnly)
+      for (const f of readdirSync(sampleDir).filter((n) => n === "fm_ident2.txt" || n.startsWith("ffmm_todos_"))) {
+        copyFileSync(join(sampleDir, f), join(fmOnly, f))
+      }
+      const viaFolder = await run(options(join(work, "data-folder2"), [{ kind: "folder", path: fmOnly }]))
       expect(viaHttp._tag === "Right" && viaFolder._tag === "Right").toBe(true)
       if (viaHttp._tag !== "Right" || viaFolder._tag !== "Right") return
       // The HTTP files are keyed by month like the sample's: same rows, so the same content hash.

@@ -73,7 +73,8 @@ describe("writeSample: the small sample parses back and looks like CMF's files",
 
   it("names the files as CMF does: fm_ident2.txt and one cartola per calendar month up to the end date", () => {
     expect(files[0]).toBe("fm_ident2.txt")
-    const months = files.slice(1)
+    // The extra groups (FI, market, ...) follow the cartolas; only the monthly cartolas are counted here.
+    const months = files.slice(1).filter((f) => f.startsWith("ffmm_todos_"))
     // January 2019 to November 2026: 7 whole years and 11 months.
     expect(months).toHaveLength(7 * 12 + 11)
     expect(months[0]).toBe("ffmm_todos_20190101_20190131.txt")

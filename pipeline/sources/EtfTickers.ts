@@ -1,0 +1,70 @@
+/**
+ * Our curated ETF list (no CMF file says which funds are ETFs): `;` text, header
+ * `RUN;SERIE;TICKER;BOLSA`, one line per listed series, e.g. `9251;UNICA;CFIETFIPSA;BCS`. TICKER is
+ * the Bolsa nemotécnico (capital letters and digits, unique in the file); BOLSA is BCS or BEC.
+ */
+import { Effect, SchemaParser } from "effect"
+import { EtfExchange, type EtfTickerRecord } from "../../schemas/records/EtfTickers.ts"
+import type { DataSetSource } from "./DataSet.ts"
+import { cmfRow, Text, toNumber, WholeNumber } from "./CmfCells.ts"
+import { type CmfFileInvalid, cmfFileInvalid } from "./CmfFileInvalid.ts"
+import { startsWithHeader } from "./CmfHeaderLine.ts"
+import { type CmfTable, readCmfTable } from "./CmfTable.ts"
+
+export const ETF_TICKER_COLUMNS = ["RUN", "SERIE", "TICKER", "BOLSA"] as const
+const cells = [WholeNumber, Text, Text, Text] as const
+
+interface Draft {
+  run: number
+  serie: string
+  ticker: string
+  exchange: string
+}
+
+const table: CmfTable<Draft> = {
+  dataSet: "etf_tickers",
+  columns: ETF_TICKER_COLUMNS,
+  cells,
+  decode: SchemaParser.decodeUnknownResult(cmfRow(cells, (c): Draft => ({ run: toNumber(c[0]), serie: c[1], ticker: c[2], exchange: c[3] })))
+}
+
+const EXCHANGES: ReadonlyArray<string> = EtfExchange.literals
+
+const parse = Effect.fn("EtfTickers.parse")(function* (bytes: Uint8Array, file: string) {
+  const records: Array<EtfTickerRecord> = []
+  const bySeries = new Map<string, EtfTickerRecord>()
+  const byTicker = new Map<string, EtfTickerRecord>()
+  let duplicatesSkipped = 0
+  const problem = (line: number, field: string, detail: string) => cmfFileInvalid({ dataSet: "etf_tickers", file, line, field, detail })
+
+  const onRow = (d: Draft, line: number): CmfFileInvalid | undefined => {
+    if (!/^[A-Z0-9]{2,20}$/.test(d.ticker)) return problem(line, "TICKER", `expected capital letters and digits, got "${d.ticker}"`)
+    if (!EXCHANGES.includes(d.exchange)) return problem(line, "BOLSA", `expected one of ${EXCHANGES.join(", ")}, got "${d.exchange}"`)
+    const record: EtfTickerRecord = { line, ...d, exchange: d.exchange as EtfExchange }
+    const earlier = bySeries.get(`${d.run}|${d.serie}`)
+    if (earlier !== undefined) {
+      if (earlier.ticker === d.ticker && earlier.exchange === d.exchange) {
+        duplicatesSkipped++
+        return undefined
+      }
+      return problem(line, "TICKER", `RUN ${d.run} SERIE ${d.serie} repeats line ${earlier.line} with another ticker or exchange`)
+    }
+    const sameTicker = byTicker.get(d.ticker)
+    if (sameTicker !== undefined) return problem(line, "TICKER", `${d.ticker} is already the ticker of line ${sameTicker.line}`)
+    bySeries.set(`${d.run}|${d.serie}`, record)
+    byTicker.set(d.ticker, record)
+    records.push(record)
+    return undefined
+  }
+
+  const { footnotesSkipped } = yield* readCmfTable(table, bytes, file, onRow)
+  return { records, repairs: { duplicatesSkipped, footnotesSkipped } }
+})
+
+/** Data set 14a: which FI (or FM) series are ETFs (our format); the newest file replaces the older. */
+export const EtfTickersSource: DataSetSource<EtfTickerRecord> = {
+  name: "etf_tickers",
+  detect: (bytes) => startsWithHeader(bytes, ETF_TICKER_COLUMNS),
+  parse,
+  key: () => "all"
+}

@@ -1,0 +1,54 @@
+/**
+ * Keeps one row per natural key for the market `;` tables: an identical repeat is skipped and
+ * counted (a quirk), a repeat with different values rejects the file naming both lines.
+ */
+import type { DataSetName } from "../../schemas/CmfRecords.ts"
+import { type CmfFileInvalid, cmfFileInvalid } from "./CmfFileInvalid.ts"
+
+export interface UniqueRows<R> {
+  /** One record per key, at its first line, in file order. */
+  readonly records: Array<R>
+  /** Sets the row's line and keeps it, skips it, or returns the conflict. */
+  readonly onRow: (row: R & { line: number }, line: number) => CmfFileInvalid | undefined
+  readonly duplicatesSkipped: () => number
+}
+
+export const uniqueRows = <R extends { readonly line: number }>(options: {
+  readonly dataSet: DataSetName
+  readonly file: string
+  /** The natural key and how to name it in a message, e.g. `RUN 8001 SERIE A`. */
+  readonly keyOf: (row: R) => string
+  /** Record fields compared on a repeat, with their column names. */
+  readonly compared: ReadonlyArray<readonly [keyof R, string]>
+  /** How a null value is written in the file (default "blank"). */
+  readonly nullAs?: string
+}): UniqueRows<R> => {
+  const records: Array<R> = []
+  const seen = new Map<string, R>()
+  let duplicates = 0
+  const show = (v: unknown): string => (v === null ? (options.nullAs ?? "blank") : String(v))
+  const onRow = (row: R & { line: number }, line: number): CmfFileInvalid | undefined => {
+    row.line = line
+    const key = options.keyOf(row)
+    const earlier = seen.get(key)
+    if (earlier === undefined) {
+      seen.set(key, row)
+      records.push(row)
+      return undefined
+    }
+    const differing = options.compared.find(([field]) => earlier[field] !== row[field])
+    if (differing === undefined) {
+      duplicates++
+      return undefined
+    }
+    const [field, column] = differing
+    return cmfFileInvalid({
+      dataSet: options.dataSet,
+      file: options.file,
+      line,
+      field: column,
+      detail: `conflicts with line ${earlier.line} for ${key}: ${show(earlier[field])} vs ${show(row[field])}`
+    })
+  }
+  return { records, onRow, duplicatesSkipped: () => duplicates }
+}

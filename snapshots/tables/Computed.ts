@@ -1,0 +1,7 @@
+/**
+ * Tables of precomputed answers (returns, risk, indices, ready JSON, …), one list per area.
+ * Each area declares its tables in its own file and adds them here.
+ */
+import type { TableSpec } from "./TableSpec.ts"
+
+export const COMPUTED_TABLES: ReadonlyArray<TableSpec> = []
