@@ -6,7 +6,7 @@
 import { Effect, Schema } from "effect"
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import { basename, join } from "node:path"
-import { CmfSourceError, type FetchOptions, postForm } from "./fetch/CmfHttp.ts"
+import { CmfSourceError, type FetchOptions, getPage, postForm } from "./fetch/CmfHttp.ts"
 import type { Ledger, RawFileObserved } from "./ledger/Ledger.ts"
 import type { RawStore } from "./RawStore.ts"
 import { detect } from "./sources/Sources.ts"
@@ -95,15 +95,40 @@ export const monthRanges = (start: string, end: string): Array<{ first: string; 
   return out
 }
 
+/** The `count` calendar months before the month of `until`, oldest first, as YYYY-MM. */
+export const closedMonths = (until: string, count: number): string[] => {
+  const out: string[] = []
+  let y = Number(until.slice(0, 4))
+  let m = Number(until.slice(5, 7))
+  for (let i = 0; i < count; i++) {
+    m--
+    if (m === 0) {
+      m = 12
+      y--
+    }
+    out.unshift(`${y}-${String(m).padStart(2, "0")}`)
+  }
+  return out
+}
+
 /**
- * From the CMF over HTTP: the FM registry, and the daily cartola month by month (CMF serves at
- * most ~31 days per request). Months already recorded whole are not fetched again; the current
- * month is fetched again each day.
+ * From the CMF over HTTP, where CMF has a plain URL: the FM registry; the daily cartola month by
+ * month (CMF serves at most ~31 days per request; months already recorded whole are not fetched
+ * again, the current month is fetched again each day); the monthly portfolios; the FI/ETF lists.
+ * The rest (TAC as XLS, FI book values behind reCAPTCHA, UF/USD behind API keys, curated lists)
+ * arrives as dropped files in the inbox.
  */
 export const collectHttp = (
   ledger: Ledger,
   raw: RawStore,
-  options: { readonly baseUrl: string; readonly historyStart: string; readonly until: string; readonly fetch: FetchOptions },
+  options: {
+    readonly baseUrl: string
+    readonly historyStart: string
+    readonly until: string
+    readonly fetch: FetchOptions
+    /** How many closed months of portfolios to fetch. */
+    readonly portfolioMonths: number
+  },
 ) =>
   Effect.gen(function* () {
     const base = options.baseUrl.replace(/\/+$/, "")
@@ -127,6 +152,27 @@ export const collectHttp = (
         options.fetch,
       )
       keep(yield* record(ledger, raw, name, `${cartolaUrl}?${first}..${last}`, bytes))
+    }
+    // Monthly portfolios of the last closed months; a month already recorded is final.
+    const portfolioUrl = `${base}/institucional/estadisticas/ffm_download.php`
+    for (const month of closedMonths(options.until, options.portfolioMonths)) {
+      for (const cartera of ["NACI", "EXTR"] as const) {
+        const name = `ffm_${cartera}_${month.replace("-", "")}.txt`
+        if (known.has(name)) continue
+        const bytes = yield* postForm(
+          portfolioUrl,
+          { aa: month.slice(0, 4), mm: month.slice(5, 7), cartera, btnConsulta: "GENERAR ARCHIVO" },
+          options.fetch,
+        )
+        keep(yield* record(ledger, raw, name, `${portfolioUrl}?${cartera}&${month}`, bytes))
+      }
+    }
+    // The FI/ETF lists (HTML), every run: they change as funds open and close.
+    for (const entidad of ["FIRES", "FINRE"] as const) {
+      for (const estado of ["VI", "NV"] as const) {
+        const url = `${base}/institucional/mercados/consulta.php?mercado=V&entidad=${entidad}&Estado=${estado}`
+        keep(yield* record(ledger, raw, `fi_consulta_${entidad}_${estado}.html`, url, yield* getPage(url, options.fetch)))
+      }
     }
     return { observed, appended } satisfies CollectResult
   })

@@ -32,6 +32,8 @@ export interface RunOptions {
   readonly fetch: FetchOptions
   /** Snapshot files kept: the last N batch dates plus every month's last (manifests stay forever). */
   readonly retentionDays?: number | undefined
+  /** Closed months of FM portfolios fetched over HTTP (default 12). */
+  readonly portfolioMonths?: number | undefined
   readonly progress?: Progress | undefined
 }
 
@@ -90,6 +92,7 @@ export const runPipeline = (options: RunOptions): Effect.Effect<RunOutcome, Batc
               historyStart: options.historyStart,
               until: options.date ?? options.today,
               fetch: options.fetch,
+              portfolioMonths: options.portfolioMonths ?? 12,
             })
       yield* collected.pipe(
         Effect.catchTags({

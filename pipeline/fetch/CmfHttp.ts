@@ -25,12 +25,26 @@ const USER_AGENT = "fund-data-service/0.1 (+daily CMF batch; contact: ops)"
 
 /** POSTs a form (CMF's download endpoints are forms) and returns the raw body bytes. */
 export const postForm = (url: string, form: Record<string, string>, options: FetchOptions = defaultFetchOptions) =>
+  fetchBytes(url, { method: "POST", form, expect: "text" }, options)
+
+/** GETs an HTML page (CMF's lists and fund pages are HTML tables). */
+export const getPage = (url: string, options: FetchOptions = defaultFetchOptions) =>
+  fetchBytes(url, { method: "GET", expect: "html" }, options)
+
+const fetchBytes = (
+  url: string,
+  how: { readonly method: "GET" | "POST"; readonly form?: Record<string, string>; readonly expect: "text" | "html" },
+  options: FetchOptions,
+) =>
   Effect.tryPromise({
     try: async (signal) => {
       const response = await request(url, {
-        method: "POST",
-        body: new URLSearchParams(form).toString(),
-        headers: { "content-type": "application/x-www-form-urlencoded", "user-agent": USER_AGENT },
+        method: how.method,
+        ...(how.form === undefined ? {} : { body: new URLSearchParams(how.form).toString() }),
+        headers: {
+          ...(how.form === undefined ? {} : { "content-type": "application/x-www-form-urlencoded" }),
+          "user-agent": USER_AGENT,
+        },
         headersTimeout: options.timeoutMillis,
         bodyTimeout: options.timeoutMillis,
         signal,
@@ -49,7 +63,7 @@ export const postForm = (url: string, form: Record<string, string>, options: Fet
         return Effect.fail(new CmfSourceError({ url, message: `HTTP ${status}`, retryable: true }))
       }
       if (status !== 200) return Effect.fail(new CmfSourceError({ url, message: `HTTP ${status}`, retryable: false }))
-      if (contentType.includes("text/html") || looksLikeHtml(bytes)) {
+      if (how.expect === "text" && (contentType.includes("text/html") || looksLikeHtml(bytes))) {
         return Effect.fail(
           new CmfSourceError({ url, message: "got an HTML page where a data file was expected", retryable: false }),
         )

@@ -158,16 +158,17 @@ describe("bad input rejects the batch and keeps the previous snapshot", () => {
 })
 
 describe("pipeline run over HTTP from a local CMF stand-in", () => {
-  it("fetches the registry and the cartola month by month, and publishes the same data as the folder", async () => {
+  it("fetches the registry, the cartola month by month, portfolios and FI lists; same data as the folder", async () => {
     const cmf = await startCmfServer(sampleDir)
     try {
       const viaHttp = await run(options(join(work, "data-http"), [{ kind: "http", baseUrl: cmf.url }], { date: "2026-11-20" }))
-      // The HTTP fetcher reads the registry and the cartola; compare with a folder of just those.
+      // Over HTTP: the registry, the cartola, 12 months of portfolios and the FI lists; compare
+      // with a folder of just those files.
       const fmOnly = join(work, "fm-only")
       mkdirSync(fmOnly)
-      for (const f of readdirSync(sampleDir).filter((n) => n === "fm_ident2.txt" || n.startsWith("ffmm_todos_"))) {
-        copyFileSync(join(sampleDir, f), join(fmOnly, f))
-      }
+      const fetchable = (n: string) =>
+        n === "fm_ident2.txt" || n.startsWith("ffmm_todos_") || n.startsWith("fi_consulta_") || /^ffm_(NACI|EXTR)_2025(1[12])|^ffm_(NACI|EXTR)_2026(0\d|10)/.test(n)
+      for (const f of readdirSync(sampleDir).filter(fetchable)) copyFileSync(join(sampleDir, f), join(fmOnly, f))
       const viaFolder = await run(options(join(work, "data-folder2"), [{ kind: "folder", path: fmOnly }]))
       expect(viaHttp._tag === "Right" && viaFolder._tag === "Right").toBe(true)
       if (viaHttp._tag !== "Right" || viaFolder._tag !== "Right") return
@@ -177,10 +178,23 @@ describe("pipeline run over HTTP from a local CMF stand-in", () => {
       // 2018-12 .. 2026-11 inclusive = 1 + 12*7 + 11 = 96 months
       expect(months.length).toBe(96)
       expect(months[0]!.form).toMatchObject({ txt_inicio: "01/12/2018", txt_termino: "31/12/2018", ffmm: "%" })
+      // 12 closed months (2025-11 .. 2026-10) × NACI and EXTR
+      const portfolios = cmf.requests.filter((r) => r.path.endsWith("ffm_download.php"))
+      expect(portfolios.length).toBe(24)
+      expect(portfolios[0]!.form).toMatchObject({ aa: "2025", mm: "11", cartera: "NACI" })
       // A second run fetches the registry and only the month that was not whole.
       cmf.requests.length = 0
       await run(options(join(work, "data-http"), [{ kind: "http", baseUrl: cmf.url }], { date: "2026-11-20" }))
-      expect(cmf.requests.map((r) => r.form.txt_inicio ?? "registry")).toEqual(["registry", "01/11/2026"])
+      // (again: the FI lists, which change as funds open and close; no past month of portfolios)
+      expect(cmf.requests.map((r) => r.form.txt_inicio ?? r.form.entidad ?? r.form.cartera ?? "registry")).toEqual([
+        "registry",
+        "01/11/2026",
+        "FIRES",
+        "FIRES",
+        "FINRE",
+        "FINRE",
+      ])
+
     } finally {
       await cmf.close()
     }

@@ -2,7 +2,9 @@
  * A local stand-in for the CMF web site, for tests: it answers CMF's own download paths with the
  * bytes of a sample folder, as CMF would. POST fm_ident2.php → the registry file; POST
  * cfm_download.php with txt_inicio/txt_termino (DD/MM/YYYY) → the cartola rows of that range under
- * the real header, or "Sin información" when there are none. Faults can be switched on per path.
+ * the real header, or "Sin información" when there are none; POST ffm_download.php (aa, mm,
+ * cartera) → that month's portfolio file; GET consulta.php (entidad, Estado) → the FI list page.
+ * Faults can be switched on per path.
  */
 import { readdirSync, readFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
@@ -45,7 +47,8 @@ export const startCmfServer = async (sampleDir: string): Promise<CmfServer> => {
     })
     req.on("end", () => {
       const path = new URL(req.url ?? "/", "http://x").pathname
-      const form = Object.fromEntries(new URLSearchParams(body))
+      // The form: query parameters (GET pages) and the posted body (POST downloads).
+      const form = { ...Object.fromEntries(new URL(req.url ?? "/", "http://x").searchParams), ...Object.fromEntries(new URLSearchParams(body)) }
       state.requests.push({ path, form })
       const fault = state.fault
       if (fault !== null && path.endsWith(fault.path) && fault.times > 0) {
@@ -72,6 +75,22 @@ export const startCmfServer = async (sampleDir: string): Promise<CmfServer> => {
         const rows = cartolaLines.filter((r) => r.date >= from && r.date <= to).map((r) => r.line)
         const text = rows.length === 0 ? "Sin información" : [header, ...rows].join("\n") + "\n"
         res.writeHead(200, { "content-type": "text/plain; charset=iso-8859-1" }).end(Buffer.from(text, "latin1"))
+        return
+      }
+      if (path === "/institucional/estadisticas/ffm_download.php") {
+        const name = `ffm_${form.cartera}_${form.aa}${form.mm}.txt`
+        const body = files.includes(name) ? readFileSync(join(sampleDir, name)) : Buffer.from("Sin información", "latin1")
+        res.writeHead(200, { "content-type": "text/plain; charset=iso-8859-1" }).end(body)
+        return
+      }
+      if (path === "/institucional/mercados/consulta.php") {
+        const query = new URL(req.url ?? "/", "http://x").searchParams
+        const name = `fi_consulta_${query.get("entidad")}_${query.get("Estado")}.html`
+        if (!files.includes(name)) {
+          res.writeHead(404).end()
+          return
+        }
+        res.writeHead(200, { "content-type": "text/html" }).end(readFileSync(join(sampleDir, name)))
         return
       }
       res.writeHead(404).end()
