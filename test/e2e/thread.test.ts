@@ -6,7 +6,7 @@
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process"
 import { crc32 } from "node:zlib"
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
@@ -131,6 +131,22 @@ describe("sample → pipeline → API", () => {
     expect(bad.body).toMatchObject({ error: "invalid_parameter", parameter: "from_date" })
     const unknown = await get(`/api/real_assets/1/days`)
     expect(unknown.status).toBe(404)
+  })
+
+  it("a bad file rejects the batch (exit 1, named); the API keeps serving the previous snapshot", async () => {
+    const env = { ...process.env, FDS_DATA_DIR: dataDir }
+    const bad = join(work, "bad")
+    mkdirSync(bad)
+    writeFileSync(join(bad, "garbage.txt"), "not;a;cmf;file\n")
+    const before = await get("/health", {})
+    const result = await run(node, [join(root, "pipeline/main.ts"), "pipeline", "run", "--source", bad], { env }).then(
+      () => ({ code: 0, stderr: "" }),
+      (e: { code: number; stderr: string }) => e,
+    )
+    expect(result.code).toBe(1)
+    expect(result.stderr).toMatch(/garbage\.txt matches no CMF data set/)
+    const after = await get("/health", {})
+    expect(after.body).toEqual(before.body)
   })
 
   it("re-running the same files appends nothing and publishes nothing new", async () => {

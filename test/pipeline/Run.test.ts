@@ -145,6 +145,63 @@ describe("bad input rejects the batch and keeps the previous snapshot", () => {
     await rejectsKeepingPrevious(dir, /line \d+/)
   })
 
+  /** Rewrites cell `col` of data line `line` (1-based, after the header) of the newest cartola. */
+  const withCell = (name: string, line: number, col: number, value: string) =>
+    variantOf(name, (d) => {
+      const f = lastCartola(d)
+      const lines = readFileSync(f, "latin1").split("\n")
+      const cells = lines[line]!.split(";")
+      cells[col] = value
+      lines[line] = cells.join(";")
+      writeFileSync(f, lines.join("\n"), "latin1")
+    })
+
+  it.each([
+    ["bad-date", 3, "20261131", /line 4 field FECHA_INF/], // 31 November does not exist
+    ["bad-zero-price", 12, "0", /line 4 field VALOR_CUOTA/],
+    ["bad-negative-price", 12, "-5.1", /line 4 field VALOR_CUOTA/],
+    ["bad-number", 13, "1.2.3", /line 4 field PATRIMONIO_NETO/],
+  ] as const)("a bad cell (%s) names its line and field", async (name, col, value, expected) => {
+    await rejectsKeepingPrevious(withCell(name, 3, col, value), expected)
+  })
+
+  it("a wrong column count", async () => {
+    const dir = variantOf("bad-columns", (d) => {
+      const f = lastCartola(d)
+      const lines = readFileSync(f, "latin1").split("\n")
+      lines[5] = lines[5]!.split(";").slice(0, 20).join(";")
+      writeFileSync(f, lines.join("\n"), "latin1")
+    })
+    await rejectsKeepingPrevious(dir, /line 6/)
+  })
+
+  it("a wrong header: the file is not recognised, and is named", async () => {
+    const dir = variantOf("bad-header", (d) => {
+      const f = lastCartola(d)
+      writeFileSync(f, readFileSync(f, "latin1").replace("VALOR_CUOTA", "VALOR CUOTA"), "latin1")
+    })
+    await rejectsKeepingPrevious(dir, /ffmm_todos_20261101_20261120\.txt matches no CMF data set/)
+  })
+
+  it("a wrong encoding (UTF-16): not recognised, named", async () => {
+    const dir = variantOf("bad-encoding", (d) => {
+      const f = lastCartola(d)
+      writeFileSync(f, Buffer.from(readFileSync(f, "latin1"), "utf16le"))
+    })
+    await rejectsKeepingPrevious(dir, /matches no CMF data set/)
+  })
+
+  it("the same series and date with different values in two files: both places named", async () => {
+    const dir = variantOf("bad-conflict", (d) => {
+      const f = lastCartola(d)
+      const lines = readFileSync(f, "latin1").trimEnd().split("\n")
+      const cells = lines[1]!.split(";")
+      cells[12] = String(Number(cells[12]) + 1)
+      writeFileSync(join(d, "correction.txt"), [lines[0], cells.join(";")].join("\n") + "\n", "latin1")
+    })
+    await rejectsKeepingPrevious(dir, /conflicts with ffmm_todos_20261101_20261120\.txt line 2|correction\.txt line 2/)
+  })
+
   it("a date in the future", async () => {
     const dir = variantOf("bad-future", (d) => {
       const f = lastCartola(d)
