@@ -22,10 +22,10 @@ import { PIPELINE_VERSION } from "./Version.ts"
 
 export class BuildFailed extends Schema.TaggedError<BuildFailed>()("BuildFailed", { reason: Schema.String }) {}
 
-/** Reports parsing progress (a terminal bar, log lines, or nothing). */
+/** Reports parsing progress (a terminal bar, log lines, or nothing); ETA from bytes, not files. */
 export interface Progress {
-  readonly start: (files: number) => void
-  readonly file: (name: string, rowsSoFar: number) => void
+  readonly start: (files: number, bytes: number) => void
+  readonly file: (name: string, rowsSoFar: number, bytes: number) => void
   readonly stop: () => void
 }
 export const silentProgress: Progress = { start: () => {}, file: () => {}, stop: () => {} }
@@ -81,7 +81,7 @@ export const loadInputs = (
     let fiUnavailable: string | null = inputs.some((i) => i.data_set === "fi_registry")
       ? null
       : "no FI registry among the inputs"
-    progress.start(inputs.length)
+    progress.start(inputs.length, inputs.reduce((n, i) => n + i.bytes, 0))
     for (const input of inputs) {
       if (input.data_set !== "fm_registry" && input.data_set !== "cartola_diaria") {
         const parsed = sourceOf(input.data_set).parse(raw.get(input.sha256), input.name)
@@ -114,7 +114,7 @@ export const loadInputs = (
         rows += columns.date.length
         cartolas.push(columns)
       }
-      progress.file(input.name, rows)
+      progress.file(input.name, rows, input.bytes)
     }
     progress.stop()
     return {

@@ -6,40 +6,47 @@ export const terminalOrLogProgress = (stream: NodeJS.WriteStream = process.stder
   if (stream.isTTY) {
     const bar = new SingleBar(
       {
-        format: "parsing {bar} {value}/{total} files | {rows} rows | {rate} rows/s | ETA {eta_formatted}",
+        format: "parsing {bar} {files}/{totalFiles} files | {rows} rows | {rate} rows/s | ETA {eta_formatted}",
         stream,
         hideCursor: true,
       },
     )
     let started = 0
+    let files = 0
+    let totalFiles = 0
     return {
-      start: (files) => {
+      start: (count, bytes) => {
         started = performance.now()
-        bar.start(files, 0, { rows: 0, rate: 0 })
+        totalFiles = count
+        bar.start(bytes, 0, { rows: 0, rate: 0, files: 0, totalFiles })
       },
-      file: (_name, rows) => {
+      file: (_name, rows, bytes) => {
         const seconds = (performance.now() - started) / 1000
-        bar.increment(1, { rows, rate: seconds > 0 ? Math.round(rows / seconds) : 0 })
+        bar.increment(bytes, { rows, rate: seconds > 0 ? Math.round(rows / seconds) : 0, files: ++files, totalFiles })
       },
       stop: () => bar.stop(),
     }
   }
   let total = 0
   let done = 0
+  let totalBytes = 0
+  let doneBytes = 0
   let started = 0
   let lastLog = 0
   return {
-    start: (files) => {
+    start: (files, bytes) => {
       total = files
+      totalBytes = bytes
       started = performance.now()
     },
-    file: (name, rows) => {
+    file: (name, rows, bytes) => {
       done++
+      doneBytes += bytes
       const now = performance.now()
       if (now - lastLog < 2000 && done < total) return
       lastLog = now
       const seconds = (now - started) / 1000
-      const eta = done > 0 ? ((total - done) * seconds) / done : 0
+      const eta = doneBytes > 0 ? ((totalBytes - doneBytes) * seconds) / doneBytes : 0
       stream.write(
         JSON.stringify({ level: "info", stage: "parse", files_done: done, files_total: total, last_file: name, rows, rows_per_s: Math.round(rows / Math.max(seconds, 0.001)), eta_s: Math.round(eta) }) + "\n",
       )
