@@ -21,10 +21,19 @@ $(DEPS): package-lock.json package.json $(NODE_HOME)/bin/node
 	npm install --ignore-scripts --no-audit --no-fund
 	@touch $@
 
+# The browser tests drive Debian's Chromium (playwright-core with executablePath); installed once
+# when missing, as root or through sudo.
+CHROMIUM := /usr/bin/chromium
+$(CHROMIUM):
+	@echo "installing Debian's chromium for the browser tests"
+	@if [ "$$(id -u)" = 0 ]; then apt-get update && apt-get install -y --no-install-recommends chromium; \
+	elif command -v sudo >/dev/null; then sudo apt-get update && sudo apt-get install -y --no-install-recommends chromium; \
+	else echo "chromium is missing: run 'apt-get install chromium' as root"; exit 1; fi
+
 run: $(DEPS)
 	./fds demo
 
-test: $(DEPS)
+test: $(DEPS) $(CHROMIUM)
 	vitest run $(VITEST_ARGS)
 
 check: $(DEPS)

@@ -1,14 +1,23 @@
 /** The HTTP contract: every group, the validation middleware and the OpenAPI metadata. No handlers here. */
 import { HttpApi, OpenApi } from "effect/http-api"
+import { AccountApi } from "./groups/AccountApi.ts"
 import { CatalogApi } from "./groups/CatalogApi.ts"
+import { FiApi } from "./groups/FiApi.ts"
+import { MarketApi } from "./groups/MarketApi.ts"
+import { ReturnsApi } from "./groups/ReturnsApi.ts"
 import { KeyApi, PublicApi } from "./groups/SystemApi.ts"
-import { RequestValidation } from "./Security.ts"
+import { documentQuotaHeaders, RequestValidation } from "./Security.ts"
 
 export class Api extends HttpApi.make("fund-data-service")
   .add(PublicApi)
   .add(KeyApi)
   .add(CatalogApi)
+  .add(ReturnsApi)
+  .add(MarketApi)
+  .add(FiApi)
+  .add(AccountApi)
   .middleware(RequestValidation)
+  .annotate(OpenApi.Transform, documentQuotaHeaders)
   .annotateMerge(
     OpenApi.annotations({
       title: "Fund Data Service",

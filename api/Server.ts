@@ -5,15 +5,22 @@ import { HttpRouter } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { createServer } from "node:http"
 import { join } from "node:path"
-import { KeyStore } from "./accounts/KeyStore.ts"
+import { AccountsLive } from "./accounts/Accounts.ts"
 import { Api } from "./Api.ts"
+import { AccountHandlers } from "./handlers/Account.ts"
+import { AccountOriginLive } from "./handlers/AccountSession.ts"
 import { CatalogHandlers } from "./handlers/Catalog.ts"
+import { FiHandlers } from "./handlers/Fi.ts"
+import { MarketHandlers } from "./handlers/Market.ts"
+import { ReturnsHandlers } from "./handlers/Returns.ts"
 import { ApiKeyAuthLive, RequestValidationLive } from "./handlers/Security.ts"
 import { KeyHandlers, PublicHandlers } from "./handlers/System.ts"
 import { JsonNotFound } from "./NotFound.ts"
+import { type EdgeOptions, edgeLayer } from "./ratelimit/Edge.ts"
 import { SnapshotStore } from "./SnapshotStore.ts"
+import { RegisterRoutes } from "./web/RegisterRoutes.ts"
 
-export interface ServerOptions {
+export interface ServerOptions extends EdgeOptions {
   readonly dataDir: string
   readonly host: string
   /** 0 = an ephemeral port (tests). */
@@ -23,14 +30,14 @@ export interface ServerOptions {
 }
 
 export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(
-  Layer.provide([PublicHandlers, KeyHandlers, CatalogHandlers]),
-  Layer.provide([ApiKeyAuthLive, RequestValidationLive]),
+  Layer.provide([PublicHandlers, KeyHandlers, CatalogHandlers, ReturnsHandlers, MarketHandlers, FiHandlers, AccountHandlers]),
+  Layer.provide([ApiKeyAuthLive, RequestValidationLive, AccountOriginLive]),
 )
 
 /** Everything the routes need that lives outside the HTTP layer. */
 export const services = (options: ServerOptions) =>
   Layer.mergeAll(
-    KeyStore.layerSqlite(join(options.dataDir, "accounts.sqlite")),
+    AccountsLive(options.dataDir),
     SnapshotStore.layer({
       dir: join(options.dataDir, "snapshots"),
       pollMillis: options.pollMillis ?? 2000,
@@ -40,7 +47,7 @@ export const services = (options: ServerOptions) =>
 
 /** The HTTP server; its HttpServer service (with the bound address) stays in the output for tests. */
 export const ServerLive = (options: ServerOptions) =>
-  HttpRouter.serve(Layer.mergeAll(ApiRoutes, JsonNotFound), { disableLogger: true }).pipe(
+  HttpRouter.serve(Layer.mergeAll(ApiRoutes, RegisterRoutes, edgeLayer(options), JsonNotFound), { disableLogger: true }).pipe(
     Layer.provide(services(options)),
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: options.port, host: options.host })),
   )

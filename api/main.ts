@@ -2,9 +2,9 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { Config, Effect, Layer } from "effect"
 import { join } from "node:path"
-import { parseArgs } from "node:util"
-import { KeyStore, type Tier } from "./accounts/KeyStore.ts"
-import { ServerLive } from "./Server.ts"
+import { AccountsDb } from "./accounts/AccountsDb.ts"
+import { CliError, keysCommand } from "./accounts/KeysCommand.ts"
+import { KeyStore } from "./accounts/KeyStore.ts"
 
 const DataDir = Config.String("FDS_DATA_DIR").pipe(Config.withDefault("./data"))
 
@@ -14,48 +14,36 @@ const serve = Effect.gen(function* () {
   // 0 = an ephemeral port (tests); Config.Port refuses it.
   const port = yield* Config.Int("PORT").pipe(Config.withDefault(8080))
   if (port < 0 || port > 65535) return yield* Effect.fail(new Error(`PORT must be 0–65535, got ${port}`))
+  // Per-IP token bucket; FDS_RATE_LIMIT_PER_SECOND=0 turns it off (load benchmarks from one address).
+  const perSecond = yield* Config.Number("FDS_RATE_LIMIT_PER_SECOND").pipe(Config.withDefault(10))
+  const burst = yield* Config.Int("FDS_RATE_LIMIT_BURST").pipe(Config.withDefault(20))
+  const proxies = yield* Config.String("FDS_TRUSTED_PROXIES").pipe(Config.withDefault(""))
+  const trustedProxies = proxies.split(",").map((p) => p.trim()).filter((p) => p !== "")
+  // Loaded here so that `keys` commands start without the whole server.
+  const { ServerLive } = yield* Effect.promise(() => import("./Server.ts"))
   console.error(JSON.stringify({ level: "info", msg: "serving", url: `http://${host}:${port}`, dataDir }))
-  return yield* Layer.launch(ServerLive({ dataDir, host, port }))
+  return yield* Layer.launch(
+    ServerLive({
+      dataDir,
+      host,
+      port,
+      trustedProxies,
+      rateLimit: perSecond > 0 ? { perSecond, burst: Math.max(1, burst) } : undefined,
+    }),
+  )
 })
 
-const TIERS: ReadonlyArray<Tier> = ["free", "institutional", "internal"]
-
-const keysCreate = (args: ReadonlyArray<string>) =>
-  Effect.gen(function* () {
-    const { values } = parseArgs({
-      args: [...args],
-      options: {
-        email: { type: "string" },
-        tier: { type: "string", default: "free" },
-        quota: { type: "string" },
-        name: { type: "string" },
-      },
-      strict: true,
-    })
-    if (values.email === undefined || !/^[^@\s]+@[^@\s]+$/.test(values.email)) {
-      return yield* Effect.fail(new Error("keys create needs --email E"))
-    }
-    const tier = values.tier as Tier
-    if (!TIERS.includes(tier)) return yield* Effect.fail(new Error(`--tier must be one of ${TIERS.join(", ")}`))
-    const quota = values.quota === undefined ? undefined : Number(values.quota)
-    if (quota !== undefined && !(Number.isInteger(quota) && quota >= 0)) {
-      return yield* Effect.fail(new Error("--quota must be a whole number ≥ 0"))
-    }
-    const dataDir = yield* DataDir
-    const created = yield* Effect.gen(function* () {
-      const keys = yield* KeyStore
-      return yield* keys.create({ email: values.email!, name: values.name, tier, dailyQuota: quota })
-    }).pipe(Effect.provide(KeyStore.layerSqlite(join(dataDir, "accounts.sqlite"))))
-    // stdout: the key alone, shown once; only its hash is stored.
-    process.stdout.write(created.key + "\n")
-  })
+const keys = (sub: string | undefined, args: ReadonlyArray<string>) =>
+  Effect.flatMap(DataDir, (dataDir) =>
+    keysCommand(sub, args).pipe(Effect.provide(KeyStore.layer.pipe(Layer.provideMerge(AccountsDb.layer(join(dataDir, "accounts.sqlite")))))),
+  )
 
 const [command, sub, ...rest] = process.argv.slice(2)
-const program =
+const program: Effect.Effect<void, unknown> =
   command === "serve"
     ? serve
-    : command === "keys" && sub === "create"
-      ? keysCreate(rest)
+    : command === "keys"
+      ? keys(sub, rest)
       : Effect.fail(new Error(`unknown command: ${[command, sub].filter(Boolean).join(" ")}`))
 
 NodeRuntime.runMain(
@@ -63,7 +51,7 @@ NodeRuntime.runMain(
     Effect.catch((e) =>
       Effect.sync(() => {
         console.error(`fds: ${e instanceof Error ? e.message : String(e)}`)
-        process.exitCode = 2
+        process.exitCode = e instanceof CliError ? e.exitCode : 2
       }),
     ),
   ),

@@ -3,7 +3,8 @@
  *   { "error": "<code>", "status": <http status>, "message": "<for people>", "parameter"?: "<name>",
  *     "issues"?: [{ "path": [...], "message": "..." }] }
  * Each class below is what handlers fail with; its schema encodes it to that body plus the
- * headers the spec requires (WWW-Authenticate on 401, Retry-After on 503), so OpenAPI lists both.
+ * headers the spec requires (WWW-Authenticate on 401, Retry-After on 429 and 503, the quota
+ * headers on a quota 429), so OpenAPI lists them.
  */
 import { Schema } from "effect"
 import { HttpApiSchema } from "effect/http-api"
@@ -111,6 +112,92 @@ export const ServiceUnavailableResponse = ServiceUnavailable.pipe(
         body: { error: e.reason, status: 503 as const, message: e.message },
         headers: { "retry-after": e.retryAfter },
       }),
+    },
+  ),
+)
+
+/** 429: the key's daily quota is used up; the request was not counted. */
+export class QuotaExceeded extends Schema.TaggedError<QuotaExceeded>()("QuotaExceeded", {
+  message: Schema.String,
+  limit: Schema.Int,
+  /** Unix seconds of the next America/Santiago midnight. */
+  reset: Schema.Int,
+  retryAfter: Schema.Int,
+}) {}
+export const QuotaExceededResponse = QuotaExceeded.pipe(
+  HttpApiSchema.encodeToWithHeaders(
+    {
+      body: body(429, "QuotaExceededError"),
+      headers: {
+        "x-ratelimit-limit": Schema.NumberFromString,
+        "x-ratelimit-remaining": Schema.NumberFromString,
+        "x-ratelimit-reset": Schema.NumberFromString,
+        "retry-after": Schema.NumberFromString,
+      },
+    },
+    {
+      decode: ({ body, headers }) =>
+        new QuotaExceeded({
+          message: body.message,
+          limit: headers["x-ratelimit-limit"],
+          reset: headers["x-ratelimit-reset"],
+          retryAfter: headers["retry-after"],
+        }),
+      encode: (e) => ({
+        body: { error: "quota_exceeded", status: 429 as const, message: e.message },
+        headers: {
+          "x-ratelimit-limit": e.limit,
+          "x-ratelimit-remaining": 0,
+          "x-ratelimit-reset": e.reset,
+          "retry-after": e.retryAfter,
+        },
+      }),
+    },
+  ),
+)
+
+/** 429: too many requests from one address (per-IP rate, or mails asked for one address or e-mail). */
+export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
+  message: Schema.String,
+  retryAfter: Schema.Int,
+}) {}
+export const RateLimitedResponse = RateLimited.pipe(
+  HttpApiSchema.encodeToWithHeaders(
+    { body: body(429, "RateLimitedError"), headers: { "retry-after": Schema.NumberFromString } },
+    {
+      decode: ({ body, headers }) => new RateLimited({ message: body.message, retryAfter: headers["retry-after"] }),
+      encode: (e) => ({
+        body: { error: "rate_limited", status: 429 as const, message: e.message },
+        headers: { "retry-after": e.retryAfter },
+      }),
+    },
+  ),
+)
+
+/** 403 on account routes: the request's Origin is not trusted. Not a quota signal. */
+export class UntrustedOrigin extends Schema.TaggedError<UntrustedOrigin>()("UntrustedOrigin", {
+  message: Schema.String,
+}) {}
+export const UntrustedOriginResponse = UntrustedOrigin.pipe(
+  HttpApiSchema.encodeToWithHeaders(
+    { body: body(403, "ForbiddenError"), headers: {} },
+    {
+      decode: ({ body }) => new UntrustedOrigin({ message: body.message }),
+      encode: (e) => ({ body: { error: "untrusted_origin", status: 403 as const, message: e.message }, headers: {} }),
+    },
+  ),
+)
+
+/** 401 on account routes: no valid session cookie. */
+export class NotSignedIn extends Schema.TaggedError<NotSignedIn>()("NotSignedIn", {
+  message: Schema.String,
+}) {}
+export const NotSignedInResponse = NotSignedIn.pipe(
+  HttpApiSchema.encodeToWithHeaders(
+    { body: body(401, "NotSignedInError"), headers: {} },
+    {
+      decode: ({ body }) => new NotSignedIn({ message: body.message }),
+      encode: (e) => ({ body: { error: "not_signed_in", status: 401 as const, message: e.message }, headers: {} }),
     },
   ),
 )

@@ -1,11 +1,11 @@
-/** Issues and verifies API keys; counts their use per America/Santiago day. */
-import { Clock, Context, Effect, Layer, Schema } from "effect"
+/** Issues and verifies API keys; counts and limits their use per America/Santiago day. */
+import { Clock, Context, Effect, Layer } from "effect"
 import type { Kysely } from "kysely"
 import { sql } from "kysely"
-import type { AccountsDatabase } from "./AccountsDb.ts"
-import { openAccountsDb } from "./AccountsDb.ts"
+import { AccountsDb, type AccountsDatabase, type AccountsUnavailable, attemptDb } from "./AccountsDb.ts"
 import { generateKey, keyMatches, parseKey } from "./ApiKey.ts"
-import { santiagoDay } from "./SantiagoTime.ts"
+import { compileConsume } from "./QuotaStatement.ts"
+import { nextSantiagoMidnight, santiagoDay } from "./SantiagoTime.ts"
 
 export type Tier = "free" | "institutional" | "internal"
 
@@ -18,76 +18,135 @@ export interface KeyRecord {
   readonly name: string
   readonly email: string
   readonly tier: Tier
+  /** The effective daily quota (the key's own, else its tier's); null = no daily limit. */
   readonly dailyQuota: number | null
   readonly createdAt: string
 }
 
-/** The accounts store could not answer: data routes fail closed with 503. */
-export class AccountsUnavailable extends Schema.TaggedError<AccountsUnavailable>()("AccountsUnavailable", {
-  cause: Schema.Defect(),
-}) {}
+/** Where a key stands after (or without) one counted request. */
+export interface QuotaState {
+  /** false: the quota was already used up; the request was not counted. */
+  readonly allowed: boolean
+  readonly limit: number | null
+  /** Requests counted today, this one included when allowed. */
+  readonly used: number
+  readonly remaining: number | null
+  /** Unix seconds of the next America/Santiago midnight. */
+  readonly resetAt: number
+  readonly now: number
+}
+
+export interface NewKeyOptions {
+  readonly email: string
+  readonly name?: string | undefined
+  readonly tier: Tier
+  readonly dailyQuota?: number | null | undefined
+}
+
+export { AccountsUnavailable, attemptDb } from "./AccountsDb.ts"
+
+/** Inserts a new key's row (hash only) with `db` (a transaction or the database). */
+export const insertKey = async (db: Kysely<AccountsDatabase>, opts: NewKeyOptions, nowMs: number) => {
+  const fresh = generateKey()
+  const row = {
+    lookup: fresh.lookup,
+    hash: fresh.hash,
+    email: opts.email,
+    name: opts.name ?? opts.email,
+    tier: opts.tier,
+    daily_quota: opts.dailyQuota ?? null,
+    created_at: new Date(nowMs).toISOString(),
+    revoked_at: null,
+  }
+  const inserted = await db.insertInto("api_keys").values(row).returning("id").executeTakeFirstOrThrow()
+  return { key: fresh.key, record: toRecord({ ...row, id: inserted.id }) }
+}
 
 export class KeyStore extends Context.Service<
   KeyStore,
   {
-    readonly create: (opts: {
-      readonly email: string
-      readonly name?: string | undefined
-      readonly tier: Tier
-      readonly dailyQuota?: number | null | undefined
-    }) => Effect.Effect<{ readonly key: string; readonly record: KeyRecord }, AccountsUnavailable>
+    readonly create: (
+      opts: NewKeyOptions,
+    ) => Effect.Effect<{ readonly key: string; readonly record: KeyRecord }, AccountsUnavailable>
     /** The key's record when it is well-formed, known and not revoked; else null. */
     readonly verify: (key: string) => Effect.Effect<KeyRecord | null, AccountsUnavailable>
-    /** Counts one request today and returns today's count. */
+    /**
+     * Counts one request unless today's quota is used up, in one atomic statement (decide and
+     * increment together: concurrent requests cannot both take the last unit).
+     */
+    readonly consume: (key: KeyRecord) => Effect.Effect<QuotaState, AccountsUnavailable>
+    /** Today's standing without counting (for /api/key/info). */
+    readonly peek: (key: KeyRecord) => Effect.Effect<QuotaState, AccountsUnavailable>
+    /** Counts one request today, without a limit, and returns today's count. */
     readonly recordUse: (keyId: number) => Effect.Effect<number, AccountsUnavailable>
     readonly usageToday: (keyId: number) => Effect.Effect<number, AccountsUnavailable>
   }
 >()("fds/api/accounts/KeyStore") {
   static readonly make = (db: Kysely<AccountsDatabase>) => {
-    const attempt = <A>(f: () => Promise<A>) =>
-      Effect.tryPromise({ try: f, catch: (cause) => new AccountsUnavailable({ cause }) })
-    const today = Effect.map(Clock.currentTimeMillis, (ms) => santiagoDay(new Date(ms)))
-
-    const create = Effect.fn("KeyStore.create")(function* (opts: {
-      readonly email: string
-      readonly name?: string | undefined
-      readonly tier: Tier
-      readonly dailyQuota?: number | null | undefined
-    }) {
-      const now = new Date(yield* Clock.currentTimeMillis).toISOString()
-      const fresh = generateKey()
-      const row = {
-        lookup: fresh.lookup,
-        hash: fresh.hash,
-        email: opts.email,
-        name: opts.name ?? opts.email,
-        tier: opts.tier,
-        daily_quota: opts.dailyQuota ?? null,
-        created_at: now,
-        revoked_at: null,
-      }
-      const inserted = yield* attempt(() =>
-        db.insertInto("api_keys").values(row).returning("id").executeTakeFirstOrThrow(),
-      )
-      return { key: fresh.key, record: toRecord({ ...row, id: inserted.id ?? 0 }) }
+    const now = Effect.map(Clock.currentTimeMillis, (ms) => {
+      const at = new Date(ms)
+      return { ms, day: santiagoDay(at), resetAt: nextSantiagoMidnight(at), second: Math.floor(ms / 1000) }
     })
 
-    const verify = Effect.fn("KeyStore.verify")(function* (key: string) {
+    const create = Effect.fn("KeyStore.create")(function* (opts: NewKeyOptions) {
+      const ms = yield* Clock.currentTimeMillis
+      return yield* attemptDb(() => insertKey(db, opts, ms))
+    })
+
+    const verify = Effect.fnUntraced(function* (key: string) {
       const parsed = parseKey(key)
       if (parsed === null) return null
-      const row = yield* attempt(() =>
+      const row = yield* attemptDb(() =>
         db.selectFrom("api_keys").selectAll().where("lookup", "=", parsed.lookup).executeTakeFirst(),
       )
       if (row === undefined || row.revoked_at !== null || !keyMatches(key, row.hash)) return null
       return toRecord(row)
     })
 
+    const countToday = (keyId: number, day: string) =>
+      attemptDb(() =>
+        db.selectFrom("usage").select("count").where("key_id", "=", keyId).where("day", "=", day).executeTakeFirst(),
+      ).pipe(Effect.map((row) => row?.count ?? 0))
+
+    // The hot path (every counted request) runs untraced and with its statement compiled once.
+    const limited = compileConsume(db, true)
+    const unlimited = compileConsume(db, false)
+    const consume = Effect.fnUntraced(function* (key: KeyRecord) {
+      const t = yield* now
+      const limit = key.dailyQuota
+      const count = yield* (limit === null ? unlimited(key.id, t.day, 0) : limited(key.id, t.day, limit))
+      const allowed = count !== undefined
+      const used = count ?? limit ?? 0
+      return {
+        allowed,
+        limit,
+        used,
+        remaining: limit === null ? null : Math.max(0, limit - used),
+        resetAt: t.resetAt,
+        now: t.second,
+      }
+    })
+
+    const peek = Effect.fn("KeyStore.peek")(function* (key: KeyRecord) {
+      const t = yield* now
+      const used = yield* countToday(key.id, t.day)
+      const limit = key.dailyQuota
+      return {
+        allowed: limit === null || used < limit,
+        limit,
+        used,
+        remaining: limit === null ? null : Math.max(0, limit - used),
+        resetAt: t.resetAt,
+        now: t.second,
+      }
+    })
+
     const recordUse = Effect.fn("KeyStore.recordUse")(function* (keyId: number) {
-      const day = yield* today
-      const row = yield* attempt(() =>
+      const t = yield* now
+      const row = yield* attemptDb(() =>
         db
           .insertInto("usage")
-          .values({ key_id: keyId, day, count: 1 })
+          .values({ key_id: keyId, day: t.day, count: 1 })
           .onConflict((oc) => oc.columns(["key_id", "day"]).doUpdateSet({ count: sql`count + 1` }))
           .returning("count")
           .executeTakeFirstOrThrow(),
@@ -96,28 +155,21 @@ export class KeyStore extends Context.Service<
     })
 
     const usageToday = Effect.fn("KeyStore.usageToday")(function* (keyId: number) {
-      const day = yield* today
-      const row = yield* attempt(() =>
-        db.selectFrom("usage").select("count").where("key_id", "=", keyId).where("day", "=", day).executeTakeFirst(),
-      )
-      return row?.count ?? 0
+      const t = yield* now
+      return yield* countToday(keyId, t.day)
     })
 
-    return KeyStore.of({ create, verify, recordUse, usageToday })
+    return KeyStore.of({ create, verify, consume, peek, recordUse, usageToday })
   }
 
-  /** The store on data/accounts.sqlite (created when missing), closed with the layer. */
-  static readonly layerSqlite = (path: string) =>
-    Layer.effect(
-      KeyStore,
-      Effect.acquireRelease(
-        Effect.promise(() => openAccountsDb(path)),
-        (db) => Effect.promise(() => db.destroy()),
-      ).pipe(Effect.map(KeyStore.make)),
-    )
+  /** The store over the shared accounts database. */
+  static readonly layer = Layer.effect(KeyStore, AccountsDb.useSync(KeyStore.make))
+
+  /** The store on its own accounts.sqlite (created when missing), closed with the layer. */
+  static readonly layerSqlite = (path: string) => KeyStore.layer.pipe(Layer.provide(AccountsDb.layer(path)))
 }
 
-const toRecord = (row: {
+export const toRecord = (row: {
   id: number | null
   lookup: string
   name: string

@@ -1,11 +1,15 @@
-/** How a request's key is read and checked, and how decoding failures become 422. */
+/**
+ * How a request's key is read, checked and counted, and how decoding failures become 422.
+ * The quota is decided and counted in one statement (KeyStore.consume); the quota headers are set
+ * on whatever response the route then gives (errors included) through a pre-response handler.
+ */
 import { Effect, Layer, Redacted } from "effect"
-import { HttpServerRequest } from "effect/http"
+import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiMiddleware } from "effect/http-api"
 import { SchemaIssue } from "effect"
-import { InvalidParameter, ServiceUnavailable, Unauthorized } from "../../schemas/ApiErrors.ts"
+import { InvalidParameter, QuotaExceeded, ServiceUnavailable, Unauthorized } from "../../schemas/ApiErrors.ts"
 import { KEY_PREFIX } from "../accounts/ApiKey.ts"
-import { KeyStore } from "../accounts/KeyStore.ts"
+import { KeyStore, type QuotaState } from "../accounts/KeyStore.ts"
 import { ApiKeyAuth, CurrentKey, RequestValidation } from "../Security.ts"
 
 /** Routes that verify a key without consuming quota. */
@@ -51,14 +55,36 @@ export const ApiKeyAuthLive = Layer.effect(
         }
         const record = yield* keys.verify(key).pipe(Effect.mapError(keyCheckUnavailable))
         if (record === null) return yield* new Unauthorized({ message: "invalid or revoked API key" })
-        if (!UNCOUNTED.has(endpoint.identifier)) {
-          yield* keys.recordUse(record.id).pipe(Effect.mapError(keyCheckUnavailable))
+        const counted = !UNCOUNTED.has(endpoint.identifier)
+        const quota = yield* (counted ? keys.consume(record) : keys.peek(record)).pipe(Effect.mapError(keyCheckUnavailable))
+        if (counted && !quota.allowed) {
+          const limit = quota.limit ?? 0
+          return yield* new QuotaExceeded({
+            message: `daily quota of ${limit} requests used up; it resets at midnight America/Santiago (X-RateLimit-Reset)`,
+            limit,
+            reset: quota.resetAt,
+            retryAfter: Math.max(1, quota.resetAt - quota.now),
+          })
         }
+        const headers = quotaHeaders(quota)
+        yield* HttpEffect.appendPreResponseHandler((_request, response) =>
+          Effect.succeed(HttpServerResponse.setHeaders(response, headers)),
+        )
         return yield* Effect.provideService(httpEffect, CurrentKey, record)
       }),
     })
   }),
 )
+
+/** X-RateLimit-Limit and -Remaining only for keys with a daily limit; -Reset always. */
+export const quotaHeaders = (quota: QuotaState): Record<string, string> =>
+  quota.limit === null
+    ? { "x-ratelimit-reset": String(quota.resetAt) }
+    : {
+        "x-ratelimit-limit": String(quota.limit),
+        "x-ratelimit-remaining": String(quota.remaining ?? 0),
+        "x-ratelimit-reset": String(quota.resetAt),
+      }
 
 const keyCheckUnavailable = () =>
   new ServiceUnavailable({

@@ -38,8 +38,8 @@ export const KeyHandlers = HttpApiBuilder.group(Api, "key", (handlers) =>
           name: key.name,
           tier: key.tier,
           daily_quota: key.dailyQuota,
-          // Counting works; enforcing the quota comes with the quota work (see README).
-          quota_enforced: false,
+          // Keys without a daily limit (internal tier by default) are counted but never refused.
+          quota_enforced: key.dailyQuota !== null,
           created_at: key.createdAt,
           requests_today: today,
         },

@@ -174,10 +174,11 @@ describe("API key authentication", () => {
     expect(typeof body.created_at).toBe("string")
     expect(Number.isNaN(Date.parse(body.created_at as string))).toBe(false)
 
+    expect(body.quota_enforced).toBe(true)
     const inst = await get(server.url + "/api/key/info", { authorization: `Bearer ${institutional.key}` })
-    expect(inst.body).toMatchObject({ tier: "institutional", daily_quota: 25000, name: "inst@example.cl" })
+    expect(inst.body).toMatchObject({ tier: "institutional", daily_quota: 25000, name: "inst@example.cl", quota_enforced: true })
     const ops = await get(server.url + "/api/key/info", { "x-api-key": internal.key })
-    expect(ops.body).toMatchObject({ tier: "internal", daily_quota: null })
+    expect(ops.body).toMatchObject({ tier: "internal", daily_quota: null, quota_enforced: false })
   })
 
   it("requests_today counts data requests (4xx included) but not /api/key/info itself", async () => {

@@ -98,3 +98,96 @@ describe("KeyStore usage counters", () => {
     }),
   )
 })
+
+/**
+ * The quota resets at the start of the next America/Santiago date. Chile's clock changes fall at
+ * local midnight; worked out by hand from the offsets (UTC−4 in winter, UTC−3 in summer):
+ *   2026-09-06 (spring forward): 2026-09-05 23:59:59 −04 is followed by 2026-09-06 01:00 −03
+ *     (= 04:00Z); the 6th lasts 23 hours, until 2026-09-07 00:00 −03 (= 03:00Z).
+ *   2026-04-04 (fall back): 2026-04-04 23:59:59 −03 (= 02:59:59Z) is followed by 23:00 −04 again;
+ *     the 4th lasts 25 hours, until 2026-04-05 00:00 −04 (= 04:00Z).
+ */
+describe("quota reset on the days Chile changes its clocks (TestClock)", () => {
+  const at = (iso: string) => TestClock.setTime(Date.parse(iso))
+  const unix = (iso: string) => Date.parse(iso) / 1000
+
+  it.effect("spring forward: local 00:00 does not exist; the new day starts at 01:00 −03", () =>
+    Effect.gen(function* () {
+      const { keys, path } = yield* withStore
+      const { record } = yield* keys.create({ email: "spring@example.cl", tier: "free", dailyQuota: 2 })
+      yield* at("2026-09-05T16:00:00Z") // 12:00 −04 on the 5th
+      expect(yield* keys.consume(record)).toMatchObject({ allowed: true, remaining: 1, resetAt: unix("2026-09-06T04:00:00Z") })
+      yield* at("2026-09-06T03:59:59Z") // 23:59:59 −04, still the 5th
+      expect(yield* keys.consume(record)).toMatchObject({ allowed: true, remaining: 0, resetAt: unix("2026-09-06T04:00:00Z") })
+      expect(yield* keys.consume(record)).toMatchObject({ allowed: false, remaining: 0 })
+      yield* at("2026-09-06T04:00:00Z") // 01:00 −03: the 6th, a fresh quota, reset after 23 hours
+      expect(yield* keys.consume(record)).toMatchObject({ allowed: true, remaining: 1, resetAt: unix("2026-09-07T03:00:00Z") })
+      yield* at("2026-09-07T02:59:59Z")
+      expect(yield* keys.peek(record)).toMatchObject({ used: 1, resetAt: unix("2026-09-07T03:00:00Z") })
+      expect(usageDays(path, record.id)).toEqual([
+        { day: "2026-09-05", count: 2 },
+        { day: "2026-09-06", count: 1 },
+      ])
+    }),
+  )
+
+  it.effect("fall back: the repeated hour belongs to the same day; the next day starts at 00:00 −04", () =>
+    Effect.gen(function* () {
+      const { keys, path } = yield* withStore
+      const { record } = yield* keys.create({ email: "autumn@example.cl", tier: "free", dailyQuota: 3 })
+      yield* at("2026-04-04T15:00:00Z") // 12:00 −03 on the 4th
+      expect(yield* keys.consume(record)).toMatchObject({ remaining: 2, resetAt: unix("2026-04-05T04:00:00Z") })
+      yield* at("2026-04-05T02:30:00Z") // 23:30 −03, first time
+      expect(yield* keys.consume(record)).toMatchObject({ remaining: 1, resetAt: unix("2026-04-05T04:00:00Z") })
+      yield* at("2026-04-05T03:30:00Z") // 23:30 −04, second time: still the 4th, not a new day
+      expect(yield* keys.consume(record)).toMatchObject({ allowed: true, remaining: 0, resetAt: unix("2026-04-05T04:00:00Z") })
+      expect(yield* keys.consume(record)).toMatchObject({ allowed: false })
+      yield* at("2026-04-05T04:00:00Z") // 00:00 −04 on the 5th
+      expect(yield* keys.consume(record)).toMatchObject({ allowed: true, remaining: 2, resetAt: unix("2026-04-06T04:00:00Z") })
+      expect(usageDays(path, record.id)).toEqual([
+        { day: "2026-04-04", count: 3 },
+        { day: "2026-04-05", count: 1 },
+      ])
+    }),
+  )
+
+  it.effect("keys without a daily limit are counted and never refused", () =>
+    Effect.gen(function* () {
+      const { keys } = yield* withStore
+      const { record } = yield* keys.create({ email: "internal@example.cl", tier: "internal" })
+      yield* at("2026-11-20T15:00:00Z")
+      for (let i = 1; i <= 3; i++) {
+        expect(yield* keys.consume(record)).toMatchObject({ allowed: true, limit: null, remaining: null, used: i })
+      }
+    }),
+  )
+})
+
+describe("the quota statement and the store's transactions", () => {
+  it("a request counted while another transaction is open is not lost when that transaction rolls back", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fds-keys-"))
+    const db = await openAccountsDb(join(dir, "accounts.sqlite"))
+    try {
+      const keys = KeyStore.make(db)
+      const { record } = await Effect.runPromise(keys.create({ email: "tx@example.cl", tier: "free" }))
+      let counted: Promise<unknown> | undefined
+      const rolledBack = await db
+        .transaction()
+        .execute(async (trx) => {
+          await trx.updateTable("api_keys").set({ name: "changed" }).where("id", "=", record.id).execute()
+          counted = Effect.runPromise(keys.consume(record)) // arrives in the middle of the transaction
+          throw new Error("roll back")
+        })
+        .then(
+          () => false,
+          () => true,
+        )
+      expect(rolledBack).toBe(true)
+      expect(await counted).toMatchObject({ allowed: true, used: 1 })
+      expect(await Effect.runPromise(keys.usageToday(record.id))).toBe(1)
+    } finally {
+      await db.destroy()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})

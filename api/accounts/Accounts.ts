@@ -1,0 +1,22 @@
+/** Every accounts service over one accounts.sqlite, with its settings, mailer and mail limits. */
+import { Layer } from "effect"
+import { join } from "node:path"
+import { AccountsConfig } from "./AccountsConfig.ts"
+import { AccountsDb } from "./AccountsDb.ts"
+import { KeyStore } from "./KeyStore.ts"
+import { Logins } from "./Logins.ts"
+import { MailLimits } from "./MailLimits.ts"
+import { Mailer } from "./Mailer.ts"
+import { Oidc } from "./Oidc.ts"
+import { Registrations } from "./Registrations.ts"
+import { Sessions } from "./Sessions.ts"
+import { Users } from "./Users.ts"
+import { Watchlist } from "./Watchlist.ts"
+
+/** Needs the HTTP server (the public URL defaults to its address). */
+export const AccountsLive = (dataDir: string) =>
+  Layer.mergeAll(Registrations.layer, Logins.layer, Oidc.layer).pipe(
+    Layer.provideMerge(Layer.mergeAll(KeyStore.layer, Users.layer, Sessions.layer, Watchlist.layer, Mailer.layer, MailLimits.layer)),
+    Layer.provideMerge(AccountsConfig.layer(dataDir)),
+    Layer.provideMerge(AccountsDb.layer(join(dataDir, "accounts.sqlite"))),
+  )

@@ -1,0 +1,99 @@
+/**
+ * Settings of the account side (registration, login, mail), read through Effect Config from the
+ * environment. Every default lets `./fds serve` run on a fresh machine: the public URL defaults to
+ * the server's own address, mail goes to data/outbox/ without FDS_SMTP_URL, and the signing
+ * secret is generated once into data/secret.key without FDS_SECRET.
+ */
+import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
+import { HttpServer } from "effect/http"
+import { NetAddress } from "effect/net"
+import { randomBytes } from "node:crypto"
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+
+export interface OidcSettings {
+  readonly issuer: URL
+  readonly clientId: string
+  readonly clientSecret: Redacted.Redacted<string>
+}
+
+export interface AccountsSettings {
+  readonly dataDir: string
+  /** Where people reach the service; links in mails and the only allowed return_url origin. */
+  readonly publicUrl: URL
+  /** Origins whose browser requests account routes accept (the public origin and FDS_TRUSTED_ORIGINS). */
+  readonly trustedOrigins: ReadonlySet<string>
+  readonly smtpUrl: Option.Option<Redacted.Redacted<string>>
+  readonly mailFrom: string
+  /** None: FDS_OIDC_CLIENT_ID / FDS_OIDC_CLIENT_SECRET unset, social login answers 503. */
+  readonly oidc: Option.Option<OidcSettings>
+  /** HMAC key of the unsubscribe tokens. */
+  readonly secret: Redacted.Redacted<Uint8Array>
+  readonly mailsPerEmailPerHour: number
+  readonly mailsPerIpPerHour: number
+}
+
+export class AccountsConfig extends Context.Service<AccountsConfig, AccountsSettings>()("fds/api/accounts/AccountsConfig") {
+  /** Reads the settings; the default public URL is the bound address of the HTTP server. */
+  static readonly layer = (dataDir: string) =>
+    Layer.effect(
+      AccountsConfig,
+      Effect.gen(function* () {
+        const server = yield* HttpServer.HttpServer
+        const bound = NetAddress.isUnixPathAddress(server.address)
+          ? "http://localhost"
+          : NetAddress.formatUrlUnsafe(server.address, "http")
+        const publicUrl = yield* Config.URL("FDS_PUBLIC_URL").pipe(Config.withDefault(new URL(bound)))
+        const extra = yield* Config.String("FDS_TRUSTED_ORIGINS").pipe(Config.withDefault(""))
+        const issuer = yield* Config.URL("FDS_OIDC_ISSUER").pipe(Config.withDefault(new URL("https://accounts.google.com")))
+        const clientId = yield* Config.option(Config.NonEmptyString("FDS_OIDC_CLIENT_ID"))
+        const clientSecret = yield* Config.option(Config.Redacted("FDS_OIDC_CLIENT_SECRET"))
+        const secret = yield* Config.option(Config.Redacted("FDS_SECRET"))
+        return AccountsConfig.of({
+          dataDir,
+          publicUrl,
+          trustedOrigins: new Set([publicUrl.origin, ...extra.split(",").map((o) => o.trim()).filter((o) => o !== "")]),
+          smtpUrl: yield* Config.option(Config.Redacted("FDS_SMTP_URL")),
+          mailFrom: yield* Config.String("FDS_MAIL_FROM").pipe(
+            Config.withDefault(`Fund Data Service <no-reply@${publicUrl.hostname}>`),
+          ),
+          oidc:
+            Option.isSome(clientId) && Option.isSome(clientSecret)
+              ? Option.some({ issuer, clientId: clientId.value, clientSecret: clientSecret.value })
+              : Option.none(),
+          secret: Option.isSome(secret)
+            ? Redacted.make(new Uint8Array(Buffer.from(Redacted.value(secret.value), "utf8")))
+            : Redacted.make(secretFile(dataDir)),
+          mailsPerEmailPerHour: yield* Config.Int("FDS_MAIL_PER_EMAIL_PER_HOUR").pipe(Config.withDefault(5)),
+          mailsPerIpPerHour: yield* Config.Int("FDS_MAIL_PER_IP_PER_HOUR").pipe(Config.withDefault(20)),
+        })
+      }),
+    )
+}
+
+/** data/secret.key: 32 random bytes written once (mode 0600), then reused across restarts. */
+const secretFile = (dataDir: string): Uint8Array => {
+  const path = join(dataDir, "secret.key")
+  if (!existsSync(path)) {
+    mkdirSync(dataDir, { recursive: true })
+    try {
+      writeFileSync(path, randomBytes(32).toString("hex") + "\n", { mode: 0o600, flag: "wx" })
+    } catch (e) {
+      // Another process wrote it first: use theirs.
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e
+    }
+  }
+  return new Uint8Array(Buffer.from(readFileSync(path, "utf8").trim(), "hex"))
+}
+
+/** An absolute link under the public URL (which may carry a path prefix). */
+export const publicLink = (
+  config: Pick<AccountsSettings, "publicUrl">,
+  path: string,
+  params: Readonly<Record<string, string>> = {},
+): string => {
+  const base = config.publicUrl.href.endsWith("/") ? config.publicUrl.href : `${config.publicUrl.href}/`
+  const url = new URL(path.replace(/^\/+/, ""), base)
+  for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v)
+  return url.href
+}

@@ -1,0 +1,79 @@
+/** Tables of data/accounts.sqlite (kysely types). Times are Unix milliseconds unless named `_at` ISO text. */
+
+export interface ApiKeysTable {
+  id: number | null
+  lookup: string
+  hash: string
+  email: string
+  name: string
+  tier: "free" | "institutional" | "internal"
+  daily_quota: number | null
+  created_at: string
+  revoked_at: string | null
+}
+
+export interface UsageTable {
+  key_id: number
+  day: string
+  count: number
+}
+
+/** People who signed in (magic link or OIDC); alert preferences live here. */
+export interface UsersTable {
+  id: number | null
+  email: string
+  created_at: string
+  /** `<issuer> <sub>` of the OIDC account last used to sign in. */
+  oidc_subject: string | null
+  email_opt_in_alerts: number
+  email_opt_in_monthly_summary: number
+}
+
+/** Server-side sessions: only the SHA-256 of the cookie value is stored. */
+export interface SessionsTable {
+  token_hash: string
+  user_id: number
+  created_ms: number
+  expires_ms: number
+}
+
+/**
+ * One-time tokens sent or handed to a person, stored as SHA-256: `registration` (the /register
+ * verification link), `magic_link` (sign-in by e-mail), `login_code` (after an OIDC callback).
+ */
+export interface LoginTokensTable {
+  token_hash: string
+  kind: "registration" | "magic_link" | "login_code"
+  email: string
+  return_url: string | null
+  /** `<issuer> <sub>` for a login code after OIDC. */
+  subject: string | null
+  created_ms: number
+  expires_ms: number
+  used_ms: number | null
+}
+
+/** An OIDC login in progress, keyed by the SHA-256 of its `state`. */
+export interface OidcStatesTable {
+  state_hash: string
+  code_verifier: string
+  nonce: string
+  return_url: string
+  expires_ms: number
+}
+
+export interface WatchlistTable {
+  user_id: number
+  serie_id: string
+  added_at: string
+}
+
+export interface AccountsDatabase {
+  api_keys: ApiKeysTable
+  usage: UsageTable
+  users: UsersTable
+  sessions: SessionsTable
+  login_tokens: LoginTokensTable
+  oidc_states: OidcStatesTable
+  watchlist: WatchlistTable
+}

@@ -1,0 +1,61 @@
+/** The one statement that decides and counts a request against a key's daily quota. */
+import { Effect } from "effect"
+import type { Kysely } from "kysely"
+import { sql } from "kysely"
+import { AccountsUnavailable, sqliteOf } from "./AccountsDb.ts"
+import type { AccountsDatabase } from "./AccountsTables.ts"
+
+/**
+ * The decide-and-count statement: INSERT … SELECT … WHERE (a quota of 0 inserts nothing) ON
+ * CONFLICT DO UPDATE … WHERE count < limit — the row comes back only when the request was counted,
+ * and SQLite runs it as one atomic write, so concurrent requests cannot both take the last unit.
+ * Built by kysely for the store's dialect once, then re-bound per call (building it anew costs more
+ * than running it): sentinel values mark where the key, day and limit go among its parameters.
+ *
+ * On SQLite it runs as a prepared statement, synchronously: kysely's driver is synchronous
+ * underneath, and its connection lock and promise chain cost more than the write itself. While a
+ * kysely transaction is open on the connection (registration, account removal) it waits its turn
+ * through kysely instead, so that it never runs inside someone else's transaction.
+ */
+export const compileConsume = (
+  db: Kysely<AccountsDatabase>,
+  limited: boolean,
+): ((keyId: number, day: string, limit: number) => Effect.Effect<number | undefined, AccountsUnavailable>) => {
+  const KEY = -7_077_077
+  const DAY = "\u0000day"
+  const LIMIT = -8_088_088
+  const compiled = db
+    .insertInto("usage")
+    .columns(["key_id", "day", "count"])
+    .expression(
+      db
+        .selectNoFrom((eb) => [eb.val(KEY).as("key_id"), eb.val(DAY).as("day"), eb.val(1).as("count")])
+        .where(limited ? sql<boolean>`${LIMIT} > 0` : sql<boolean>`1`),
+    )
+    .onConflict((oc) =>
+      oc
+        .columns(["key_id", "day"])
+        .doUpdateSet({ count: sql`usage.count + 1` })
+        .where(limited ? sql<boolean>`usage.count < ${LIMIT}` : sql<boolean>`1`),
+    )
+    .returning("count")
+    .compile()
+  const bind = (keyId: number, day: string, limit: number) =>
+    compiled.parameters.map((p) => (p === KEY ? keyId : p === DAY ? day : p === LIMIT ? limit : p))
+  const viaKysely = (parameters: ReadonlyArray<unknown>) =>
+    Effect.tryPromise({
+      try: () => db.executeQuery<{ count: number }>({ ...compiled, parameters }),
+      catch: (cause) => new AccountsUnavailable({ cause }),
+    }).pipe(Effect.map((result) => result.rows[0]?.count))
+  const sqlite = sqliteOf(db)
+  if (sqlite === undefined) return (keyId, day, limit) => viaKysely(bind(keyId, day, limit))
+  const statement = sqlite.prepare(compiled.sql)
+  return (keyId, day, limit) => {
+    const parameters = bind(keyId, day, limit)
+    if (sqlite.inTransaction) return viaKysely(parameters)
+    return Effect.try({
+      try: () => (statement.get(parameters) as { count: number } | undefined)?.count,
+      catch: (cause) => new AccountsUnavailable({ cause }),
+    })
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The /register flow: an e-mail address asks for a key → a verification link is mailed → opening
+ * it issues a `free` key, shown once. Opening it revokes the address's previous free keys (the
+ * spec's only rotation), in the same transaction that uses the link and stores the new key's hash.
+ */
+import { Clock, Context, Effect, Layer } from "effect"
+import { sql } from "kysely"
+import type { RateLimited } from "../../schemas/ApiErrors.ts"
+import { AccountsConfig, publicLink } from "./AccountsConfig.ts"
+import { AccountsDb } from "./AccountsDb.ts"
+import { type AccountsUnavailable, attemptDb, insertKey, type KeyRecord } from "./KeyStore.ts"
+import { MailLimits } from "./MailLimits.ts"
+import { Mailer, type MailUnavailable } from "./Mailer.ts"
+import { issueToken, redeemToken } from "./OneTimeTokens.ts"
+
+const LINK_TTL_MS = 24 * 3_600_000
+
+export class Registrations extends Context.Service<
+  Registrations,
+  {
+    /** Mails a verification link to `email` (counted against the mail limits of the address and client). */
+    readonly request: (
+      email: string,
+      client: string,
+    ) => Effect.Effect<void, RateLimited | MailUnavailable | AccountsUnavailable>
+    /** Uses a verification link: the new key, or null when the link is unknown, used or expired. */
+    readonly verify: (
+      token: string,
+    ) => Effect.Effect<{ readonly key: string; readonly record: KeyRecord } | null, AccountsUnavailable>
+  }
+>()("fds/api/accounts/Registrations") {
+  static readonly layer = Layer.effect(
+    Registrations,
+    Effect.gen(function* () {
+      const db = yield* AccountsDb
+      const config = yield* AccountsConfig
+      const mailer = yield* Mailer
+      const limits = yield* MailLimits
+
+      const request = Effect.fn("Registrations.request")(function* (email: string, client: string) {
+        const address = email.toLowerCase()
+        yield* limits.take(address, client)
+        const now = yield* Clock.currentTimeMillis
+        const token = yield* attemptDb(() =>
+          issueToken(db, { kind: "registration", email: address, returnUrl: null, ttlMs: LINK_TTL_MS }, now),
+        )
+        const link = publicLink(config, "register/verify", { token })
+        yield* mailer.send({
+          to: address,
+          subject: "Your Fund Data Service API key",
+          text: [
+            "Someone (hopefully you) asked for a Fund Data Service API key for this address.",
+            "",
+            "Open this link to get the key. It is shown once, on that page; the link works once and for 24 hours:",
+            link,
+            "",
+            "Getting a new key revokes the previous free key of this address.",
+            "If you did not ask for it, ignore this mail.",
+          ].join("\n"),
+        })
+      })
+
+      const verify = Effect.fn("Registrations.verify")(function* (token: string) {
+        const now = yield* Clock.currentTimeMillis
+        return yield* attemptDb(() =>
+          db.transaction().execute(async (trx) => {
+            const used = await redeemToken(trx, "registration", token, now)
+            if (used === undefined) return null
+            await trx
+              .updateTable("api_keys")
+              .set({ revoked_at: new Date(now).toISOString() })
+              .where(sql<string>`lower(email)`, "=", used.email)
+              .where("tier", "=", "free")
+              .where("revoked_at", "is", null)
+              .execute()
+            return insertKey(trx, { email: used.email, tier: "free" }, now)
+          }),
+        )
+      })
+
+      return Registrations.of({ request, verify })
+    }),
+  )
+}

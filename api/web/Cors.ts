@@ -1,0 +1,48 @@
+/**
+ * CORS. Data routes are readable from any origin (the key, not the origin, authorises them) and
+ * expose the quota headers and Retry-After to scripts. Account routes and /register get no CORS
+ * headers: they are same-origin pages and calls on the public origin.
+ */
+import { Effect } from "effect"
+import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
+
+const ACCOUNT_PATH = /^\/(?:api\/(?:auth|me|alerts)|register)(?:[/?#]|$)/
+
+/** Account routes and the registration pages: same-origin only. */
+export const isAccountPath = (url: string): boolean => ACCOUNT_PATH.test(url)
+
+const EXPOSED = "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After"
+
+/** The CORS headers of a response to `request` (none for account paths or without Origin). */
+export const corsHeaders = (request: HttpServerRequest.HttpServerRequest): Record<string, string> | undefined =>
+  request.headers.origin === undefined || isAccountPath(request.url)
+    ? undefined
+    : { "access-control-allow-origin": "*", "access-control-expose-headers": EXPOSED }
+
+const preflight = HttpServerResponse.empty({
+  status: 204,
+  headers: {
+    "access-control-allow-origin": "*",
+    "access-control-allow-methods": "GET, HEAD, OPTIONS",
+    "access-control-allow-headers": "X-Api-Key, Authorization, If-None-Match",
+    "access-control-max-age": "600",
+  },
+})
+
+/** Answers preflights of data routes and adds the CORS headers to every data response. */
+export const cors = <E, R>(
+  app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
+): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    const headers = corsHeaders(request)
+    if (headers === undefined) return app
+    if (request.method === "OPTIONS" && request.headers["access-control-request-method"] !== undefined) {
+      return Effect.succeed(preflight)
+    }
+    return Effect.andThen(
+      HttpEffect.appendPreResponseHandler((_request, response) =>
+        Effect.succeed(HttpServerResponse.setHeaders(response, headers)),
+      ),
+      app,
+    )
+  })

@@ -1,0 +1,73 @@
+/**
+ * GET /register (the form), POST /register (mails the verification link), GET /register/verify
+ * (shows the new key once). Plain routes outside the JSON contract; keyless; behind the per-IP
+ * limit like every route. A POST from an untrusted Origin is refused (403).
+ */
+import { Effect } from "effect"
+import { ByteSize } from "effect"
+import { HttpIncomingMessage, HttpRouter, HttpServerRequest } from "effect/http"
+import { isEmailAddress } from "../../schemas/Account.ts"
+import { AccountsConfig } from "../accounts/AccountsConfig.ts"
+import { Registrations } from "../accounts/Registrations.ts"
+import { clientAddress } from "../ratelimit/Edge.ts"
+import { htmlResponse } from "./Html.ts"
+import { isTrustedOrigin } from "./Origin.ts"
+import { keyShown, linkInvalid, linkSent, problem, registerForm } from "./RegisterPages.ts"
+
+const unavailable = (retryAfter: number) =>
+  htmlResponse(problem("Try again later", "The service cannot do this right now. Please try again in a minute."), 503, {
+    "retry-after": String(retryAfter),
+  })
+
+const showForm = Effect.succeed(htmlResponse(registerForm()))
+
+const submit = Effect.gen(function* () {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const config = yield* AccountsConfig
+  if (!isTrustedOrigin(config, request.headers.origin)) {
+    return htmlResponse(problem("Not allowed", "This form can only be sent from this site's own page."), 403)
+  }
+  const body = yield* request.text.pipe(
+    Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.kilobytes(4)),
+    Effect.option,
+  )
+  if (body._tag === "None") return htmlResponse(problem("Bad request", "The form could not be read."), 400)
+  const email = (new URLSearchParams(body.value).get("email") ?? "").trim()
+  if (!isEmailAddress(email)) {
+    return htmlResponse(registerForm({ email, error: "Enter an e-mail address like name@example.com." }), 422)
+  }
+  const registrations = yield* Registrations
+  return yield* registrations.request(email, clientAddress(request)).pipe(
+    Effect.as(htmlResponse(linkSent(email))),
+    Effect.catchTags({
+      RateLimited: (e) =>
+        Effect.succeed(
+          htmlResponse(problem("Too many requests", "Too many links were asked for this address or from here. Try again later."), 429, {
+            "retry-after": String(e.retryAfter),
+          }),
+        ),
+      MailUnavailable: () => Effect.succeed(unavailable(60)),
+      AccountsUnavailable: () => Effect.succeed(unavailable(5)),
+    }),
+  )
+})
+
+const verify = Effect.gen(function* () {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const token = new URL(request.url, "http://x").searchParams.get("token") ?? ""
+  const registrations = yield* Registrations
+  return yield* registrations.verify(token).pipe(
+    Effect.map((issued) =>
+      issued === null ? htmlResponse(linkInvalid(), 410) : htmlResponse(keyShown(issued.key, issued.record.email)),
+    ),
+    Effect.catchTag("AccountsUnavailable", () => Effect.succeed(unavailable(5))),
+  )
+})
+
+export const RegisterRoutes = HttpRouter.use((router) =>
+  Effect.all([
+    router.add("GET", "/register", showForm),
+    router.add("POST", "/register", submit),
+    router.add("GET", "/register/verify", verify),
+  ]),
+)

@@ -1,0 +1,107 @@
+/**
+ * `make bench`, the quota step: authenticated requests to one cheap route, counted (the atomic
+ * decide-and-count statement on accounts.sqlite) against the same server with that statement
+ * replaced by a constant (test/bench/quotaServer.ts), in alternating rounds on loopback. The issue
+ * asks the quota step to cost ≤ 20 % of the request: `quota_step_share_cpu` is the share of the
+ * server's CPU time per request that the step adds, `quota_step_share_throughput` is
+ * 1 − counted/uncounted requests per second. On a cheap route this is the upper bound; heavier
+ * routes dilute it.
+ */
+import { execFileSync } from "node:child_process"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { makeFixtureA } from "../support/snapshotFixture.ts"
+import { median, type Round, round, startProcess } from "./harness.ts"
+
+const root = join(import.meta.dirname, "..", "..")
+
+/**
+ * CPU milliseconds a process has used (Linux /proc, 100 ticks a second), or NaN elsewhere. CPU per
+ * request is steadier than throughput on a small shared machine, where the load generator and
+ * both servers compete for the same cores.
+ */
+const cpuMs = (pid: number | undefined): number => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return Number.NaN
+  }
+}
+
+export const benchQuota = async (): Promise<Record<string, unknown>> => {
+  const seconds = Number(process.env.BENCH_SECONDS ?? 5)
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
+  const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
+  const fx = makeFixtureA()
+  const env = { ...process.env, FDS_DATA_DIR: fx.dataDir }
+  // A quota no bench reaches: every request is counted and none refused.
+  const key = execFileSync(
+    process.execPath,
+    [join(root, "api/main.ts"), "keys", "create", "--email", "bench@example.com", "--tier", "institutional", "--quota", "1000000000"],
+    { env, encoding: "utf8" },
+  ).trim()
+  const script = join(root, "test/bench/quotaServer.ts")
+  const counted = await startProcess([script, fx.dataDir, "counted"], env)
+  const uncounted = await startProcess([script, fx.dataDir, "uncounted"], env)
+  const path = "/api/asset_providers"
+  const headers = { "x-api-key": key }
+  try {
+    console.log(`bench quota: ${path}, ${rounds} rounds × ${seconds} s, ${connections} connections`)
+    await round(counted.url + path, headers, 2, connections) // warm-up
+    await round(uncounted.url + path, headers, 2, connections)
+    const results: Record<"counted" | "uncounted", Round[]> = { counted: [], uncounted: [] }
+    const cpuPerRequest: Record<"counted" | "uncounted", number[]> = { counted: [], uncounted: [] }
+    const measure = async (name: "counted" | "uncounted", server: typeof counted) => {
+      const before = cpuMs(server.child.pid)
+      const r = await round(server.url + path, headers, seconds, connections)
+      cpuPerRequest[name].push(((cpuMs(server.child.pid) - before) * 1000) / (r.requestsPerSecond * seconds))
+      results[name].push(r)
+    }
+    for (let i = 0; i < rounds; i++) {
+      await measure("counted", counted)
+      await measure("uncounted", uncounted)
+    }
+    const summary = (rs: Round[]) => ({
+      requests_per_second: median(rs.map((r) => r.requestsPerSecond)),
+      p50_ms: median(rs.map((r) => r.p50)),
+      p99_ms: median(rs.map((r) => r.p99)),
+      non_2xx: rs.reduce((n, r) => n + r.non2xx, 0),
+      errors: rs.reduce((n, r) => n + r.errors, 0),
+      rounds: rs,
+    })
+    const c = summary(results.counted)
+    const u = summary(results.uncounted)
+    const share = 1 - c.requests_per_second / u.requests_per_second
+    const cpuCounted = median(cpuPerRequest.counted)
+    const cpuUncounted = median(cpuPerRequest.uncounted)
+    const cpuShare = 1 - cpuUncounted / cpuCounted
+    console.log("")
+    console.log("| quota step | req/s (median) | p50 ms | p99 ms | non-2xx | errors |")
+    console.log("|---|---|---|---|---|---|")
+    for (const [name, s] of [["counted", c], ["uncounted", u]] as const) {
+      console.log(`| ${name} | ${s.requests_per_second.toFixed(0)} | ${s.p50_ms} | ${s.p99_ms} | ${s.non_2xx} | ${s.errors} |`)
+    }
+    console.log(`CPU per request: counted ${cpuCounted.toFixed(0)} µs, uncounted ${cpuUncounted.toFixed(0)} µs`)
+    console.log(
+      `quota step share of a request: ${(cpuShare * 100).toFixed(1)} % of its CPU, ${(share * 100).toFixed(1)} % of throughput (target ≤ 20 %)`,
+    )
+    return {
+      path,
+      seconds,
+      rounds,
+      connections,
+      counted: c,
+      uncounted: u,
+      cpu_us_per_request: { counted: cpuCounted, uncounted: cpuUncounted },
+      quota_step_share_cpu: cpuShare,
+      quota_step_share_throughput: share,
+      p99_added_ms: c.p99_ms - u.p99_ms,
+      within_target: cpuShare <= 0.2,
+    }
+  } finally {
+    counted.child.kill()
+    uncounted.child.kill()
+    fx.cleanup()
+  }
+}
