@@ -1,116 +1,28 @@
 /**
- * `make bench`: speed figures, printed and written to test/bench/results/. Never asserted in tests.
- * 1. authenticated /api/real_assets/{id}/days through our server vs plain node:http returning the
- *    same bytes (the ceiling), side by side, alternating rounds, bounded load (autocannon) on loopback.
+ * `make bench`: speed figures, printed and written to test/bench/results/<time>.json. Never
+ * asserted in tests. Each part runs its servers side by side with a bounded load on loopback;
+ * quote medians and ratios from one run (the machine is shared and noisy).
  */
-import { execFileSync } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { existsSync, mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { median, type Round, round, startProcess } from "./harness.ts"
+import { benchDays } from "./days.ts"
+import { benchQuota } from "./quota.ts"
 
-const root = join(import.meta.dirname, "..", "..")
-const seconds = Number(process.env.BENCH_SECONDS ?? 5)
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
-
-const work = mkdtempSync(join(tmpdir(), "fds-bench-"))
-const dataDir = join(work, "data")
-const sampleDir = join(work, "sample")
-const env = { ...process.env, FDS_DATA_DIR: dataDir }
-const cli = (script: string, ...args: string[]) =>
-  execFileSync(process.execPath, [join(root, script), ...args], { env, encoding: "utf8" }).trim()
-
-console.log(`bench: preparing the small sample in ${work}`)
-cli("pipeline/main.ts", "sample", "--out", sampleDir)
-console.log(cli("pipeline/main.ts", "pipeline", "run", "--source", sampleDir))
-const key = cli("api/main.ts", "keys", "create", "--email", "bench@example.com", "--tier", "internal")
-
-const ours = await startProcess([join(root, "api/main.ts"), "serve"], { ...env, PORT: "0" })
-// The series with the longest history: ask the API, like a client would.
-const providers = (await (await fetch(`${ours.url}/api/asset_providers`, { headers: { "x-api-key": key } })).json()) as {
-  data: Array<{ id: string }>
+const parts: Record<string, () => Promise<Record<string, unknown>>> = {
+  days: benchDays,
+  quota: benchQuota,
 }
-let assetId = ""
-let longest = -1
-for (const p of providers.data) {
-  const funds = (await (
-    await fetch(`${ours.url}/api/asset_providers/${p.id}/conceptual_assets`, { headers: { "x-api-key": key } })
-  ).json()) as { data: Array<{ id: string }> }
-  for (const f of funds.data) {
-    const series = (await (
-      await fetch(`${ours.url}/api/conceptual_assets/${f.id}/real_assets`, { headers: { "x-api-key": key } })
-    ).json()) as { data: Array<{ id: string; attributes: { start_date: string } }> }
-    for (const s of series.data) {
-      const age = Date.parse("2100-01-01") - Date.parse(s.attributes.start_date)
-      if (age > longest) {
-        longest = age
-        assetId = s.id
-      }
-    }
-  }
+
+const only = process.env.BENCH_ONLY?.split(",")
+const results: Record<string, unknown> = { at: new Date().toISOString(), node: process.version }
+for (const [name, run] of Object.entries(parts)) {
+  if (only !== undefined && !only.includes(name)) continue
+  console.log(`\n== ${name}`)
+  results[name] = await run()
 }
-const path = `/api/real_assets/${assetId}/days`
-const body = Buffer.from(await (await fetch(ours.url + path, { headers: { "x-api-key": key } })).arrayBuffer())
-const bodyFile = join(work, "days.json")
-writeFileSync(bodyFile, body)
-const plain = await startProcess([join(root, "test/bench/plainServer.ts"), bodyFile], env)
 
-console.log(`bench: ${path} (${body.length} bytes), ${rounds} rounds × ${seconds} s, ${connections} connections`)
-const results: Record<string, Round[]> = { fds: [], plain: [] }
-await round(ours.url + path, { "x-api-key": key }, 2, connections) // warm-up
-await round(plain.url, {}, 2, connections)
-for (let i = 0; i < rounds; i++) {
-  results.fds!.push(await round(ours.url + path, { "x-api-key": key }, seconds, connections))
-  results.plain!.push(await round(plain.url, {}, seconds, connections))
-}
-ours.child.kill()
-plain.child.kill()
-
-const summary = Object.fromEntries(
-  Object.entries(results).map(([name, rs]) => [
-    name,
-    {
-      requests_per_second: median(rs.map((r) => r.requestsPerSecond)),
-      p50_ms: median(rs.map((r) => r.p50)),
-      p99_ms: median(rs.map((r) => r.p99)),
-      non_2xx: rs.reduce((n, r) => n + r.non2xx, 0),
-      errors: rs.reduce((n, r) => n + r.errors, 0),
-      rounds: rs,
-    },
-  ]),
-) as Record<string, { requests_per_second: number; p50_ms: number; p99_ms: number; non_2xx: number; errors: number }>
-
-const ratio = summary.fds!.requests_per_second / summary.plain!.requests_per_second
-console.log("")
-console.log("| server | req/s (median) | p50 ms | p99 ms | non-2xx | errors |")
-console.log("|---|---|---|---|---|---|")
-for (const [name, s] of Object.entries(summary)) {
-  console.log(`| ${name} | ${s.requests_per_second.toFixed(0)} | ${s.p50_ms} | ${s.p99_ms} | ${s.non_2xx} | ${s.errors} |`)
-}
-console.log(`throughput ratio fds / plain node:http = ${ratio.toFixed(2)}`)
-
-const outDir = join(root, "test/bench/results")
+const outDir = join(import.meta.dirname, "results")
 if (!existsSync(outDir)) mkdirSync(outDir, { recursive: true })
-const stamp = new Date().toISOString().replace(/[:.]/g, "-")
-const out = join(outDir, `days-${stamp}.json`)
-writeFileSync(
-  out,
-  JSON.stringify(
-    {
-      at: new Date().toISOString(),
-      node: process.version,
-      path: path.replace(assetId, "{id}"),
-      body_bytes: body.length,
-      seconds,
-      rounds,
-      connections,
-      ratio_fds_over_plain: ratio,
-      summary,
-    },
-    null,
-    2,
-  ),
-)
-console.log(`written ${out}`)
-rmSync(work, { recursive: true, force: true })
+const out = join(outDir, `bench-${new Date().toISOString().replace(/[:.]/g, "-")}.json`)
+writeFileSync(out, JSON.stringify(results, null, 2))
+console.log(`\nwritten ${out}`)
