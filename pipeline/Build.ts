@@ -84,7 +84,11 @@ export const loadInputs = (
     progress.start(inputs.length, inputs.reduce((n, i) => n + i.bytes, 0))
     for (const input of inputs) {
       if (input.data_set !== "fm_registry" && input.data_set !== "cartola_diaria") {
-        const parsed = sourceOf(input.data_set).parse(raw.get(input.sha256), input.name)
+        // structuredClone: the records' strings are slices of the decoded page; copies let it go.
+        const parsed = Effect.map(sourceOf(input.data_set).parse(raw.get(input.sha256), input.name), (p) => ({
+          records: structuredClone(p.records),
+          repairs: p.repairs,
+        }))
         if (FI_DATA_SETS.has(input.data_set)) {
           const result = yield* Effect.result(parsed)
           if (result._tag === "Failure") {
@@ -138,6 +142,7 @@ export const buildSnapshot = (
     let t = performance.now()
     const staged = yield* stage(loaded, batchDate)
     const stageMs = Math.round(performance.now() - t)
+    console.error(JSON.stringify({ level: "info", stage: "staged", rss_mb: Math.round(process.memoryUsage.rss() / 1e6), heap_mb: Math.round(process.memoryUsage().heapUsed / 1e6), external_mb: Math.round(process.memoryUsage().external / 1e6), array_buffers_mb: Math.round(process.memoryUsage().arrayBuffers / 1e6) }))
     const writer = new SnapshotWriter(snapshotsDir)
     const computed: Record<string, number> = {}
     const finished = yield* Effect.try({
@@ -165,6 +170,7 @@ export const buildSnapshot = (
             insert_ms: insertMs,
             compute_ms: computeMs,
             ...done.timings,
+            rss_mb: Math.round(process.memoryUsage.rss() / 1e6),
           }),
         )
         return done

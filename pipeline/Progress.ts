@@ -48,7 +48,7 @@ export const terminalOrLogProgress = (stream: NodeJS.WriteStream = process.stder
       const seconds = (now - started) / 1000
       const eta = doneBytes > 0 ? ((totalBytes - doneBytes) * seconds) / doneBytes : 0
       stream.write(
-        JSON.stringify({ level: "info", stage: "parse", files_done: done, files_total: total, last_file: name, rows, rows_per_s: Math.round(rows / Math.max(seconds, 0.001)), eta_s: Math.round(eta) }) + "\n",
+        JSON.stringify({ level: "info", stage: "parse", files_done: done, files_total: total, last_file: name, rows, rows_per_s: Math.round(rows / Math.max(seconds, 0.001)), eta_s: Math.round(eta), rss_mb: Math.round(process.memoryUsage.rss() / 1e6) }) + "\n",
       )
     },
     stop: () => {},

@@ -56,6 +56,26 @@ export const mergeQuotas = (
         return g
       }),
     )
+    // Series in asset-id order; each gets a segment of the one merged buffer, in that order, so
+    // that sorting, de-duplicating and compacting happen in place (one copy of the history in
+    // memory, not three).
+    const ids = infos.map((info) => assetId(info.run, info.serie))
+    const order = infos.map((_, g) => g).sort((a, b) => ids[a]! - ids[b]!)
+    for (let k = 1; k < order.length; k++) {
+      if (ids[order[k]!] === ids[order[k - 1]!]) {
+        const a = infos[order[k - 1]!]!
+        const b = infos[order[k]!]!
+        return Effect.fail(
+          cmfFileInvalid({
+            dataSet: "cartola_diaria",
+            file: files[0]!.file,
+            line: 0,
+            field: "SERIE",
+            detail: `series id collision between RUN ${a.run} ${a.serie} and RUN ${b.run} ${b.serie}`,
+          }),
+        )
+      }
+    }
     let afterCutoff = 0
     const counts = new Int32Array(infos.length)
     files.forEach((f, fi) => {
@@ -64,9 +84,12 @@ export const mergeQuotas = (
         else counts[maps[fi]![f.seriesIndex[i]!]!]!++
       }
     })
-    const offsets = new Int32Array(infos.length + 1)
-    for (let g = 0; g < infos.length; g++) offsets[g + 1] = offsets[g]! + counts[g]!
-    const total = offsets[infos.length]!
+    const start = new Int32Array(infos.length)
+    let total = 0
+    for (const g of order) {
+      start[g] = total
+      total += counts[g]!
+    }
     const cols = {
       date: new Int32Array(total),
       price: new Float64Array(total),
@@ -77,7 +100,7 @@ export const mergeQuotas = (
     }
     const fileOf = new Int32Array(total)
     const lineOf = new Int32Array(total)
-    const fill = offsets.slice(0, infos.length)
+    const fill = start.slice()
     files.forEach((f, fi) => {
       for (let i = 0; i < f.date.length; i++) {
         if (f.date[i]! > cutoff) continue
@@ -93,82 +116,62 @@ export const mergeQuotas = (
       }
     })
 
-    // Per series: sort by date when needed, then drop exact duplicates and catch conflicts,
-    // compacting in place.
-    const keep = new Uint8Array(total).fill(1)
+    // Per series: sort by date when needed, drop exact duplicates, catch conflicts, and compact
+    // left in place (the write position never passes the read position).
     let duplicates = 0
-    for (let g = 0; g < infos.length; g++) {
-      const from = offsets[g]!
-      const to = offsets[g + 1]!
+    let w = 0
+    const series: StagedSeries[] = []
+    for (const g of order) {
+      const from = start[g]!
+      const to = from + counts[g]!
       let sorted = true
       for (let i = from + 1; i < to && sorted; i++) if (cols.date[i]! < cols.date[i - 1]!) sorted = false
       if (!sorted) sortSegment(from, to, cols, fileOf, lineOf)
-      for (let i = from + 1; i < to; i++) {
-        if (cols.date[i] !== cols.date[i - 1]) continue
-        const p = i - 1
-        const identical =
-          same(cols.price[i]!, cols.price[p]!) &&
-          same(cols.patrimony[i]!, cols.patrimony[p]!) &&
-          same(cols.holders[i]!, cols.holders[p]!) &&
-          same(cols.factorAjuste[i]!, cols.factorAjuste[p]!) &&
-          same(cols.factorReparto[i]!, cols.factorReparto[p]!)
-        if (!identical) {
-          const info = infos[g]!
-          return Effect.fail(
-            cmfFileInvalid({
-              dataSet: "cartola_diaria",
-              file: files[fileOf[i]!]!.file,
-              line: lineOf[i]!,
-              field: "VALOR_CUOTA",
-              detail: `RUN_FM ${info.run} SERIE ${info.serie} on ${cols.date[i]} conflicts with ${files[fileOf[p]!]!.file} line ${lineOf[p]}`,
-            }),
-          )
+      const segmentStart = w
+      for (let i = from; i < to; i++) {
+        if (i > from && cols.date[i] === cols.date[i - 1]) {
+          const p = i - 1
+          const identical =
+            same(cols.price[i]!, cols.price[p]!) &&
+            same(cols.patrimony[i]!, cols.patrimony[p]!) &&
+            same(cols.holders[i]!, cols.holders[p]!) &&
+            same(cols.factorAjuste[i]!, cols.factorAjuste[p]!) &&
+            same(cols.factorReparto[i]!, cols.factorReparto[p]!)
+          if (!identical) {
+            const info = infos[g]!
+            return Effect.fail(
+              cmfFileInvalid({
+                dataSet: "cartola_diaria",
+                file: files[fileOf[i]!]!.file,
+                line: lineOf[i]!,
+                field: "VALOR_CUOTA",
+                detail: `RUN_FM ${info.run} SERIE ${info.serie} on ${cols.date[i]} conflicts with ${files[fileOf[p]!]!.file} line ${lineOf[p]}`,
+              }),
+            )
+          }
+          duplicates++
+          continue
         }
-        keep[i] = 0
-        duplicates++
-      }
-    }
-
-    // Compact and order series by asset id.
-    const order = infos.map((info, g) => ({ g, id: assetId(info.run, info.serie) })).sort((a, b) => a.id - b.id)
-    const out = {
-      date: new Int32Array(total - duplicates),
-      price: new Float64Array(total - duplicates),
-      patrimony: new Float64Array(total - duplicates),
-      holders: new Float64Array(total - duplicates),
-      factorAjuste: new Float64Array(total - duplicates),
-      factorReparto: new Float64Array(total - duplicates),
-    }
-    const series: StagedSeries[] = []
-    let w = 0
-    for (const { g, id } of order) {
-      const start = w
-      for (let i = offsets[g]!; i < offsets[g + 1]!; i++) {
-        if (keep[i] === 0) continue
-        out.date[w] = cols.date[i]!
-        out.price[w] = cols.price[i]!
-        out.patrimony[w] = cols.patrimony[i]!
-        out.holders[w] = cols.holders[i]!
-        out.factorAjuste[w] = cols.factorAjuste[i]!
-        out.factorReparto[w] = cols.factorReparto[i]!
+        // Comparisons above read [i - 1] before it can be overwritten: w ≤ i - 1 only lags.
+        if (w !== i) {
+          cols.date[w] = cols.date[i]!
+          cols.price[w] = cols.price[i]!
+          cols.patrimony[w] = cols.patrimony[i]!
+          cols.holders[w] = cols.holders[i]!
+          cols.factorAjuste[w] = cols.factorAjuste[i]!
+          cols.factorReparto[w] = cols.factorReparto[i]!
+        }
         w++
       }
-      if (w > start) series.push({ ...infos[g]!, assetId: id, start, end: w })
+      if (w > segmentStart) series.push({ ...infos[g]!, assetId: ids[g]!, start: segmentStart, end: w })
     }
-    for (let k = 1; k < series.length; k++) {
-      if (series[k]!.assetId === series[k - 1]!.assetId) {
-        const a = series[k - 1]!
-        const b = series[k]!
-        return Effect.fail(
-          cmfFileInvalid({
-            dataSet: "cartola_diaria",
-            file: files[0]!.file,
-            line: 0,
-            field: "SERIE",
-            detail: `series id collision between RUN ${a.run} ${a.serie} and RUN ${b.run} ${b.serie}`,
-          }),
-        )
-      }
+    const out = {
+      date: cols.date.subarray(0, w),
+      price: cols.price.subarray(0, w),
+      patrimony: cols.patrimony.subarray(0, w),
+      holders: cols.holders.subarray(0, w),
+      factorAjuste: cols.factorAjuste.subarray(0, w),
+      factorReparto: cols.factorReparto.subarray(0, w),
     }
     return Effect.succeed({
       series,
