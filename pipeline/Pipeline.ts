@@ -2,19 +2,22 @@
  * The daily batch: collect raw files → fold the ledger into the batch's inputs → parse → stage →
  * write the snapshot → publish. Anything wrong rejects the whole batch: a BatchRejected event is
  * appended, CURRENT is not touched, the raw files stay stored. Running the same inputs again
- * appends nothing and publishes nothing new.
+ * appends nothing and publishes nothing new, and neither does a run after an explicit rollback
+ * until new files arrive (pipeline/Rollback.ts). Every run that ends writes STATUS.json.
  */
-import { Effect, Schema } from "effect"
+import { Clock, Effect, Exit, Schema } from "effect"
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { publishCurrent, readCurrent } from "../snapshots/Pointer.ts"
 import { buildSnapshot, loadInputs, type Progress } from "./Build.ts"
 import { applyRetention } from "../snapshots/Retention.ts"
+import { writeStatus } from "../snapshots/Status.ts"
 import { collectFolder, collectHttp } from "./Collect.ts"
 import { ParsedCache } from "./staging/ParsedCache.ts"
 import type { FetchOptions } from "./fetch/CmfHttp.ts"
 import { Ledger } from "./ledger/Ledger.ts"
 import { RawStore } from "./RawStore.ts"
+import { rollbackHold } from "./Rollback.ts"
 import { PIPELINE_VERSION } from "./Version.ts"
 
 export type Source =
@@ -39,11 +42,14 @@ export interface RunOptions {
 
 export type RunOutcome =
   | { readonly outcome: "published"; readonly batchDate: string; readonly file: string; readonly contentHash: string; readonly rowCounts: Record<string, number> }
-  | { readonly outcome: "unchanged"; readonly batchDate: string; readonly file: string }
+  | { readonly outcome: "unchanged"; readonly batchDate: string; readonly file: string; readonly note?: string }
 
 /** The batch was refused; CURRENT still names the previous snapshot. */
 export class BatchRejectedError extends Schema.TaggedError<BatchRejectedError>()("BatchRejectedError", {
   reason: Schema.String,
+  /** content: the inputs were refused; source: the CMF could not be read (a retry may help); build: writing failed (disk). */
+  kind: Schema.Literals(["content", "source", "build"]),
+  batchDate: Schema.NullOr(Schema.String),
 }) {}
 
 export const paths = (dataDir: string) => ({
@@ -63,6 +69,12 @@ const sweepTemporaryFiles = (dir: string): void => {
 
 export const runPipeline = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedError> =>
   Effect.gen(function* () {
+    const startedAt = yield* Clock.currentTimeMillis
+    return yield* runBatch(options).pipe(Effect.onExit((exit) => recordStatus(options.dataDir, startedAt, exit)))
+  })
+
+const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedError> =>
+  Effect.gen(function* () {
     const p = paths(options.dataDir)
     mkdirSync(p.snapshots, { recursive: true })
     sweepTemporaryFiles(p.snapshots)
@@ -71,13 +83,13 @@ export const runPipeline = (options: RunOptions): Effect.Effect<RunOutcome, Batc
       Effect.sync(() => new Ledger(p.ledger)),
       (l) => Effect.sync(() => l.close()),
     )
-    const reject = (reason: string, batchDate: string | null = null) =>
+    const reject = (reason: string, batchDate: string | null = null, kind: BatchRejectedError["kind"] = "content") =>
       Effect.sync(() =>
         ledger.append({
           type: "BatchRejected",
           payload: { batch_date: batchDate, reason, inputs: ledger.currentInputs().map((i) => i.sha256) },
         }),
-      ).pipe(Effect.andThen(Effect.fail(new BatchRejectedError({ reason }))))
+      ).pipe(Effect.andThen(Effect.fail(new BatchRejectedError({ reason, kind, batchDate }))))
 
     if (options.date !== undefined && options.date > options.today) {
       return yield* reject(`batch date ${options.date} is in the future (today is ${options.today})`, options.date)
@@ -102,7 +114,7 @@ export const runPipeline = (options: RunOptions): Effect.Effect<RunOutcome, Batc
                 ? `source folder ${e.file} does not exist`
                 : `${e.file} matches no CMF data set we read (stored as raw ${e.sha256.slice(0, 12)})`,
             ),
-          CmfSourceError: (e) => reject(`CMF source ${e.url}: ${e.message}`),
+          CmfSourceError: (e) => reject(`CMF source ${e.url}: ${e.message}`, options.date ?? null, "source"),
         }),
       )
     }
@@ -110,6 +122,11 @@ export const runPipeline = (options: RunOptions): Effect.Effect<RunOutcome, Batc
     const inputs = ledger.currentInputs()
     if (!inputs.some((i) => i.data_set === "fm_registry")) return yield* reject("no FM registry (fm_ident2) among the inputs")
     if (!inputs.some((i) => i.data_set === "cartola_diaria")) return yield* reject("no daily values (cartola diaria) among the inputs")
+    const hold = rollbackHold(ledger, p.snapshots)
+    if (hold !== null) {
+      const note = `held by the rollback to ${hold.batchDate} (${hold.recordedAt}): no new CMF file since, CURRENT stays on ${hold.file}; new files publish again, or roll forward with \`pipeline rollback --to\``
+      return { outcome: "unchanged", batchDate: hold.batchDate, file: hold.file, note } satisfies RunOutcome
+    }
 
     const loaded = yield* loadInputs(raw, inputs, new ParsedCache(options.dataDir), options.progress).pipe(
       Effect.catchTag("CmfFileInvalid", (e) => reject(e.message)),
@@ -135,7 +152,7 @@ export const runPipeline = (options: RunOptions): Effect.Effect<RunOutcome, Batc
 
     const finished = yield* buildSnapshot(p.snapshots, inputs, loaded, batchDate).pipe(
       Effect.catchTag("CmfFileInvalid", (e) => reject(e.message, batchDate)),
-      Effect.catchTag("BuildFailed", (e) => reject(e.reason, batchDate)),
+      Effect.catchTag("BuildFailed", (e) => reject(e.reason, batchDate, "build")),
     )
     ledger.append({
       type: "BatchBuilt",
@@ -152,3 +169,27 @@ export const runPipeline = (options: RunOptions): Effect.Effect<RunOutcome, Batc
       rowCounts: finished.rowCounts,
     } satisfies RunOutcome
   }).pipe(Effect.scoped)
+
+/** Writes STATUS.json for /health; a run that was interrupted (daemon stopped) changed nothing and reports nothing. */
+const recordStatus = (dataDir: string, startedAt: number, exit: Exit.Exit<RunOutcome, BatchRejectedError>) =>
+  Effect.gen(function* () {
+    if (Exit.hasInterrupts(exit)) return
+    const dir = paths(dataDir).snapshots
+    const finishedAt = yield* Clock.currentTimeMillis
+    const error = Exit.isFailure(exit) ? exit.cause.reasons.find((r) => r._tag === "Fail")?.error : undefined
+    const times = { started_at: new Date(startedAt).toISOString(), finished_at: new Date(finishedAt).toISOString(), pipeline_version: PIPELINE_VERSION }
+    const current = existsSync(dir) ? readCurrent(dir) : null
+    try {
+      if (Exit.isSuccess(exit)) {
+        const r = exit.value
+        writeStatus(dir, { outcome: r.outcome, batch_date: r.batchDate, file: r.file, reason: r.outcome === "unchanged" ? (r.note ?? null) : null, ...times })
+      } else if (error !== undefined) {
+        writeStatus(dir, { outcome: error.kind === "content" ? "rejected" : "failed", batch_date: error.batchDate, file: current, reason: error.reason, ...times })
+      } else {
+        writeStatus(dir, { outcome: "failed", batch_date: null, file: current, reason: String(exit.cause).slice(0, 2000), ...times })
+      }
+    } catch (e) {
+      // A full disk may refuse the status too; the run's own outcome must still come through.
+      console.error(JSON.stringify({ level: "error", msg: "STATUS.json not written", error: String(e) }))
+    }
+  })

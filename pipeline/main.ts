@@ -1,21 +1,17 @@
-/** Pipeline command line: `sample` and `pipeline run`. Run through ./fds. */
+/** Pipeline command line: `sample`, `pipeline run|reproduce|rollback|daemon`. Run through ./fds. */
 import { Effect } from "effect"
 import { parseArgs } from "node:util"
 import { isIsoDate } from "../schemas/Dates.ts"
-import { defaultFetchOptions } from "./fetch/CmfHttp.ts"
-import { runPipeline, type Source } from "./Pipeline.ts"
+import { daemonCommand } from "./daemon/DaemonCommand.ts"
+import { runOptionsFromEnv } from "./daemon/RunConfig.ts"
+import { lockedMessage, type RunLocked, withRunLock } from "./daemon/RunLock.ts"
+import { type RunOptions, runPipeline } from "./Pipeline.ts"
 import { terminalOrLogProgress } from "./Progress.ts"
 import { reproduce } from "./Reproduce.ts"
+import { rollbackCommand } from "./Rollback.ts"
 import { writeSample } from "./sample/Sample.ts"
-import { existsSync } from "node:fs"
-import { join } from "node:path"
 
 const env = (name: string, fallback: string): string => process.env[name] ?? fallback
-
-const santiagoToday = (): string =>
-  new Intl.DateTimeFormat("en-CA", { timeZone: "America/Santiago", year: "numeric", month: "2-digit", day: "2-digit" }).format(
-    new Date(),
-  )
 
 const fail = (message: string): never => {
   console.error(`fds: ${message}`)
@@ -52,44 +48,32 @@ const sample = async (args: string[]) => {
 const run = async (args: string[]) => {
   const { values } = parseArgs({ args, options: { source: { type: "string" }, date: { type: "string" } } })
   if (values.date !== undefined && !isIsoDate(values.date)) fail("--date must be a real date YYYY-MM-DD")
-  const dataDir = env("FDS_DATA_DIR", "./data")
-  const sources: Source[] = []
-  if (values.source !== undefined) {
-    sources.push(/^https?:\/\//.test(values.source) ? { kind: "http", baseUrl: values.source } : { kind: "folder", path: values.source })
-  } else {
-    sources.push({ kind: "http", baseUrl: env("FDS_CMF_BASE_URL", "https://www.cmfchile.cl") })
-    const inbox = env("FDS_INBOX_DIR", join(dataDir, "inbox"))
-    if (existsSync(inbox)) sources.push({ kind: "folder", path: inbox })
-  }
   const started = performance.now()
-  const exit = await Effect.runPromiseExit(
-    runPipeline({
-      dataDir,
-      sources,
-      date: values.date,
-      today: santiagoToday(),
-      historyStart: env("FDS_HISTORY_START", "2007-12-31"),
-      retentionDays: Number(env("FDS_RETENTION_DAYS", "14")),
-      progress: terminalOrLogProgress(),
-      fetch: {
-        ...defaultFetchOptions,
-        timeoutMillis: Number(env("FDS_FETCH_TIMEOUT_MS", String(defaultFetchOptions.timeoutMillis))),
-        retries: Number(env("FDS_FETCH_RETRIES", String(defaultFetchOptions.retries))),
-      },
-    }),
-  )
+  let options: RunOptions
+  try {
+    options = runOptionsFromEnv(process.env, { source: values.source, date: values.date, progress: terminalOrLogProgress() })
+  } catch (e) {
+    return fail((e as Error).message)
+  }
+  const exit = await Effect.runPromiseExit(withRunLock(options.dataDir, runPipeline(options)))
   const seconds = ((performance.now() - started) / 1000).toFixed(1)
   if (exit._tag === "Success") {
     const r = exit.value
     console.log(
       r.outcome === "published"
         ? `published ${r.batchDate}: ${r.file} (${Object.entries(r.rowCounts).map(([t, n]) => `${t} ${n}`).join(", ")}) in ${seconds} s`
-        : `unchanged: ${r.batchDate} is already published as ${r.file}`,
+        : r.note !== undefined
+          ? `unchanged: ${r.note}`
+          : `unchanged: ${r.batchDate} is already published as ${r.file}`,
     )
     return
   }
   const cause = exit.cause
   const rejected = cause.reasons.find((r) => r._tag === "Fail")
+  if (rejected?._tag === "Fail" && (rejected.error as { _tag: string })._tag === "RunLocked") {
+    console.error(`fds: ${lockedMessage(rejected.error as RunLocked)}`)
+    process.exit(3)
+  }
   if (rejected !== undefined && rejected._tag === "Fail") {
     console.error(`batch rejected: ${(rejected.error as { reason: string }).reason}`)
     console.error("CURRENT was not changed; the previous snapshot keeps serving.")
@@ -123,4 +107,6 @@ const [command, sub, ...rest] = process.argv.slice(2)
 if (command === "sample") await sample([sub ?? "", ...rest].filter((a) => a !== ""))
 else if (command === "pipeline" && sub === "run") await run(rest)
 else if (command === "pipeline" && sub === "reproduce") await reproduceCommand(rest)
+else if (command === "pipeline" && sub === "rollback") await rollbackCommand(rest)
+else if (command === "pipeline" && sub === "daemon") daemonCommand()
 else fail(`unknown command: ${[command, sub].filter(Boolean).join(" ")}`)

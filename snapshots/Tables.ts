@@ -16,7 +16,7 @@ import type {
 import { MARKET_TABLES } from "./tables/Market.ts"
 import { COMPUTED_TABLES } from "./tables/Computed.ts"
 
-export const FORMAT_VERSION = 2
+export const FORMAT_VERSION = 3
 
 export interface MetaTable {
   key: string

@@ -9,6 +9,7 @@ import {
   RealAssetList,
 } from "../../schemas/Catalog.ts"
 import { IsoDate } from "../../schemas/Dates.ts"
+import { AssetProviderAllList } from "../../schemas/FiProviders.ts"
 import { ApiKeyAuth } from "../Security.ts"
 
 /** Ids in paths are plain decimal digits (checked again as unsigned 32-bit in the handler). */
@@ -17,9 +18,17 @@ const DecimalId = Schema.String.check(Schema.isPattern(/^[0-9]+$/u))
 export class CatalogApi extends HttpApiGroup.make("catalog")
   .add(
     HttpApiEndpoint.get("providers", "/api/asset_providers", {
-      success: AssetProviderList,
+      query: {
+        scope: Schema.optionalKey(
+          Schema.Literal("all").annotate({
+            description: "all: FI/ETF administrators too, with coverage and counts (503 when the batch has no FI data)",
+          }),
+        ),
+      },
+      // The scope=all shape first: an answer without `meta` falls through to the unchanged FM shape.
+      success: [AssetProviderAllList, AssetProviderList],
       error: ServiceUnavailableResponse,
-    }).annotate(OpenApi.Summary, "All fund administrators (AGF)"),
+    }).annotate(OpenApi.Summary, "All fund administrators (AGF); with scope=all also FI/ETF administrators"),
     HttpApiEndpoint.get("conceptualAssets", "/api/asset_providers/:provider_id/conceptual_assets", {
       params: { provider_id: DecimalId.annotate({ description: "Administrator id (CRC32)" }) },
       success: ConceptualAssetList,

@@ -1,7 +1,18 @@
-/** Market routes (contract only; handlers in api/handlers/Market.ts). */
+/** Market routes (contract only; handlers in api/handlers/Market*.ts). */
 import { HttpApiGroup, OpenApi } from "effect/http-api"
 import { ApiKeyAuth } from "../Security.ts"
+import { article107, carteraHoldings, carteraResumen } from "./MarketFundApi.ts"
+import { agfEvolution, agfRanking, tacChanges } from "./MarketStatsApi.ts"
+import { allFunds, benchmarkPrices, benchmarks, familyIndex, marketSummary } from "./MarketViewsApi.ts"
 
 export class MarketApi extends HttpApiGroup.make("market")
+  .add(allFunds, marketSummary, familyIndex, benchmarks, benchmarkPrices)
+  .add(agfRanking, agfEvolution, tacChanges)
+  .add(carteraResumen, carteraHoldings, article107)
   .middleware(ApiKeyAuth)
-  .annotateMerge(OpenApi.annotations({ title: "Market" })) {}
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Market",
+      description: "All funds, market summary, family indices, benchmarks, administrator statistics, TAC changes, portfolios, article 107",
+    }),
+  ) {}

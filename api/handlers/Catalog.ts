@@ -7,9 +7,12 @@ import { dateToInt, intToDate } from "../../schemas/Dates.ts"
 import { currencyOf, FUND_TYPE_CATEGORY, investorClassOf } from "../../schemas/FundClass.ts"
 import { formatRun, parseUint32 } from "../../schemas/Ids.ts"
 import type { SnapshotReader } from "../../snapshots/Reader.ts"
+import { resolveAssetId } from "../../snapshots/readers/ReturnsSeries.ts"
 import type { FundsTable, SeriesTable } from "../../snapshots/Tables.ts"
 import { Api } from "../Api.ts"
 import type { Lease } from "../SnapshotStore.ts"
+import { providersAll } from "./FiProviders.ts"
+import { readFi } from "./FiSnapshot.ts"
 import { readSnapshot, withSnapshot } from "./Snapshot.ts"
 
 const conceptualAsset = (f: FundsTable) => ({
@@ -103,8 +106,11 @@ const daysResponse = (lease: Lease, assetText: string, assetId: number, from: nu
     const cacheKey = `${lease.generation}:${assetText}`
     let rendered = daysCache.get(cacheKey)
     if (rendered === undefined) {
-      if (r.series(assetId) === undefined) return null
-      rendered = renderDays(assetText, r.daysFrom(assetId, 0))
+      // A renamed series' previous id reads the current one's continuous history; the ids in the
+      // answer keep the requested text.
+      const current = resolveAssetId(r.db, assetId)
+      if (current === null) return null
+      rendered = renderDays(assetText, r.daysFrom(current, 0))
       if (daysCache.size >= DAYS_CACHE_ENTRIES) daysCache.delete(daysCache.keys().next().value!)
     } else {
       daysCache.delete(cacheKey) // re-inserted below: most recently used last
@@ -120,14 +126,16 @@ const daysResponse = (lease: Lease, assetText: string, assetId: number, from: nu
 
 export const CatalogHandlers = HttpApiBuilder.group(Api, "catalog", (handlers) =>
   handlers
-    .handle("providers", () =>
-      readSnapshot((r) => ({
-        data: r.providers().map((p) => ({
-          id: String(p.provider_id),
-          type: "asset_provider" as const,
-          attributes: { name: p.name },
-        })),
-      })),
+    .handle("providers", ({ query }) =>
+      query.scope === "all"
+        ? readFi(providersAll)
+        : readSnapshot((r) => ({
+            data: r.providers().map((p) => ({
+              id: String(p.provider_id),
+              type: "asset_provider" as const,
+              attributes: { name: p.name },
+            })),
+          })),
     )
     .handle("conceptualAssets", ({ params }) =>
       Effect.flatMap(idParam("provider_id", params.provider_id), (providerId) =>

@@ -1,11 +1,34 @@
 /** Handlers of /health and /api/key/info. */
-import { Effect } from "effect"
+import { Clock, Config, Effect } from "effect"
 import { HttpApiBuilder, HttpApiSchema } from "effect/http-api"
 import { ServiceUnavailable } from "../../schemas/ApiErrors.ts"
 import { KeyStore } from "../accounts/KeyStore.ts"
 import { Api } from "../Api.ts"
 import { CurrentKey } from "../Security.ts"
-import { SnapshotStore } from "../SnapshotStore.ts"
+import { statSync } from "node:fs"
+import { dirname, join } from "node:path"
+import { CURRENT, readCurrent } from "../../snapshots/Pointer.ts"
+import { healthState, readStatus } from "../../snapshots/Status.ts"
+import { type Loaded, SnapshotStore } from "../SnapshotStore.ts"
+
+/** Hours after the end of the batch date before the data counts as stale (see snapshots/Status.ts). */
+const StaleAfterHours = Config.Number("FDS_STALE_AFTER_HOURS").pipe(Config.withDefault(36))
+
+/** ok or degraded, from the pipeline's STATUS.json and CURRENT next to the served snapshot. */
+const servedHealth = (loaded: Loaded) =>
+  Effect.gen(function* () {
+    const dir = dirname(loaded.reader.path)
+    const current = readCurrent(dir)
+    const since = statSync(join(dir, CURRENT), { throwIfNoEntry: false })?.mtimeMs ?? 0
+    return healthState({
+      served: { batchDate: loaded.reader.batchDate, file: loaded.file },
+      current: current === null ? null : { file: current, sinceMillis: since },
+      status: readStatus(dir),
+      nowMillis: yield* Clock.currentTimeMillis,
+      staleAfterHours: yield* StaleAfterHours.pipe(Effect.orElseSucceed(() => 36)),
+      graceMillis: 10_000,
+    })
+  })
 
 export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
   handlers.handle("health", () =>
@@ -13,7 +36,8 @@ export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
       const store = yield* SnapshotStore
       const loaded = store.current()
       if (loaded === null) return { status: "unavailable" as const, last_scraped_date: null, total_records: 0 }
-      return { status: "ok" as const, last_scraped_date: loaded.reader.batchDate, total_records: loaded.totalRecords }
+      const status = yield* servedHealth(loaded)
+      return { status, last_scraped_date: loaded.reader.batchDate, total_records: loaded.totalRecords }
     }),
   ),
 )

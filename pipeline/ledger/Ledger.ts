@@ -33,12 +33,22 @@ export interface BatchRejected {
   readonly reason: string
   readonly inputs: ReadonlyArray<string>
 }
+/** An operator re-pointed CURRENT to an earlier published snapshot (`pipeline rollback`). */
+export interface BatchRolledBack {
+  readonly batch_date: string
+  readonly file: string
+  readonly content_hash: string
+  /** What CURRENT named before; null when nothing was published. */
+  readonly from_file: string | null
+  readonly reason: string | null
+}
 
 export type LedgerEvent =
   | { readonly type: "RawFileObserved"; readonly payload: RawFileObserved }
   | { readonly type: "BatchBuilt"; readonly payload: BatchBuilt }
   | { readonly type: "BatchPublished"; readonly payload: BatchPublished }
   | { readonly type: "BatchRejected"; readonly payload: BatchRejected }
+  | { readonly type: "BatchRolledBack"; readonly payload: BatchRolledBack }
 
 export interface StoredEvent<P> {
   readonly seq: number

@@ -61,6 +61,11 @@ export interface ReturnOptions {
   readonly uf?: RateSeries
   /** Whether a distribution/adjustment dated YYYYMMDD is verified (default: all are). */
   readonly verified?: (date: number) => boolean
+  /**
+   * `total` only: the longest calendar gap between two consecutive quotas a window may contain
+   * and still count as covered (default: unchecked). See totalGrowth.
+   */
+  readonly coverageGapDays?: number
 }
 
 /** The whole answer for one cutoff. */
@@ -128,7 +133,7 @@ const computeWindow = (ctx: Context, key: WindowKey): ReturnPeriod => {
 
   let growth = endPrice / startPrice
   if (ctx.basis === "total") {
-    const total = totalGrowth(series, iStart, iEnd, ctx.options.verified ?? (() => true))
+    const total = totalGrowth(series, iStart, iEnd, ctx.options.verified ?? (() => true), ctx.options.coverageGapDays)
     if (!total.ok) return fail(p, total.reason)
     growth = total.growth
     p.applied_distributions = total.distributions

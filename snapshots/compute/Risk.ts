@@ -2,6 +2,7 @@
  * Risk metrics of one series at one cutoff (the reference's risk_metrics fields): volatility of
  * daily simple quota returns over 12 and 36 months, max drawdown over 36 months, and a 1–7 score.
  */
+import { currencyOf } from "../../schemas/FundClass.ts"
 import { shiftMonths, toIsoDate } from "./Calendar.ts"
 import { isPositive, lastIndexOnOrBefore, type QuotaSeries } from "./Series.ts"
 
@@ -50,13 +51,18 @@ export interface RiskMetrics {
   risk_level: RiskLevel | null
   risk_score: number | null
   method_version: string
-  unavailable_reason: "no_quota_at_cutoff" | "insufficient_history" | null
+  unavailable_reason: "no_quota_at_cutoff" | "insufficient_history" | "unknown_currency" | null
 }
 
 /** Overrides of the history thresholds (tests use tiny series). */
 export interface RiskOptions {
   readonly minReturns12m?: number
   readonly minReturns36m?: number
+  /**
+   * The series' currency (ISO or CMF code). When given and not a known currency (e.g. COP), no
+   * figure is computed (`unknown_currency`): quotas in an unknown unit are not comparable.
+   */
+  readonly currency?: string | null
 }
 
 /** Sample standard deviation (ddof = 1); null under two values. */
@@ -123,6 +129,7 @@ export const computeRisk = (series: QuotaSeries, cutoff: number, options: RiskOp
     unavailable_reason: iEnd < 0 ? "no_quota_at_cutoff" : "insufficient_history",
   }
   if (iEnd < 0) return none
+  if (options.currency !== undefined && currencyOf(options.currency) === null) return { ...none, unavailable_reason: "unknown_currency" }
   const min12 = options.minReturns12m ?? MIN_RETURNS_12M
   const min36 = options.minReturns36m ?? MIN_RETURNS_36M
   const sigma12 = volatility(series, iEnd, 12, min12)

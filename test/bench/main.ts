@@ -6,11 +6,15 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { benchDays } from "./days.ts"
+import { benchMarket } from "./market.ts"
 import { benchQuota } from "./quota.ts"
+import { benchReturns } from "./returns.ts"
 
 const parts: Record<string, () => Promise<Record<string, unknown>>> = {
   days: benchDays,
   quota: benchQuota,
+  returns: benchReturns,
+  market: benchMarket,
 }
 
 const only = process.env.BENCH_ONLY?.split(",")

@@ -123,3 +123,19 @@ describe("risk bands (SRRI: <0.5%, 0.5–2%, 2–5%, 5–10%, 10–15%, 15–25%
     expect(riskBand(vol)).toEqual({ score, level })
   })
 })
+
+describe("unknown currency", () => {
+  const s = seriesOf([[20251120, 100], [20261119, 101], [20261120, 102]])
+  it("a currency without a known unit (COP) gives unknown_currency and no figure", () => {
+    const r = computeRisk(s, 20261120, { ...tiny, currency: "COP" })
+    expect(r.unavailable_reason).toBe("unknown_currency")
+    expect(r.volatility_annualized_12m).toBeNull()
+    expect(r.risk_score).toBeNull()
+    expect(r.as_of_date).toBe("2026-11-20")
+  })
+  it("CMF codes of known currencies are fine", () => {
+    for (const currency of ["$$", "PROM", "EUR"]) {
+      expect(computeRisk(s, 20261120, { ...tiny, currency }).unavailable_reason).toBeNull()
+    }
+  })
+})

@@ -83,4 +83,35 @@ describe("total return", () => {
     const s = seriesOf([[20231120, 100], [20250602, 100, 1.21], [20261120, 110]])
     expect(computeReturns(s, 20261120, total).periods["3y_ann"].value).toBeCloseTo(0.1, 12)
   })
+
+  it("a window without events equals its price return exactly (no rounding from the chain)", () => {
+    const s = seriesOf([[20261020, 1003.7], [20261021, 1001.1], [20261023, 1007.3], [20261120, 1009.9]])
+    const price = computeReturns(s, 20261120, { currency: "CLP" }).periods["1m"].value
+    expect(computeReturns(s, 20261120, total).periods["1m"].value).toBe(price)
+  })
+})
+
+describe("coverage: no hole longer than coverageGapDays between consecutive quotas", () => {
+  // 1m window 2026-10-20 → 2026-11-20. Quotes every 7 days are covered; one 8-day hole is not,
+  // because a distribution paid inside it would never have been seen.
+  const weekly = seriesOf([[20261020, 100], [20261027, 101], [20261103, 102], [20261110, 103], [20261117, 104], [20261120, 105]])
+  const holed = seriesOf([[20261020, 100], [20261027, 101], [20261104, 102], [20261110, 103], [20261120, 105]])
+  it("gaps of 7 days are covered", () => {
+    const p = computeReturns(weekly, 20261120, { ...total, coverageGapDays: 7 }).periods["1m"]
+    expect(p.status).toBe("available")
+    expect(p.value).toBeCloseTo(0.05, 12) // 105/100 − 1
+  })
+  it("an 8-day gap (10-27 → 11-04) or a 10-day one (11-10 → 11-20) is missing_factor_coverage", () => {
+    const p = computeReturns(holed, 20261120, { ...total, coverageGapDays: 7 }).periods["1m"]
+    expect(p.status).toBe("unavailable")
+    expect(p.reason).toBe("missing_factor_coverage")
+    // the price basis does not need coverage
+    expect(computeReturns(holed, 20261120, { currency: "CLP" }).periods["1m"].value).toBeCloseTo(0.05, 12)
+  })
+  it("a gap across a month end is counted in calendar days: 10-26 → 11-02 is 7, 10-26 → 11-03 is 8", () => {
+    const ok = seriesOf([[20261020, 100], [20261026, 100], [20261102, 101], [20261109, 102], [20261116, 103], [20261120, 104]])
+    expect(computeReturns(ok, 20261120, { ...total, coverageGapDays: 7 }).periods["1m"].status).toBe("available")
+    const gap = seriesOf([[20261020, 100], [20261026, 100], [20261103, 101], [20261110, 102], [20261117, 103], [20261120, 104]])
+    expect(computeReturns(gap, 20261120, { ...total, coverageGapDays: 7 }).periods["1m"].reason).toBe("missing_factor_coverage")
+  })
 })

@@ -58,7 +58,11 @@ beforeAll(async () => {
   const built = await run(node, [join(root, "pipeline/main.ts"), "pipeline", "run", "--source", sampleDir], { env })
   expect(built.stdout).toMatch(/^published 2026-11-20: 2026-11-20-[0-9a-f]{16}\.sqlite/)
   key = (await run(node, [join(root, "api/main.ts"), "keys", "create", "--email", "e2e@example.com"], { env })).stdout.trim()
-  server = spawn(node, [join(root, "api/main.ts"), "serve"], { env: { ...env, PORT: "0" }, stdio: ["ignore", "pipe", "pipe"] })
+  // The sample's batch date is fixed (2026-11-20): staleness is judged far later in this test.
+  server = spawn(node, [join(root, "api/main.ts"), "serve"], {
+    env: { ...env, PORT: "0", FDS_STALE_AFTER_HOURS: "1000000" },
+    stdio: ["ignore", "pipe", "pipe"],
+  })
   base = await new Promise<string>((resolve, reject) => {
     let out = ""
     const onData = (chunk: Buffer) => {

@@ -278,4 +278,23 @@ describe("pipeline run over HTTP from a local CMF stand-in", () => {
       await cmf.close()
     }
   })
+
+  it("a source answering garbage bytes with 200 rejects the batch by content, naming the URL; no retry; the previous snapshot stays", async () => {
+    const cmf = await startCmfServer(sampleDir)
+    const dataDir = join(work, "data-fault-garbage")
+    try {
+      const good = await run(options(dataDir, [{ kind: "folder", path: sampleDir }]))
+      expect(good._tag).toBe("Right")
+      const current = readCurrent(join(dataDir, "snapshots"))
+      cmf.fault = { path: "cfm_download.php", kind: "garbage", times: 100 }
+      const bad = await run(options(dataDir, [{ kind: "http", baseUrl: cmf.url }], { date: "2026-11-20" }))
+      expect(bad._tag).toBe("Left")
+      if (bad._tag === "Left") expect(bad.left.reason).toMatch(/cfm_download\.php\?2018-12-01\.\.2018-12-31 matches no CMF data set we read \(stored as raw [0-9a-f]{12}\)/)
+      expect(cmf.requests.filter((r) => r.path.endsWith("cfm_download.php"))).toHaveLength(1) // a 200 is not retried
+      expect(readCurrent(join(dataDir, "snapshots"))).toBe(current)
+      expect(eventTypes(dataDir).at(-1)).toBe("BatchRejected")
+    } finally {
+      await cmf.close()
+    }
+  })
 })

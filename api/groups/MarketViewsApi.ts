@@ -1,0 +1,54 @@
+/** Market views: all funds, the market summary, family indices, benchmarks (contract only). */
+import { Schema } from "effect"
+import { HttpApiEndpoint, OpenApi } from "effect/http-api"
+import { ServiceUnavailableResponse } from "../../schemas/ApiErrors.ts"
+import { IsoDate } from "../../schemas/Dates.ts"
+import { BenchmarkCatalog, BenchmarkPrices } from "../../schemas/MarketBenchmarks.ts"
+import { Category, FundFamily, IndexCurrency, Vehicle } from "../../schemas/MarketParams.ts"
+import { FamilyIndexResponse, MarketSummaryResponse } from "../../schemas/MarketSummary.ts"
+import { AllFundsResponse } from "../../schemas/MarketViews.ts"
+import { Article107Status } from "../../schemas/records/Article107.ts"
+
+const dateParam = (description: string) => Schema.optionalKey(IsoDate.annotate({ description }))
+
+export const allFunds = HttpApiEndpoint.get("allFunds", "/api/all-funds", {
+  query: {
+    category: Schema.optionalKey(Category),
+    fund_family: Schema.optionalKey(FundFamily),
+    date: dateParam("Cutoff date YYYY-MM-DD (latest when absent): values at the last quote date on or before it"),
+    article107_regulation_status: Schema.optionalKey(Article107Status),
+    vehicle: Schema.optionalKey(Vehicle),
+  },
+  success: AllFundsResponse,
+  error: ServiceUnavailableResponse,
+}).annotate(OpenApi.Summary, "All active funds with price, daily and monthly change (decimal fractions) and TAC")
+
+export const marketSummary = HttpApiEndpoint.get("marketSummary", "/api/market-summary", {
+  query: {
+    date: dateParam("YYYY-MM-DD (latest when absent). A historical date is a backtest over today's funds (survivorship bias)"),
+  },
+  success: MarketSummaryResponse,
+  error: ServiceUnavailableResponse,
+}).annotate(OpenApi.Summary, "AFM families as indices (per currency, weighted by opening patrimony) and top movers")
+
+export const familyIndex = HttpApiEndpoint.get("familyIndex", "/api/families/:family_rar/index", {
+  params: { family_rar: Schema.String.annotate({ description: "RAR family: display name or slug" }) },
+  query: {
+    currency: Schema.optionalKey(IndexCurrency),
+    from_date: dateParam("First date, inclusive (YYYY-MM-DD)"),
+  },
+  success: FamilyIndexResponse,
+  error: ServiceUnavailableResponse,
+}).annotate(OpenApi.Summary, "A family's precomputed index, base 100, per currency (empty with available=false when none)")
+
+export const benchmarks = HttpApiEndpoint.get("benchmarks", "/api/benchmarks", {
+  success: BenchmarkCatalog,
+  error: ServiceUnavailableResponse,
+}).annotate(OpenApi.Summary, "Catalog of active benchmarks (family → symbol, index, currency)")
+
+export const benchmarkPrices = HttpApiEndpoint.get("benchmarkPrices", "/api/benchmarks/:family_rar/prices", {
+  params: { family_rar: Schema.String.annotate({ description: "RAR family: display name or slug" }) },
+  query: { from_date: dateParam("First date, inclusive (YYYY-MM-DD)") },
+  success: BenchmarkPrices,
+  error: ServiceUnavailableResponse,
+}).annotate(OpenApi.Summary, "Raw benchmark closes of a family in native currency (has_benchmark=false when none)")

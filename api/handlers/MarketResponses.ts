@@ -1,0 +1,36 @@
+/**
+ * How market answers leave: JSON text written directly (the shapes are the schemas'; tests check
+ * them), and ready bytes sent as stored, gzip-compressed when the client accepts gzip.
+ */
+import { type HttpServerRequest, HttpServerResponse } from "effect/http"
+import { InvalidParameter } from "../../schemas/ApiErrors.ts"
+import type { ReadyBytes } from "../../snapshots/readers/MarketReady.ts"
+
+/** True when Accept-Encoding admits gzip (named or `*`, with a q-value above 0). */
+export const acceptsGzip = (request: HttpServerRequest.HttpServerRequest): boolean => {
+  const header = request.headers["accept-encoding"]
+  if (header === undefined) return false
+  for (const part of header.split(",")) {
+    const [name, ...params] = part.trim().toLowerCase().split(";")
+    if (name !== "gzip" && name !== "*") continue
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="))
+    if (q === undefined || Number(q.slice(2)) > 0) return true
+  }
+  return false
+}
+
+export const jsonText = (text: string): HttpServerResponse.HttpServerResponse =>
+  HttpServerResponse.text(text, { contentType: "application/json" })
+
+export const readyResponse = (ready: ReadyBytes, gzip: boolean): HttpServerResponse.HttpServerResponse =>
+  HttpServerResponse.uint8Array(gzip ? ready.gzip : ready.json, {
+    contentType: "application/json",
+    headers: gzip ? { "content-encoding": "gzip", vary: "accept-encoding" } : { vary: "accept-encoding" },
+  })
+
+/** 422 for a date after the published batch: its data does not exist yet. */
+export const afterBatch = (parameter: string, date: string, batchDate: string) =>
+  new InvalidParameter({
+    parameter,
+    message: `invalid query parameter ${parameter}: ${date} is after the published batch date ${batchDate}`,
+  })

@@ -1,0 +1,62 @@
+/**
+ * Whose returns a request asks for: an FM series (decimal CRC32 id, or a previous id of a renamed
+ * series) or an FI/ETF series (UUID). FI/ETF answers come from an optional `FiReturnsSource`
+ * service, provided by the FI routes' work; without it every UUID is unknown (404).
+ */
+import { Context, Effect } from "effect"
+import { InvalidParameter, type ServiceUnavailable } from "../../schemas/ApiErrors.ts"
+import { isUuid, parseUint32 } from "../../schemas/Ids.ts"
+import type { Lease } from "../SnapshotStore.ts"
+
+/** An asset_id from the path: FM (unsigned 32-bit) or FI/ETF (UUID text, lower case). */
+export type AssetRef = { readonly kind: "fm"; readonly id: number } | { readonly kind: "fi"; readonly id: string }
+
+/** Parses the path's asset_id; 422 naming it when it is neither form. */
+export const parseAssetRef = (text: string): Effect.Effect<AssetRef, InvalidParameter> => {
+  if (isUuid(text)) return Effect.succeed({ kind: "fi", id: text.toLowerCase() })
+  const id = parseUint32(text)
+  return id === null
+    ? Effect.fail(
+        new InvalidParameter({
+          parameter: "asset_id",
+          message: "invalid path parameter asset_id: expected a decimal id (unsigned 32-bit) or a UUID",
+        }),
+      )
+    : Effect.succeed({ kind: "fm", id })
+}
+
+/** A returns request for an FI/ETF series (only `return_basis=price` reaches it). */
+export interface FiReturnsRequest {
+  readonly requestedId: string
+  readonly cutoff: string | undefined
+  readonly valuation: "accounting" | "clp" | "real_uf"
+}
+
+/**
+ * FI/ETF answers of the /api/real_assets/{asset_id}/* routes. Each method answers null for an id
+ * that is not a published instrument series (404), and fails with 503 when FI data is unavailable.
+ */
+export class FiReturnsSource extends Context.Service<
+  FiReturnsSource,
+  {
+    readonly exists: (lease: Lease, id: string) => Effect.Effect<boolean, ServiceUnavailable>
+    readonly returns: (lease: Lease, id: string, request: FiReturnsRequest) => Effect.Effect<unknown | null, ServiceUnavailable | InvalidParameter>
+    readonly riskMetrics: (lease: Lease, id: string, requestedId: string) => Effect.Effect<unknown | null, ServiceUnavailable>
+    readonly expenseRatio: (lease: Lease, id: string, requestedId: string) => Effect.Effect<unknown | null, ServiceUnavailable>
+    readonly expenseRatioHistory: (
+      lease: Lease,
+      id: string,
+      requestedId: string,
+      fromDate: string | undefined,
+    ) => Effect.Effect<unknown | null, ServiceUnavailable>
+  }
+>()("fds/api/FiReturnsSource") {}
+
+/** Until the FI work provides one: no UUID is a published series. */
+export const noFiSource: FiReturnsSource["Service"] = {
+  exists: () => Effect.succeed(false),
+  returns: () => Effect.succeed(null),
+  riskMetrics: () => Effect.succeed(null),
+  expenseRatio: () => Effect.succeed(null),
+  expenseRatioHistory: () => Effect.succeed(null),
+}

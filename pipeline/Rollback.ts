@@ -1,0 +1,147 @@
+/**
+ * `pipeline rollback --to D`: re-points CURRENT to the latest snapshot published for date D, if
+ * retention kept its file and it still passes the checks the API makes, and records the fact in
+ * the ledger (BatchRolledBack) and in STATUS.json. The API swaps to it by itself.
+ *
+ * A rollback holds: a later run that observes no new raw file since the rollback publishes
+ * nothing and says so (see `rollbackHold`), so the daily job does not silently undo an explicit
+ * decision. New CMF files lift the hold; so does rolling forward with `pipeline rollback --to`.
+ */
+import { Clock, Effect, Schema } from "effect"
+import { existsSync } from "node:fs"
+import { join } from "node:path"
+import { parseArgs } from "node:util"
+import { isIsoDate } from "../schemas/Dates.ts"
+import { rowCounts } from "../snapshots/ContentHash.ts"
+import { readManifest } from "../snapshots/Manifest.ts"
+import { publishCurrent, readCurrent } from "../snapshots/Pointer.ts"
+import { SnapshotReader } from "../snapshots/Reader.ts"
+import { writeStatus } from "../snapshots/Status.ts"
+import { TABLES } from "../snapshots/Tables.ts"
+import { lockedMessage, withRunLock } from "./daemon/RunLock.ts"
+import { Ledger } from "./ledger/Ledger.ts"
+import { PIPELINE_VERSION } from "./Version.ts"
+
+export class RollbackRefused extends Schema.TaggedError<RollbackRefused>()("RollbackRefused", {
+  reason: Schema.String,
+}) {}
+
+export interface RollbackResult {
+  readonly batchDate: string
+  readonly file: string
+  /** What CURRENT named before. */
+  readonly previous: string | null
+  /** CURRENT already named this file: nothing was changed or recorded. */
+  readonly alreadyCurrent: boolean
+}
+
+/** Why the file may not serve (the API's own checks, short of nothing); null when it may. */
+export const snapshotProblem = (dir: string, file: string): string | null => {
+  let reader: SnapshotReader | null = null
+  try {
+    const manifest = readManifest(dir, file)
+    if (manifest.file !== file || !file.includes(manifest.content_hash.slice(0, 16))) return "its manifest names another file"
+    reader = new SnapshotReader(join(dir, file))
+    if (reader.batchDate !== manifest.batch_date) return "its batch date differs from its manifest's"
+    const counts = rowCounts(reader.db)
+    for (const { name } of TABLES) {
+      if (counts[name] !== manifest.row_counts[name]) return `row count of ${name} differs from its manifest`
+    }
+    return reader.quickCheck() ? null : "PRAGMA quick_check failed"
+  } catch (e) {
+    return String(e)
+  } finally {
+    reader?.db.close()
+  }
+}
+
+export const rollback = (dataDir: string, date: string, options: { readonly reason?: string | undefined } = {}) =>
+  Effect.gen(function* () {
+    const startedAt = new Date(yield* Clock.currentTimeMillis).toISOString()
+    const dir = join(dataDir, "snapshots")
+    const ledger = yield* Effect.acquireRelease(
+      Effect.sync(() => new Ledger(join(dataDir, "ledger.sqlite"))),
+      (l) => Effect.sync(() => l.close()),
+    )
+    const published = ledger.events("BatchPublished").map((e) => e.payload)
+    const target = published.findLast((p) => p.batch_date === date)
+    if (target === undefined) {
+      const dates = [...new Set(published.map((p) => p.batch_date))].sort().slice(-5)
+      return yield* new RollbackRefused({
+        reason: `no batch was published for ${date}${dates.length > 0 ? ` (latest published: ${dates.join(", ")})` : ""}`,
+      })
+    }
+    if (!existsSync(join(dir, target.file))) {
+      return yield* new RollbackRefused({
+        reason:
+          `the snapshot of ${date} (${target.file}) was removed by retention; rebuild it with ` +
+          `\`./fds pipeline reproduce --date ${date} --restore\`, then roll back again`,
+      })
+    }
+    const problem = snapshotProblem(dir, target.file)
+    if (problem !== null) return yield* new RollbackRefused({ reason: `the snapshot of ${date} (${target.file}) may not serve: ${problem}` })
+    const previous = readCurrent(dir)
+    if (previous === target.file) return { batchDate: date, file: target.file, previous, alreadyCurrent: true } satisfies RollbackResult
+    publishCurrent(dir, target.file)
+    ledger.append({
+      type: "BatchRolledBack",
+      payload: { batch_date: date, file: target.file, content_hash: target.content_hash, from_file: previous, reason: options.reason ?? null },
+    })
+    writeStatus(dir, {
+      outcome: "rolled_back",
+      batch_date: date,
+      file: target.file,
+      reason: `rolled back from ${previous ?? "nothing"}${options.reason === undefined ? "" : `: ${options.reason}`}`,
+      started_at: startedAt,
+      finished_at: new Date(yield* Clock.currentTimeMillis).toISOString(),
+      pipeline_version: PIPELINE_VERSION,
+    })
+    return { batchDate: date, file: target.file, previous, alreadyCurrent: false } satisfies RollbackResult
+  }).pipe(Effect.scoped)
+
+/**
+ * The rollback that still holds CURRENT, or null: the latest BatchRolledBack comes after the
+ * latest BatchPublished, CURRENT still names its file, no raw file was observed since, and it
+ * is not the newest build anyway (a roll forward to the newest batch holds nothing back).
+ */
+export const rollbackHold = (
+  ledger: Ledger,
+  snapshotsDir: string,
+): { readonly batchDate: string; readonly file: string; readonly recordedAt: string } | null => {
+  const last = ledger.events("BatchRolledBack").at(-1)
+  if (last === undefined) return null
+  const lastPublished = ledger.events("BatchPublished").at(-1)?.seq ?? 0
+  const lastObserved = ledger.events("RawFileObserved").at(-1)?.seq ?? 0
+  if (lastPublished > last.seq || lastObserved > last.seq) return null
+  if (readCurrent(snapshotsDir) !== last.payload.file) return null
+  if (ledger.events("BatchBuilt").at(-1)?.payload.file === last.payload.file) return null
+  return { batchDate: last.payload.batch_date, file: last.payload.file, recordedAt: last.recordedAt }
+}
+
+/** `./fds pipeline rollback --to YYYY-MM-DD [--reason TEXT]`: exit 0 done, 1 refused, 2 bad arguments, 3 busy. */
+export const rollbackCommand = async (args: string[]): Promise<void> => {
+  const { values } = parseArgs({ args, options: { to: { type: "string" }, reason: { type: "string" } } })
+  if (values.to === undefined || !isIsoDate(values.to)) {
+    console.error("fds: rollback needs --to YYYY-MM-DD")
+    process.exit(2)
+  }
+  const dataDir = process.env.FDS_DATA_DIR ?? "./data"
+  const exit = await Effect.runPromiseExit(withRunLock(dataDir, rollback(dataDir, values.to, { reason: values.reason })))
+  if (exit._tag === "Success") {
+    const r = exit.value
+    console.log(
+      r.alreadyCurrent
+        ? `unchanged: CURRENT already names ${r.file} (${r.batchDate})`
+        : `rolled back to ${r.batchDate}: CURRENT names ${r.file} (was ${r.previous ?? "nothing"}); the API swaps to it by itself`,
+    )
+    return
+  }
+  const failure = exit.cause.reasons.find((r) => r._tag === "Fail")?.error
+  if (failure?._tag === "RunLocked") {
+    console.error(`fds: ${lockedMessage(failure)}`)
+    process.exit(3)
+  }
+  console.error(`rollback refused: ${failure?._tag === "RollbackRefused" ? failure.reason : String(exit.cause)}`)
+  console.error("CURRENT was not changed.")
+  process.exit(1)
+}

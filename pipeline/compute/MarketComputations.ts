@@ -1,0 +1,7 @@
+/** The market computations, in order: family indices, administrators' months, then the ready answers. */
+import type { Computation } from "./Computation.ts"
+import { marketAgfMonthly } from "./MarketAgfMonthly.ts"
+import { marketFamilyIndex } from "./MarketFamilyIndex.ts"
+import { marketReady } from "./MarketReady.ts"
+
+export const MARKET_COMPUTATIONS: ReadonlyArray<Computation> = [marketFamilyIndex, marketAgfMonthly, marketReady]

@@ -1,0 +1,105 @@
+/**
+ * `pipeline daemon`: runs the daily batch on a node-cron schedule in America/Santiago. Each tick
+ * is the same run as `pipeline run` (options read afresh: today changes), under the data folder's
+ * lock, with a bounded retry of source failures. Runs never overlap: a tick that comes while a run
+ * (or its retry wait) is going on is skipped and logged. A rejected batch is never published
+ * (runPipeline leaves CURRENT alone). Stopping interrupts a run in progress: it has published
+ * nothing yet or already everything, and its temporary files are swept by the next run.
+ */
+import { Cause, Effect, Exit } from "effect"
+import cron from "node-cron"
+import { type RunOptions, type RunOutcome, runPipeline } from "../Pipeline.ts"
+import type { Log } from "./Log.ts"
+import { type RetryPolicy, withSourceRetry } from "./Retry.ts"
+import { lockedMessage, withRunLock } from "./RunLock.ts"
+
+export const TIMEZONE = "America/Santiago"
+export const DEFAULT_CRON = "30 7 * * 1-6"
+
+export interface DaemonOptions {
+  /** node-cron expression (five fields, or six with seconds first), in America/Santiago. */
+  readonly cron: string
+  readonly retry: RetryPolicy
+  /** The run of one tick; called at each tick. */
+  readonly runOptions: () => RunOptions
+  readonly log: Log
+}
+
+export interface Daemon {
+  /** Stops the schedule, interrupts a run in progress and waits for it to end. */
+  readonly stop: () => Promise<void>
+}
+
+const summarize = (exit: Exit.Exit<RunOutcome, unknown>): { level: "info" | "warn" | "error"; fields: Record<string, unknown> } => {
+  if (Exit.isSuccess(exit)) {
+    const r = exit.value
+    return { level: "info", fields: { outcome: r.outcome, batch_date: r.batchDate, file: r.file, ...(r.outcome === "unchanged" && r.note !== undefined ? { note: r.note } : {}) } }
+  }
+  if (Exit.hasInterrupts(exit)) return { level: "warn", fields: { outcome: "interrupted" } }
+  const error = exit.cause.reasons.find((r) => r._tag === "Fail")?.error as { _tag?: string; kind?: string; reason?: string } | undefined
+  if (error?._tag === "BatchRejectedError") {
+    return { level: "error", fields: { outcome: error.kind === "content" ? "rejected" : "failed", kind: error.kind, reason: error.reason } }
+  }
+  if (error?._tag === "RunLocked") return { level: "warn", fields: { outcome: "skipped", reason: lockedMessage(error as never) } }
+  return { level: "error", fields: { outcome: "failed", reason: Cause.pretty(exit.cause).slice(0, 2000) } }
+}
+
+export const startDaemon = (options: DaemonOptions): Daemon => {
+  if (!cron.validate(options.cron)) throw new Error(`FDS_PIPELINE_CRON is not a cron expression: "${options.cron}"`)
+  const { log } = options
+  let running: { readonly controller: AbortController; readonly done: Promise<void> } | null = null
+  let stopping = false
+  let runs = 0
+
+  const runOnce = async (): Promise<void> => {
+    const run = ++runs
+    const controller = new AbortController()
+    const started = performance.now()
+    let done!: () => void
+    running = { controller, done: new Promise<void>((resolve) => (done = resolve)) }
+    try {
+      const runOptions = options.runOptions()
+      log("info", "run started", { run, today: runOptions.today })
+      const attempt = withRunLock(runOptions.dataDir, runPipeline(runOptions))
+      const onRetry = (r: { retry: number; delayMillis: number; reason: string }) =>
+        log("warn", "source failed; retrying the run", { run, retry: r.retry, of: options.retry.retries, after_ms: r.delayMillis, reason: r.reason })
+      const exit = await Effect.runPromiseExit(withSourceRetry(attempt, options.retry, onRetry), { signal: controller.signal })
+      const { level, fields } = summarize(exit)
+      log(level, "run finished", { run, ...fields, seconds: Number(((performance.now() - started) / 1000).toFixed(1)) })
+    } catch (e) {
+      log("error", "run finished", { run, outcome: "failed", reason: String(e) })
+    } finally {
+      running = null
+      done()
+    }
+  }
+
+  const tick = async (): Promise<void> => {
+    if (stopping) return
+    if (running !== null) {
+      log("info", "tick skipped: the previous run is still going on")
+      return
+    }
+    await runOnce()
+  }
+
+  const task = cron.schedule(options.cron, tick, { timezone: TIMEZONE, noOverlap: true, name: "fds-pipeline" })
+  task.on("execution:overlap", () => log("info", "tick skipped: the previous run is still going on"))
+  task.on("execution:missed", (ctx) => log("info", "tick missed", { at: ctx.date.toISOString() }))
+  log("info", "daemon started", { cron: options.cron, timezone: TIMEZONE, next_run: task.getNextRun()?.toISOString() ?? null })
+
+  return {
+    stop: async () => {
+      if (stopping) return
+      stopping = true
+      await task.destroy()
+      const current = running as { readonly controller: AbortController; readonly done: Promise<void> } | null
+      if (current !== null) {
+        log("warn", "stopping: interrupting the run in progress")
+        current.controller.abort()
+        await current.done
+      }
+      log("info", "daemon stopped")
+    },
+  }
+}

@@ -1,0 +1,37 @@
+/** `./fds pipeline daemon`: the schedule from the environment; stops on SIGINT or SIGTERM. */
+import { type Daemon, DEFAULT_CRON, startDaemon } from "./Daemon.ts"
+import { jsonLog } from "./Log.ts"
+import { envNumber, envOr, runOptionsFromEnv } from "./RunConfig.ts"
+
+export const daemonCommand = (env: NodeJS.ProcessEnv = process.env): void => {
+  const log = jsonLog()
+  let daemon: Daemon
+  try {
+    runOptionsFromEnv(env, {}) // settings checked now, not at the first tick
+    daemon = startDaemon({
+      cron: envOr(env, "FDS_PIPELINE_CRON", DEFAULT_CRON),
+      retry: {
+        retries: envNumber(env, "FDS_PIPELINE_RETRIES", 3),
+        baseMillis: envNumber(env, "FDS_PIPELINE_RETRY_BASE_MS", 300_000),
+      },
+      // Read at each tick: today changes, and so may the inbox.
+      runOptions: () => runOptionsFromEnv(env, {}),
+      log,
+    })
+  } catch (e) {
+    console.error(`fds: ${(e as Error).message}`)
+    process.exit(2)
+  }
+  const stop = (signal: NodeJS.Signals) => {
+    log("info", "signal received", { signal })
+    daemon.stop().then(
+      () => process.exit(0),
+      (e: unknown) => {
+        log("error", "stop failed", { error: String(e) })
+        process.exit(1)
+      },
+    )
+  }
+  process.once("SIGINT", stop)
+  process.once("SIGTERM", stop)
+}

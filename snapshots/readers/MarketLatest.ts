@@ -1,0 +1,35 @@
+/**
+ * The mutual-fund part of all-funds at any cutoff: the stored rows when the cutoff reaches the
+ * batch's latest market date, else rendered live (a bounded cache per snapshot); filters apply
+ * to the rows either way.
+ */
+import type Database from "better-sqlite3"
+import { type AllFundsFilters, filterRows, type VehiclePart } from "./MarketAllFunds.ts"
+import { memoLru } from "./MarketDb.ts"
+import { marketDates } from "./MarketDates.ts"
+import { latestDates, liveMutualFundPart, readyMutualFundPart } from "./MarketMutualFunds.ts"
+import { universe } from "./MarketUniverse.ts"
+
+/** Null cutoff = the batch's own date. */
+export const mutualFundPart = (
+  db: Database.Database,
+  batchDate: number,
+  cutoff: number | null,
+  filters: AllFundsFilters,
+): VehiclePart => {
+  const latest = latestDates(db, batchDate)
+  let whole: VehiclePart
+  if (latest === null) {
+    whole = { vehicle: "mutual_fund", rows: [], date: null, previousDate: null }
+  } else if (cutoff === null || cutoff >= latest.date) {
+    whole = readyMutualFundPart(db, batchDate) ?? memoLru(db, "mfPart", "latest", 32, () => liveMutualFundPart(db, batchDate, latest))
+  } else {
+    whole = memoLru(db, "mfPart", String(cutoff), 32, () => {
+      const dates = marketDates(db, universe(db, batchDate), cutoff)
+      return dates === null
+        ? { vehicle: "mutual_fund" as const, rows: [], date: null, previousDate: null }
+        : liveMutualFundPart(db, batchDate, dates)
+    })
+  }
+  return { ...whole, rows: filterRows(whole.rows, filters) }
+}

@@ -1,0 +1,60 @@
+/**
+ * The mutual-fund part of /api/all-funds: rendered live for any cutoff, or read from the rows the
+ * pipeline stored for the batch's own date (market_all_funds_rows), kept in memory per snapshot.
+ */
+import type Database from "better-sqlite3"
+import { toIsoDate } from "../compute/Calendar.ts"
+import type { VehiclePart } from "./MarketAllFunds.ts"
+import { memo, prepared } from "./MarketDb.ts"
+import { type MarketDates, marketDates } from "./MarketDates.ts"
+import { type RenderedRow, renderMutualFundRow } from "./MarketFundRow.ts"
+import { marketRows } from "./MarketRows.ts"
+import { universe } from "./MarketUniverse.ts"
+
+/** The market dates of the batch's own date (memoised per snapshot). */
+export const latestDates = (db: Database.Database, batchDate: number): MarketDates | null =>
+  memo(db, `latestDates:${batchDate}`, () => marketDates(db, universe(db, batchDate), batchDate))
+
+const part = (dates: MarketDates, rows: ReadonlyArray<RenderedRow>): VehiclePart => ({
+  vehicle: "mutual_fund",
+  rows,
+  date: toIsoDate(dates.date),
+  previousDate: dates.previousDate === null ? null : toIsoDate(dates.previousDate),
+})
+
+/** Rows computed now at `dates` (null dates: the universe has no quote on or before the cutoff). */
+export const liveMutualFundPart = (db: Database.Database, batchDate: number, dates: MarketDates): VehiclePart =>
+  part(dates, marketRows(db, universe(db, batchDate), dates).map(renderMutualFundRow))
+
+interface StoredRow {
+  serie_id: string
+  category: string | null
+  family_slug: string | null
+  article107_status: string | null
+  provider_id: number
+  row_json: string
+}
+
+/** The stored rows of the batch date; null when this snapshot has none (then render live). */
+export const readyMutualFundPart = (db: Database.Database, batchDate: number): VehiclePart | null =>
+  memo(db, "readyMutualFundPart", () => {
+    const dates = latestDates(db, batchDate)
+    const stored = prepared(db, "SELECT 1 FROM market_ready WHERE name = 'all-funds/mutual_fund'").get()
+    if (dates === null || stored === undefined) return null
+    const rows = (
+      prepared(
+        db,
+        "SELECT serie_id, category, family_slug, article107_status, provider_id, row_json FROM market_all_funds_rows WHERE vehicle = 'mutual_fund' ORDER BY position",
+      ).all() as StoredRow[]
+    ).map(
+      (r): RenderedRow => ({
+        json: r.row_json,
+        serieId: r.serie_id,
+        category: r.category,
+        familySlug: r.family_slug,
+        article107Status: r.article107_status,
+        providerId: r.provider_id,
+      }),
+    )
+    return part(dates, rows)
+  })

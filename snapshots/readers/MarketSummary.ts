@@ -1,0 +1,64 @@
+/**
+ * /api/market-summary: AFM families as indices (per currency, weighted by opening patrimony) and
+ * the top movers, daily and monthly, with outliers filtered. Computed over today's universe; for
+ * a date before the batch's own it is a backtest over today's funds, and `meta` says so.
+ */
+import type Database from "better-sqlite3"
+import { toIsoDate } from "../compute/Calendar.ts"
+import type { MarketDates } from "./MarketDates.ts"
+import { familySummaries } from "./MarketFamilies.ts"
+import { toClp, usdOn } from "./MarketFx.ts"
+import { movers, OUTLIER_RULE, TOP_N } from "./MarketMovers.ts"
+import { marketRows } from "./MarketRows.ts"
+import { TOLERANCE_DAYS, universe } from "./MarketUniverse.ts"
+
+export const SUMMARY_METHODOLOGY = {
+  version: "summary_v1",
+  changes:
+    "Decimal fractions. Daily: last quote on or before the date vs the last quote on or before previousDate; " +
+    "monthly: vs the last quote on or before monthlyBaseDate (the date minus one calendar month). " +
+    `A base or end quote more than ${TOLERANCE_DAYS} days before its target gives null; price (quota) changes, distributions not reinvested.`,
+  families:
+    "Per AFM family and AFM currency (PESOS, DOLAR): Σ(opening patrimony × change) / Σ(opening patrimony) over the family's " +
+    "series with a change and an opening patrimony > 0; the opening patrimony is that of the change's base quote. " +
+    "indexCurrency is the currency with the largest patrimony in CLP (USD × observed dollar of the date; ties: PESOS).",
+  movers: OUTLIER_RULE,
+  universe:
+    "Series of funds current in the CMF registry today that still report (a quote within " +
+    `${TOLERANCE_DAYS} days of the batch date). A historical date is a backtest over this universe: survivorship bias, ` +
+    "funds closed since then are left out.",
+}
+
+export const marketSummary = (db: Database.Database, batchDate: number, dates: MarketDates, latest: MarketDates) => {
+  const rows = marketRows(db, universe(db, batchDate), dates)
+  const usdClp = usdOn(db, dates.date)
+  const classified = rows.filter((r) => r.familyRar !== null)
+  const clp = (rs: typeof rows) =>
+    rs.reduce((n, r) => n + (toClp(r.patrimony, r.currencyCode, usdClp) ?? 0), 0)
+  const totalClp = clp(rows)
+  const backtest = dates.date < latest.date
+  return {
+    meta: {
+      date: toIsoDate(dates.date),
+      previousDate: dates.previousDate === null ? null : toIsoDate(dates.previousDate),
+      monthlyBaseDate: toIsoDate(dates.monthlyBaseDate),
+      batchDate: toIsoDate(batchDate),
+      methodology: SUMMARY_METHODOLOGY,
+      universe: "current_funds",
+      backtest,
+      survivorshipBias: backtest
+        ? "historical date: a backtest over today's funds; funds closed since that date are not included"
+        : null,
+      usdClp,
+      classification: {
+        available: classified.length > 0,
+        classifiedSeries: classified.length,
+        unclassifiedSeries: rows.length - classified.length,
+        coverageByPatrimonyClp: totalClp > 0 ? clp(classified) / totalClp : null,
+      },
+      topN: TOP_N,
+    },
+    families: familySummaries(rows, usdClp),
+    ...movers(rows),
+  }
+}

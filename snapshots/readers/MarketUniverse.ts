@@ -1,0 +1,129 @@
+/**
+ * The market universe: the series the market views list. A series belongs to it when its fund is
+ * current in the CMF registry (no end date at the batch date) and the series itself still reports
+ * (a quote within TOLERANCE_DAYS of the batch date: a series absorbed by another stops reporting
+ * and drops out). The universe is today's: a historical date is a backtest over it.
+ */
+import type Database from "better-sqlite3"
+import { addDays } from "../compute/Calendar.ts"
+import { memo, prepared } from "./MarketDb.ts"
+
+/** A quote more than this many calendar days before its target date is stale (DESIGN: tolerance_days). */
+export const TOLERANCE_DAYS = 7
+
+export interface UniverseSeries {
+  readonly assetId: number
+  readonly conceptId: number
+  readonly providerId: number
+  readonly run: number
+  readonly serie: string
+  /** CMF MONEDA code of the series ($$, PROM, EUR) or null. */
+  readonly currencyCode: string | null
+  readonly lastDate: number
+  readonly fundName: string
+  readonly fundType: number | null
+  readonly agf: string
+  readonly familyRar: string | null
+  readonly familySlug: string | null
+  /** AFM's currency of the series, PESOS or DOLAR (the family index it belongs to). */
+  readonly afmCurrency: string | null
+  readonly article107Status: string | null
+  readonly continuity: Continuity | null
+}
+
+/** A rename of the series: its latest previous label and every id that resolves to it. */
+export interface Continuity {
+  readonly previousSerie: string
+  readonly currentSerie: string
+  /** YYYYMMDD */
+  readonly firstCurrentDate: number
+  /** Current id first, then the previous ids, newest rename first. */
+  readonly aliasIds: ReadonlyArray<number>
+}
+
+interface AliasRow {
+  alias_id: number
+  asset_id: number
+  previous_serie: string
+  current_serie: string
+  first_current_date: number
+}
+
+/** Renames by current series id (chains A→B→C: both old ids point at C). */
+export const continuities = (db: Database.Database): ReadonlyMap<number, Continuity> =>
+  memo(db, "continuities", () => {
+    const rows = prepared(
+      db,
+      "SELECT alias_id, asset_id, previous_serie, current_serie, first_current_date FROM series_aliases ORDER BY asset_id, first_current_date DESC, alias_id",
+    ).all() as AliasRow[]
+    const out = new Map<number, Continuity>()
+    for (const r of rows) {
+      const seen = out.get(r.asset_id)
+      if (seen === undefined) {
+        out.set(r.asset_id, {
+          previousSerie: r.previous_serie,
+          currentSerie: r.current_serie,
+          firstCurrentDate: r.first_current_date,
+          aliasIds: [r.asset_id, r.alias_id],
+        })
+      } else {
+        out.set(r.asset_id, { ...seen, aliasIds: [...seen.aliasIds, r.alias_id] })
+      }
+    }
+    return out
+  })
+
+interface UniverseRow {
+  asset_id: number
+  concept_id: number
+  provider_id: number
+  run: number
+  serie: string
+  currency: string | null
+  last_date: number
+  fund_name: string
+  fund_type: number | null
+  agf: string
+  family_rar: string | null
+  family_slug: string | null
+  afm_currency: string | null
+  a107: string | null
+}
+
+/** Today's universe for a batch date (YYYYMMDD), ordered by administrator, fund, series label. */
+export const universe = (db: Database.Database, batchDate: number): ReadonlyArray<UniverseSeries> =>
+  memo(db, `universe:${batchDate}`, () => {
+    const renames = continuities(db)
+    const rows = prepared(
+      db,
+      `SELECT s.asset_id, s.concept_id, f.provider_id, s.run, s.serie, s.currency, s.last_date,
+         f.name AS fund_name, f.fund_type, a.name AS agf,
+         c.family_rar, c.family_slug, c.currency AS afm_currency, p.status AS a107
+       FROM series s
+       JOIN funds f ON f.concept_id = s.concept_id
+       JOIN administrators a ON a.provider_id = f.provider_id
+       LEFT JOIN afm_categories c ON c.asset_id = s.asset_id
+       LEFT JOIN article107 p ON p.run = s.run
+       WHERE f.is_current = 1 AND s.last_date >= ? AND s.last_date <= ?
+       ORDER BY a.name, f.name, s.serie, s.asset_id`,
+    ).all(addDays(batchDate, -TOLERANCE_DAYS), batchDate) as UniverseRow[]
+    return rows.map(
+      (r): UniverseSeries => ({
+        assetId: r.asset_id,
+        conceptId: r.concept_id,
+        providerId: r.provider_id,
+        run: r.run,
+        serie: r.serie,
+        currencyCode: r.currency,
+        lastDate: r.last_date,
+        fundName: r.fund_name,
+        fundType: r.fund_type,
+        agf: r.agf,
+        familyRar: r.family_rar,
+        familySlug: r.family_slug,
+        afmCurrency: r.afm_currency,
+        article107Status: r.a107,
+        continuity: renames.get(r.asset_id) ?? null,
+      }),
+    )
+  })

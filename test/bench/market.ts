@@ -1,0 +1,100 @@
+/**
+ * `make bench`, the market step: GET /api/all-funds (the stored mutual-fund answer) through our
+ * server, authenticated, against plain node:http answering the same bytes (the ceiling), side by
+ * side in alternating rounds at BENCH_CONNECTIONS (50) on loopback; also the gzip copy and a
+ * filtered request (rows selected in memory, text cached per snapshot). BENCH_SCALE=full builds
+ * the full-size sample (slow: ~10M quota rows). Run alone: `node test/bench/market.ts`.
+ */
+import { execFileSync } from "node:child_process"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { request } from "undici"
+import { median, type Round, round, startProcess } from "./harness.ts"
+
+const root = join(import.meta.dirname, "..", "..")
+
+const summarize = (rs: ReadonlyArray<Round>) => ({
+  requests_per_second: median(rs.map((r) => r.requestsPerSecond)),
+  p50_ms: median(rs.map((r) => r.p50)),
+  p99_ms: median(rs.map((r) => r.p99)),
+  non_2xx: rs.reduce((n, r) => n + r.non2xx, 0),
+  errors: rs.reduce((n, r) => n + r.errors, 0),
+})
+
+export const benchMarket = async (): Promise<Record<string, unknown>> => {
+  const seconds = Number(process.env.BENCH_SECONDS ?? 5)
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
+  const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
+  const scale = process.env.BENCH_SCALE === "full" ? "full" : "small"
+  const work = mkdtempSync(join(tmpdir(), "fds-bench-market-"))
+  const env = { ...process.env, FDS_DATA_DIR: join(work, "data") }
+  const cli = (script: string, ...args: string[]) =>
+    execFileSync(process.execPath, [join(root, script), ...args], { env, encoding: "utf8", maxBuffer: 1 << 26 }).trim()
+  console.log(`bench market: building the ${scale} sample in ${work}`)
+  cli("pipeline/main.ts", "sample", "--out", join(work, "sample"), "--scale", scale)
+  cli("pipeline/main.ts", "pipeline", "run", "--source", join(work, "sample"))
+  const key = cli("api/main.ts", "keys", "create", "--email", "bench@example.com", "--tier", "internal")
+  // one load generator on one address: the per-IP limit off, as the other bench steps do
+  const ours = await startProcess([join(root, "api/main.ts"), "serve"], { ...env, PORT: "0", FDS_RATE_LIMIT_PER_SECOND: "0" })
+  const auth = { "x-api-key": key }
+  const path = "/api/all-funds"
+  // undici's request leaves the body as sent (fetch would decompress it)
+  const bytes = async (encoding: string) =>
+    Buffer.from(await (await request(ours.url + path, { headers: { ...auth, "accept-encoding": encoding } })).body.arrayBuffer())
+  const identity = await bytes("identity")
+  const gzipped = await bytes("gzip")
+  writeFileSync(join(work, "all-funds.json"), identity)
+  writeFileSync(join(work, "all-funds.json.gz"), gzipped)
+  const plain = await startProcess([join(root, "test/bench/plainServer.ts"), join(work, "all-funds.json")], env)
+  const plainGzip = await startProcess([join(root, "test/bench/plainServer.ts"), join(work, "all-funds.json.gz")], env)
+  const filtered = `${path}?category=equity`
+  const results: Record<string, Round[]> = { fds: [], plain: [], fds_gzip: [], plain_gzip: [], fds_filtered: [] }
+  try {
+    console.log(`bench market: ${path} (${identity.length} B, gzip ${gzipped.length} B), ${rounds} rounds × ${seconds} s, ${connections} connections`)
+    const gz = { ...auth, "accept-encoding": "gzip" }
+    await round(ours.url + path, auth, 2, connections) // warm-up
+    await round(plain.url, {}, 2, connections)
+    await round(ours.url + filtered, auth, 1, connections)
+    for (let i = 0; i < rounds; i++) {
+      results.fds!.push(await round(ours.url + path, auth, seconds, connections))
+      results.plain!.push(await round(plain.url, {}, seconds, connections))
+      results.fds_gzip!.push(await round(ours.url + path, gz, seconds, connections))
+      results.plain_gzip!.push(await round(plainGzip.url, {}, seconds, connections))
+      results.fds_filtered!.push(await round(ours.url + filtered, auth, seconds, connections))
+    }
+  } finally {
+    ours.child.kill()
+    plain.child.kill()
+    plainGzip.child.kill()
+    rmSync(work, { recursive: true, force: true })
+  }
+  const summary = Object.fromEntries(Object.entries(results).map(([k, rs]) => [k, { ...summarize(rs), rounds: rs }]))
+  const s = (k: string) => summary[k] as ReturnType<typeof summarize>
+  console.log("")
+  console.log("| server | req/s (median) | p50 ms | p99 ms | non-2xx | errors |")
+  console.log("|---|---|---|---|---|---|")
+  for (const k of Object.keys(results)) {
+    console.log(`| ${k} | ${s(k).requests_per_second.toFixed(0)} | ${s(k).p50_ms} | ${s(k).p99_ms} | ${s(k).non_2xx} | ${s(k).errors} |`)
+  }
+  const ratio = s("plain").requests_per_second / s("fds").requests_per_second
+  const ratioGzip = s("plain_gzip").requests_per_second / s("fds_gzip").requests_per_second
+  console.log(`plain node:http / fds throughput: ${ratio.toFixed(2)}× (identity), ${ratioGzip.toFixed(2)}× (gzip); goal ≤ 1.5×, p99 ≤ 10 ms`)
+  return {
+    path,
+    scale,
+    body_bytes: identity.length,
+    gzip_bytes: gzipped.length,
+    seconds,
+    rounds,
+    connections,
+    plain_over_fds: ratio,
+    plain_over_fds_gzip: ratioGzip,
+    summary,
+  }
+}
+
+if (import.meta.main) {
+  const result = await benchMarket()
+  console.log(JSON.stringify({ ...result, summary: undefined }, null, 2))
+}

@@ -1,0 +1,33 @@
+/** One FI fixture snapshot served by the real API on an ephemeral port, with a key, for a test file. */
+import { afterAll, beforeAll } from "vitest"
+import { createKey, get, type JsonResponse, type RunningServer, startServer } from "../support/server.ts"
+import { type FiState, makeFiFixture } from "./fiFixture.ts"
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON came back and assert on it
+export type Json = any
+
+export interface FiServer {
+  /** GET with the key; the parsed JSON body is `body`. */
+  readonly call: (path: string) => Promise<JsonResponse & { readonly body: Json }>
+  /** Base URL of the running server (after beforeAll). */
+  readonly url: () => string
+}
+
+/** Registers beforeAll/afterAll hooks that publish the fixture, start the server and make a key. */
+export const useFiServer = (fi: FiState = "available"): FiServer => {
+  const fx = makeFiFixture(fi)
+  let server: RunningServer
+  let key: string
+  beforeAll(async () => {
+    key = (await createKey(fx.dataDir, { email: "fi@example.cl" })).key
+    server = await startServer({ dataDir: fx.dataDir })
+  })
+  afterAll(async () => {
+    await server?.close()
+    fx.cleanup()
+  })
+  return {
+    call: (path) => get(server.url + path, { "x-api-key": key }),
+    url: () => server.url,
+  }
+}

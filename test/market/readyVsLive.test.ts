@@ -1,0 +1,44 @@
+/**
+ * The stored answers are the live answers: the same fixture built without the market computations
+ * (no ready bytes) renders all-funds, the summary and the benchmark catalog live, with the same
+ * JSON; only the precomputed-only views (family index, monthly evolution) are empty there.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type MarketClient, startMarket } from "./client.ts"
+
+let ready: MarketClient
+let live: MarketClient
+beforeAll(async () => {
+  ready = await startMarket()
+  live = await startMarket({ computed: false })
+})
+afterAll(async () => {
+  await ready?.close()
+  await live?.close()
+})
+
+describe("ready bytes vs live rendering", () => {
+  it.each(["/api/all-funds", "/api/market-summary", "/api/benchmarks", "/api/all-funds?fund_family=accionario-nacional"])(
+    "%s: same body",
+    async (path) => {
+      const a = await ready.call(path)
+      const b = await live.call(path)
+      expect(a.status).toBe(200)
+      expect(b.status).toBe(200)
+      expect(b.body).toEqual(a.body)
+    },
+  )
+
+  it("the live answer is not gzip-encoded even when asked (only stored bytes are)", async () => {
+    const res = await live.callGzip("/api/all-funds")
+    expect(res.encoding).toBeUndefined()
+    expect(res.body.meta.count).toBe(10)
+  })
+
+  it("without the computations, the family index says available=false", async () => {
+    const res = await live.call("/api/families/accionario-nacional/index")
+    expect(res.status).toBe(200)
+    expect(res.body.data).toEqual([])
+    expect(res.body.meta.available).toBe(false)
+  })
+})
