@@ -86,10 +86,15 @@ export const loadInputs = (
     for (const input of inputs) {
       if (input.data_set !== "fm_registry" && input.data_set !== "cartola_diaria") {
         // structuredClone: the records' strings are slices of the decoded page; copies let it go.
-        const parsed = Effect.map(sourceOf(input.data_set).parse(raw.get(input.sha256), input.name), (p) => ({
-          records: structuredClone(p.records),
-          repairs: p.repairs,
-        }))
+        const cached = cache?.getRecords(input.sha256)
+        const parsed =
+          cached !== undefined
+            ? Effect.succeed(cached)
+            : Effect.map(sourceOf(input.data_set).parse(raw.get(input.sha256), input.name), (p) => {
+                const copy = { records: structuredClone(p.records), repairs: p.repairs }
+                cache?.putRecords(input.sha256, copy)
+                return copy
+              })
         if (FI_DATA_SETS.has(input.data_set)) {
           const result = yield* Effect.result(parsed)
           if (result._tag === "Failure") {

@@ -1,12 +1,13 @@
 /**
- * Parsed cartola files kept on disk by content hash (data/cache/), so that the next day's batch
- * parses only the files that changed. A cache entry is derived data: it can be deleted at any
+ * Parsed files kept on disk by content hash (data/cache/): cartolas as columns, other data sets
+ * as records, so that the next day's batch parses only the files that changed. A cache entry is derived data: it can be deleted at any
  * time, it is never an input of its own (`reproduce` parses from the raw store), and a new parser
  * version ignores old entries.
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { deserialize, serialize } from "node:v8"
+import type { Parsed } from "../sources/DataSet.ts"
 import type { CartolaColumns } from "./CartolaColumns.ts"
 
 /** Bump when the parser or CartolaColumns changes what a file yields. */
@@ -14,25 +15,43 @@ export const PARSED_CACHE_VERSION = 1
 
 export class ParsedCache {
   readonly dir: string
+  private readonly recordsDir: string
   constructor(dataDir: string) {
     this.dir = join(dataDir, "cache", `cartola-v${PARSED_CACHE_VERSION}`)
+    this.recordsDir = join(dataDir, "cache", `records-v${PARSED_CACHE_VERSION}`)
+  }
+
+  /** Parsed records of any other data set (FI pages are the slow ones to parse). */
+  getRecords(sha256: string): Parsed<unknown> | undefined {
+    return readEntry(join(this.recordsDir, `${sha256}.bin`)) as Parsed<unknown> | undefined
+  }
+
+  putRecords(sha256: string, parsed: Parsed<unknown>): void {
+    writeEntry(this.recordsDir, `${sha256}.bin`, parsed)
   }
 
   get(sha256: string): CartolaColumns | undefined {
-    const path = join(this.dir, `${sha256}.bin`)
-    if (!existsSync(path)) return undefined
-    try {
-      return deserialize(readFileSync(path)) as CartolaColumns
-    } catch {
-      return undefined // a damaged entry is just a miss
-    }
+    return readEntry(join(this.dir, `${sha256}.bin`)) as CartolaColumns | undefined
   }
 
   put(sha256: string, columns: CartolaColumns): void {
-    mkdirSync(this.dir, { recursive: true })
-    const path = join(this.dir, `${sha256}.bin`)
-    const tmp = `${path}.${process.pid}.tmp`
-    writeFileSync(tmp, serialize(columns))
-    renameSync(tmp, path)
+    writeEntry(this.dir, `${sha256}.bin`, columns)
   }
+}
+
+const readEntry = (path: string): unknown => {
+  if (!existsSync(path)) return undefined
+  try {
+    return deserialize(readFileSync(path))
+  } catch {
+    return undefined // a damaged entry is just a miss
+  }
+}
+
+const writeEntry = (dir: string, name: string, value: unknown): void => {
+  mkdirSync(dir, { recursive: true })
+  const path = join(dir, name)
+  const tmp = `${path}.${process.pid}.tmp`
+  writeFileSync(tmp, serialize(value))
+  renameSync(tmp, path)
 }
