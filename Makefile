@@ -30,10 +30,24 @@ $(CHROMIUM):
 	elif command -v sudo >/dev/null; then sudo apt-get update && sudo apt-get install -y --no-install-recommends chromium; \
 	else echo "chromium is missing: run 'apt-get install chromium' as root"; exit 1; fi
 
+# The accounts-store tests (test/accounts/stores.test.ts, test/replicas/) start a throwaway
+# PostgreSQL cluster on loopback from Debian's server binaries (/usr/lib/postgresql/*/bin);
+# installed once when missing, as root or through sudo. The tests stop and delete their cluster.
+POSTGRES_STAMP := $(firstword $(wildcard /usr/lib/postgresql/*/bin/pg_ctl))
+ifeq ($(POSTGRES_STAMP),)
+POSTGRES_STAMP := postgresql-install
+endif
+.PHONY: postgresql-install
+postgresql-install:
+	@echo "installing Debian's postgresql for the accounts-store tests"
+	@if [ "$$(id -u)" = 0 ]; then apt-get update && apt-get install -y postgresql; \
+	elif command -v sudo >/dev/null; then sudo apt-get update && sudo apt-get install -y postgresql; \
+	else echo "postgresql is missing: run 'apt-get install postgresql' as root"; exit 1; fi
+
 run: $(DEPS)
 	./fds demo
 
-test: $(DEPS) $(CHROMIUM)
+test: $(DEPS) $(CHROMIUM) $(POSTGRES_STAMP)
 	vitest run $(VITEST_ARGS)
 
 check: $(DEPS)

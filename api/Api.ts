@@ -6,6 +6,7 @@ import { FiApi } from "./groups/FiApi.ts"
 import { MarketApi } from "./groups/MarketApi.ts"
 import { ReturnsApi } from "./groups/ReturnsApi.ts"
 import { KeyApi, PublicApi } from "./groups/SystemApi.ts"
+import { documentHttp } from "./http/OpenApiMeta.ts"
 import { documentQuotaHeaders, RequestValidation } from "./Security.ts"
 
 export class Api extends HttpApi.make("fund-data-service")
@@ -17,7 +18,8 @@ export class Api extends HttpApi.make("fund-data-service")
   .add(FiApi)
   .add(AccountApi)
   .middleware(RequestValidation)
-  .annotate(OpenApi.Transform, documentQuotaHeaders)
+  // One transform: quota headers first, then contact, contract tag names and the HTTP caching headers.
+  .annotate(OpenApi.Transform, (spec) => documentHttp(documentQuotaHeaders(spec)))
   .annotateMerge(
     OpenApi.annotations({
       title: "Fund Data Service",

@@ -11,9 +11,12 @@ import { AccountHandlers } from "./handlers/Account.ts"
 import { AccountOriginLive } from "./handlers/AccountSession.ts"
 import { CatalogHandlers } from "./handlers/Catalog.ts"
 import { FiHandlers } from "./handlers/Fi.ts"
+import { FiReturnsLive } from "./handlers/FiReturns.ts"
 import { MarketHandlers } from "./handlers/Market.ts"
 import { ReturnsHandlers } from "./handlers/Returns.ts"
 import { ApiKeyAuthLive, RequestValidationLive } from "./handlers/Security.ts"
+import { httpCachingLayer } from "./http/Caching.ts"
+import { type AccessLogSink, accessLog } from "./http/RequestLog.ts"
 import { KeyHandlers, PublicHandlers } from "./handlers/System.ts"
 import { JsonNotFound } from "./NotFound.ts"
 import { type EdgeOptions, edgeLayer } from "./ratelimit/Edge.ts"
@@ -27,11 +30,13 @@ export interface ServerOptions extends EdgeOptions {
   readonly port: number
   readonly pollMillis?: number
   readonly drainMillis?: number
+  /** Where the JSON access log lines go (default: stdout). */
+  readonly accessLog?: AccessLogSink
 }
 
 export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(
   Layer.provide([PublicHandlers, KeyHandlers, CatalogHandlers, ReturnsHandlers, MarketHandlers, FiHandlers, AccountHandlers]),
-  Layer.provide([ApiKeyAuthLive, RequestValidationLive, AccountOriginLive]),
+  Layer.provide([ApiKeyAuthLive, RequestValidationLive, AccountOriginLive, FiReturnsLive]),
 )
 
 /** Everything the routes need that lives outside the HTTP layer. */
@@ -47,7 +52,10 @@ export const services = (options: ServerOptions) =>
 
 /** The HTTP server; its HttpServer service (with the bound address) stays in the output for tests. */
 export const ServerLive = (options: ServerOptions) =>
-  HttpRouter.serve(Layer.mergeAll(ApiRoutes, RegisterRoutes, edgeLayer(options), JsonNotFound), { disableLogger: true }).pipe(
+  HttpRouter.serve(Layer.mergeAll(ApiRoutes, RegisterRoutes, edgeLayer(options), JsonNotFound, httpCachingLayer), {
+    disableLogger: true,
+    middleware: accessLog(options.accessLog),
+  }).pipe(
     Layer.provide(services(options)),
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: options.port, host: options.host })),
   )

@@ -1,4 +1,4 @@
-/** Every accounts service over one accounts.sqlite, with its settings, mailer and mail limits. */
+/** Every accounts service over one accounts store (accounts.sqlite, or PostgreSQL with FDS_ACCOUNTS_URL), with its settings, mailer and mail limits. */
 import { Layer } from "effect"
 import { join } from "node:path"
 import { AccountsConfig } from "./AccountsConfig.ts"

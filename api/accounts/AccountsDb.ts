@@ -5,8 +5,9 @@
  * share it.
  */
 import Database from "better-sqlite3"
-import { Context, Effect, Layer, Schema } from "effect"
-import { Kysely, type SqliteDatabase, SqliteDialect, type SqliteStatement, sql } from "kysely"
+import { Config, Context, Effect, Layer, Option, Schema } from "effect"
+import { type ColumnDefinitionBuilder as ColumnBuilder, Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect, type SqliteStatement, sql } from "kysely"
+import pg from "pg"
 import type { AccountsDatabase } from "./AccountsTables.ts"
 
 export type { AccountsDatabase, ApiKeysTable, UsageTable } from "./AccountsTables.ts"
@@ -24,12 +25,49 @@ export const openAccountsDb = async (path: string): Promise<Kysely<AccountsDatab
   sqlite.pragma("journal_mode = WAL")
   sqlite.pragma("synchronous = NORMAL")
   const db = new Kysely<AccountsDatabase>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) })
-  await migrate(db)
+  await migrate(db, "sqlite")
   connections.set(db, sqlite)
   return db
 }
 
+/** PostgreSQL's int8 (bigint, count(*)) as a JS number: the store's millisecond times fit in 2^53. */
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === pg.types.builtins.INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format ?? "text")) as typeof pg.types.getTypeParser,
+}
+
+/**
+ * The accounts store on a PostgreSQL server (`postgres://user:pass@host:port/db`), shared by
+ * several API processes; the tables are created when missing.
+ */
+export const openPostgresAccountsDb = async (url: string, poolSize = 10): Promise<Kysely<AccountsDatabase>> => {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes })
+  const db = new Kysely<AccountsDatabase>({ dialect: new PostgresDialect({ pool }) })
+  try {
+    await migrate(db, "postgres")
+  } catch (e) {
+    await db.destroy()
+    throw e
+  }
+  postgres.add(db)
+  return db
+}
+
+/** A store URL (`postgres://…`/`postgresql://…`) selects PostgreSQL; anything else is refused. */
+export const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//.test(url)
+
+/** The store named by FDS_ACCOUNTS_URL when it is set, else the SQLite file at `path`. */
+export const openAccountsStore = (path: string, url: string | undefined): Promise<Kysely<AccountsDatabase>> => {
+  if (url === undefined || url.trim() === "") return openAccountsDb(path)
+  if (!isPostgresUrl(url)) return Promise.reject(new Error("FDS_ACCOUNTS_URL must be a postgres:// URL"))
+  return openPostgresAccountsDb(url)
+}
+
 const connections = new WeakMap<Kysely<AccountsDatabase>, Database.Database>()
+const postgres = new WeakSet<Kysely<AccountsDatabase>>()
+
+/** Whether the store runs on PostgreSQL (see QuotaStatement.ts). */
+export const isPostgres = (db: Kysely<AccountsDatabase>): boolean => postgres.has(db)
 
 /**
  * The SQLite connection under a store opened by openAccountsDb (undefined for another dialect), for
@@ -37,9 +75,25 @@ const connections = new WeakMap<Kysely<AccountsDatabase>, Database.Database>()
  */
 export const sqliteOf = (db: Kysely<AccountsDatabase>): Database.Database | undefined => connections.get(db)
 
-/** The open accounts database, shared by every accounts service of the process. */
+/**
+ * The open accounts database, shared by every accounts service of the process: PostgreSQL when
+ * FDS_ACCOUNTS_URL is a postgres:// URL (several API processes share it), else the SQLite file.
+ */
 export class AccountsDb extends Context.Service<AccountsDb, Kysely<AccountsDatabase>>()("fds/api/accounts/AccountsDb") {
   static readonly layer = (path: string) =>
+    Layer.effect(
+      AccountsDb,
+      Effect.gen(function* () {
+        const url = yield* Config.option(Config.String("FDS_ACCOUNTS_URL")).pipe(Effect.orDie)
+        return yield* Effect.acquireRelease(
+          Effect.promise(() => openAccountsStore(path, Option.getOrUndefined(url))),
+          (db) => Effect.promise(() => db.destroy()),
+        )
+      }),
+    )
+
+  /** Always the SQLite file at `path`, whatever FDS_ACCOUNTS_URL says. */
+  static readonly layerSqlite = (path: string) =>
     Layer.effect(
       AccountsDb,
       Effect.acquireRelease(
@@ -49,12 +103,39 @@ export class AccountsDb extends Context.Service<AccountsDb, Kysely<AccountsDatab
     )
 }
 
-const migrate = async (db: Kysely<AccountsDatabase>): Promise<void> => {
+/**
+ * Creates the tables when missing. The same DDL on both dialects except identity keys (SQLite's
+ * INTEGER PRIMARY KEY AUTOINCREMENT, PostgreSQL's identity column) and the millisecond times,
+ * which need 64 bits on PostgreSQL (its `integer` is 32-bit; SQLite's is 64-bit anyway).
+ */
+const migrate = async (db: Kysely<AccountsDatabase>, dialect: "sqlite" | "postgres"): Promise<void> => {
   const s = db.schema
+  const pgsql = dialect === "postgres"
+  const ms = pgsql ? "bigint" : "integer"
+  const id = (c: ColumnBuilder) =>
+    pgsql ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement()
+  if (!pgsql) return createTables(s, ms, id)
+  // Replicas starting together would race on CREATE TABLE IF NOT EXISTS (PostgreSQL's catalog
+  // refuses the second): one at a time, under a session lock held on one connection.
+  await db.connection().execute(async (conn) => {
+    await sql`SELECT pg_advisory_lock(7307001)`.execute(conn)
+    try {
+      await createTables(conn.schema, ms, id)
+    } finally {
+      await sql`SELECT pg_advisory_unlock(7307001)`.execute(conn)
+    }
+  })
+}
+
+const createTables = async (
+  s: Kysely<AccountsDatabase>["schema"],
+  ms: "bigint" | "integer",
+  id: (c: ColumnBuilder) => ColumnBuilder,
+): Promise<void> => {
   await s
     .createTable("api_keys")
     .ifNotExists()
-    .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    .addColumn("id", "integer", id)
     .addColumn("lookup", "text", (c) => c.notNull().unique())
     .addColumn("hash", "text", (c) => c.notNull())
     .addColumn("email", "text", (c) => c.notNull())
@@ -76,7 +157,7 @@ const migrate = async (db: Kysely<AccountsDatabase>): Promise<void> => {
   await s
     .createTable("users")
     .ifNotExists()
-    .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    .addColumn("id", "integer", id)
     .addColumn("email", "text", (c) => c.notNull().unique())
     .addColumn("created_at", "text", (c) => c.notNull())
     .addColumn("oidc_subject", "text")
@@ -88,8 +169,8 @@ const migrate = async (db: Kysely<AccountsDatabase>): Promise<void> => {
     .ifNotExists()
     .addColumn("token_hash", "text", (c) => c.primaryKey())
     .addColumn("user_id", "integer", (c) => c.notNull())
-    .addColumn("created_ms", "integer", (c) => c.notNull())
-    .addColumn("expires_ms", "integer", (c) => c.notNull())
+    .addColumn("created_ms", ms, (c) => c.notNull())
+    .addColumn("expires_ms", ms, (c) => c.notNull())
     .execute()
   await s.createIndex("sessions_user").ifNotExists().on("sessions").column("user_id").execute()
   await s
@@ -100,9 +181,9 @@ const migrate = async (db: Kysely<AccountsDatabase>): Promise<void> => {
     .addColumn("email", "text", (c) => c.notNull())
     .addColumn("return_url", "text")
     .addColumn("subject", "text")
-    .addColumn("created_ms", "integer", (c) => c.notNull())
-    .addColumn("expires_ms", "integer", (c) => c.notNull())
-    .addColumn("used_ms", "integer")
+    .addColumn("created_ms", ms, (c) => c.notNull())
+    .addColumn("expires_ms", ms, (c) => c.notNull())
+    .addColumn("used_ms", ms)
     .execute()
   await s.createIndex("login_tokens_email").ifNotExists().on("login_tokens").column("email").execute()
   await s
@@ -112,7 +193,7 @@ const migrate = async (db: Kysely<AccountsDatabase>): Promise<void> => {
     .addColumn("code_verifier", "text", (c) => c.notNull())
     .addColumn("nonce", "text", (c) => c.notNull())
     .addColumn("return_url", "text", (c) => c.notNull())
-    .addColumn("expires_ms", "integer", (c) => c.notNull())
+    .addColumn("expires_ms", ms, (c) => c.notNull())
     .execute()
   await s
     .createTable("watchlist")
@@ -122,7 +203,6 @@ const migrate = async (db: Kysely<AccountsDatabase>): Promise<void> => {
     .addColumn("added_at", "text", (c) => c.notNull())
     .addPrimaryKeyConstraint("watchlist_pk", ["user_id", "serie_id"])
     .execute()
-  await sql`SELECT 1`.execute(db)
 }
 
 /**

@@ -147,7 +147,7 @@ export class KeyStore extends Context.Service<
         db
           .insertInto("usage")
           .values({ key_id: keyId, day: t.day, count: 1 })
-          .onConflict((oc) => oc.columns(["key_id", "day"]).doUpdateSet({ count: sql`count + 1` }))
+          .onConflict((oc) => oc.columns(["key_id", "day"]).doUpdateSet({ count: sql`usage.count + 1` }))
           .returning("count")
           .executeTakeFirstOrThrow(),
       )
@@ -166,7 +166,7 @@ export class KeyStore extends Context.Service<
   static readonly layer = Layer.effect(KeyStore, AccountsDb.useSync(KeyStore.make))
 
   /** The store on its own accounts.sqlite (created when missing), closed with the layer. */
-  static readonly layerSqlite = (path: string) => KeyStore.layer.pipe(Layer.provide(AccountsDb.layer(path)))
+  static readonly layerSqlite = (path: string) => KeyStore.layer.pipe(Layer.provide(AccountsDb.layerSqlite(path)))
 }
 
 export const toRecord = (row: {

@@ -2,7 +2,7 @@
 import { Effect } from "effect"
 import type { Kysely } from "kysely"
 import { sql } from "kysely"
-import { AccountsUnavailable, sqliteOf } from "./AccountsDb.ts"
+import { AccountsUnavailable, isPostgres, sqliteOf } from "./AccountsDb.ts"
 import type { AccountsDatabase } from "./AccountsTables.ts"
 
 /**
@@ -16,11 +16,16 @@ import type { AccountsDatabase } from "./AccountsTables.ts"
  * underneath, and its connection lock and promise chain cost more than the write itself. While a
  * kysely transaction is open on the connection (registration, account removal) it waits its turn
  * through kysely instead, so that it never runs inside someone else's transaction.
+ *
+ * On PostgreSQL the same one statement (see consumeOnPostgres) runs on whichever pooled connection
+ * is free: INSERT … ON CONFLICT DO UPDATE takes the row's lock, so requests of one key arriving at
+ * several API processes at once are each counted exactly once and never past the limit.
  */
 export const compileConsume = (
   db: Kysely<AccountsDatabase>,
   limited: boolean,
 ): ((keyId: number, day: string, limit: number) => Effect.Effect<number | undefined, AccountsUnavailable>) => {
+  if (isPostgres(db)) return consumeOnPostgres(db, limited)
   const KEY = -7_077_077
   const DAY = "\u0000day"
   const LIMIT = -8_088_088
@@ -58,4 +63,25 @@ export const compileConsume = (
       catch: (cause) => new AccountsUnavailable({ cause }),
     })
   }
+}
+
+/**
+ * PostgreSQL's decide-and-count statement, with typed parameters (an untyped parameter in
+ * INSERT … SELECT would be text) and boolean conditions; the row comes back only when counted.
+ */
+const consumeOnPostgres = (db: Kysely<AccountsDatabase>, limited: boolean) => {
+  const statement = (keyId: number, day: string, limit: number) =>
+    limited
+      ? sql<{ count: number }>`INSERT INTO usage (key_id, day, count)
+          SELECT ${keyId}::integer, ${day}::text, 1 WHERE ${limit}::integer > 0
+          ON CONFLICT (key_id, day) DO UPDATE SET count = usage.count + 1 WHERE usage.count < ${limit}::integer
+          RETURNING count`
+      : sql<{ count: number }>`INSERT INTO usage (key_id, day, count) VALUES (${keyId}::integer, ${day}::text, 1)
+          ON CONFLICT (key_id, day) DO UPDATE SET count = usage.count + 1
+          RETURNING count`
+  return (keyId: number, day: string, limit: number) =>
+    Effect.tryPromise({
+      try: () => statement(keyId, day, limit).execute(db),
+      catch: (cause) => new AccountsUnavailable({ cause }),
+    }).pipe(Effect.map((result) => result.rows[0]?.count))
 }

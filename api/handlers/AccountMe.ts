@@ -1,8 +1,9 @@
 /** Handlers of /api/me: profile, removal, watchlist, alert preferences. */
 import { Effect } from "effect"
 import { InvalidParameter } from "../../schemas/ApiErrors.ts"
-import { parseUint32 } from "../../schemas/Ids.ts"
+import { isUuid, parseUint32 } from "../../schemas/Ids.ts"
 import type { SnapshotReader } from "../../snapshots/Reader.ts"
+import { fiCatalog } from "../../snapshots/readers/FiCatalog.ts"
 import { Users } from "../accounts/Users.ts"
 import { Watchlist } from "../accounts/Watchlist.ts"
 import { accountBody } from "./AccountAuth.ts"
@@ -11,12 +12,23 @@ import { readSnapshot } from "./Snapshot.ts"
 
 /**
  * The canonical id of a series published in the current snapshot, or null. FM series are decimal
- * CRC32 ids (leading zeros do not distinguish them); FI/ETF UUIDs name no published series until
- * snapshots carry those instruments.
+ * CRC32 ids (leading zeros do not distinguish them); FI/ETF series are their serie UUID, in lower
+ * case (an instrument UUID is not a series; a batch without FI data publishes none).
  */
 const publishedSeries = (reader: SnapshotReader, serieId: string): string | null => {
+  if (isUuid(serieId)) {
+    const id = serieId.toLowerCase()
+    return fiCatalog(reader).serie(id) === undefined ? null : id
+  }
   const id = parseUint32(serieId)
   return id !== null && reader.series(id) !== undefined ? String(id) : null
+}
+
+/** The stored form of a watchlist id: decimal for FM, lower case for a UUID, else as given. */
+const storedId = (serieId: string): string => {
+  if (isUuid(serieId)) return serieId.toLowerCase()
+  const id = parseUint32(serieId)
+  return id === null ? serieId : String(id)
 }
 
 const watchlistBody = (rows: ReadonlyArray<{ readonly serieId: string; readonly addedAt: string }>) => ({
@@ -58,9 +70,8 @@ export const watch = ({ payload }: { readonly payload: { readonly serie_id: stri
 export const unwatch = ({ params }: { readonly params: { readonly serie_id: string } }) =>
   Effect.gen(function* () {
     const user = yield* requireUser
-    const id = parseUint32(params.serie_id)
     const list = yield* Watchlist
-    yield* list.remove(user.id, id === null ? params.serie_id : String(id)).pipe(Effect.mapError(accountsUnavailable))
+    yield* list.remove(user.id, storedId(params.serie_id)).pipe(Effect.mapError(accountsUnavailable))
   })
 
 export const alerts = ({

@@ -5,13 +5,14 @@ import { HttpApiBuilder } from "effect/http-api"
 import { InvalidParameter, NotFound } from "../../schemas/ApiErrors.ts"
 import { dateToInt, intToDate } from "../../schemas/Dates.ts"
 import { currencyOf, FUND_TYPE_CATEGORY, investorClassOf } from "../../schemas/FundClass.ts"
-import { formatRun, parseUint32 } from "../../schemas/Ids.ts"
+import { formatRun, isUuid, parseUint32 } from "../../schemas/Ids.ts"
 import type { SnapshotReader } from "../../snapshots/Reader.ts"
 import { resolveAssetId } from "../../snapshots/readers/ReturnsSeries.ts"
 import type { FundsTable, SeriesTable } from "../../snapshots/Tables.ts"
 import { Api } from "../Api.ts"
 import type { Lease } from "../SnapshotStore.ts"
 import { providersAll } from "./FiProviders.ts"
+import { fiDaysResponse } from "./FiReturnsDays.ts"
 import { readFi } from "./FiSnapshot.ts"
 import { readSnapshot, withSnapshot } from "./Snapshot.ts"
 
@@ -167,7 +168,11 @@ export const CatalogHandlers = HttpApiBuilder.group(Api, "catalog", (handlers) =
       ),
     )
     .handle("days", ({ params, query }) =>
-      Effect.flatMap(idParam("asset_id", params.asset_id), (assetId) =>
+      isUuid(params.asset_id)
+        ? withSnapshot((lease) =>
+            fiDaysResponse(lease, params.asset_id, query.from_date === undefined ? 0 : dateToInt(query.from_date)),
+          )
+        : Effect.flatMap(idParam("asset_id", params.asset_id), (assetId) =>
         withSnapshot((lease) =>
           Effect.flatMap(
             daysResponse(lease, params.asset_id, assetId, query.from_date === undefined ? 0 : dateToInt(query.from_date)),

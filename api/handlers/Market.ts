@@ -2,9 +2,11 @@
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../Api.ts"
 import { allFundsAnswer } from "./MarketAllFunds.ts"
+import { compareAnswer } from "./MarketCompare.ts"
 import { benchmarkPricesAnswer, benchmarksAnswer } from "./MarketBenchmarks.ts"
 import { article107Answer, carteraHoldingsAnswer, carteraResumenAnswer } from "./MarketFund.ts"
 import { acceptsGzip } from "./MarketResponses.ts"
+import { screenerAnswer } from "./MarketScreener.ts"
 import { agfEvolutionAnswer, agfRankingAnswer, tacChangesAnswer } from "./MarketStats.ts"
 import { familyIndexAnswer, marketSummaryAnswer } from "./MarketSummary.ts"
 import { withSnapshot } from "./Snapshot.ts"
@@ -25,5 +27,7 @@ export const MarketHandlers = HttpApiBuilder.group(Api, "market", (handlers) =>
     .handle("tacChanges", ({ query }) => withSnapshot((lease) => tacChangesAnswer(lease, query)))
     .handle("carteraResumen", ({ params, query }) => withSnapshot((lease) => carteraResumenAnswer(lease, params.run, query)))
     .handle("carteraHoldings", ({ params, query }) => withSnapshot((lease) => carteraHoldingsAnswer(lease, params.run, query)))
-    .handle("article107", ({ params }) => withSnapshot((lease) => article107Answer(lease, params.run))),
+    .handle("article107", ({ params }) => withSnapshot((lease) => article107Answer(lease, params.run)))
+    .handle("compare", ({ query }) => withSnapshot((lease) => compareAnswer(lease, query.series)))
+    .handle("screener", ({ query }) => withSnapshot((lease) => screenerAnswer(lease, query))),
 )

@@ -1,10 +1,13 @@
 /**
  * Where /api/all-funds gets each vehicle's rows: one source per vehicle. Mutual funds are served
- * from the snapshot's market tables; the ETF and investment-fund sources answer `fi_not_ready`
- * until their rows exist (the FI work plugs its builders in here: a source returns its rows, as
- * JSON text with the filter keys, at its own cutoff date).
+ * from the snapshot's market tables; ETFs and investment funds from its FI tables
+ * (snapshots/readers/FiAllFunds.ts), at the FI/ETF data's one shared cutoff. When the batch has
+ * no FI data, the ETF and investment-fund sources answer `fi_unavailable` (so the whole request
+ * is a 503, FM rows included: spec rule 4).
  */
 import type { AllFundsFilters, Vehicle, VehiclePart } from "../../snapshots/readers/MarketAllFunds.ts"
+import { type FiVehicle, fiVehiclePart } from "../../snapshots/readers/FiAllFunds.ts"
+import { fiCatalog } from "../../snapshots/readers/FiCatalog.ts"
 import { mutualFundPart } from "../../snapshots/readers/MarketLatest.ts"
 import type { SnapshotReader } from "../../snapshots/Reader.ts"
 import { dateToInt } from "../../schemas/Dates.ts"
@@ -26,12 +29,18 @@ export interface VehicleSource {
   readonly part: (reader: SnapshotReader, request: VehicleRequest) => VehiclePart | VehicleUnavailable
 }
 
-const fiNotReady = (vehicle: Vehicle): VehicleSource => ({
+const fiSource = (vehicle: FiVehicle): VehicleSource => ({
   vehicle,
-  part: () => ({
-    unavailable: "fi_not_ready",
-    message: `${vehicle} rows are not available yet in /api/all-funds; retry later (vehicle=mutual_fund is served)`,
-  }),
+  part: (reader, request) => {
+    const availability = fiCatalog(reader).availability
+    if (!availability.available) {
+      return {
+        unavailable: "fi_unavailable",
+        message: `${vehicle} rows need investment fund and ETF data, unavailable in the published batch (${availability.reason}); vehicle=mutual_fund is served`,
+      }
+    }
+    return fiVehiclePart(reader, vehicle, request.cutoff, request.filters)
+  },
 })
 
 export const VEHICLE_SOURCES: Readonly<Record<Vehicle, VehicleSource>> = {
@@ -39,8 +48,8 @@ export const VEHICLE_SOURCES: Readonly<Record<Vehicle, VehicleSource>> = {
     vehicle: "mutual_fund",
     part: (reader, request) => mutualFundPart(reader.db, dateToInt(reader.batchDate), request.cutoff, request.filters),
   },
-  etf: fiNotReady("etf"),
-  investment_fund: fiNotReady("investment_fund"),
+  etf: fiSource("etf"),
+  investment_fund: fiSource("investment_fund"),
 }
 
 export const isUnavailable = (x: VehiclePart | VehicleUnavailable): x is VehicleUnavailable => "unavailable" in x

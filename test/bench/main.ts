@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { benchDays } from "./days.ts"
 import { benchMarket } from "./market.ts"
+import { benchPostgres } from "./postgres.ts"
 import { benchQuota } from "./quota.ts"
 import { benchReturns } from "./returns.ts"
 
@@ -15,6 +16,7 @@ const parts: Record<string, () => Promise<Record<string, unknown>>> = {
   quota: benchQuota,
   returns: benchReturns,
   market: benchMarket,
+  postgres: benchPostgres,
 }
 
 const only = process.env.BENCH_ONLY?.split(",")

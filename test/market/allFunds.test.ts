@@ -176,11 +176,11 @@ describe("vehicles", () => {
     expect((await c.call("/api/all-funds?vehicle=mutual_fund")).body).toEqual((await c.call("/api/all-funds")).body)
   })
 
-  it.each(["etf", "investment_fund", "all"])("vehicle=%s → 503 fi_not_ready with Retry-After, no FM rows either", async (v) => {
+  it.each(["etf", "investment_fund", "all"])("vehicle=%s → 503 fi_unavailable (fixture without FI data) with Retry-After, no FM rows either", async (v) => {
     const res = await c.call(`/api/all-funds?vehicle=${v}`)
     expect(res.status).toBe(503)
     expectErrorShape(res.body, 503)
-    expect(res.body.error).toBe("fi_not_ready")
+    expect(res.body.error).toBe("fi_unavailable")
     expect(Number(header(res, "retry-after"))).toBeGreaterThan(0)
   })
 })

@@ -88,16 +88,17 @@ describe("parameters and ids", () => {
     }
   })
 
-  it("an unknown series or UUID → 404 on every route", async () => {
+  it("an unknown series → 404; a UUID on this batch without FI data → 503 fi_unavailable, on every route", async () => {
     for (const route of ["returns", "risk_metrics", "expense_ratio", "expense_ratio/history"]) {
-      for (const id of ["123", UUID]) {
-        const res = await h.call(`/api/real_assets/${id}/${route}`)
-        expect(res.status, `${id}/${route}`).toBe(404)
-        expectErrorShape(res.body, 404)
-      }
+      const res = await h.call(`/api/real_assets/123/${route}`)
+      expect(res.status, `123/${route}`).toBe(404)
+      expectErrorShape(res.body, 404)
+      const fi = await h.call(`/api/real_assets/${UUID}/${route}`)
+      expect(fi.status, `${UUID}/${route}`).toBe(503)
+      expect((fi.body as { error: string }).error).toBe("fi_unavailable")
     }
-    // total is enabled here, so an unpublished UUID is simply unknown
-    expect((await h.call(path(UUID, "?return_basis=total"))).status).toBe(404)
+    // total is enabled here; FI data is what is missing (UUIDs with FI data: test/fi/realAssets.test.ts)
+    expect((await h.call(path(UUID, "?return_basis=total"))).status).toBe(503)
   })
 
   it("leading zeros name the same series", async () => {

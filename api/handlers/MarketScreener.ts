@@ -1,0 +1,202 @@
+/**
+ * /api/screener: filters the rows of the latest published batch, sorts them and returns one page.
+ * Every parameter is checked here (422 naming it, never clamped). Rules: unavailable values go
+ * last in both directions; ties by ascending numeric id; no match → [] with total 0; paging is
+ * stable within a batch (the order is a total order on the rows); a renamed series is one row
+ * (the rows hold current ids only); a batch without returns → 503 with Retry-After.
+ */
+import { Effect } from "effect"
+import type { HttpServerResponse } from "effect/http"
+import { InvalidParameter, ServiceUnavailable } from "../../schemas/ApiErrors.ts"
+import { dateToInt } from "../../schemas/Dates.ts"
+import type { ScreenerBody } from "../../schemas/MarketCompare.ts"
+import { WINDOWS, type WindowKey } from "../../snapshots/compute/Windows.ts"
+import { batchInfo, type CompareRow, type ContractCurrency, compareRows, hasReturns } from "../../snapshots/readers/MarketCompareRows.ts"
+import type { Lease } from "../SnapshotStore.ts"
+import { batchUnavailable, batchMeta } from "./MarketCompare.ts"
+import { jsonText } from "./MarketResponses.ts"
+
+export interface ScreenerQuery {
+  readonly q?: string
+  readonly fund_family?: string
+  readonly investor_class?: string
+  readonly currency?: string
+  readonly category?: string
+  readonly administrator?: string
+  readonly cmf_spheres_min?: string
+  readonly cmf_spheres_max?: string
+  readonly cmf_family?: string
+  readonly cmf_investor_type?: string
+  readonly sort?: string
+  readonly order?: string
+  readonly limit?: string
+  readonly offset?: string
+}
+
+export const SORT_KEYS = ["id", "tac", "cmf_spheres", ...WINDOWS] as const
+export type SortKey = (typeof SORT_KEYS)[number]
+
+/** The checked request. */
+export interface Screen {
+  readonly q: string | null
+  readonly fundFamily: string | null
+  readonly investorClass: string | null
+  readonly currency: ContractCurrency | null
+  readonly category: string | null
+  readonly administrator: string | null
+  readonly spheresMin: number | null
+  readonly spheresMax: number | null
+  readonly cmfFamily: string | null
+  readonly cmfInvestorType: string | null
+  readonly sort: SortKey
+  readonly order: "asc" | "desc"
+  readonly limit: number
+  readonly offset: number
+}
+
+const bad = (parameter: string, rule: string) =>
+  new InvalidParameter({ parameter, message: `invalid query parameter ${parameter}: ${rule}` })
+
+const maxText = (q: ScreenerQuery, name: keyof ScreenerQuery, max: number): string | null | InvalidParameter => {
+  const v = q[name]
+  if (v === undefined) return null
+  return v.length > max ? bad(name, `at most ${max} characters`) : v
+}
+
+const intIn = (q: ScreenerQuery, name: keyof ScreenerQuery, min: number, max: number): number | null | InvalidParameter => {
+  const v = q[name]
+  if (v === undefined) return null
+  if (!/^[0-9]{1,10}$/u.test(v)) return bad(name, `an integer from ${min} to ${max} (got '${v}')`)
+  const n = Number(v)
+  return n < min || n > max ? bad(name, `an integer from ${min} to ${max} (got ${n})`) : n
+}
+
+/** The request checked parameter by parameter, or the 422 of the first invalid one. */
+export const parseScreen = (q: ScreenerQuery): Screen | InvalidParameter => {
+  const texts = {
+    q: maxText(q, "q", 200),
+    fundFamily: maxText(q, "fund_family", 200),
+    investorClass: maxText(q, "investor_class", 100),
+    category: maxText(q, "category", 100),
+    administrator: maxText(q, "administrator", 200),
+  }
+  for (const v of Object.values(texts)) if (v instanceof InvalidParameter) return v
+  let currency: ContractCurrency | null = null
+  if (q.currency !== undefined) {
+    if (/^(pesos|clp)$/iu.test(q.currency)) currency = "PESOS"
+    else if (/^(dolar|usd)$/iu.test(q.currency)) currency = "DOLAR"
+    else return bad("currency", "PESOS/CLP or DOLAR/USD")
+  }
+  const spheresMin = intIn(q, "cmf_spheres_min", 1, 5)
+  if (spheresMin instanceof InvalidParameter) return spheresMin
+  const spheresMax = intIn(q, "cmf_spheres_max", 1, 5)
+  if (spheresMax instanceof InvalidParameter) return spheresMax
+  if (spheresMin !== null && spheresMax !== null && spheresMin > spheresMax) {
+    return bad("cmf_spheres_min", `must not exceed cmf_spheres_max (${spheresMin} > ${spheresMax})`)
+  }
+  for (const name of ["cmf_family", "cmf_investor_type"] as const) {
+    if (q[name] !== undefined && q[name].trim() === "") return bad(name, "must not be empty")
+  }
+  const sort = (q.sort ?? "id") as SortKey
+  if (!SORT_KEYS.includes(sort)) return bad("sort", `one of ${SORT_KEYS.join(", ")}`)
+  const order = q.order ?? "asc"
+  if (order !== "asc" && order !== "desc") return bad("order", "asc or desc")
+  if ((WINDOWS as ReadonlyArray<string>).includes(sort) && currency === null) {
+    return bad("currency", `required to sort by ${sort} (returns compare only within one currency)`)
+  }
+  if (sort === "cmf_spheres") {
+    if (q.cmf_family === undefined) return bad("cmf_family", "required to sort by cmf_spheres")
+    if (q.cmf_investor_type === undefined) return bad("cmf_investor_type", "required to sort by cmf_spheres")
+  }
+  const limit = intIn(q, "limit", 1, 200)
+  if (limit instanceof InvalidParameter) return limit
+  const offset = intIn(q, "offset", 0, 4_294_967_295)
+  if (offset instanceof InvalidParameter) return offset
+  return {
+    q: texts.q as string | null,
+    fundFamily: texts.fundFamily as string | null,
+    investorClass: texts.investorClass as string | null,
+    currency,
+    category: texts.category as string | null,
+    administrator: texts.administrator as string | null,
+    spheresMin,
+    spheresMax,
+    cmfFamily: q.cmf_family ?? null,
+    cmfInvestorType: q.cmf_investor_type ?? null,
+    sort,
+    order,
+    limit: limit ?? 50,
+    offset: offset ?? 0,
+  }
+}
+
+const eqi = (a: string | null, b: string): boolean => a !== null && a.toLowerCase() === b.toLowerCase()
+
+const matches = (s: Screen) => (r: CompareRow): boolean => {
+  if (s.q !== null) {
+    const needle = s.q.toLowerCase()
+    const run = r.run.toLowerCase()
+    if (!r.fundName.toLowerCase().includes(needle) && !run.includes(needle) && !run.replace("-", "").includes(needle)) return false
+  }
+  if (s.fundFamily !== null && !eqi(r.fundFamily, s.fundFamily)) return false
+  if (s.investorClass !== null && !eqi(r.investorClass, s.investorClass)) return false
+  if (s.currency !== null && r.currency !== s.currency) return false
+  if (s.category !== null && !eqi(r.category, s.category)) return false
+  if (s.administrator !== null && !r.agf.toLowerCase().includes(s.administrator.toLowerCase())) return false
+  if (s.spheresMin !== null && (r.spheresValue === null || r.spheresValue < s.spheresMin)) return false
+  if (s.spheresMax !== null && (r.spheresValue === null || r.spheresValue > s.spheresMax)) return false
+  if (s.cmfFamily !== null && r.spheres?.family !== s.cmfFamily) return false
+  if (s.cmfInvestorType !== null && r.spheres?.investor_type !== s.cmfInvestorType) return false
+  return true
+}
+
+const sortValue = (r: CompareRow, key: SortKey): number | null => {
+  switch (key) {
+    case "id":
+      return r.assetId
+    case "tac":
+      return r.tac
+    case "cmf_spheres":
+      return r.spheresValue
+    default:
+      return r.periods[key as WindowKey].value
+  }
+}
+
+/** Unavailable values last in both directions, then the key in the requested order, then ascending id. */
+export const screenOrder = (key: SortKey, order: "asc" | "desc") => (a: CompareRow, b: CompareRow): number => {
+  const va = sortValue(a, key)
+  const vb = sortValue(b, key)
+  if (va === null || vb === null) {
+    if (va !== vb) return va === null ? 1 : -1
+  } else if (va !== vb) {
+    return order === "asc" ? va - vb : vb - va
+  }
+  return a.assetId - b.assetId
+}
+
+const screenerBody = (rows: ReadonlyArray<CompareRow>, s: Screen) => {
+  const found = rows.filter(matches(s)).sort(screenOrder(s.sort, s.order))
+  return { found, page: found.slice(s.offset, s.offset + s.limit) }
+}
+
+export const screenerAnswer = (
+  lease: Lease,
+  query: ScreenerQuery,
+): Effect.Effect<HttpServerResponse.HttpServerResponse, InvalidParameter | ServiceUnavailable> => {
+  const screen = parseScreen(query)
+  if (screen instanceof InvalidParameter) return Effect.fail(screen)
+  return Effect.flatMap(
+    lease.read((r): ScreenerBody | ServiceUnavailable => {
+      if (!hasReturns(r.db)) return batchUnavailable()
+      const info = batchInfo(lease.file, lease.contentHash, r.batchDate)
+      const rows = compareRows(r.db, dateToInt(r.batchDate), info)
+      const { found, page } = screenerBody(rows, screen)
+      return {
+        data: page.map((row) => ({ id: String(row.assetId), type: "fund_comparison" as const, attributes: row.attributes })),
+        meta: { ...batchMeta(info, rows.length), total: found.length, limit: screen.limit, offset: screen.offset },
+      }
+    }),
+    (body) => (body instanceof ServiceUnavailable ? Effect.fail(body) : Effect.succeed(jsonText(JSON.stringify(body)))),
+  )
+}

@@ -1,0 +1,179 @@
+/**
+ * Conditional requests, caching headers and compression for data routes (GET/HEAD under /api/,
+ * except the account routes and /api/key/info), as a global router middleware.
+ *
+ * The route runs first (the key is checked and the request counted), then its 200 answer gets:
+ *   - a strong ETag: SHA-256 of (snapshot content hash, path, sorted query), with a suffix per
+ *     content coding; when If-None-Match names it, the answer becomes a 304 without body (the
+ *     quota headers, set at send time by the key middleware, are still added: a 304 is counted);
+ *   - `Cache-Control: private, max-age=<seconds until the next expected batch>` and
+ *     `Vary: X-Api-Key, Authorization, Accept-Encoding`;
+ *   - gzip or brotli (node:zlib) for JSON bodies of 1 KiB and more when Accept-Encoding allows;
+ *     a body the route already encoded, and the routes that pick their own encoding (stored gzip
+ *     copies: /api/all-funds, /api/market-summary, /api/benchmarks), are left as they are.
+ * The ETag is only set when the snapshot did not change while the route ran (else the body may
+ * come from either batch and no validator is given).
+ */
+import { createHash } from "node:crypto"
+import { promisify } from "node:util"
+import { brotliCompress, constants, gzip } from "node:zlib"
+import { Effect } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { santiagoStartOf } from "../../snapshots/Status.ts"
+import { SnapshotStore } from "../SnapshotStore.ts"
+import { isAccountPath } from "../web/Cors.ts"
+
+const gzipAsync = promisify(gzip)
+const brotliAsync = promisify(brotliCompress)
+
+/** Bodies below this size are sent as they are. */
+export const COMPRESS_MIN_BYTES = 1024
+
+const UNCACHED = new Set(["/api/key/info"])
+
+/**
+ * Routes that choose their own encoding (stored ready bytes with a stored gzip copy, see
+ * api/handlers/MarketResponses.ts): never re-encoded here.
+ */
+const SELF_ENCODED = new Set(["/api/all-funds", "/api/market-summary", "/api/benchmarks"])
+
+/** GET/HEAD of a data route: under /api/, not an account route, not /api/key/info. */
+export const isCacheableDataRequest = (method: string, url: string): boolean => {
+  if (method !== "GET" && method !== "HEAD") return false
+  const path = new URL(url, "http://localhost").pathname
+  return path.startsWith("/api/") && !isAccountPath(path) && !UNCACHED.has(path)
+}
+
+export type Coding = "br" | "gzip" | "identity"
+
+/** The preferred coding Accept-Encoding admits: br, then gzip (q > 0, `*` counts), else identity. */
+export const chooseCoding = (header: string | undefined): Coding => {
+  if (header === undefined) return "identity"
+  const q = new Map<string, number>()
+  for (const part of header.split(",")) {
+    const [name, ...params] = part.trim().toLowerCase().split(";")
+    if (name === undefined || name === "") continue
+    const qp = params.map((p) => p.trim()).find((p) => p.startsWith("q="))
+    const value = qp === undefined ? 1 : Number(qp.slice(2))
+    q.set(name.trim(), Number.isFinite(value) ? value : 0)
+  }
+  const star = q.get("*")
+  const admits = (name: string) => (q.get(name) ?? star ?? 0) > 0
+  if (admits("br")) return "br"
+  if (admits("gzip")) return "gzip"
+  return "identity"
+}
+
+/** The strong validator of a data answer; `coding` distinguishes the encoded representations. */
+export const entityTag = (contentHash: string, url: string, coding: Coding): string => {
+  const parsed = new URL(url, "http://localhost")
+  const query = [...parsed.searchParams].sort(([a, x], [b, y]) => (a === b ? (x < y ? -1 : x > y ? 1 : 0) : a < b ? -1 : 1))
+  const digest = createHash("sha256")
+    .update(contentHash)
+    .update("\n")
+    .update(parsed.pathname)
+    .update("\n")
+    .update(new URLSearchParams(query).toString())
+    .digest("base64url")
+    .slice(0, 32)
+  return coding === "identity" ? `"${digest}"` : `"${digest}-${coding}"`
+}
+
+const opaque = (tag: string): string => tag.replace(/^W\//, "").replace(/-(?:br|gzip)"$/, '"')
+
+/** True when If-None-Match names `etag` (weak comparison, any coding of the same content) or is `*`. */
+export const ifNoneMatchHits = (header: string | undefined, etag: string): boolean => {
+  if (header === undefined) return false
+  if (header.trim() === "*") return true
+  const wanted = opaque(etag)
+  return header.split(",").some((t) => opaque(t.trim()) === wanted)
+}
+
+const DEFAULT_BATCH_MINUTE = 7 * 60 + 30
+const DAY = 86_400_000
+const santiagoWeekday = new Intl.DateTimeFormat("en-US", { timeZone: "America/Santiago", weekday: "short" })
+const santiagoDay = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Santiago" })
+
+/**
+ * Seconds until the next expected batch: the daemon's default schedule, 07:30 America/Santiago
+ * Monday to Saturday (`30 7 * * 1-6`). At least 60.
+ */
+export const secondsUntilNextBatch = (nowMillis: number, batchMinute = DEFAULT_BATCH_MINUTE): number => {
+  for (let i = 0; i < 9; i++) {
+    const probe = new Date(nowMillis + i * DAY)
+    if (santiagoWeekday.format(probe) === "Sun") continue
+    const at = santiagoStartOf(santiagoDay.format(probe)) + batchMinute * 60_000
+    if (at > nowMillis) return Math.max(60, Math.ceil((at - nowMillis) / 1000))
+  }
+  return 86_400
+}
+
+const mergeVary = (existing: string | undefined, add: ReadonlyArray<string>): string => {
+  const names = (existing ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "")
+  for (const name of add) if (!names.some((n) => n.toLowerCase() === name.toLowerCase())) names.push(name)
+  return names.join(", ")
+}
+
+const compress = (body: Uint8Array, coding: "br" | "gzip"): Effect.Effect<Uint8Array> =>
+  Effect.promise(() =>
+    coding === "gzip"
+      ? gzipAsync(body, { level: 6 })
+      : brotliAsync(body, {
+          params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+        }),
+  )
+
+/** The middleware function, on a given snapshot store and clock. */
+export const httpCaching =
+  (store: SnapshotStore["Service"], now: () => number = Date.now) =>
+  <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
+    Effect.gen(function* () {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      if (!isCacheableDataRequest(request.method, request.originalUrl)) return yield* app
+      const before = store.current()
+      let response = yield* app
+      if (response.status !== 200) return response
+      const after = store.current()
+      const encoded = response.headers["content-encoding"]
+      let coding: Coding = encoded === "gzip" || encoded === "br" ? encoded : "identity"
+      const body = response.body
+      const selfEncoded = SELF_ENCODED.has(new URL(request.originalUrl, "http://localhost").pathname)
+      if (!selfEncoded && encoded === undefined && body._tag === "Uint8Array" && body.contentLength >= COMPRESS_MIN_BYTES) {
+        const chosen = chooseCoding(request.headers["accept-encoding"])
+        if (chosen !== "identity" && /json/i.test(body.contentType)) {
+          const bytes = yield* compress(body.body, chosen)
+          response = HttpServerResponse.setHeader(
+            HttpServerResponse.uint8Array(bytes, {
+              status: response.status,
+              headers: response.headers,
+              contentType: body.contentType,
+            }),
+            "content-encoding",
+            chosen,
+          )
+          coding = chosen
+        }
+      }
+      const vary = mergeVary(response.headers.vary, ["X-Api-Key", "Authorization", "Accept-Encoding"])
+      const headers: Record<string, string> = {
+        "cache-control": `private, max-age=${secondsUntilNextBatch(now())}`,
+        vary,
+      }
+      if (before !== null && after !== null && before.generation === after.generation) {
+        const etag = entityTag(after.contentHash, request.originalUrl, coding)
+        headers.etag = etag
+        if (ifNoneMatchHits(request.headers["if-none-match"], etag)) {
+          return HttpServerResponse.empty({ status: 304, headers })
+        }
+      }
+      return HttpServerResponse.setHeaders(response, headers)
+    })
+
+/** Installs the middleware on every route. */
+export const httpCachingLayer = HttpRouter.middleware(
+  Effect.gen(function* () {
+    const store = yield* SnapshotStore
+    return httpCaching(store)
+  }),
+  { global: true },
+)

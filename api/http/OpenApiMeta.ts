@@ -1,0 +1,94 @@
+/**
+ * OpenAPI metadata added after generation (composed after `documentQuotaHeaders` in api/Api.ts):
+ *   - `info.contact`, and an SPDX `LicenseRef-` identifier for a licence given by name only;
+ *   - the area tags under the contract's names ("Fund Returns", "Investment Funds"), with
+ *     descriptions, also on the operations;
+ *   - what api/http/ adds to data answers: ETag, Cache-Control, Vary, Content-Encoding and
+ *     X-Request-Id headers and the 304 answer to If-None-Match (not listed as a parameter: it is a
+ *     standard conditional header, and the parameter lists are the spec's).
+ */
+import { isCacheableDataRequest } from "./Caching.ts"
+
+/** Our tag names → the contract's tag names. */
+export const TAG_RENAMES: Readonly<Record<string, string>> = {
+  Returns: "Fund Returns",
+  "Investment funds and ETFs": "Investment Funds",
+}
+
+export const CONTACT = {
+  name: "Fund Data Service operator (keys at /register; institutional quotas on request)",
+} as const
+
+const HTTP_HEADERS = {
+  ETag: {
+    description: "Strong validator of the answer: snapshot content hash, path and query (a suffix per content coding)",
+    schema: { type: "string" },
+  },
+  "Cache-Control": {
+    description: "`private, max-age=<seconds until the next expected batch>` (data routes)",
+    schema: { type: "string" },
+  },
+  Vary: { description: "X-Api-Key, Authorization, Accept-Encoding", schema: { type: "string" } },
+  "X-Request-Id": {
+    description: "The request's id: the incoming X-Request-Id when sane (1–128 of [A-Za-z0-9._:-]), else a UUID",
+    schema: { type: "string" },
+  },
+} as const
+
+const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
+
+// biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is plain JSON
+export const documentHttp = (spec: Record<string, any>): Record<string, any> => {
+  spec.info = { ...spec.info, contact: CONTACT }
+  const license = spec.info.license
+  if (license !== undefined && license.url === undefined && license.identifier === undefined) {
+    // 3.1 validators want an SPDX identifier or a URL; a proprietary licence is a LicenseRef.
+    spec.info.license = { ...license, identifier: `LicenseRef-${String(license.name).replace(/[^A-Za-z0-9.-]/g, "-")}` }
+  }
+  spec.tags = (spec.tags ?? []).map((tag: { name: string }) => ({ ...tag, name: TAG_RENAMES[tag.name] ?? tag.name }))
+  spec.components ??= {}
+  spec.components.headers = { ...spec.components.headers, ...HTTP_HEADERS }
+  const ref = (name: string) => ({ $ref: `#/components/headers/${name}` })
+  for (const [path, item] of Object.entries(spec.paths ?? {})) {
+    // biome-ignore lint/suspicious/noExplicitAny: see above
+    const ops = item as Record<string, any>
+    for (const method of METHODS) {
+      const operation = ops[method]
+      if (operation === undefined) continue
+      if (Array.isArray(operation.tags)) {
+        operation.tags = operation.tags.map((t: string) => TAG_RENAMES[t] ?? t)
+      }
+      for (const response of Object.values(operation.responses ?? {})) {
+        // biome-ignore lint/suspicious/noExplicitAny: see above
+        const r = response as Record<string, any>
+        r.headers = { "X-Request-Id": ref("X-Request-Id"), ...r.headers }
+      }
+      const template = path.replace(/\{[^}]+\}/g, "x")
+      if (!isCacheableDataRequest(method.toUpperCase(), template)) continue
+      const ok = operation.responses?.["200"]
+      if (ok !== undefined) {
+        ok.headers = { ...ok.headers, ETag: ref("ETag"), "Cache-Control": ref("Cache-Control"), Vary: ref("Vary") }
+      }
+      operation.responses = {
+        ...operation.responses,
+        "304": {
+          description:
+            "Not Modified: the request's If-None-Match header names this answer's ETag (counts against the quota; quota headers present)",
+          headers: {
+            ETag: ref("ETag"),
+            "Cache-Control": ref("Cache-Control"),
+            "X-Request-Id": ref("X-Request-Id"),
+            ...(ok?.headers?.["X-RateLimit-Limit"] === undefined
+              ? {}
+              : {
+                  "X-RateLimit-Limit": ok.headers["X-RateLimit-Limit"],
+                  "X-RateLimit-Remaining": ok.headers["X-RateLimit-Remaining"],
+                  "X-RateLimit-Reset": ok.headers["X-RateLimit-Reset"],
+                }),
+          },
+        },
+      }
+    }
+  }
+  return spec
+}

@@ -1,0 +1,88 @@
+/**
+ * The request id and the access log, as the server's outermost middleware (it sees every answer:
+ * routed, 404, the edge's 429, errors).
+ *   - `X-Request-Id`: a sane incoming one (1–128 chars of [A-Za-z0-9._:-]) is echoed, else a new UUID.
+ *   - One JSON line per request on stdout: time, method, path (query values that look like keys,
+ *     or under key-like names, replaced by "[redacted]"), status, duration_ms, request_id and the
+ *     key's lookup token (the clear 8 characters that find its row), never the key, never headers.
+ */
+import { randomUUID } from "node:crypto"
+import { Effect, Exit } from "effect"
+import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { KEY_PREFIX, parseKey } from "../accounts/ApiKey.ts"
+
+const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/
+const KEY_NAMES = new Set(["api_key", "apikey", "key", "x-api-key", "token", "access_token", "code", "state"])
+
+/** The incoming X-Request-Id when it is sane, else a fresh UUID. */
+export const requestIdOf = (incoming: string | undefined): string =>
+  incoming !== undefined && SANE_ID.test(incoming) ? incoming : randomUUID()
+
+/** The path with its query, values that look like keys (or sit under key-like names) redacted. */
+export const loggablePath = (url: string): string => {
+  const parsed = new URL(url, "http://localhost")
+  const parts: Array<string> = []
+  for (const [name, value] of parsed.searchParams) {
+    const secret = KEY_NAMES.has(name.toLowerCase()) || value.includes(KEY_PREFIX)
+    parts.push(`${encodeURIComponent(name)}=${secret ? "[redacted]" : encodeURIComponent(value)}`)
+  }
+  return parts.length === 0 ? parsed.pathname : `${parsed.pathname}?${parts.join("&")}`
+}
+
+/** The lookup token of the key the request carries (X-Api-Key or Bearer), when well formed. */
+export const keyLookupOf = (headers: Readonly<Record<string, string | undefined>>): string | null => {
+  const bearer = /^Bearer +(\S+)\s*$/i.exec(headers.authorization ?? "")?.[1]
+  const key = headers["x-api-key"] ?? bearer
+  return key === undefined ? null : (parseKey(key.trim())?.lookup ?? null)
+}
+
+export interface AccessLogLine {
+  readonly time: string
+  readonly level: "info"
+  readonly msg: "request"
+  readonly method: string
+  readonly path: string
+  readonly status: number
+  readonly duration_ms: number
+  readonly request_id: string
+  readonly key_lookup: string | null
+}
+
+export type AccessLogSink = (line: AccessLogLine) => void
+
+const stdoutSink: AccessLogSink = (line) => {
+  process.stdout.write(`${JSON.stringify(line)}\n`)
+}
+
+/** The middleware for `HttpRouter.serve({ middleware })`; `sink` is replaceable for tests. */
+export const accessLog =
+  (sink: AccessLogSink = stdoutSink) =>
+  <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
+    Effect.gen(function* () {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const started = performance.now()
+      const id = requestIdOf(request.headers["x-request-id"])
+      let status: number | undefined
+      yield* HttpEffect.appendPreResponseHandler((_request, response) => {
+        status = response.status
+        return Effect.succeed(HttpServerResponse.setHeader(response, "x-request-id", id))
+      })
+      return yield* app.pipe(
+        Effect.onExit((exit) =>
+          Effect.sync(() => {
+            if (status === undefined) status = Exit.isSuccess(exit) ? exit.value.status : 500
+            sink({
+              time: new Date().toISOString(),
+              level: "info",
+              msg: "request",
+              method: request.method,
+              path: loggablePath(request.originalUrl),
+              status,
+              duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
+              request_id: id,
+              key_lookup: keyLookupOf(request.headers),
+            })
+          }),
+        ),
+      )
+    })

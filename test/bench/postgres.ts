@@ -1,0 +1,75 @@
+/**
+ * `make bench`, the accounts-store step: quota-counted requests (the atomic decide-and-count
+ * statement on every request) to one cheap route, with the accounts store on PostgreSQL (a
+ * throwaway cluster on loopback, test/support/postgres.ts) against the embedded SQLite file, in
+ * alternating rounds. The same server program (test/bench/quotaServer.ts, `counted`) serves both;
+ * only FDS_ACCOUNTS_URL differs.
+ */
+import { execFileSync } from "node:child_process"
+import { join } from "node:path"
+import { startPostgres } from "../support/postgres.ts"
+import { makeFixtureA } from "../support/snapshotFixture.ts"
+import { median, type Round, round, startProcess } from "./harness.ts"
+
+const root = join(import.meta.dirname, "..", "..")
+
+export const benchPostgres = async (): Promise<Record<string, unknown>> => {
+  const seconds = Number(process.env.BENCH_SECONDS ?? 5)
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
+  const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
+  const fx = makeFixtureA()
+  const cluster = await startPostgres()
+  const servers: Array<Awaited<ReturnType<typeof startProcess>>> = []
+  try {
+    const { FDS_ACCOUNTS_URL: _ignored, ...base } = process.env
+    const envs = {
+      sqlite: { ...base, FDS_DATA_DIR: fx.dataDir },
+      postgres: { ...base, FDS_DATA_DIR: fx.dataDir, FDS_ACCOUNTS_URL: await cluster.createDatabase("bench") },
+    }
+    // A quota no bench reaches: every request is counted and none refused.
+    const keyFor = (env: NodeJS.ProcessEnv) =>
+      execFileSync(
+        process.execPath,
+        [join(root, "api/main.ts"), "keys", "create", "--email", "bench@example.com", "--tier", "institutional", "--quota", "1000000000"],
+        { env, encoding: "utf8" },
+      ).trim()
+    const keys = { sqlite: keyFor(envs.sqlite), postgres: keyFor(envs.postgres) }
+    const script = join(root, "test/bench/quotaServer.ts")
+    const sqlite = await startProcess([script, fx.dataDir, "counted"], envs.sqlite)
+    servers.push(sqlite)
+    const postgres = await startProcess([script, fx.dataDir, "counted"], envs.postgres)
+    servers.push(postgres)
+    const path = "/api/asset_providers"
+    console.log(`bench postgres: ${path}, ${rounds} rounds × ${seconds} s, ${connections} connections`)
+    await round(sqlite.url + path, { "x-api-key": keys.sqlite }, 2, connections) // warm-up
+    await round(postgres.url + path, { "x-api-key": keys.postgres }, 2, connections)
+    const results: Record<"sqlite" | "postgres", Round[]> = { sqlite: [], postgres: [] }
+    for (let i = 0; i < rounds; i++) {
+      results.sqlite.push(await round(sqlite.url + path, { "x-api-key": keys.sqlite }, seconds, connections))
+      results.postgres.push(await round(postgres.url + path, { "x-api-key": keys.postgres }, seconds, connections))
+    }
+    const summary = (rs: Round[]) => ({
+      requests_per_second: median(rs.map((r) => r.requestsPerSecond)),
+      p50_ms: median(rs.map((r) => r.p50)),
+      p99_ms: median(rs.map((r) => r.p99)),
+      non_2xx: rs.reduce((n, r) => n + r.non2xx, 0),
+      errors: rs.reduce((n, r) => n + r.errors, 0),
+      rounds: rs,
+    })
+    const s = summary(results.sqlite)
+    const p = summary(results.postgres)
+    console.log("")
+    console.log("| accounts store | quota-counted req/s (median) | p50 ms | p99 ms | non-2xx | errors |")
+    console.log("|---|---|---|---|---|---|")
+    for (const [name, r] of [["SQLite", s], ["PostgreSQL", p]] as const) {
+      console.log(`| ${name} | ${r.requests_per_second.toFixed(0)} | ${r.p50_ms} | ${r.p99_ms} | ${r.non_2xx} | ${r.errors} |`)
+    }
+    return { path, seconds, rounds, connections, sqlite: s, postgres: p, postgres_vs_sqlite_throughput: p.requests_per_second / s.requests_per_second }
+  } finally {
+    for (const server of servers) server.child.kill()
+    cluster.stop()
+    fx.cleanup()
+  }
+}
+
+if (import.meta.main) await benchPostgres()

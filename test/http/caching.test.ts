@@ -1,0 +1,224 @@
+/**
+ * HTTP behaviour of api/http/ over real HTTP against fixture A: ETag/304 (counted, with fresh
+ * quota headers), Cache-Control/Vary only on data routes, gzip and brotli round trips, the
+ * request id and the JSON access log (key lookup token only; no key, no headers).
+ */
+import { brotliDecompressSync, gunzipSync } from "node:zlib"
+import { Context, Effect, Exit, Layer, Scope } from "effect"
+import { HttpServer } from "effect/http"
+import { request } from "undici"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { isCacheableDataRequest, secondsUntilNextBatch } from "../../api/http/Caching.ts"
+import type { AccessLogLine } from "../../api/http/RequestLog.ts"
+import { ServerLive } from "../../api/Server.ts"
+import { type CreatedKey, createKey, waitFor } from "../support/server.ts"
+import { makeFixtureA, publishFixtureB, testCrc32 } from "../support/snapshotFixture.ts"
+
+interface Raw {
+  readonly status: number
+  readonly headers: Record<string, string | string[] | undefined>
+  readonly bytes: Buffer
+}
+
+const h = (res: Raw, name: string): string | undefined => {
+  const v = res.headers[name]
+  return Array.isArray(v) ? v.join(", ") : v
+}
+
+describe("HTTP caching, compression, request id and access log", () => {
+  const fx = makeFixtureA()
+  const lines: Array<AccessLogLine> = []
+  const scope = Effect.runSync(Scope.make())
+  let url = ""
+  let key: CreatedKey
+  const QUOTA = 1000
+
+  const raw = async (path: string, headers: Record<string, string> = {}): Promise<Raw> => {
+    const res = await request(url + path, { method: "GET", headers })
+    const bytes = Buffer.from(await res.body.arrayBuffer())
+    return { status: res.statusCode, headers: res.headers, bytes }
+  }
+  const withKey = (path: string, headers: Record<string, string> = {}) => raw(path, { "x-api-key": key.key, ...headers })
+
+  beforeAll(async () => {
+    key = await createKey(fx.dataDir, { email: "http@example.cl", dailyQuota: QUOTA })
+    const layer = ServerLive({
+      dataDir: fx.dataDir,
+      host: "127.0.0.1",
+      port: 0,
+      pollMillis: 50,
+      accessLog: (line) => lines.push(line),
+    })
+    const ctx = await Effect.runPromise(Layer.buildWithScope(layer, scope))
+    const address = Context.get(ctx, HttpServer.HttpServer).address
+    if (address._tag === "UnixPathAddress") throw new Error("expected TCP")
+    url = `http://127.0.0.1:${address.port}`
+  })
+  afterAll(async () => {
+    await Effect.runPromise(Scope.close(scope, Exit.void))
+    fx.cleanup()
+  })
+
+  it("gives a strong ETag and answers 304 to If-None-Match, counting it and sending fresh quota headers", async () => {
+    const first = await withKey("/api/asset_providers")
+    expect(first.status).toBe(200)
+    const etag = h(first, "etag")
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/)
+    const remaining = Number(h(first, "x-ratelimit-remaining"))
+    expect(remaining).toBeLessThan(QUOTA)
+
+    const again = await withKey("/api/asset_providers")
+    expect(h(again, "etag")).toBe(etag)
+
+    const notModified = await withKey("/api/asset_providers", { "if-none-match": etag! })
+    expect(notModified.status).toBe(304)
+    expect(notModified.bytes.length).toBe(0)
+    expect(h(notModified, "etag")).toBe(etag)
+    expect(h(notModified, "cache-control")).toMatch(/^private, max-age=\d+$/)
+    expect(h(notModified, "x-ratelimit-limit")).toBe(String(QUOTA))
+    expect(Number(h(notModified, "x-ratelimit-remaining"))).toBe(remaining - 2)
+    expect(h(notModified, "x-ratelimit-reset")).toMatch(/^\d+$/)
+
+    const other = await withKey("/api/asset_providers", { "if-none-match": '"something-else"' })
+    expect(other.status).toBe(200)
+    expect(Number(h(other, "x-ratelimit-remaining"))).toBe(remaining - 3)
+  })
+
+  it("gives another ETag for another query or route, and none without a valid key", async () => {
+    const a = h(await withKey("/api/asset_providers"), "etag")
+    const b = h(await withKey("/api/asset_providers?scope=all"), "etag")
+    const c = h(await withKey(`/api/asset_providers/${testCrc32("agf:96639280")}/conceptual_assets`), "etag")
+    expect(new Set([a, b, c]).size).toBe(3)
+    const unauthorized = await raw("/api/asset_providers", { "if-none-match": a! })
+    expect(unauthorized.status).toBe(401)
+    expect(h(unauthorized, "etag")).toBeUndefined()
+  })
+
+  it("sets Cache-Control private until the next batch and Vary on data routes only", async () => {
+    const data = await withKey("/api/asset_providers")
+    const cc = h(data, "cache-control")!
+    const maxAge = Number(/^private, max-age=(\d+)$/.exec(cc)?.[1])
+    expect(maxAge).toBeGreaterThanOrEqual(60)
+    expect(maxAge).toBeLessThanOrEqual(2 * 86_400)
+    const vary = h(data, "vary")!.toLowerCase()
+    expect(vary).toContain("x-api-key")
+    expect(vary).toContain("authorization")
+
+    const info = await withKey("/api/key/info")
+    expect(h(info, "cache-control")).toBe("no-store")
+    expect(h(info, "etag")).toBeUndefined()
+
+    const me = await raw("/api/me")
+    expect(h(me, "cache-control") ?? "").not.toContain("private, max-age")
+    expect(h(me, "etag")).toBeUndefined()
+    const register = await raw("/register")
+    expect(h(register, "cache-control") ?? "").not.toContain("private, max-age")
+    expect(h(register, "etag")).toBeUndefined()
+  })
+
+  it("computes max-age to the next 07:30 in Santiago, skipping Sunday", () => {
+    // Saturday 2026-11-21 12:00 Santiago (UTC−3) → Monday 07:30 = 43.5 h later
+    expect(secondsUntilNextBatch(Date.parse("2026-11-21T15:00:00Z"))).toBe(43.5 * 3600)
+    // Tuesday 2026-11-24 07:00 Santiago → 30 min
+    expect(secondsUntilNextBatch(Date.parse("2026-11-24T10:00:00Z"))).toBe(1800)
+    expect(isCacheableDataRequest("GET", "/api/me")).toBe(false)
+    expect(isCacheableDataRequest("GET", "/api/key/info")).toBe(false)
+    expect(isCacheableDataRequest("POST", "/api/all-funds")).toBe(false)
+    expect(isCacheableDataRequest("GET", "/api/all-funds?vehicle=all")).toBe(true)
+  })
+
+  it("round-trips gzip and brotli bodies, identical to the identity body, with per-coding ETags", async () => {
+    const path = `/api/real_assets/${testCrc32("fm:8043:A")}/returns`
+    const plain = await withKey(path)
+    expect(plain.status).toBe(200)
+    expect(plain.bytes.length).toBeGreaterThanOrEqual(1024)
+    expect(h(plain, "content-encoding")).toBeUndefined()
+    const gz = await withKey(path, { "accept-encoding": "gzip" })
+    expect(h(gz, "content-encoding")).toBe("gzip")
+    expect(gunzipSync(gz.bytes).equals(plain.bytes)).toBe(true)
+    const br = await withKey(path, { "accept-encoding": "br, gzip;q=0.5" })
+    expect(br.status).toBe(200)
+    expect(h(br, "content-encoding")).toBe("br")
+    expect(brotliDecompressSync(br.bytes).equals(plain.bytes)).toBe(true)
+    expect(br.bytes.length).toBeLessThan(plain.bytes.length)
+    expect(h(br, "vary")!.toLowerCase()).toContain("accept-encoding")
+    const tags = new Set([h(plain, "etag"), h(gz, "etag"), h(br, "etag")])
+    expect(tags.size).toBe(3)
+    // the content is the same, so any of them revalidates any coding
+    const revalidated = await withKey(path, { "accept-encoding": "br", "if-none-match": h(plain, "etag")! })
+    expect(revalidated.status).toBe(304)
+  })
+
+  it("leaves /api/all-funds' encoding to the route (stored gzip copy; test/market/allFunds.test.ts)", async () => {
+    // Fixture A has no ready bytes, so the route renders live and sends identity to every client.
+    const plain = await withKey("/api/all-funds")
+    for (const accept of ["gzip", "br", "gzip, br"]) {
+      const res = await withKey("/api/all-funds", { "accept-encoding": accept })
+      expect(h(res, "content-encoding"), accept).toBeUndefined()
+      expect(res.bytes.equals(plain.bytes)).toBe(true)
+      expect(h(res, "etag")).toBe(h(plain, "etag"))
+      expect(h(res, "cache-control")).toMatch(/^private, max-age=\d+$/)
+    }
+  })
+
+  it("sends identity when asked or when every coding is refused, and small bodies as they are", async () => {
+    const big = await withKey(`/api/real_assets/${testCrc32("fm:8043:A")}/returns`, { "accept-encoding": "identity" })
+    expect(h(big, "content-encoding")).toBeUndefined()
+    const small = await withKey("/api/key/info", { "accept-encoding": "gzip, br" })
+    expect(h(small, "content-encoding")).toBeUndefined()
+    const refused = await withKey(`/api/real_assets/${testCrc32("fm:8043:A")}/returns`, {
+      "accept-encoding": "br;q=0, gzip;q=0",
+    })
+    expect(h(refused, "content-encoding")).toBeUndefined()
+    JSON.parse(refused.bytes.toString("utf8"))
+  })
+
+  it("echoes a sane X-Request-Id, replaces an odd one, and sets one on every answer", async () => {
+    const echoed = await withKey("/api/asset_providers", { "x-request-id": "abc-123.def" })
+    expect(h(echoed, "x-request-id")).toBe("abc-123.def")
+    const odd = await withKey("/api/asset_providers", { "x-request-id": "bad id <script>" })
+    expect(h(odd, "x-request-id")).toMatch(/^[0-9a-f-]{36}$/)
+    const notFound = await raw("/nowhere")
+    expect(notFound.status).toBe(404)
+    expect(h(notFound, "x-request-id")).toMatch(/^[0-9a-f-]{36}$/)
+    const health = await raw("/health")
+    expect(h(health, "x-request-id")).toMatch(/^[0-9a-f-]{36}$/)
+  })
+
+  it("writes one JSON access log line per request: lookup token only, key-like query values redacted", async () => {
+    lines.length = 0
+    await withKey("/api/asset_providers", { "x-request-id": "log-check-1", authorization: "Basic c2VjcmV0" })
+    await raw(`/api/asset_providers?api_key=${encodeURIComponent(key.key)}&scope=all`, { "x-request-id": "log-check-2" })
+    await raw("/api/asset_providers", { authorization: `Bearer ${key.key}`, "x-request-id": "log-check-3" })
+    expect(await waitFor(async () => lines.length >= 3)).toBe(true)
+    const byId = (id: string) => lines.find((l) => l.request_id === id)!
+    const one = byId("log-check-1")
+    expect(one).toMatchObject({ method: "GET", path: "/api/asset_providers", status: 200, key_lookup: key.lookup, msg: "request" })
+    expect(one.duration_ms).toBeGreaterThanOrEqual(0)
+    const two = byId("log-check-2")
+    expect(two.status).toBe(401)
+    expect(two.path).toBe("/api/asset_providers?api_key=[redacted]&scope=all")
+    expect(two.key_lookup).toBeNull()
+    expect(byId("log-check-3").key_lookup).toBe(key.lookup)
+    const text = lines.map((l) => JSON.stringify(l)).join("\n")
+    expect(text).not.toContain(key.key)
+    expect(text).not.toContain("c2VjcmV0")
+    expect(text.toLowerCase()).not.toContain("x-api-key")
+    expect(text.toLowerCase()).not.toContain("user-agent")
+    for (const l of lines) {
+      expect(Object.keys(l).sort()).toEqual(
+        ["duration_ms", "key_lookup", "level", "method", "msg", "path", "request_id", "status", "time"].sort(),
+      )
+    }
+  })
+
+  it("changes the ETag when another batch is published, so the old one no longer gives 304", async () => {
+    const before = await withKey("/api/asset_providers")
+    const etag = h(before, "etag")!
+    publishFixtureB(fx.snapshotsDir)
+    const swapped = await waitFor(async () => h(await withKey("/api/asset_providers"), "etag") !== etag, 5000, 50)
+    expect(swapped).toBe(true)
+    const after = await withKey("/api/asset_providers", { "if-none-match": etag })
+    expect(after.status).toBe(200)
+  })
+})
