@@ -129,7 +129,9 @@ describe("daily quota", () => {
     for (const r of [ok, refused]) {
       expect(headerOf(r, "access-control-allow-origin")).toBe("*")
       const exposed = (headerOf(r, "access-control-expose-headers") ?? "").toLowerCase().split(/,\s*/)
-      expect(exposed).toEqual(expect.arrayContaining(["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "retry-after"]))
+      expect(exposed).toEqual(
+        expect.arrayContaining(["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "retry-after", "etag", "x-request-id"]),
+      )
     }
     const preflight = await call(server.url + DATA, {
       method: "OPTIONS",
