@@ -31,6 +31,7 @@ import { loadIndicators } from "../../snapshots/readers/ReturnsHistory.ts"
 import type { FiInstrumentsTable, FiSeriesTable } from "../../snapshots/tables/Fi.ts"
 import type { Lease } from "../SnapshotStore.ts"
 import { fiUnavailable } from "./FiSnapshot.ts"
+import { riskFields } from "./ReturnsMetrics.ts"
 import { adjustedPeriod, pricePeriod, type QuotaCurrency } from "./ReturnsPeriodBody.ts"
 import { FiReturnsSource, type FiReturnsRequest } from "./ReturnsSubject.ts"
 
@@ -171,16 +172,7 @@ export const fiRiskBody = (reader: SnapshotReader, s: FiSubject, requestedId: st
       attributes: {
         run: formatRun(s.instrument.run),
         serie: s.serie.serie,
-        as_of_date: m.as_of_date,
-        volatility_monthly_12m: m.volatility_monthly_12m,
-        volatility_monthly_36m: m.volatility_monthly_36m,
-        volatility_annualized_12m: m.volatility_annualized_12m,
-        volatility_annualized_36m: m.volatility_annualized_36m,
-        max_drawdown_36m: m.max_drawdown_36m,
-        risk_level: m.risk_level,
-        risk_score: m.risk_score,
-        method_version: m.method_version,
-        unavailable_reason: m.unavailable_reason,
+        ...riskFields(m),
         price_basis: "valor_libro" as const,
       },
     },

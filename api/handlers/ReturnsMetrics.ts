@@ -8,6 +8,20 @@ import type { RiskMetrics } from "../../snapshots/compute/Risk.ts"
 import { labelAt, type ResolvedSeries } from "../../snapshots/readers/ReturnsSeries.ts"
 import type { TacTable } from "../../snapshots/tables/FmExtras.ts"
 
+/** The computed risk figures, as every `/risk_metrics` body carries them (FM and FI). */
+export const riskFields = (m: RiskMetrics) => ({
+  as_of_date: m.as_of_date,
+  volatility_monthly_12m: m.volatility_monthly_12m,
+  volatility_monthly_36m: m.volatility_monthly_36m,
+  volatility_annualized_12m: m.volatility_annualized_12m,
+  volatility_annualized_36m: m.volatility_annualized_36m,
+  max_drawdown_36m: m.max_drawdown_36m,
+  risk_level: m.risk_level,
+  risk_score: m.risk_score,
+  method_version: m.method_version,
+  unavailable_reason: m.unavailable_reason,
+})
+
 export const riskBody = (requestedId: string, s: ResolvedSeries, m: RiskMetrics): RiskMetricsBody => {
   const asOf = m.as_of_date === null ? null : fromIsoDate(m.as_of_date)
   return {
@@ -17,16 +31,7 @@ export const riskBody = (requestedId: string, s: ResolvedSeries, m: RiskMetrics)
       attributes: {
         run: formatRun(s.series.run),
         serie: asOf === null ? s.series.serie : labelAt(s, asOf),
-        as_of_date: m.as_of_date,
-        volatility_monthly_12m: m.volatility_monthly_12m,
-        volatility_monthly_36m: m.volatility_monthly_36m,
-        volatility_annualized_12m: m.volatility_annualized_12m,
-        volatility_annualized_36m: m.volatility_annualized_36m,
-        max_drawdown_36m: m.max_drawdown_36m,
-        risk_level: m.risk_level,
-        risk_score: m.risk_score,
-        method_version: m.method_version,
-        unavailable_reason: m.unavailable_reason,
+        ...riskFields(m),
       },
     },
   }
