@@ -21,6 +21,13 @@ $(DEPS): package-lock.json package.json $(NODE_HOME)/bin/node
 	npm install --ignore-scripts --no-audit --no-fund
 	@touch $@
 
+# openapi-typescript needs the TypeScript 5 compiler API, which the project's TypeScript 7 package
+# does not carry; it lives in its own folder with its own lockfile (used by the generated-client test).
+OPENAPI_TS := tools/openapi-typescript/node_modules/.bin/openapi-typescript
+$(OPENAPI_TS): tools/openapi-typescript/package-lock.json $(NODE_HOME)/bin/node
+	npm ci --prefix tools/openapi-typescript --ignore-scripts --no-audit --no-fund
+	@touch $@
+
 # The browser tests drive Debian's Chromium (playwright-core with executablePath); installed once
 # when missing, as root or through sudo.
 CHROMIUM := /usr/bin/chromium
@@ -47,7 +54,7 @@ postgresql-install:
 run: $(DEPS)
 	./fds demo
 
-test: $(DEPS) $(CHROMIUM) $(POSTGRES_STAMP)
+test: $(DEPS) $(OPENAPI_TS) $(CHROMIUM) $(POSTGRES_STAMP)
 	vitest run $(VITEST_ARGS)
 
 check: $(DEPS)
@@ -60,4 +67,4 @@ bench: $(DEPS)
 	node test/bench/main.ts
 
 clean:
-	rm -rf node_modules tools/node/node_modules
+	rm -rf node_modules tools/node/node_modules tools/openapi-typescript/node_modules
