@@ -7,6 +7,7 @@ import { createHash } from "node:crypto"
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
+import { contentHash } from "../../snapshots/ContentHash.ts"
 import { manifestPath, readManifest, writeManifest } from "../../snapshots/Manifest.ts"
 import { CURRENT, isSnapshotFileName, publishCurrent, readCurrent } from "../../snapshots/Pointer.ts"
 import { SnapshotReader } from "../../snapshots/Reader.ts"
@@ -172,16 +173,25 @@ describe("SnapshotWriter → SnapshotReader round trip", () => {
 
 describe("content hash and file name", () => {
   /**
-   * The documented canonical dump (snapshots/ContentHash.ts): per table in TABLES order, "#<name>\n",
-   * then each row in primary-key order as a JSON array of its columns in DDL order, one per line;
-   * SHA-256 over all of it. Built here from the fixture's own values, not from the database.
+   * The documented canonical dump (snapshots/ContentHash.ts): SHA-256 over "<name> <digest>\n" per
+   * table in TABLES order; a table's digest is SHA-256 over its rows in primary-key order, each a
+   * JSON array of its columns in DDL order on its own line — except quotas, whose rows are seven
+   * little-endian float64 each (NULL as NaN). Built here from the fixture's own values with a
+   * DataView, not from the database nor the project's digest code.
    */
   const expectedHash = (data: FixtureData): string => {
     const rows = fixtureRows(data)
     const h = createHash("sha256")
     const table = (name: string, lines: unknown[][]) => {
-      h.update(`#${name}\n`)
-      for (const l of lines) h.update(JSON.stringify(l) + "\n")
+      const t = createHash("sha256")
+      if (name === "quotas") {
+        const bytes = new DataView(new ArrayBuffer(lines.length * 56))
+        lines.forEach((l, i) => l.forEach((v, j) => bytes.setFloat64(i * 56 + j * 8, v === null ? Number.NaN : (v as number), true)))
+        t.update(new Uint8Array(bytes.buffer))
+      } else {
+        for (const l of lines) t.update(JSON.stringify(l) + "\n")
+      }
+      h.update(`${name} ${t.digest("hex")}\n`)
     }
     table("meta", [
       ["batch_date", data.batchDate],
@@ -243,6 +253,16 @@ describe("content hash and file name", () => {
     expect(two.file).toBe(one.file)
     expect(two.contentHash).toBe(one.contentHash)
     expect(two.created).toBe(true)
+  })
+
+  it("the quotas digest taken while inserting equals the one read back from the file", () => {
+    const sorted = writeSnapshotFile(freshDir(), fixtureA())
+    const db = new Database(sorted.path, { readonly: true })
+    try {
+      expect(contentHash(db)).toBe(sorted.contentHash)
+    } finally {
+      db.close()
+    }
   })
 
   it("does not depend on insertion order", () => {
