@@ -21,6 +21,7 @@ import { KeyHandlers, PublicHandlers } from "./handlers/System.ts"
 import { JsonNotFound } from "./NotFound.ts"
 import { type EdgeOptions, edgeLayer } from "./ratelimit/Edge.ts"
 import { SnapshotStore } from "./SnapshotStore.ts"
+import { DocsRoutes } from "./web/DocsRoutes.ts"
 import { RegisterRoutes } from "./web/RegisterRoutes.ts"
 
 export interface ServerOptions extends EdgeOptions {
@@ -52,7 +53,7 @@ export const services = (options: ServerOptions) =>
 
 /** The HTTP server; its HttpServer service (with the bound address) stays in the output for tests. */
 export const ServerLive = (options: ServerOptions) =>
-  HttpRouter.serve(Layer.mergeAll(ApiRoutes, RegisterRoutes, edgeLayer(options), JsonNotFound, httpCachingLayer), {
+  HttpRouter.serve(Layer.mergeAll(ApiRoutes, RegisterRoutes, DocsRoutes, edgeLayer(options), JsonNotFound, httpCachingLayer), {
     disableLogger: true,
     middleware: accessLog(options.accessLog),
   }).pipe(

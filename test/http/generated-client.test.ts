@@ -1,0 +1,174 @@
+/**
+ * A TypeScript client generated from GET /openapi.json works: openapi-typescript (in
+ * tools/openapi-typescript, it needs the TypeScript 5 compiler API) turns the served document into
+ * `schema.d.ts` without a warning; a small openapi-fetch module written against those types
+ * type-checks with the project's tsc (strict), while wrong calls do not; run by Node, the module
+ * calls three routes of the real server with a real key and gets the fixture's data.
+ */
+import { execFile } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type CreatedKey, createKey, get, type RunningServer, startServer } from "../support/server.ts"
+import { fixtureA, makeFixtureA } from "../support/snapshotFixture.ts"
+
+const repoRoot = fileURLToPath(new URL("../..", import.meta.url))
+const GENERATOR = join(repoRoot, "tools", "openapi-typescript", "node_modules", "openapi-typescript", "bin", "cli.js")
+const TSC = join(repoRoot, "node_modules", "typescript", "bin", "tsc")
+
+/** The client as a user would write it: three calls, the second's answer feeding the third. */
+const CLIENT = `import createClient from "openapi-fetch"
+import type { paths } from "./schema.d.ts"
+
+export const callThree = async (baseUrl: string, key: string) => {
+  const client = createClient<paths>({ baseUrl, headers: { "X-Api-Key": key } })
+  const providers = await client.GET("/api/asset_providers")
+  const funds = await client.GET("/api/all-funds", { params: { query: { vehicle: "mutual_fund" } } })
+  const first = funds.data?.data[0]
+  if (first === undefined) throw new Error(\`no fund in /api/all-funds (\${funds.response.status})\`)
+  const days = await client.GET("/api/real_assets/{asset_id}/days", {
+    params: { path: { asset_id: first.serieId }, query: { from_date: "2000-01-01" } },
+  })
+  return {
+    providers: { status: providers.response.status, names: providers.data?.data.map((p) => p.attributes.name) ?? [] },
+    funds: { status: funds.response.status, count: funds.data?.meta.count ?? 0, serieId: first.serieId },
+    days: { status: days.response.status, prices: days.data?.data.map((d) => d.attributes.price) ?? [] },
+  }
+}
+`
+
+const RUN = `import { callThree } from "./client.ts"
+console.log(JSON.stringify(await callThree(process.argv[2] ?? "", process.env.FDS_KEY ?? "")))
+`
+
+/** Calls the generated types must refuse; each line after a marker is one error. */
+const WRONG = `import createClient from "openapi-fetch"
+import type { paths } from "./schema.d.ts"
+
+const client = createClient<paths>({ baseUrl: "http://127.0.0.1" })
+// @ts-expect-error: no such route
+void client.GET("/api/no-such-route")
+// @ts-expect-error: the path parameter asset_id is required
+void client.GET("/api/real_assets/{asset_id}/days", { params: { query: { from_date: "2026-01-01" } } })
+// @ts-expect-error: vehicle is one of four words
+void client.GET("/api/all-funds", { params: { query: { vehicle: "bonds" } } })
+export const misuse = async () => {
+  const { data } = await client.GET("/api/all-funds")
+  // @ts-expect-error: an all-funds row has no such field
+  return data?.data[0]?.no_such_field
+}
+`
+
+const tsconfig = (files: ReadonlyArray<string>) =>
+  JSON.stringify({
+    compilerOptions: {
+      target: "ES2024",
+      lib: ["ES2024", "DOM"],
+      module: "NodeNext",
+      moduleResolution: "NodeNext",
+      strict: true,
+      exactOptionalPropertyTypes: true,
+      noUncheckedIndexedAccess: true,
+      allowImportingTsExtensions: true,
+      verbatimModuleSyntax: true,
+      erasableSyntaxOnly: true,
+      noEmit: true,
+      types: ["node"],
+    },
+    files,
+  })
+
+interface Run {
+  readonly code: number
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** Runs a script with the project's Node; never throws (the exit code is in the result). */
+const node = (cwd: string, args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<Run> =>
+  new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      args,
+      { cwd, env: { ...process.env, NO_COLOR: "1", ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1
+        resolve({ code, stdout, stderr })
+      },
+    )
+  })
+
+describe("a client generated with openapi-typescript + openapi-fetch", () => {
+  const fx = makeFixtureA()
+  const dir = mkdtempSync(join(tmpdir(), "fds-client-"))
+  let server: RunningServer
+  let key: CreatedKey
+  let generated: Run
+
+  beforeAll(async () => {
+    server = await startServer({ dataDir: fx.dataDir })
+    key = await createKey(fx.dataDir, { email: "client@example.cl" })
+    const spec = await get(`${server.url}/openapi.json`)
+    expect(spec.status).toBe(200)
+    writeFileSync(join(dir, "openapi.json"), spec.text)
+    // openapi-fetch and the Node types are resolved from the project.
+    symlinkSync(join(repoRoot, "node_modules"), join(dir, "node_modules"), "dir")
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module", private: true }))
+    writeFileSync(join(dir, "client.ts"), CLIENT)
+    writeFileSync(join(dir, "run.ts"), RUN)
+    writeFileSync(join(dir, "wrong.ts"), WRONG)
+    writeFileSync(join(dir, "unguarded.ts"), WRONG.replace(/^\s*\/\/ @ts-expect-error.*\n/gm, ""))
+    writeFileSync(join(dir, "tsconfig.json"), tsconfig(["client.ts", "run.ts", "wrong.ts"]))
+    writeFileSync(join(dir, "tsconfig.unguarded.json"), tsconfig(["unguarded.ts"]))
+    generated = await node(dir, [GENERATOR, "openapi.json", "--output", "schema.d.ts"])
+  })
+  afterAll(async () => {
+    await server?.close()
+    fx.cleanup()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it("openapi-typescript turns /openapi.json into schema.d.ts without an error or a warning", () => {
+    expect(generated.stderr).toBe("")
+    expect(generated.code).toBe(0)
+    expect(generated.stdout).toMatch(/openapi\.json → schema\.d\.ts/)
+    const schema = readFileSync(join(dir, "schema.d.ts"), "utf8")
+    expect(schema).toContain("export interface paths")
+    for (const path of ["/api/asset_providers", "/api/all-funds", "/api/real_assets/{asset_id}/days", "/api/fi/instruments"]) {
+      expect(schema).toContain(`"${path}": {`)
+    }
+  })
+
+  it("the client type-checks against the generated types (strict), and wrong calls are refused", async () => {
+    const checked = await node(dir, [TSC, "-p", "tsconfig.json"])
+    expect(checked.stdout + checked.stderr).toBe("")
+    expect(checked.code).toBe(0)
+    // the same wrong calls without their @ts-expect-error: one error each, so the types are not loose
+    const unguarded = await node(dir, [TSC, "-p", "tsconfig.unguarded.json"])
+    expect(unguarded.code).not.toBe(0)
+    const errors = unguarded.stdout.split("\n").filter((line) => /^unguarded\.ts\(\d+,\d+\): error TS\d+/.test(line))
+    expect(errors.map((line) => line.match(/error (TS\d+)/)![1])).toEqual(["TS2554", "TS2741", "TS2322", "TS2339"])
+  })
+
+  it("run by Node, it calls three routes with the key and gets 200 and the fixture's data", async () => {
+    const run = await node(dir, ["run.ts", server.url], { FDS_KEY: key.key })
+    expect(run.stderr).toBe("")
+    expect(run.code).toBe(0)
+    const result = JSON.parse(run.stdout) as {
+      providers: { status: number; names: string[] }
+      funds: { status: number; count: number; serieId: string }
+      days: { status: number; prices: number[] }
+    }
+    const fixture = fixtureA()
+    expect(result.providers).toEqual({ status: 200, names: fixture.administrators.map((a) => a.name) })
+    expect(result.funds.status).toBe(200)
+    expect(result.funds.count).toBeGreaterThan(0)
+    const series = fixture.funds.flatMap((f) => f.series).find((s) => String(s.assetId) === result.funds.serieId)
+    expect(series, `serieId ${result.funds.serieId} is a fixture series`).toBeDefined()
+    expect(result.days.status).toBe(200)
+    expect(result.days.prices).toEqual(series!.quotas.map((q) => q.price))
+    expect(result.days.prices.length).toBeGreaterThan(0)
+  })
+})
