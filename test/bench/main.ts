@@ -10,6 +10,7 @@ import { benchMarket } from "./market.ts"
 import { benchPostgres } from "./postgres.ts"
 import { benchQuota } from "./quota.ts"
 import { benchReturns } from "./returns.ts"
+import { benchSwap } from "./swap.ts"
 
 const parts: Record<string, () => Promise<Record<string, unknown>>> = {
   days: benchDays,
@@ -17,6 +18,7 @@ const parts: Record<string, () => Promise<Record<string, unknown>>> = {
   returns: benchReturns,
   market: benchMarket,
   postgres: benchPostgres,
+  swap: benchSwap,
 }
 
 const only = process.env.BENCH_ONLY?.split(",")
