@@ -42,6 +42,27 @@ export const UnauthorizedResponse = Unauthorized.pipe(
   ),
 )
 
+/**
+ * 400: a parameter that is malformed rather than out of range (a `month` that is not YYYY-MM on the
+ * FM and FI portfolio routes, where the spec asks 400 instead of the 422 of schema validation).
+ */
+export class BadRequest extends Schema.TaggedError<BadRequest>()("BadRequest", {
+  message: Schema.String,
+  parameter: Schema.String,
+}) {}
+export const BadRequestResponse = BadRequest.pipe(
+  HttpApiSchema.encodeToWithHeaders(
+    { body: body(400, "BadRequestError"), headers: {} },
+    {
+      decode: ({ body }) => new BadRequest({ message: body.message, parameter: body.parameter ?? "" }),
+      encode: (e) => ({
+        body: { error: "bad_request", status: 400 as const, message: e.message, parameter: e.parameter },
+        headers: {},
+      }),
+    },
+  ),
+)
+
 /** 404: an id or RUN outside the published universe. */
 export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", {
   message: Schema.String,
@@ -115,6 +136,15 @@ export const ServiceUnavailableResponse = ServiceUnavailable.pipe(
     },
   ),
 )
+
+/**
+ * A route's error list: the errors it names, then the 503 of every route that reads the published
+ * batch or the accounts store (none published, a swap crossed the request, the store is down).
+ */
+export const dataErrors = <const E extends ReadonlyArray<Schema.Top>>(...errors: E): readonly [...E, typeof ServiceUnavailableResponse] => [
+  ...errors,
+  ServiceUnavailableResponse,
+]
 
 /** 429: the key's daily quota is used up; the request was not counted. */
 export class QuotaExceeded extends Schema.TaggedError<QuotaExceeded>()("QuotaExceeded", {

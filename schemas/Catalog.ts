@@ -3,6 +3,7 @@
  * as the reference contract shows them.
  */
 import { Schema } from "effect"
+import { FiDayFields, FiDaysMetaFields } from "./FiRealAssets.ts"
 
 const resource = <T extends string, A extends Schema.Top>(type: T, attributes: A) =>
   Schema.Struct({
@@ -64,7 +65,11 @@ export const RealAssetList = Schema.Struct({ data: Schema.Array(RealAsset) }).an
 export const RealAssetDay = Schema.Struct({
   id: Schema.String.annotate({ description: "<asset_id>_<date>" }),
   type: Schema.Literal("real_asset_day"),
-  attributes: Schema.Struct({ date: Schema.String, price: Schema.Finite }),
+  attributes: Schema.Struct({
+    date: Schema.String,
+    price: Schema.Finite.annotate({ description: "Quota value (FM) or CMF book value (FI/ETF ids)" }),
+    ...FiDayFields,
+  }),
 }).annotate({ identifier: "RealAssetDay" })
 
 export const RealAssetDays = Schema.Struct({
@@ -73,5 +78,9 @@ export const RealAssetDays = Schema.Struct({
     asset_id: Schema.String,
     batch_date: Schema.String.annotate({ description: "Date of the published batch that answered" }),
     count: Schema.Int,
+    ...FiDaysMetaFields,
   }),
-}).annotate({ identifier: "RealAssetDays", description: "Daily quota values, ascending by date, never truncated" })
+}).annotate({
+  identifier: "RealAssetDays",
+  description: "Daily quota values (FM) or CMF book values (FI/ETF ids), ascending by date, never truncated",
+})

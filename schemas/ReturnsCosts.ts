@@ -1,6 +1,11 @@
-/** The answers of `/expense_ratio` and `/expense_ratio/history`: TAC as a decimal fraction. */
+/**
+ * The answers of `/expense_ratio` and `/expense_ratio/history`: TAC as a decimal fraction. For an
+ * FI/ETF id the TAC is the reviewed fact sheet's (at most one observation), with the fields of
+ * FiRealAssets.ts.
+ */
 import { Schema } from "effect"
 import { isCalendarDate } from "./Dates.ts"
+import { FiExpenseRatioFields } from "./FiRealAssets.ts"
 
 /** `YYYYMMDD` that is a real calendar date (the history's `from_date`). */
 export const CompactDate = Schema.String.check(
@@ -17,10 +22,17 @@ export const ExpenseRatioResponse = Schema.Struct({
     type: Schema.Literal("expense_ratio"),
     attributes: Schema.Struct({
       expense_ratio: Schema.NullOr(Schema.Finite).annotate({
-        description: "TAC of the latest month documented, as a decimal fraction (1.32 % = 0.0132); null when none",
+        description:
+          "TAC of the latest month documented, as a decimal fraction (1.32 % = 0.0132); null when none " +
+          "(FI/ETF ids: the fact sheet's TAC, only when tac_status is available)",
       }),
-      investor_class: Schema.String.annotate({ description: "APV, Institutional or Retail, from the series label" }),
-      month: Schema.NullOr(Schema.String).annotate({ description: "Month of that TAC, YYYY-MM; null when none" }),
+      investor_class: Schema.NullOr(Schema.String).annotate({
+        description: "APV, Institutional or Retail, from the series label; null for FI/ETF ids",
+      }),
+      month: Schema.NullOr(Schema.String).annotate({
+        description: "Month of that TAC, YYYY-MM (FI/ETF ids: the fact sheet's month); null when none",
+      }),
+      ...FiExpenseRatioFields,
     }),
   }),
 }).annotate({ identifier: "ExpenseRatioResponse", description: "The TAC (annual cost ratio) of a series" })

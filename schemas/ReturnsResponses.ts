@@ -1,34 +1,48 @@
 /**
  * The three answers of `/returns` (the reference's FundReturnResponse, AdjustedReturnResponse,
  * TotalReturnResponse): price returns in the accounting currency, price returns converted (CLP or
- * real UF), and total returns. JSON:API style: { data: { id, type, attributes } }.
+ * real UF), and total returns. JSON:API style: { data: { id, type, attributes } }. FI/ETF ids (price
+ * basis only) answer the first two, with the optional fields of FiRealAssets.ts.
  */
 import { Schema } from "effect"
+import { FiReturnFields } from "./FiRealAssets.ts"
 import { CmfSpheres, SeriesContinuity } from "./ReturnsContext.ts"
 import { AdjustedReturnPeriods, ReturnPeriods, TotalReturnPeriods } from "./ReturnsPeriods.ts"
 
 const NullableDay = Schema.NullOr(Schema.String.annotate({ description: "YYYY-MM-DD" }))
 
-const common = {
+/** Price answers: FM quotas (CMF) or, for FI/ETF ids, CMF book values. Total answers: CMF only. */
+const priceQuotaSource = Schema.Literals(["CMF", "market_close", "cmf_valor_libro"]).annotate({
+  description:
+    "CMF: the CMF's daily quota values (FM series); cmf_valor_libro: CMF book values (FI/ETF ids); " +
+    "market_close: market closing prices (in the contract's enum; no series answers with it yet)",
+})
+
+/** The fields every answer has, in the order they are written. */
+const common = <Q extends Schema.Top>(quotaSource: Q) => ({
   run: Schema.String.annotate({ description: "Fund RUN with check digit" }),
   serie: Schema.String.annotate({ description: "Series label current at the requested cutoff (renamed series)" }),
-  requested_as_of_date: Schema.String.annotate({ description: "The cutoff asked for (the batch date when none was given)" }),
+  requested_as_of_date: Schema.String.annotate({
+    description: "The cutoff asked for (when none was given: the batch date; for FI/ETF ids the FI cutoff)",
+  }),
   as_of_date: NullableDay.annotate({ description: "D: the last quota date on or before the cutoff" }),
   tolerance_days: Schema.Int.annotate({ description: "Max calendar days a base or end quote may lie before its target" }),
   unit: Schema.Literal("decimal"),
   source: Schema.Literal("own"),
-  quota_source: Schema.Literal("CMF"),
+  quota_source: quotaSource,
   calculation_mode: Schema.Literals(["snapshot", "direct"]).annotate({
     description: "snapshot: precomputed in the batch (latest cutoff); direct: computed for this request from the batch's history",
   }),
   calculation_date: Schema.String.annotate({ description: "Date of the published batch the answer comes from" }),
   batch_id: Schema.String.annotate({ description: "The snapshot that answered (<batch date>-<content hash prefix>)" }),
   input_fingerprint: Schema.String.annotate({ description: "SHA-256 content hash of that snapshot" }),
-  latest_complete_date: Schema.String.annotate({ description: "The latest cutoff this batch can answer (its batch date)" }),
+  latest_complete_date: Schema.String.annotate({
+    description: "The latest cutoff this batch can answer: its batch date (for FI/ETF ids, the FI cutoff)",
+  }),
   cutoff_age_days: Schema.NullOr(Schema.Int).annotate({ description: "Calendar days from as_of_date to the requested cutoff" }),
   cmf_spheres: CmfSpheres,
   series_continuity: Schema.NullOr(SeriesContinuity),
-}
+})
 
 const resource = <A extends Schema.Top>(attributes: A, identifier: string, description: string) =>
   Schema.Struct({
@@ -40,7 +54,8 @@ const resource = <A extends Schema.Top>(attributes: A, identifier: string, descr
   }).annotate({ identifier, description })
 
 export const FundReturnAttributes = Schema.Struct({
-  ...common,
+  ...common(priceQuotaSource),
+  ...FiReturnFields,
   currency: Schema.NullOr(Schema.Literals(["PESOS", "DOLAR"])),
   periods: ReturnPeriods,
   valuation: Schema.Literal("accounting"),
@@ -51,7 +66,8 @@ export const FundReturnAttributes = Schema.Struct({
 }).annotate({ identifier: "FundReturnAttributes" })
 
 export const AdjustedReturnAttributes = Schema.Struct({
-  ...common,
+  ...common(priceQuotaSource),
+  ...FiReturnFields,
   currency: Schema.NullOr(Schema.Literals(["PESOS", "UF"])),
   periods: AdjustedReturnPeriods,
   valuation: Schema.Literals(["clp", "real_uf"]),
@@ -64,7 +80,7 @@ export const AdjustedReturnAttributes = Schema.Struct({
 }).annotate({ identifier: "AdjustedReturnAttributes" })
 
 export const TotalReturnAttributes = Schema.Struct({
-  ...common,
+  ...common(Schema.Literal("CMF")),
   currency: Schema.NullOr(Schema.Literals(["PESOS", "DOLAR", "UF"])),
   periods: TotalReturnPeriods,
   valuation: Schema.Literals(["accounting", "clp", "real_uf"]),

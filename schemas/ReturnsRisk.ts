@@ -1,12 +1,18 @@
-/** The answer of `/risk_metrics`: the series' latest risk snapshot (the reference's fields). */
+/**
+ * The answer of `/risk_metrics`: the series' latest risk snapshot (the reference's fields); for an
+ * FI/ETF id computed on its CMF book values up to the FI cutoff, with the field of FiRealAssets.ts.
+ */
 import { Schema } from "effect"
+import { FiRiskFields } from "./FiRealAssets.ts"
 
 const Volatility = Schema.NullOr(Schema.Finite)
 
 export const RiskMetricsAttributes = Schema.Struct({
   run: Schema.String,
   serie: Schema.String.annotate({ description: "Series label current at as_of_date" }),
-  as_of_date: Schema.NullOr(Schema.String).annotate({ description: "D: the last quota date on or before the batch date" }),
+  as_of_date: Schema.NullOr(Schema.String).annotate({
+    description: "D: the last quota date on or before the batch date (for FI/ETF ids, the FI cutoff)",
+  }),
   volatility_monthly_12m: Volatility.annotate({ description: "σ of daily simple returns over 12 months × √21" }),
   volatility_monthly_36m: Volatility.annotate({ description: "σ of daily simple returns over 36 months × √21" }),
   volatility_annualized_12m: Volatility.annotate({ description: "σ over 12 months × √252" }),
@@ -22,6 +28,7 @@ export const RiskMetricsAttributes = Schema.Struct({
   unavailable_reason: Schema.NullOr(
     Schema.Literals(["no_quota_at_cutoff", "insufficient_history", "unknown_currency"]),
   ).annotate({ description: "Why no figure could be computed; null when at least one is" }),
+  ...FiRiskFields,
 }).annotate({ identifier: "RiskMetricsAttributes" })
 
 export const RiskMetricsResponse = Schema.Struct({

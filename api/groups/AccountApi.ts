@@ -19,6 +19,7 @@ import {
   WatchlistResponse,
 } from "../../schemas/Account.ts"
 import {
+  dataErrors,
   NotSignedInResponse,
   RateLimitedResponse,
   ServiceUnavailableResponse,
@@ -30,14 +31,14 @@ export class AccountOrigin extends HttpApiMiddleware.Service<AccountOrigin>()("f
   error: UntrustedOriginResponse,
 }) {}
 
-const signedIn = [NotSignedInResponse, ServiceUnavailableResponse] as const
+const signedIn = dataErrors(NotSignedInResponse)
 
 export class AccountApi extends HttpApiGroup.make("account")
   .add(
     HttpApiEndpoint.post("magicLink", "/api/auth/magic-link", {
       payload: MagicLinkRequest,
       success: MagicLinkSent.pipe(HttpApiSchema.status(202)),
-      error: [RateLimitedResponse, ServiceUnavailableResponse],
+      error: dataErrors(RateLimitedResponse),
     }).annotate(OpenApi.Summary, "Mail a sign-in link (limited per e-mail and per client address)"),
     HttpApiEndpoint.get("googleLogin", "/api/auth/google", {
       query: { return_url: Schema.String.annotate({ description: "Where to come back to; on the public origin" }) },

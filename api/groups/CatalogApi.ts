@@ -40,7 +40,11 @@ export class CatalogApi extends HttpApiGroup.make("catalog")
       error: [NotFoundResponse, ServiceUnavailableResponse],
     }).annotate(OpenApi.Summary, "All series of a fund with their latest quota value"),
     HttpApiEndpoint.get("days", "/api/real_assets/:asset_id/days", {
-      params: { asset_id: Schema.String.annotate({ description: "Series id: decimal CRC32 (FM)" }) },
+      params: {
+        asset_id: Schema.String.annotate({
+          description: "Series id: decimal CRC32 (FM; a previous id of a renamed series works too) or UUID (FI/ETF)",
+        }),
+      },
       query: {
         from_date: Schema.optionalKey(IsoDate.annotate({ description: "First date, inclusive (YYYY-MM-DD)" })),
       },

@@ -1,10 +1,9 @@
 /** Investment funds and ETFs (contract only; handlers in api/handlers/Fi.ts). */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { InvalidParameterResponse, NotFoundResponse, ServiceUnavailableResponse } from "../../schemas/ApiErrors.ts"
+import { BadRequestResponse, dataErrors, InvalidParameterResponse, NotFoundResponse } from "../../schemas/ApiErrors.ts"
 import { FiHoldingList, FiPortfolioSummary } from "../../schemas/FiCartera.ts"
 import { FiInstrumentDetail } from "../../schemas/FiDetail.ts"
-import { BadRequestResponse } from "../../schemas/FiErrors.ts"
 import { FiInstrumentList } from "../../schemas/FiInstruments.ts"
 import { FiPriceList } from "../../schemas/FiPrices.ts"
 import { ApiKeyAuth } from "../Security.ts"
@@ -24,25 +23,25 @@ const CarteraQuery = {
     description: "N national, E foreign, all (default)",
   }),
 }
-const carteraErrors = [BadRequestResponse, NotFoundResponse, ServiceUnavailableResponse]
+const carteraErrors = dataErrors(BadRequestResponse, NotFoundResponse)
 
 export class FiApi extends HttpApiGroup.make("fi")
   .add(
     HttpApiEndpoint.get("instruments", "/api/fi/instruments", {
       query: InstrumentsQuery,
       success: FiInstrumentList,
-      error: ServiceUnavailableResponse,
+      error: dataErrors(),
     }).annotate(OpenApi.Summary, "Investment funds and ETFs: catalog, filtered and paged"),
     HttpApiEndpoint.get("instrument", "/api/fi/instruments/:instrument_id", {
       params: instrumentParams,
       success: FiInstrumentDetail,
-      error: [NotFoundResponse, ServiceUnavailableResponse],
+      error: dataErrors(NotFoundResponse),
     }).annotate(OpenApi.Summary, "One investment fund or ETF: classification, latest quota, patrimony, fact sheet, TAC, article 107"),
     HttpApiEndpoint.get("prices", "/api/fi/instruments/:instrument_id/prices", {
       params: instrumentParams,
       query: PricesQuery,
       success: FiPriceList,
-      error: [InvalidParameterResponse, NotFoundResponse, ServiceUnavailableResponse],
+      error: dataErrors(InvalidParameterResponse, NotFoundResponse),
     }).annotate(OpenApi.Summary, "CMF book values of the instrument's series, ascending by date"),
     HttpApiEndpoint.get("holdings", "/api/fi/instruments/:instrument_id/cartera/holdings", {
       params: instrumentParams,

@@ -1,8 +1,7 @@
 /** A mutual fund's portfolio and article 107 declaration (contract only). */
 import { Schema } from "effect"
 import { HttpApiEndpoint, OpenApi } from "effect/http-api"
-import { NotFoundResponse, ServiceUnavailableResponse } from "../../schemas/ApiErrors.ts"
-import { BadRequestResponse } from "../../schemas/MarketErrors.ts"
+import { BadRequestResponse, NotFoundResponse, ServiceUnavailableResponse } from "../../schemas/ApiErrors.ts"
 import { Article107DetailResponse, HoldingsResponse, ResumenResponse } from "../../schemas/MarketFund.ts"
 import { PortfolioMarket, RunParam } from "../../schemas/MarketParams.ts"
 

@@ -4,8 +4,7 @@
  * market (404 when the fund has none); a well-formed month without data: 200 with `data: []`; a
  * malformed month: 400. `market` filters the rows; `meta.availability` always reports both markets.
  */
-import { NotFound } from "../../schemas/ApiErrors.ts"
-import { BadRequest } from "../../schemas/FiErrors.ts"
+import { BadRequest, NotFound } from "../../schemas/ApiErrors.ts"
 import { formatRun } from "../../schemas/Ids.ts"
 import type { SnapshotReader } from "../../snapshots/Reader.ts"
 import { holdingsOf, latestHoldingsPeriod } from "../../snapshots/readers/FiHoldings.ts"

@@ -16,6 +16,9 @@ import { InvalidParameter, type ServiceUnavailable } from "../../schemas/ApiErro
 import { dateToInt } from "../../schemas/Dates.ts"
 import { currencyOf } from "../../schemas/FundClass.ts"
 import { formatRun } from "../../schemas/Ids.ts"
+import type { ExpenseRatioBody, ExpenseRatioHistoryBody } from "../../schemas/ReturnsCosts.ts"
+import type { AdjustedReturnBody, FundReturnBody } from "../../schemas/ReturnsResponses.ts"
+import type { RiskMetricsBody } from "../../schemas/ReturnsRisk.ts"
 import { daysBetween, fromIsoDate, toIsoDate } from "../../snapshots/compute/Calendar.ts"
 import { tacStatus, usableTac } from "../../snapshots/compute/FiStatus.ts"
 import { FX_TOLERANCE_DAYS, seriesReturns, seriesRisk } from "../../snapshots/compute/Policy.ts"
@@ -100,7 +103,12 @@ const mapPeriods = <P>(r: ReturnsResult, f: (p: ReturnPeriod) => P): Record<Wind
 /** The FI cutoff as YYYYMMDD. */
 const fiCutoffInt = (reader: SnapshotReader): number => fromIsoDate(fiCatalog(reader).cutoff) as number
 
-export const fiReturnsBody = (reader: SnapshotReader, lease: Lease, s: FiSubject, q: FiReturnsRequest) => {
+export const fiReturnsBody = (
+  reader: SnapshotReader,
+  lease: Lease,
+  s: FiSubject,
+  q: FiReturnsRequest,
+): FundReturnBody | AdjustedReturnBody | InvalidParameter => {
   const batchDate = dateToInt(reader.batchDate)
   const cutoff = q.cutoff === undefined ? fiCutoffInt(reader) : dateToInt(q.cutoff)
   if (cutoff > batchDate) {
@@ -135,34 +143,36 @@ export const fiReturnsBody = (reader: SnapshotReader, lease: Lease, s: FiSubject
     cmf_spheres: NO_SPHERES,
     series_continuity: null,
   }
-  const attributes =
-    r.valuation === "accounting"
-      ? {
-          ...common,
-          currency: r.currency,
-          periods: mapPeriods(r, (p) => pricePeriod(p, quotaCurrency)),
-          valuation: "accounting" as const,
-          return_basis: "price" as const,
-          method_version: r.method_version,
-          adjustments: [],
-          event_verification: "unavailable" as const,
-        }
-      : {
-          ...common,
-          currency: r.currency,
-          periods: mapPeriods(r, (p) => adjustedPeriod(p, quotaCurrency)),
-          valuation: r.valuation,
-          return_basis: "price" as const,
-          method_version: r.method_version,
-          fx_tolerance_days: FX_TOLERANCE_DAYS,
-          uf_date_policy: "exact" as const,
-          adjustments: conversions,
-          event_verification: "unavailable" as const,
-        }
-  return { data: { id: q.requestedId, type: "real_asset_returns" as const, attributes } }
+  const resource = <A>(attributes: A) => ({ data: { id: q.requestedId, type: "real_asset_returns" as const, attributes } })
+  // As for FM (ReturnsBody.ts): the computation only yields the currencies and method versions
+  // each model allows for its valuation; the casts state that.
+  if (r.valuation !== "accounting") {
+    return resource({
+      ...common,
+      currency: r.currency as AdjustedReturnBody["data"]["attributes"]["currency"],
+      periods: mapPeriods(r, (p) => adjustedPeriod(p, quotaCurrency)),
+      valuation: r.valuation,
+      return_basis: "price" as const,
+      method_version: r.method_version as AdjustedReturnBody["data"]["attributes"]["method_version"],
+      fx_tolerance_days: FX_TOLERANCE_DAYS,
+      uf_date_policy: "exact" as const,
+      adjustments: conversions,
+      event_verification: "unavailable" as const,
+    })
+  }
+  return resource({
+    ...common,
+    currency: r.currency as FundReturnBody["data"]["attributes"]["currency"],
+    periods: mapPeriods(r, (p) => pricePeriod(p, quotaCurrency)),
+    valuation: "accounting" as const,
+    return_basis: "price" as const,
+    method_version: r.method_version as FundReturnBody["data"]["attributes"]["method_version"],
+    adjustments: [] as [],
+    event_verification: "unavailable" as const,
+  })
 }
 
-export const fiRiskBody = (reader: SnapshotReader, s: FiSubject, requestedId: string) => {
+export const fiRiskBody = (reader: SnapshotReader, s: FiSubject, requestedId: string): RiskMetricsBody => {
   const cutoff = fiCutoffInt(reader)
   const m = seriesRisk(history(reader, s.serie.serie_id, cutoff), cutoff, s.serie.currency)
   return {
@@ -187,7 +197,7 @@ const sheetTac = (reader: SnapshotReader, s: FiSubject) => {
   return { status, tac: usableTac(sheet, cutoff), sheetDate: status === "available" ? (sheet?.sheet_date ?? null) : null }
 }
 
-export const fiExpenseRatioBody = (reader: SnapshotReader, s: FiSubject, requestedId: string) => {
+export const fiExpenseRatioBody = (reader: SnapshotReader, s: FiSubject, requestedId: string): ExpenseRatioBody => {
   const t = sheetTac(reader, s)
   return {
     data: {
@@ -205,7 +215,12 @@ export const fiExpenseRatioBody = (reader: SnapshotReader, s: FiSubject, request
 }
 
 /** At most one observation: the reviewed, current fact sheet's TAC at its date (YYYYMMDD), on or after `fromDate`. */
-export const fiExpenseRatioHistoryBody = (reader: SnapshotReader, s: FiSubject, requestedId: string, fromDate: string | undefined) => {
+export const fiExpenseRatioHistoryBody = (
+  reader: SnapshotReader,
+  s: FiSubject,
+  requestedId: string,
+  fromDate: string | undefined,
+): ExpenseRatioHistoryBody => {
   const t = sheetTac(reader, s)
   if (t.tac === null || t.sheetDate === null) return { data: [] }
   const date = t.sheetDate.replaceAll("-", "")

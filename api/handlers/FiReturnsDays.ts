@@ -3,7 +3,9 @@
  * date, in the FM item shape plus `currency` (the instrument's accounting currency as CMF writes
  * it), `price_source: cmf` and `price_basis: valor_libro`. An instrument UUID resolves to its main
  * series (meta `serie_id` says which); an unknown UUID (or an instrument without series) is a 404,
- * and a batch without FI data a 503 (docs/fi.md).
+ * and a batch without FI data a 503 (docs/fi.md). Written straight to JSON text like the FM /days;
+ * the shape is RealAssetDays' with the optional fields of schemas/FiRealAssets.ts, checked against
+ * /openapi.json by test/http/realAssetsContract.test.ts.
  */
 import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"

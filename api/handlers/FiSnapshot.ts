@@ -4,8 +4,7 @@
  * on every FI route, while the FM routes keep answering from the same snapshot.
  */
 import { Effect } from "effect"
-import { NotFound, ServiceUnavailable } from "../../schemas/ApiErrors.ts"
-import { BadRequest } from "../../schemas/FiErrors.ts"
+import { BadRequest, NotFound, ServiceUnavailable } from "../../schemas/ApiErrors.ts"
 import type { SnapshotReader } from "../../snapshots/Reader.ts"
 import { type FiAvailability, fiCatalog } from "../../snapshots/readers/FiCatalog.ts"
 import type { Lease, SnapshotStore } from "../SnapshotStore.ts"

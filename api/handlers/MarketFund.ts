@@ -5,9 +5,8 @@
  * the fund has none); a month without positions is 200 with `data: []`.
  */
 import { Effect } from "effect"
-import { NotFound, type ServiceUnavailable } from "../../schemas/ApiErrors.ts"
+import { BadRequest, NotFound, type ServiceUnavailable } from "../../schemas/ApiErrors.ts"
 import { checkDigit, formatRun } from "../../schemas/Ids.ts"
-import { BadRequest } from "../../schemas/MarketErrors.ts"
 import { isYearMonth } from "../../schemas/MarketParams.ts"
 import { article107Detail } from "../../snapshots/readers/MarketArticle107.ts"
 import {

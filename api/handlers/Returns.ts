@@ -2,9 +2,9 @@
  * Handlers of the returns routes: /returns, /risk_metrics, /expense_ratio and its history. Each
  * request reads one pinned snapshot. FM ids (and previous ids of renamed series) are answered
  * here; UUIDs go to the FiReturnsSource service when one is provided, else they are unknown.
+ * Both kinds of body go through the routes' response schemas, which encode (and so check) them.
  */
 import { Effect, Option } from "effect"
-import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { InvalidParameter, NotFound, type ServiceUnavailable } from "../../schemas/ApiErrors.ts"
 import { dateToInt } from "../../schemas/Dates.ts"
@@ -22,9 +22,6 @@ import { withSnapshot } from "./Snapshot.ts"
 
 const notFound = (text: string) => new NotFound({ message: `no series with id ${text}`, parameter: "asset_id" })
 
-/** Bodies are written straight to JSON: they are typed against the schemas, tests decode them. */
-const json = (body: unknown) => HttpServerResponse.text(JSON.stringify(body), { contentType: "application/json" })
-
 const orNotFound = <A>(text: string) => (found: A | null) =>
   found === null ? Effect.fail(notFound(text)) : Effect.succeed(found)
 
@@ -37,16 +34,16 @@ export const ReturnsHandlers = HttpApiBuilder.group(
     const fi = Option.getOrElse(yield* Effect.serviceOption(FiReturnsSource), () => noFiSource)
 
     /** Runs an FM read (null = unknown series) or the FI source's, on the request's snapshot. */
-    const perSeries = <A>(
+    const perSeries = <A, B>(
       text: string,
       fm: (lease: Lease, id: number) => Effect.Effect<A | null, InvalidParameter | ServiceUnavailable>,
-      fiAnswer: (lease: Lease, id: string) => Effect.Effect<unknown, InvalidParameter | ServiceUnavailable>,
+      fiAnswer: (lease: Lease, id: string) => Effect.Effect<B | null, InvalidParameter | ServiceUnavailable>,
     ) =>
       Effect.flatMap(parseAssetRef(text), (ref) =>
-        withSnapshot((lease) =>
+        withSnapshot((lease): Effect.Effect<A | B, NotFound | InvalidParameter | ServiceUnavailable> =>
           ref.kind === "fm"
             ? Effect.flatMap(fm(lease, ref.id), orNotFound<A>(text))
-            : Effect.flatMap(fiAnswer(lease, ref.id), orNotFound<unknown>(text)),
+            : Effect.flatMap(fiAnswer(lease, ref.id), orNotFound<B>(text)),
         ),
       )
 
@@ -88,7 +85,7 @@ export const ReturnsHandlers = HttpApiBuilder.group(
                   )
                 : fi.returns(lease, id, { requestedId: text, cutoff: query.as_of_date, valuation }),
           ),
-        ).pipe(Effect.map(json))
+        )
       })
       .handle("riskMetrics", ({ params }) =>
         perSeries(
@@ -104,7 +101,7 @@ export const ReturnsHandlers = HttpApiBuilder.group(
               return riskBody(params.asset_id, s, risk)
             }),
           (lease, id) => fi.riskMetrics(lease, id, params.asset_id),
-        ).pipe(Effect.map(json)),
+        ),
       )
       .handle("expenseRatio", ({ params }) =>
         perSeries(
@@ -115,7 +112,7 @@ export const ReturnsHandlers = HttpApiBuilder.group(
               return s === null ? null : expenseRatioBody(params.asset_id, s, latestTac(r.db, s.series.asset_id))
             }),
           (lease, id) => fi.expenseRatio(lease, id, params.asset_id),
-        ).pipe(Effect.map(json)),
+        ),
       )
       .handle("expenseRatioHistory", ({ params, query }) =>
         perSeries(
@@ -128,7 +125,7 @@ export const ReturnsHandlers = HttpApiBuilder.group(
                 : expenseRatioHistoryBody(params.asset_id, tacHistory(r.db, s.series.asset_id, fromMonth(query.from_date)))
             }),
           (lease, id) => fi.expenseRatioHistory(lease, id, params.asset_id, query.from_date),
-        ).pipe(Effect.map(json)),
+        ),
       )
   }),
 )

@@ -6,6 +6,9 @@
 import { Context, Effect } from "effect"
 import { InvalidParameter, type ServiceUnavailable } from "../../schemas/ApiErrors.ts"
 import { isUuid, parseUint32 } from "../../schemas/Ids.ts"
+import type { ExpenseRatioBody, ExpenseRatioHistoryBody } from "../../schemas/ReturnsCosts.ts"
+import type { AdjustedReturnBody, FundReturnBody } from "../../schemas/ReturnsResponses.ts"
+import type { RiskMetricsBody } from "../../schemas/ReturnsRisk.ts"
 import type { Lease } from "../SnapshotStore.ts"
 
 /** An asset_id from the path: FM (unsigned 32-bit) or FI/ETF (UUID text, lower case). */
@@ -33,22 +36,27 @@ export interface FiReturnsRequest {
 }
 
 /**
- * FI/ETF answers of the /api/real_assets/{asset_id}/* routes. Each method answers null for an id
- * that is not a published instrument series (404), and fails with 503 when FI data is unavailable.
+ * FI/ETF answers of the /api/real_assets/{asset_id}/* routes, as the contract's bodies (FI-only
+ * fields: schemas/FiRealAssets.ts). Each method answers null for an id that is not a published
+ * instrument series (404), and fails with 503 when FI data is unavailable.
  */
 export class FiReturnsSource extends Context.Service<
   FiReturnsSource,
   {
     readonly exists: (lease: Lease, id: string) => Effect.Effect<boolean, ServiceUnavailable>
-    readonly returns: (lease: Lease, id: string, request: FiReturnsRequest) => Effect.Effect<unknown | null, ServiceUnavailable | InvalidParameter>
-    readonly riskMetrics: (lease: Lease, id: string, requestedId: string) => Effect.Effect<unknown | null, ServiceUnavailable>
-    readonly expenseRatio: (lease: Lease, id: string, requestedId: string) => Effect.Effect<unknown | null, ServiceUnavailable>
+    readonly returns: (
+      lease: Lease,
+      id: string,
+      request: FiReturnsRequest,
+    ) => Effect.Effect<FundReturnBody | AdjustedReturnBody | null, ServiceUnavailable | InvalidParameter>
+    readonly riskMetrics: (lease: Lease, id: string, requestedId: string) => Effect.Effect<RiskMetricsBody | null, ServiceUnavailable>
+    readonly expenseRatio: (lease: Lease, id: string, requestedId: string) => Effect.Effect<ExpenseRatioBody | null, ServiceUnavailable>
     readonly expenseRatioHistory: (
       lease: Lease,
       id: string,
       requestedId: string,
       fromDate: string | undefined,
-    ) => Effect.Effect<unknown | null, ServiceUnavailable>
+    ) => Effect.Effect<ExpenseRatioHistoryBody | null, ServiceUnavailable>
   }
 >()("fds/api/FiReturnsSource") {}
 

@@ -5,6 +5,7 @@
  * (`weight`). Holdings are ordered by weight, largest first.
  */
 import type Database from "better-sqlite3"
+import type { FmHoldingsTable } from "../tables/FmExtras.ts"
 import { prepared } from "./MarketDb.ts"
 import { round10 } from "./MarketRows.ts"
 
@@ -24,18 +25,8 @@ export const fiInstrumentOf = (db: Database.Database, run: number): string | und
 export const latestPortfolioMonth = (db: Database.Database, run: number): string | null =>
   (prepared(db, "SELECT max(month) FROM fm_holdings WHERE run = ?").pluck().get(run) as string | null) ?? null
 
-interface HoldingRow {
-  market: string
-  position: number
-  instrument_code: string
-  issuer_rut: number | null
-  issuer_name: string | null
-  issuer_country: string | null
-  instrument_type: string
-  maturity_date: string | null
-  valuation_thousands: number
-  pct_fund_assets: number
-}
+/** The columns the queries below select: an fm_holdings row without its key's run and month. */
+type HoldingRow = Omit<FmHoldingsTable, "run" | "month">
 
 const rowsOf = (db: Database.Database, run: number, month: string): HoldingRow[] =>
   prepared(
