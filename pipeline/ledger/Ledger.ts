@@ -85,7 +85,7 @@ export class Ledger {
     this.db.exec(DDL)
     this.now = now
     this.insert = this.db.prepare("INSERT OR IGNORE INTO events (type, recorded_at, sha256, payload) VALUES (?, ?, ?, ?)")
-    this.rawRecorded = this.db.prepare("SELECT 1 FROM events WHERE type = 'RawFileObserved' AND sha256 = ?").pluck()
+    this.rawRecorded = this.db.prepare<[string], number>("SELECT 1 FROM events WHERE type = 'RawFileObserved' AND sha256 = ?").pluck()
   }
 
   /**

@@ -186,7 +186,9 @@ describe("content hash and file name", () => {
       const t = createHash("sha256")
       if (name === "quotas") {
         const bytes = new DataView(new ArrayBuffer(lines.length * 56))
-        lines.forEach((l, i) => l.forEach((v, j) => bytes.setFloat64(i * 56 + j * 8, v === null ? Number.NaN : (v as number), true)))
+        for (const [i, l] of lines.entries()) {
+          for (const [j, v] of l.entries()) bytes.setFloat64(i * 56 + j * 8, v === null ? Number.NaN : (v as number), true)
+        }
         t.update(new Uint8Array(bytes.buffer))
       } else {
         for (const l of lines) t.update(JSON.stringify(l) + "\n")
