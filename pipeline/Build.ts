@@ -3,7 +3,7 @@
  * `pipeline run` and `pipeline reproduce`, so that an audit rebuilds with exactly the same code.
  */
 import { Effect, Schema } from "effect"
-import type { DataSetName, FmRegistryRecord } from "../schemas/CmfRecords.ts"
+import type { CartolaRecord, DataSetName, FmRegistryRecord } from "../schemas/CmfRecords.ts"
 import { intToDate } from "../schemas/Dates.ts"
 import { writeManifest } from "../snapshots/Manifest.ts"
 import { FORMAT_VERSION } from "../snapshots/Tables.ts"
@@ -15,8 +15,8 @@ import type { CmfFileInvalid } from "./sources/CmfFileInvalid.ts"
 import { parseFmRegistry } from "./sources/FmRegistry.ts"
 import { sourceOf } from "./sources/Sources.ts"
 import { COMPUTATIONS } from "./compute/Computations.ts"
-import { stage } from "./Stage.ts"
-import { type CartolaColumns, toColumns } from "./staging/CartolaColumns.ts"
+import { type StagedBatch, stage } from "./Stage.ts"
+import { type CartolaInput, inMemory, toColumns } from "./staging/CartolaColumns.ts"
 import type { ParsedCache } from "./staging/ParsedCache.ts"
 import { PIPELINE_VERSION } from "./Version.ts"
 
@@ -42,7 +42,7 @@ export const FI_DATA_SETS: ReadonlySet<DataSetName> = new Set([
 export interface LoadedInputs {
   readonly registry: ReadonlyArray<FmRegistryRecord>
   /** Emptied by buildSnapshot once merged: a LoadedInputs builds one snapshot. */
-  readonly cartolas: ReadonlyArray<CartolaColumns>
+  readonly cartolas: ReadonlyArray<CartolaInput>
   /** Records of every other data set, by data set, file by file. */
   readonly others: ReadonlyMap<DataSetName, ReadonlyArray<{ readonly name: string; readonly records: ReadonlyArray<unknown> }>>
   /** Why the FI/ETF part is unavailable in this batch; null when it is available. */
@@ -75,7 +75,7 @@ export const loadInputs = (
   Effect.gen(function* () {
     const repairs: Record<string, number> = {}
     let registry: ReadonlyArray<FmRegistryRecord> = []
-    const cartolas: CartolaColumns[] = []
+    const cartolas: CartolaInput[] = []
     let latest = 0
     let rows = 0
     const others = new Map<DataSetName, Array<{ name: string; records: ReadonlyArray<unknown> }>>()
@@ -113,16 +113,27 @@ export const loadInputs = (
         registry = p.records
         add(repairs, { registry_repeated_rows: p.duplicatesSkipped, footnote_rows: p.footnotesSkipped })
       } else if (input.data_set === "cartola_diaria") {
+        const parse = (p: { records: ReadonlyArray<CartolaRecord>; duplicatesSkipped: number; footnotesSkipped: number }) =>
+          toColumns(input.name, p.records, { duplicate_rows: p.duplicatesSkipped, footnote_rows: p.footnotesSkipped })
         let columns = cache?.get(input.sha256)
         if (columns === undefined) {
-          const p = yield* parseCartola(raw.get(input.sha256), input.name)
-          columns = toColumns(input.name, p.records, { duplicate_rows: p.duplicatesSkipped, footnote_rows: p.footnotesSkipped })
+          columns = parse(yield* parseCartola(raw.get(input.sha256), input.name))
           cache?.put(input.sha256, columns)
         }
         add(repairs, columns.repairs)
         for (const d of columns.date) if (d > latest) latest = d
         rows += columns.date.length
-        cartolas.push(columns)
+        if (cache === null) cartolas.push(inMemory(columns))
+        else {
+          // Loaded again from the cache when merged (see CartolaInput); parsed again if the
+          // entry went away meanwhile (the same bytes parsed once already: it cannot fail).
+          const { sha256, name } = input
+          cartolas.push({
+            file: columns.file,
+            firstDate: columns.date[0] ?? 0,
+            load: () => cache.get(sha256) ?? parse(Effect.runSync(parseCartola(raw.get(sha256), name))),
+          })
+        }
       }
       progress.file(input.name, rows, input.bytes)
     }
@@ -137,6 +148,20 @@ export const loadInputs = (
     }
   })
 
+const insertStaged = (writer: SnapshotWriter, batch: StagedBatch): void => {
+  writer.insertMeta(batch.meta)
+  writer.insertAdministrators(batch.administrators)
+  writer.insertFunds(batch.funds)
+  writer.insertSeries(batch.series)
+  for (const s of batch.quotas.series) writer.insertQuotaColumns(s.assetId, batch.quotas, s.start, s.end)
+  for (const [table, rows] of batch.tables) writer.insertRows(table, rows as never)
+}
+
+const memory = () => {
+  const m = process.memoryUsage()
+  return { rss_mb: Math.round(m.rss / 1e6), heap_mb: Math.round(m.heapUsed / 1e6), array_buffers_mb: Math.round(m.arrayBuffers / 1e6) }
+}
+
 /** Stages and writes the snapshot of `batchDate` into `snapshotsDir`, with its manifest. */
 export const buildSnapshot = (
   snapshotsDir: string,
@@ -146,22 +171,22 @@ export const buildSnapshot = (
 ): Effect.Effect<FinishedSnapshot, CmfFileInvalid | BuildFailed> =>
   Effect.gen(function* () {
     let t = performance.now()
-    const staged = yield* stage(loaded, batchDate)
-    // The per-file columns are merged now: let them go (~56 B per row of the whole history).
-    ;(loaded.cartolas as CartolaColumns[]).length = 0
+    let staged: StagedBatch | null = yield* stage(loaded, batchDate)
+    // Everything parsed is staged now: let the per-file columns (~56 B per row of the whole
+    // history) and the records go; a LoadedInputs builds one snapshot.
+    ;(loaded.cartolas as CartolaInput[]).length = 0
+    ;(loaded.others as Map<DataSetName, unknown>).clear()
+    const repairs: Record<string, number> = { ...staged.repairs }
     const stageMs = Math.round(performance.now() - t)
-    console.error(JSON.stringify({ level: "info", stage: "staged", rss_mb: Math.round(process.memoryUsage.rss() / 1e6), heap_mb: Math.round(process.memoryUsage().heapUsed / 1e6), external_mb: Math.round(process.memoryUsage().external / 1e6), array_buffers_mb: Math.round(process.memoryUsage().arrayBuffers / 1e6) }))
+    console.error(JSON.stringify({ level: "info", stage: "staged", ...memory() }))
     const writer = new SnapshotWriter(snapshotsDir)
     const computed: Record<string, number> = {}
     const finished = yield* Effect.try({
       try: () => {
         t = performance.now()
-        writer.insertMeta(staged.meta)
-        writer.insertAdministrators(staged.administrators)
-        writer.insertFunds(staged.funds)
-        writer.insertSeries(staged.series)
-        for (const s of staged.quotas.series) writer.insertQuotaColumns(s.assetId, staged.quotas, s.start, s.end)
-        for (const [table, rows] of staged.tables) writer.insertRows(table, rows as never)
+        insertStaged(writer, staged!)
+        // Compute, VACUUM and the checks run without the staged history in the heap.
+        staged = null
         const insertMs = Math.round(performance.now() - t)
         t = performance.now()
         for (const c of COMPUTATIONS) {
@@ -178,7 +203,7 @@ export const buildSnapshot = (
             insert_ms: insertMs,
             compute_ms: computeMs,
             ...done.timings,
-            rss_mb: Math.round(process.memoryUsage.rss() / 1e6),
+            ...memory(),
           }),
         )
         return done
@@ -188,7 +213,6 @@ export const buildSnapshot = (
         return new BuildFailed({ reason: `snapshot build failed: ${String(e)}` })
       },
     })
-    const repairs: Record<string, number> = { ...staged.repairs }
     add(repairs, loaded.repairs)
     add(repairs, computed)
     writeManifest(snapshotsDir, {

@@ -25,12 +25,12 @@ import { dateToInt } from "../schemas/Dates.ts"
 import { conceptId, providerId } from "../schemas/Ids.ts"
 import type { AdministratorsTable, FundsTable, SeriesTable, SnapshotDatabase } from "../snapshots/Tables.ts"
 import type { CmfFileInvalid } from "./sources/CmfFileInvalid.ts"
-import type { CartolaColumns } from "./staging/CartolaColumns.ts"
+import type { CartolaInput } from "./staging/CartolaColumns.ts"
 import { mergeQuotas, type StagedQuotas } from "./staging/Quotas.ts"
 
 export interface StageInputs {
   readonly registry: ReadonlyArray<FmRegistryRecord>
-  readonly cartolas: ReadonlyArray<CartolaColumns>
+  readonly cartolas: ReadonlyArray<CartolaInput>
   readonly others: ReadonlyMap<DataSetName, ReadonlyArray<{ readonly name: string; readonly records: ReadonlyArray<unknown> }>>
   readonly fiUnavailable: string | null
 }

@@ -30,6 +30,24 @@ export interface CartolaColumns {
   readonly repairs: Readonly<Record<string, number>>
 }
 
+/**
+ * A cartola input as the merge reads it: twice (count, then copy), loading its columns each time.
+ * From the parse cache it is loaded (deserialized) again rather than kept, so the per-file columns
+ * of the whole history (~52 B a row) never sit in memory beside the merged ones.
+ */
+export interface CartolaInput {
+  readonly file: string
+  /** The first row's date, YYYYMMDD (0 when none): files merge in date order. */
+  readonly firstDate: number
+  readonly load: () => CartolaColumns
+}
+
+export const inMemory = (columns: CartolaColumns): CartolaInput => ({
+  file: columns.file,
+  firstDate: columns.date[0] ?? 0,
+  load: () => columns,
+})
+
 const orNaN = (x: number | null): number => (x === null ? Number.NaN : x)
 
 /**

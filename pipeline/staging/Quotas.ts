@@ -7,7 +7,7 @@
 import { Effect } from "effect"
 import { assetId } from "../../schemas/Ids.ts"
 import { type CmfFileInvalid, cmfFileInvalid } from "../sources/CmfFileInvalid.ts"
-import type { CartolaColumns, CartolaSeriesInfo } from "./CartolaColumns.ts"
+import type { CartolaInput, CartolaSeriesInfo } from "./CartolaColumns.ts"
 
 export interface StagedSeries extends CartolaSeriesInfo {
   readonly assetId: number
@@ -30,18 +30,23 @@ export interface StagedQuotas {
 const same = (a: number, b: number): boolean => a === b || (Number.isNaN(a) && Number.isNaN(b))
 
 export const mergeQuotas = (
-  inputs: ReadonlyArray<CartolaColumns>,
+  inputs: ReadonlyArray<CartolaInput>,
   cutoff: number,
   /** Renamed series: "RUN|OLD LABEL" → new label; the old label's rows join the new series. */
   relabel: ReadonlyMap<string, string> = new Map(),
 ): Effect.Effect<StagedQuotas, CmfFileInvalid> =>
   Effect.suspend(() => {
     // Files in date order, so that rows mostly arrive sorted within each series.
-    const files = [...inputs].sort((a, b) => (a.date[0] ?? 0) - (b.date[0] ?? 0) || (a.file < b.file ? -1 : 1))
+    const files = [...inputs].sort((a, b) => a.firstDate - b.firstDate || (a.file < b.file ? -1 : 1))
     const globalOf = new Map<string, number>()
     const infos: CartolaSeriesInfo[] = []
-    const maps = files.map((f) =>
-      f.series.map((original) => {
+    // First pass, one file loaded at a time: the series of each file and the rows per series.
+    let afterCutoff = 0
+    const maps: Array<ReadonlyArray<number>> = []
+    const counts: number[] = []
+    for (const input of files) {
+      const f = input.load()
+      const map = f.series.map((original) => {
         const renamed = relabel.get(`${original.run}|${original.serie}`)
         const s = renamed === undefined ? original : { ...original, serie: renamed }
         const key = `${s.run}|${s.serie}`
@@ -54,8 +59,14 @@ export const mergeQuotas = (
           infos[g] = s // the current label's own row describes the series best
         }
         return g
-      }),
-    )
+      })
+      maps.push(map)
+      for (let g = counts.length; g < infos.length; g++) counts.push(0)
+      for (let i = 0; i < f.date.length; i++) {
+        if (f.date[i]! > cutoff) afterCutoff++
+        else counts[map[f.seriesIndex[i]!]!]!++
+      }
+    }
     // Series in asset-id order; each gets a segment of the one merged buffer, in that order, so
     // that sorting, de-duplicating and compacting happen in place (one copy of the history in
     // memory, not three).
@@ -76,14 +87,6 @@ export const mergeQuotas = (
         )
       }
     }
-    let afterCutoff = 0
-    const counts = new Int32Array(infos.length)
-    files.forEach((f, fi) => {
-      for (let i = 0; i < f.date.length; i++) {
-        if (f.date[i]! > cutoff) afterCutoff++
-        else counts[maps[fi]![f.seriesIndex[i]!]!]!++
-      }
-    })
     const start = new Int32Array(infos.length)
     let total = 0
     for (const g of order) {
@@ -101,7 +104,9 @@ export const mergeQuotas = (
     const fileOf = new Int32Array(total)
     const lineOf = new Int32Array(total)
     const fill = start.slice()
-    files.forEach((f, fi) => {
+    // Second pass: each file loaded again and copied into its series' segments.
+    files.forEach((input, fi) => {
+      const f = input.load()
       for (let i = 0; i < f.date.length; i++) {
         if (f.date[i]! > cutoff) continue
         const at = fill[maps[fi]![f.seriesIndex[i]!]!]!++
