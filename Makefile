@@ -59,7 +59,7 @@ test: $(DEPS) $(OPENAPI_TS) $(CHROMIUM) $(POSTGRES_STAMP)
 
 check: $(DEPS)
 	tsc --noEmit
-	biome lint schemas snapshots pipeline api test
+	biome lint schemas snapshots pipeline api ops test
 
 ci: check test
 

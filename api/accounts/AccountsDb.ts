@@ -1,6 +1,6 @@
 /**
  * The accounts store (data/accounts.sqlite): keys, usage counters, users, sessions, one-time
- * tokens and watchlists. Mutable state lives here, apart from the immutable snapshots, and is
+ * tokens, watchlists and the alert mails already sent. Mutable state lives here, apart from the immutable snapshots, and is
  * reached through kysely so that a PostgreSQL dialect can replace SQLite when several API machines
  * share it.
  */
@@ -202,6 +202,25 @@ const createTables = async (
     .addColumn("serie_id", "text", (c) => c.notNull())
     .addColumn("added_at", "text", (c) => c.notNull())
     .addPrimaryKeyConstraint("watchlist_pk", ["user_id", "serie_id"])
+    .execute()
+  await s
+    .createTable("alert_rounds")
+    .ifNotExists()
+    .addColumn("kind", "text", (c) => c.notNull())
+    .addColumn("period", "text", (c) => c.notNull())
+    .addColumn("batch", "text", (c) => c.notNull())
+    .addColumn("batch_date", "text", (c) => c.notNull())
+    .addColumn("claimed_at", "text", (c) => c.notNull())
+    .addPrimaryKeyConstraint("alert_rounds_pk", ["kind", "period"])
+    .execute()
+  await s
+    .createTable("alert_mails")
+    .ifNotExists()
+    .addColumn("kind", "text", (c) => c.notNull())
+    .addColumn("period", "text", (c) => c.notNull())
+    .addColumn("user_id", "integer", (c) => c.notNull())
+    .addColumn("claimed_at", "text", (c) => c.notNull())
+    .addPrimaryKeyConstraint("alert_mails_pk", ["kind", "period", "user_id"])
     .execute()
 }
 

@@ -68,6 +68,30 @@ export interface WatchlistTable {
   added_at: string
 }
 
+/** The kinds of alert mail (see Alerts.ts). */
+export type AlertKind = "tac_changes" | "monthly_summary"
+
+/**
+ * Which batch sends a kind of alert mail for a period: for TAC changes the period is the batch's
+ * content hash, for the monthly summary the month (YYYY-MM) of the first batch that claimed it.
+ */
+export interface AlertRoundsTable {
+  kind: AlertKind
+  period: string
+  /** Content hash of the batch that claimed the round. */
+  batch: string
+  batch_date: string
+  claimed_at: string
+}
+
+/** One alert mail per user and round, claimed before it is sent: never sent twice. */
+export interface AlertMailsTable {
+  kind: AlertKind
+  period: string
+  user_id: number
+  claimed_at: string
+}
+
 export interface AccountsDatabase {
   api_keys: ApiKeysTable
   usage: UsageTable
@@ -76,4 +100,6 @@ export interface AccountsDatabase {
   login_tokens: LoginTokensTable
   oidc_states: OidcStatesTable
   watchlist: WatchlistTable
+  alert_rounds: AlertRoundsTable
+  alert_mails: AlertMailsTable
 }

@@ -97,6 +97,7 @@ export class Users extends Context.Service<
             if (user === undefined) return
             await trx.deleteFrom("sessions").where("user_id", "=", userId).execute()
             await trx.deleteFrom("watchlist").where("user_id", "=", userId).execute()
+            await trx.deleteFrom("alert_mails").where("user_id", "=", userId).execute()
             await trx.deleteFrom("login_tokens").where("email", "=", user.email).execute()
             await trx
               .updateTable("api_keys")

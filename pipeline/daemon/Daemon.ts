@@ -5,6 +5,10 @@
  * (or its retry wait) is going on is skipped and logged. A rejected batch is never published
  * (runPipeline leaves CURRENT alone). Stopping interrupts a run in progress: it has published
  * nothing yet or already everything, and its temporary files are swept by the next run.
+ *
+ * A run that published a batch calls `afterPublish` (the alert mails, wired by ops/main.ts) before
+ * the daemon takes the next tick; its failure is logged and never fails the run, and stopping the
+ * daemon interrupts it through its signal.
  */
 import { Cause, Effect, Exit } from "effect"
 import cron from "node-cron"
@@ -16,6 +20,9 @@ import { lockedMessage, withRunLock } from "./RunLock.ts"
 export const TIMEZONE = "America/Santiago"
 export const DEFAULT_CRON = "30 7 * * 1-6"
 
+/** The outcome of a run that published a batch. */
+export type Published = Extract<RunOutcome, { readonly outcome: "published" }>
+
 export interface DaemonOptions {
   /** node-cron expression (five fields, or six with seconds first), in America/Santiago. */
   readonly cron: string
@@ -23,6 +30,12 @@ export interface DaemonOptions {
   /** The run of one tick; called at each tick. */
   readonly runOptions: () => RunOptions
   readonly log: Log
+  /**
+   * Called after a run that published (not after an unchanged, rejected or failed one), outside
+   * the data folder's lock; `signal` aborts when the daemon stops. The fields it returns go into
+   * the "after publish finished" log line.
+   */
+  readonly afterPublish?: ((published: Published, signal: AbortSignal) => Promise<Readonly<Record<string, unknown>> | undefined>) | undefined
 }
 
 export interface Daemon {
@@ -51,6 +64,23 @@ export const startDaemon = (options: DaemonOptions): Daemon => {
   let stopping = false
   let runs = 0
 
+  const afterPublish = async (run: number, published: Published, signal: AbortSignal): Promise<void> => {
+    if (options.afterPublish === undefined) return
+    const started = performance.now()
+    const seconds = () => Number(((performance.now() - started) / 1000).toFixed(1))
+    try {
+      const fields = await options.afterPublish(published, signal)
+      log("info", "after publish finished", { run, batch_date: published.batchDate, ...fields, seconds: seconds() })
+    } catch (e) {
+      log(signal.aborted ? "warn" : "error", "after publish failed", {
+        run,
+        batch_date: published.batchDate,
+        reason: String(e).slice(0, 2000),
+        seconds: seconds(),
+      })
+    }
+  }
+
   const runOnce = async (): Promise<void> => {
     const run = ++runs
     const controller = new AbortController()
@@ -66,6 +96,7 @@ export const startDaemon = (options: DaemonOptions): Daemon => {
       const exit = await Effect.runPromiseExit(withSourceRetry(attempt, options.retry, onRetry), { signal: controller.signal })
       const { level, fields } = summarize(exit)
       log(level, "run finished", { run, ...fields, seconds: Number(((performance.now() - started) / 1000).toFixed(1)) })
+      if (Exit.isSuccess(exit) && exit.value.outcome === "published") await afterPublish(run, exit.value, controller.signal)
     } catch (e) {
       log("error", "run finished", { run, outcome: "failed", reason: String(e) })
     } finally {

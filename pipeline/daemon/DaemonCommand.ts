@@ -1,9 +1,15 @@
-/** `./fds pipeline daemon`: the schedule from the environment; stops on SIGINT or SIGTERM. */
-import { type Daemon, DEFAULT_CRON, startDaemon } from "./Daemon.ts"
+/**
+ * `./fds pipeline daemon`: the schedule from the environment; stops on SIGINT or SIGTERM. The
+ * composition root (ops/main.ts) passes `afterPublish` to send the alert mails.
+ */
+import { type Daemon, type DaemonOptions, DEFAULT_CRON, startDaemon } from "./Daemon.ts"
 import { jsonLog } from "./Log.ts"
 import { envNumber, envOr, runOptionsFromEnv } from "./RunConfig.ts"
 
-export const daemonCommand = (env: NodeJS.ProcessEnv = process.env): void => {
+export const daemonCommand = (
+  env: NodeJS.ProcessEnv = process.env,
+  hooks: Pick<DaemonOptions, "afterPublish"> = {},
+): void => {
   const log = jsonLog()
   let daemon: Daemon
   try {
@@ -17,6 +23,7 @@ export const daemonCommand = (env: NodeJS.ProcessEnv = process.env): void => {
       // Read at each tick: today changes, and so may the inbox.
       runOptions: () => runOptionsFromEnv(env, {}),
       log,
+      afterPublish: hooks.afterPublish,
     })
   } catch (e) {
     console.error(`fds: ${(e as Error).message}`)
