@@ -16,7 +16,7 @@ import { parseFmRegistry } from "./sources/FmRegistry.ts"
 import { sourceOf } from "./sources/Sources.ts"
 import { COMPUTATIONS } from "./compute/Computations.ts"
 import { type StagedBatch, stage } from "./Stage.ts"
-import { type CartolaInput, inMemory, toColumns } from "./staging/CartolaColumns.ts"
+import { type CartolaInput, inMemory, summarize, toColumns } from "./staging/CartolaColumns.ts"
 import type { ParsedCache } from "./staging/ParsedCache.ts"
 import { PIPELINE_VERSION } from "./Version.ts"
 
@@ -115,22 +115,27 @@ export const loadInputs = (
       } else if (input.data_set === "cartola_diaria") {
         const parse = (p: { records: ReadonlyArray<CartolaRecord>; duplicatesSkipped: number; footnotesSkipped: number }) =>
           toColumns(input.name, p.records, { duplicate_rows: p.duplicatesSkipped, footnote_rows: p.footnotesSkipped })
-        let columns = cache?.get(input.sha256)
-        if (columns === undefined) {
-          columns = parse(yield* parseCartola(raw.get(input.sha256), input.name))
-          cache?.put(input.sha256, columns)
+        // From the cache only the summary is read now; the columns are loaded when merged.
+        let summary = cache?.getSummary(input.sha256)
+        if (summary === undefined) {
+          let columns = cache?.get(input.sha256)
+          if (columns === undefined) {
+            columns = parse(yield* parseCartola(raw.get(input.sha256), input.name))
+            cache?.put(input.sha256, columns)
+          }
+          summary = summarize(columns)
+          cache?.putSummary(input.sha256, summary)
+          if (cache === null) cartolas.push(inMemory(columns))
         }
-        add(repairs, columns.repairs)
-        for (const d of columns.date) if (d > latest) latest = d
-        rows += columns.date.length
-        if (cache === null) cartolas.push(inMemory(columns))
-        else {
-          // Loaded again from the cache when merged (see CartolaInput); parsed again if the
-          // entry went away meanwhile (the same bytes parsed once already: it cannot fail).
+        add(repairs, summary.repairs)
+        if (summary.latestDate > latest) latest = summary.latestDate
+        rows += summary.rows
+        if (cache !== null) {
+          // Parsed again if the entry went away meanwhile (these bytes parsed once: it cannot fail).
           const { sha256, name } = input
           cartolas.push({
-            file: columns.file,
-            firstDate: columns.date[0] ?? 0,
+            file: summary.file,
+            firstDate: summary.firstDate,
             load: () => cache.get(sha256) ?? parse(Effect.runSync(parseCartola(raw.get(sha256), name))),
           })
         }
@@ -157,6 +162,13 @@ const insertStaged = (writer: SnapshotWriter, batch: StagedBatch): void => {
   for (const [table, rows] of batch.tables) writer.insertRows(table, rows as never)
 }
 
+/**
+ * A full garbage collection when Node runs with --expose-gc (`./fds` passes it to the pipeline):
+ * at the two points where the build lets ~1 GB go (parsed records, staged rows), so that compute
+ * and packing do not run on top of it. Without the flag V8 collects when it sees fit.
+ */
+const collectGarbage = (): void => (globalThis as { gc?: () => void }).gc?.()
+
 const memory = () => {
   const m = process.memoryUsage()
   return { rss_mb: Math.round(m.rss / 1e6), heap_mb: Math.round(m.heapUsed / 1e6), array_buffers_mb: Math.round(m.arrayBuffers / 1e6) }
@@ -176,6 +188,7 @@ export const buildSnapshot = (
     // history) and the records go; a LoadedInputs builds one snapshot.
     ;(loaded.cartolas as CartolaInput[]).length = 0
     ;(loaded.others as Map<DataSetName, unknown>).clear()
+    collectGarbage()
     const repairs: Record<string, number> = { ...staged.repairs }
     const stageMs = Math.round(performance.now() - t)
     console.error(JSON.stringify({ level: "info", stage: "staged", ...memory() }))
@@ -187,6 +200,7 @@ export const buildSnapshot = (
         insertStaged(writer, staged!)
         // Compute, VACUUM and the checks run without the staged history in the heap.
         staged = null
+        collectGarbage()
         const insertMs = Math.round(performance.now() - t)
         t = performance.now()
         for (const c of COMPUTATIONS) {

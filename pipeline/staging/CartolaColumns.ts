@@ -42,6 +42,21 @@ export interface CartolaInput {
   readonly load: () => CartolaColumns
 }
 
+/** A cartola's row count, first and latest dates (YYYYMMDD, 0 when empty) and repairs. */
+export interface CartolaSummary {
+  readonly file: string
+  readonly rows: number
+  readonly firstDate: number
+  readonly latestDate: number
+  readonly repairs: Readonly<Record<string, number>>
+}
+
+export const summarize = (columns: CartolaColumns): CartolaSummary => {
+  let latest = 0
+  for (const d of columns.date) if (d > latest) latest = d
+  return { file: columns.file, rows: columns.date.length, firstDate: columns.date[0] ?? 0, latestDate: latest, repairs: columns.repairs }
+}
+
 export const inMemory = (columns: CartolaColumns): CartolaInput => ({
   file: columns.file,
   firstDate: columns.date[0] ?? 0,

@@ -52,7 +52,11 @@ export const stageFi = (inputs: FiInputs, administrators: ReadonlyArray<Administ
   const repairs = { fi_prices_unknown_instrument: 0, fi_prices_after_batch_date: 0, fi_duplicate_prices: 0 }
 
   const series = new Map<string, FiSeriesTable>()
-  const prices = new Map<string, FiPricesTable>()
+  // One id per (RUN, label), computed once (a UUID v5 per row cost ~1 s and a string each), and
+  // the prices of a series by date: no key string per row (1.3M rows at full scale).
+  const idOf = new Map<string, string>()
+  const prices = new Map<string, Map<number, FiPricesTable>>()
+  let duplicates = 0
   const lastPrice = new Map<number, number>()
   for (const b of inputs.bookValues) {
     if (!registry.has(b.run)) {
@@ -64,7 +68,12 @@ export const stageFi = (inputs: FiInputs, administrators: ReadonlyArray<Administ
       repairs.fi_prices_after_batch_date++
       continue
     }
-    const serieId = fiSeriesId(b.run, b.serie)
+    const label = `${b.run}|${b.serie}`
+    let serieId = idOf.get(label)
+    if (serieId === undefined) {
+      serieId = fiSeriesId(b.run, b.serie)
+      idOf.set(label, serieId)
+    }
     if (!series.has(serieId)) {
       series.set(serieId, {
         serie_id: serieId,
@@ -74,9 +83,10 @@ export const stageFi = (inputs: FiInputs, administrators: ReadonlyArray<Administ
         currency: b.currencyCode === "" ? null : b.currencyCode,
       })
     }
-    const key = `${serieId}|${date}`
-    if (prices.has(key)) repairs.fi_duplicate_prices++
-    prices.set(key, {
+    let byDate = prices.get(serieId)
+    if (byDate === undefined) prices.set(serieId, (byDate = new Map()))
+    if (byDate.has(date)) duplicates++
+    byDate.set(date, {
       serie_id: serieId,
       date,
       book_value: b.bookValue,
@@ -88,6 +98,8 @@ export const stageFi = (inputs: FiInputs, administrators: ReadonlyArray<Administ
     })
     if (date > (lastPrice.get(b.run) ?? 0)) lastPrice.set(b.run, date)
   }
+
+  repairs.fi_duplicate_prices = duplicates
 
   const instruments: FiInstrumentsTable[] = [...registry.values()].map((r) => {
     const admin = normalizeAdminName(r.agfName)
@@ -140,7 +152,7 @@ export const stageFi = (inputs: FiInputs, administrators: ReadonlyArray<Administ
   return {
     instruments: instruments.sort((a, b) => byText(a.instrument_id, b.instrument_id)),
     series: [...series.values()].sort((a, b) => byText(a.serie_id, b.serie_id)),
-    prices: [...prices.values()].sort((a, b) => byText(a.serie_id, b.serie_id) || a.date - b.date),
+    prices: [...prices.keys()].sort(byText).flatMap((id) => [...prices.get(id)!.values()].sort((a, b) => a.date - b.date)),
     holdings: holdings.sort(
       (a, b) => a.run - b.run || byText(a.period, b.period) || byText(a.market, b.market) || a.position - b.position,
     ),

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import { join } from "node:path"
 import { deserialize, serialize } from "node:v8"
 import type { Parsed } from "../sources/DataSet.ts"
-import type { CartolaColumns } from "./CartolaColumns.ts"
+import type { CartolaColumns, CartolaSummary } from "./CartolaColumns.ts"
 
 /** Bump when the parser or CartolaColumns changes what a file yields. */
 export const PARSED_CACHE_VERSION = 1
@@ -28,6 +28,15 @@ export class ParsedCache {
 
   putRecords(sha256: string, parsed: Parsed<unknown>): void {
     writeEntry(this.recordsDir, `${sha256}.bin`, parsed)
+  }
+
+  /** What a batch needs of a cartola before merging (a few bytes, not the file's columns). */
+  getSummary(sha256: string): CartolaSummary | undefined {
+    return readEntry(join(this.dir, `${sha256}.summary`)) as CartolaSummary | undefined
+  }
+
+  putSummary(sha256: string, summary: CartolaSummary): void {
+    writeEntry(this.dir, `${sha256}.summary`, summary)
   }
 
   get(sha256: string): CartolaColumns | undefined {
