@@ -26,6 +26,8 @@ export interface FinishedSnapshot {
 
 const QUOTA_COLUMNS = 7
 const BATCH = 100
+/** Rows per statement for the other tables (rows × columns stays far under SQLite's 32,766 parameters). */
+const ROWS_BATCH = 50
 
 export class SnapshotWriter {
   readonly dir: string
@@ -101,10 +103,25 @@ export class SnapshotWriter {
     const first = rows[0]
     if (first === undefined) return
     const columns = Object.keys(first)
-    const stmt = this.db.prepare(
-      `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map((c) => `@${c}`).join(", ")})`,
-    )
-    for (const row of rows) stmt.run(row)
+    // Positional parameters, ROWS_BATCH rows a statement: ~2× faster than one named row at a time.
+    const values = (n: number) => Array(n).fill(`(${columns.map(() => "?").join(",")})`).join(",")
+    const sql = `INSERT INTO ${table} (${columns.join(", ")}) VALUES `
+    const batch = this.db.prepare(sql + values(ROWS_BATCH))
+    const args: unknown[] = []
+    const push = (row: SnapshotDatabase[T]) => {
+      const r = row as unknown as Record<string, unknown>
+      for (const c of columns) args.push(r[c])
+    }
+    let i = 0
+    for (; i + ROWS_BATCH <= rows.length; i += ROWS_BATCH) {
+      args.length = 0
+      for (let j = i; j < i + ROWS_BATCH; j++) push(rows[j]!)
+      batch.run(args)
+    }
+    if (i === rows.length) return
+    args.length = 0
+    for (let j = i; j < rows.length; j++) push(rows[j]!)
+    this.db.prepare(sql + values(rows.length - i)).run(args)
   }
 
   /**
