@@ -9,6 +9,7 @@ import { basename, join } from "node:path"
 import { CmfSourceError, type FetchOptions, getPage, postForm } from "./fetch/CmfHttp.ts"
 import type { Ledger, RawFileObserved } from "./ledger/Ledger.ts"
 import type { RawStore } from "./RawStore.ts"
+import { FolderMemo } from "./FolderMemo.ts"
 import { detect } from "./sources/Sources.ts"
 
 export class UnrecognizedFile extends Schema.TaggedError<UnrecognizedFile>()("UnrecognizedFile", {
@@ -56,18 +57,29 @@ const listFiles = (dir: string): string[] =>
     })
     .sort()
 
-export const collectFolder = (ledger: Ledger, raw: RawStore, dir: string) =>
+/** Every file of the folder; with a memo, a file unchanged since it was last read is not read again. */
+export const collectFolder = (ledger: Ledger, raw: RawStore, dir: string, memo?: FolderMemo) =>
   Effect.gen(function* () {
     if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
       return yield* new UnrecognizedFile({ file: dir, sha256: "" })
     }
     const observed: RawFileObserved[] = []
     let appended = 0
+    const stored = (sha: string) => raw.has(sha)
     for (const path of listFiles(dir)) {
+      const stamp = memo === undefined ? "" : FolderMemo.stamp(path)
+      const known = memo?.lookup(path, stamp, stored)
+      if (known !== undefined) {
+        observed.push(known)
+        if (ledger.append({ type: "RawFileObserved", payload: known })) appended++
+        continue
+      }
       const r = yield* record(ledger, raw, basename(path), path, readFileSync(path))
+      memo?.remember(path, stamp, r.observed)
       observed.push(r.observed)
       if (r.appended) appended++
     }
+    memo?.save()
     return { observed, appended } satisfies CollectResult
   })
 

@@ -13,6 +13,7 @@ import { buildSnapshot, loadInputs, type Progress } from "./Build.ts"
 import { applyRetention } from "../snapshots/Retention.ts"
 import { writeStatus } from "../snapshots/Status.ts"
 import { collectFolder, collectHttp } from "./Collect.ts"
+import { FolderMemo } from "./FolderMemo.ts"
 import { ParsedCache } from "./staging/ParsedCache.ts"
 import type { FetchOptions } from "./fetch/CmfHttp.ts"
 import { Ledger } from "./ledger/Ledger.ts"
@@ -98,7 +99,7 @@ const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedE
     for (const source of options.sources) {
       const collected =
         source.kind === "folder"
-          ? collectFolder(ledger, raw, source.path)
+          ? collectFolder(ledger, raw, source.path, new FolderMemo(join(options.dataDir, "cache", "folder-v1.json")))
           : collectHttp(ledger, raw, {
               baseUrl: source.baseUrl,
               historyStart: options.historyStart,

@@ -28,6 +28,10 @@ export class RawStore {
     return sha
   }
 
+  has(sha: string): boolean {
+    return existsSync(this.pathOf(sha))
+  }
+
   get(sha: string): Uint8Array {
     const bytes = readFileSync(this.pathOf(sha))
     if (sha256(bytes) !== sha) throw new Error(`raw file ${sha} is corrupt (hash differs)`)
