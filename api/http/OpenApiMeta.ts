@@ -37,6 +37,15 @@ const HTTP_HEADERS = {
 
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
 
+const CANONICAL_HEADERS: Readonly<Record<string, string>> = {
+  "x-ratelimit-limit": "X-RateLimit-Limit",
+  "x-ratelimit-remaining": "X-RateLimit-Remaining",
+  "x-ratelimit-reset": "X-RateLimit-Reset",
+  "retry-after": "Retry-After",
+  "www-authenticate": "WWW-Authenticate",
+  "cache-control": "Cache-Control",
+}
+
 // biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is plain JSON
 export const documentHttp = (spec: Record<string, any>): Record<string, any> => {
   spec.info = { ...spec.info, contact: CONTACT }
@@ -61,7 +70,10 @@ export const documentHttp = (spec: Record<string, any>): Record<string, any> => 
       for (const response of Object.values(operation.responses ?? {})) {
         // biome-ignore lint/suspicious/noExplicitAny: see above
         const r = response as Record<string, any>
-        r.headers = { "X-Request-Id": ref("X-Request-Id"), ...r.headers }
+        // Error schemas name their headers as Node reads them (lower case); the document spells
+        // every header one way, as the 200 answers and the spec do.
+        const headers = Object.entries(r.headers ?? {}).map(([name, h]) => [CANONICAL_HEADERS[name] ?? name, h])
+        r.headers = { "X-Request-Id": ref("X-Request-Id"), ...Object.fromEntries(headers) }
       }
       const template = path.replace(/\{[^}]+\}/g, "x")
       if (!isCacheableDataRequest(method.toUpperCase(), template)) continue

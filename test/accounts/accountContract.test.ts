@@ -65,6 +65,6 @@ describe("account contract in OpenAPI", () => {
     const quotaHeaders = Object.entries(r429.headers ?? {}).filter(([n]) => n.toLowerCase().startsWith("x-ratelimit-"))
     expect(quotaHeaders.length).toBe(3)
     for (const [, h] of quotaHeaders) expect(h.required).toBe(false)
-    expect(r429.headers?.["retry-after"]?.required).toBe(true)
+    expect(r429.headers?.["Retry-After"]?.required).toBe(true)
   })
 })

@@ -60,6 +60,22 @@ describe("the OpenAPI contract", () => {
     expect(new Set(SPEC_OPERATIONS.map((o) => o.path)).size).toBe(39)
   })
 
+  it("spells each response header one way, as the spec does (X-RateLimit-*, Retry-After)", () => {
+    const names = new Set<string>()
+    for (const item of Object.values(doc.paths as Record<string, Json>)) {
+      for (const op of Object.values(item as Record<string, Json>)) {
+        for (const response of Object.values((op.responses ?? {}) as Record<string, Json>)) {
+          for (const name of Object.keys(response.headers ?? {})) names.add(name)
+        }
+      }
+    }
+    expect(names).toContain("X-RateLimit-Limit")
+    expect(names).toContain("Retry-After")
+    const folded = new Map<string, string[]>()
+    for (const n of names) folded.set(n.toLowerCase(), [...(folded.get(n.toLowerCase()) ?? []), n])
+    expect([...folded.values()].filter((spellings) => spellings.length > 1)).toEqual([])
+  })
+
   it("declares the X-Api-Key header as the security scheme", () => {
     const schemes = doc.components.securitySchemes as Record<string, Json>
     expect(schemes.apiKey).toMatchObject({ type: "apiKey", in: "header", name: "X-Api-Key" })
