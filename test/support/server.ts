@@ -11,6 +11,7 @@ import { HttpServer } from "effect/http"
 import { request } from "undici"
 import { expect } from "vitest"
 import { KeyStore, type Tier } from "../../api/accounts/KeyStore.ts"
+import type { AccessLogSink } from "../../api/http/RequestLog.ts"
 import { ServerLive } from "../../api/Server.ts"
 
 export interface RunningServer {
@@ -23,12 +24,15 @@ export const startServer = async (options: {
   readonly dataDir: string
   readonly pollMillis?: number
   readonly drainMillis?: number
+  /** Where access log lines go; dropped by default (the tests' output stays readable). */
+  readonly accessLog?: AccessLogSink
 }): Promise<RunningServer> => {
   const scope = Effect.runSync(Scope.make())
   const layer = ServerLive({
     dataDir: options.dataDir,
     host: "127.0.0.1",
     port: 0,
+    accessLog: options.accessLog ?? (() => {}),
     ...(options.pollMillis === undefined ? {} : { pollMillis: options.pollMillis }),
     ...(options.drainMillis === undefined ? {} : { drainMillis: options.drainMillis }),
   })
