@@ -84,7 +84,10 @@ export const stageFi = (inputs: FiInputs, administrators: ReadonlyArray<Administ
       })
     }
     let byDate = prices.get(serieId)
-    if (byDate === undefined) prices.set(serieId, (byDate = new Map()))
+    if (byDate === undefined) {
+      byDate = new Map()
+      prices.set(serieId, byDate)
+    }
     if (byDate.has(date)) duplicates++
     byDate.set(date, {
       serie_id: serieId,

@@ -1,10 +1,13 @@
 /**
  * The all-funds row of a mutual-fund series (vehicle `mutual_fund`), and the keys its filters
- * use. Field names follow the reference contract; every change is a decimal fraction.
+ * use. Field names follow the reference contract; every change is a decimal fraction. The risk
+ * fields come from MarketRisk.ts (the /risk_metrics figures at the batch's own date).
  */
 import { currencyOf, FUND_TYPE_CATEGORY, investorClassOf } from "../../schemas/FundClass.ts"
 import { formatRun } from "../../schemas/Ids.ts"
 import { toIsoDate } from "../compute/Calendar.ts"
+import type { RiskMetrics } from "../compute/Risk.ts"
+import { riskRowFields } from "./MarketRisk.ts"
 import type { MarketRow } from "./MarketRows.ts"
 import type { Continuity } from "./MarketUniverse.ts"
 
@@ -26,7 +29,7 @@ export const seriesContinuity = (c: Continuity | null) =>
 /** A fund without a declaration in the batch is `unknown` (nothing says otherwise). */
 export const article107StatusOf = (r: MarketRow): string => r.article107Status ?? "unknown"
 
-export const mutualFundRow = (r: MarketRow) => ({
+export const mutualFundRow = (r: MarketRow, risk: RiskMetrics) => ({
   vehicle: "mutual_fund" as const,
   agf: r.agf,
   fundName: r.fundName,
@@ -47,6 +50,7 @@ export const mutualFundRow = (r: MarketRow) => ({
   previousPatrimony: r.previousPatrimony,
   monthlyPatrimony: r.monthlyPatrimony,
   shareholders: r.holders,
+  ...riskRowFields(risk),
   article107RegulationStatus: article107StatusOf(r),
   seriesContinuity: seriesContinuity(r.continuity),
 })
@@ -61,8 +65,8 @@ export interface RenderedRow {
   readonly providerId: number
 }
 
-export const renderMutualFundRow = (r: MarketRow): RenderedRow => ({
-  json: JSON.stringify(mutualFundRow(r)),
+export const renderMutualFundRow = (r: MarketRow, risk: RiskMetrics): RenderedRow => ({
+  json: JSON.stringify(mutualFundRow(r, risk)),
   serieId: String(r.assetId),
   category: categoryOf(r.fundType),
   familySlug: r.familySlug,

@@ -8,6 +8,7 @@ import type { VehiclePart } from "./MarketAllFunds.ts"
 import { memo, prepared } from "./MarketDb.ts"
 import { type MarketDates, marketDates } from "./MarketDates.ts"
 import { type RenderedRow, renderMutualFundRow } from "./MarketFundRow.ts"
+import { rowRisk } from "./MarketRisk.ts"
 import { marketRows } from "./MarketRows.ts"
 import { universe } from "./MarketUniverse.ts"
 
@@ -22,9 +23,19 @@ const part = (dates: MarketDates, rows: ReadonlyArray<RenderedRow>): VehiclePart
   previousDate: dates.previousDate === null ? null : toIsoDate(dates.previousDate),
 })
 
-/** Rows computed now at `dates` (null dates: the universe has no quote on or before the cutoff). */
-export const liveMutualFundPart = (db: Database.Database, batchDate: number, dates: MarketDates): VehiclePart =>
-  part(dates, marketRows(db, universe(db, batchDate), dates).map(renderMutualFundRow))
+/**
+ * Rows computed now at `dates`, risk included: the published risk snapshot when `dates` are the
+ * batch's own, else the risk at `dates.date` (MarketRisk.ts).
+ */
+export const liveMutualFundPart = (db: Database.Database, batchDate: number, dates: MarketDates): VehiclePart => {
+  const latest = latestDates(db, batchDate)?.date === dates.date
+  return part(
+    dates,
+    marketRows(db, universe(db, batchDate), dates).map((r) =>
+      renderMutualFundRow(r, rowRisk(db, r.assetId, r.currencyCode, batchDate, dates.date, latest)),
+    ),
+  )
+}
 
 interface StoredRow {
   serie_id: string

@@ -2,8 +2,10 @@
  * `make bench`, the market step: GET /api/all-funds (the stored mutual-fund answer) through our
  * server, authenticated, against plain node:http answering the same bytes (the ceiling), side by
  * side in alternating rounds at BENCH_CONNECTIONS (50) on loopback; also the gzip copy and a
- * filtered request (rows selected in memory, text cached per snapshot). BENCH_SCALE=full builds
- * the full-size sample (slow: ~10M quota rows). Run alone: `node test/bench/market.ts`.
+ * filtered request (rows selected in memory, text cached per snapshot); a screener page sorted by
+ * the 1y return and a compare of ten series (rows built once per snapshot, each request filters,
+ * sorts or picks and serialises). BENCH_SCALE=full builds the full-size sample (slow: ~10M quota
+ * rows). Run alone: `node test/bench/market.ts`.
  */
 import { execFileSync } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
@@ -49,19 +51,42 @@ export const benchMarket = async (): Promise<Record<string, unknown>> => {
   const plain = await startProcess([join(root, "test/bench/plainServer.ts"), join(work, "all-funds.json")], env)
   const plainGzip = await startProcess([join(root, "test/bench/plainServer.ts"), join(work, "all-funds.json.gz")], env)
   const filtered = `${path}?category=equity`
-  const results: Record<string, Round[]> = { fds: [], plain: [], fds_gzip: [], plain_gzip: [], fds_filtered: [] }
+  // sorting by a return needs a currency (spec: screener parameters)
+  const screener = "/api/screener?currency=PESOS&sort=1y&order=desc&limit=50"
+  // ten real ids of the batch: the first ten all-funds rows (the market universe, as compare's)
+  const tenIds = (JSON.parse(identity.toString("utf8")) as { data: Array<{ serieId: string }> }).data.slice(0, 10).map((r) => r.serieId)
+  if (tenIds.length < 10) throw new Error(`the sample has ${tenIds.length} all-funds rows, compare needs 10`)
+  const compare = `/api/compare?series=${tenIds.join(",")}`
+  for (const p of [screener, compare]) {
+    const res = await request(ours.url + p, { headers: auth })
+    const text = await res.body.text()
+    if (res.statusCode !== 200) throw new Error(`${p}: ${res.statusCode} ${text.slice(0, 300)}`)
+  }
+  const results: Record<string, Round[]> = {
+    fds: [],
+    plain: [],
+    fds_gzip: [],
+    plain_gzip: [],
+    fds_filtered: [],
+    fds_screener_1y: [],
+    fds_compare_10: [],
+  }
   try {
     console.log(`bench market: ${path} (${identity.length} B, gzip ${gzipped.length} B), ${rounds} rounds × ${seconds} s, ${connections} connections`)
     const gz = { ...auth, "accept-encoding": "gzip" }
     await round(ours.url + path, auth, 2, connections) // warm-up
     await round(plain.url, {}, 2, connections)
     await round(ours.url + filtered, auth, 1, connections)
+    await round(ours.url + screener, auth, 1, connections)
+    await round(ours.url + compare, auth, 1, connections)
     for (let i = 0; i < rounds; i++) {
       results.fds!.push(await round(ours.url + path, auth, seconds, connections))
       results.plain!.push(await round(plain.url, {}, seconds, connections))
       results.fds_gzip!.push(await round(ours.url + path, gz, seconds, connections))
       results.plain_gzip!.push(await round(plainGzip.url, {}, seconds, connections))
       results.fds_filtered!.push(await round(ours.url + filtered, auth, seconds, connections))
+      results.fds_screener_1y!.push(await round(ours.url + screener, auth, seconds, connections))
+      results.fds_compare_10!.push(await round(ours.url + compare, auth, seconds, connections))
     }
   } finally {
     ours.child.kill()
@@ -80,8 +105,15 @@ export const benchMarket = async (): Promise<Record<string, unknown>> => {
   const ratio = s("plain").requests_per_second / s("fds").requests_per_second
   const ratioGzip = s("plain_gzip").requests_per_second / s("fds_gzip").requests_per_second
   console.log(`plain node:http / fds throughput: ${ratio.toFixed(2)}× (identity), ${ratioGzip.toFixed(2)}× (gzip); goal ≤ 1.5×, p99 ≤ 10 ms`)
+  const figures = (k: string) => ({
+    requests_per_second: s(k).requests_per_second,
+    p50_ms: s(k).p50_ms,
+    p99_ms: s(k).p99_ms,
+  })
   return {
     path,
+    screener: { path: screener, ...figures("fds_screener_1y") },
+    compare: { path: compare, ...figures("fds_compare_10") },
     scale,
     body_bytes: identity.length,
     gzip_bytes: gzipped.length,

@@ -55,6 +55,16 @@ describe("the mutual-fund universe at the batch date", () => {
       previousPatrimony: 5_000_000, // at 2026-03-03
       monthlyPatrimony: 4_000_000, // at 2026-02-04
       shareholders: 21,
+      // four quotes: too short for any risk figure (test/market/allFundsRisk.test.ts has long series)
+      volatility_monthly_12m: null,
+      volatility_monthly_36m: null,
+      volatility_annualized_12m: null,
+      volatility_annualized_36m: null,
+      max_drawdown_36m: null,
+      risk_level: null,
+      risk_score: null,
+      risk_as_of_date: "2026-03-04",
+      risk_method_version: "risk_v1",
       article107RegulationStatus: "unknown",
       seriesContinuity: null,
     })
