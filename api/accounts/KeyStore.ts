@@ -4,7 +4,7 @@ import type { Kysely } from "kysely"
 import { sql } from "kysely"
 import { AccountsDb, type AccountsDatabase, type AccountsUnavailable, attemptDb } from "./AccountsDb.ts"
 import { generateKey, keyMatches, parseKey } from "./ApiKey.ts"
-import { compileConsume } from "./QuotaStatement.ts"
+import { compileConsume, compileKeyLookup } from "./QuotaStatement.ts"
 import { nextSantiagoMidnight, santiagoDay } from "./SantiagoTime.ts"
 
 export type Tier = "free" | "institutional" | "internal"
@@ -93,12 +93,11 @@ export class KeyStore extends Context.Service<
       return yield* attemptDb(() => insertKey(db, opts, ms))
     })
 
+    const byLookup = compileKeyLookup(db)
     const verify = Effect.fnUntraced(function* (key: string) {
       const parsed = parseKey(key)
       if (parsed === null) return null
-      const row = yield* attemptDb(() =>
-        db.selectFrom("api_keys").selectAll().where("lookup", "=", parsed.lookup).executeTakeFirst(),
-      )
+      const row = yield* byLookup(parsed.lookup)
       if (row === undefined || row.revoked_at !== null || !keyMatches(key, row.hash)) return null
       return toRecord(row)
     })

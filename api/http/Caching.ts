@@ -99,13 +99,25 @@ const santiagoDay = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Santia
  * Monday to Saturday (`30 7 * * 1-6`). At least 60.
  */
 export const secondsUntilNextBatch = (nowMillis: number, batchMinute = DEFAULT_BATCH_MINUTE): number => {
+  // The next batch instant stays the same from one computation until it passes: computed once
+  // then, not per request (≈20 Intl formats each, 4 % of a small request's CPU).
+  if (next === null || next.batchMinute !== batchMinute || nowMillis < next.from || (next.at !== null && nowMillis >= next.at)) {
+    next = { from: nowMillis, at: nextBatchAt(nowMillis, batchMinute), batchMinute }
+  }
+  return next.at === null ? 86_400 : Math.max(60, Math.ceil((next.at - nowMillis) / 1000))
+}
+
+let next: { readonly from: number; readonly at: number | null; readonly batchMinute: number } | null = null
+
+/** The first batch instant after `nowMillis` (Monday to Saturday, Santiago time), null if none in 9 days. */
+const nextBatchAt = (nowMillis: number, batchMinute: number): number | null => {
   for (let i = 0; i < 9; i++) {
     const probe = new Date(nowMillis + i * DAY)
     if (santiagoWeekday.format(probe) === "Sun") continue
     const at = santiagoStartOf(santiagoDay.format(probe)) + batchMinute * 60_000
-    if (at > nowMillis) return Math.max(60, Math.ceil((at - nowMillis) / 1000))
+    if (at > nowMillis) return at
   }
-  return 86_400
+  return null
 }
 
 const mergeVary = (existing: string | undefined, add: ReadonlyArray<string>): string => {
