@@ -1,22 +1,19 @@
 /**
  * Holds the published snapshot and swaps to a new one atomically.
  *
- * It watches data/snapshots/CURRENT (fs.watch, plus a poll as fallback). A new file is opened and
- * checked (its manifest names it and its hash, row counts agree, PRAGMA quick_check) before it is
- * swapped in; a file that fails is refused and the old one keeps serving. Each request takes a
- * lease on the snapshot that was current when it began; a retired snapshot is closed when its
- * last lease ends, or at the end of a drain window. A read through a lease whose snapshot was
- * closed fails with 503 and Retry-After: no response ever mixes two batches.
+ * It watches data/snapshots/CURRENT (fs.watch, plus a poll as fallback). A new file is checked
+ * (its manifest names it and its hash, row counts agree, PRAGMA quick_check) in a worker thread,
+ * while the old one keeps serving, and only then opened here and swapped in; a file that fails is
+ * refused and the old one keeps serving. When CURRENT moves during a check, the check is dropped
+ * for the newer file: an older file never swaps in after a newer one. Each request takes a lease
+ * on the snapshot that was current when it began; a retired snapshot is closed when its last lease
+ * ends, or at the end of a drain window. A read through a lease whose snapshot was closed fails
+ * with 503 and Retry-After: no response ever mixes two batches.
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { ServiceUnavailable } from "../schemas/ApiErrors.ts"
-import { existsSync, type FSWatcher, statSync, watch } from "node:fs"
-import { join } from "node:path"
-import { manifestPath, readManifest } from "../snapshots/Manifest.ts"
-import { TABLES } from "../snapshots/Tables.ts"
-import { readCurrent } from "../snapshots/Pointer.ts"
-import { SnapshotReader } from "../snapshots/Reader.ts"
-import { rowCounts } from "../snapshots/ContentHash.ts"
+import type { SnapshotReader } from "../snapshots/Reader.ts"
+import { SwapState } from "./snapshot/SwapState.ts"
 
 /** Nothing is published yet (or nothing valid). */
 export class SnapshotMissing extends Schema.TaggedError<SnapshotMissing>()("SnapshotMissing", {}) {}
@@ -26,7 +23,7 @@ export interface Loaded {
   readonly file: string
   readonly reader: SnapshotReader
   readonly contentHash: string
-  /** Rows in the snapshot's data tables (for /health), counted once at swap. */
+  /** Rows in the snapshot's data tables (for /health), counted by the check before the swap. */
   readonly totalRecords: number
   leases: number
   retired: boolean
@@ -52,7 +49,7 @@ export class SnapshotStore extends Context.Service<
     /** Pins the current snapshot for the scope (the request). */
     readonly lease: Effect.Effect<Lease, SnapshotMissing, import("effect").Scope.Scope>
     readonly current: () => Loaded | null
-    /** Looks at CURRENT now and swaps when it names another valid file. */
+    /** Looks at CURRENT now and swaps when it names another valid file; ends once that is decided. */
     readonly refresh: Effect.Effect<void>
   }
 >()("fds/api/SnapshotStore") {
@@ -61,11 +58,13 @@ export class SnapshotStore extends Context.Service<
       SnapshotStore,
       Effect.gen(function* () {
         const state = new SwapState(options)
-        state.refresh()
+        // stop() ends a check under way and waits for its worker thread to exit
         yield* Effect.acquireRelease(
           Effect.sync(() => state.start()),
-          () => Effect.sync(() => state.stop()),
+          () => Effect.promise(() => state.stop()),
         )
+        // the snapshot CURRENT names is checked before the API serves
+        yield* Effect.promise(() => state.refresh())
         const lease = Effect.acquireRelease(
           Effect.suspend(() => {
             const loaded = state.loaded
@@ -78,7 +77,7 @@ export class SnapshotStore extends Context.Service<
         return SnapshotStore.of({
           lease,
           current: () => state.loaded,
-          refresh: Effect.sync(() => state.refresh()),
+          refresh: Effect.promise(() => state.refresh()),
         })
       }),
     )
@@ -106,105 +105,3 @@ const makeLease = (loaded: Loaded): Lease => ({
       }
     }),
 })
-
-/** The mutable part, kept out of Effect so the watcher callback stays synchronous. */
-class SwapState {
-  loaded: Loaded | null = null
-  private generation = 0
-  private watcher: FSWatcher | null = null
-  private timer: NodeJS.Timeout | null = null
-  /** Refused files with the state they were refused in; retried when CURRENT or the files change. */
-  private refused = new Map<string, string>()
-  private readonly options: SnapshotStoreOptions
-
-  constructor(options: SnapshotStoreOptions) {
-    this.options = options
-  }
-
-  start(): void {
-    if (existsSync(this.options.dir)) {
-      try {
-        this.watcher = watch(this.options.dir, (_event, name) => {
-          if (name === "CURRENT") this.refresh()
-        })
-        this.watcher.unref()
-      } catch {
-        this.watcher = null
-      }
-    }
-    this.timer = setInterval(() => this.refresh(), this.options.pollMillis)
-    this.timer.unref()
-  }
-
-  stop(): void {
-    this.watcher?.close()
-    if (this.timer !== null) clearInterval(this.timer)
-    const loaded = this.loaded
-    this.loaded = null
-    if (loaded !== null) loaded.reader.close()
-  }
-
-  refresh(): void {
-    const file = readCurrent(this.options.dir)
-    if (file === null || file === this.loaded?.file) return
-    const signature = fileSignature(this.options.dir, file)
-    if (this.refused.get(file) === signature) return
-    let reader: SnapshotReader | null = null
-    try {
-      reader = new SnapshotReader(join(this.options.dir, file))
-      const contentHash = verify(this.options.dir, file, reader)
-      const next: Loaded = {
-        generation: ++this.generation,
-        file,
-        reader,
-        contentHash,
-        totalRecords: reader.totalRecords(),
-        leases: 0,
-        retired: false,
-      }
-      const previous = this.loaded
-      this.loaded = next
-      console.log(JSON.stringify({ level: "info", msg: "snapshot swapped in", file, generation: next.generation }))
-      if (previous !== null) this.retire(previous)
-    } catch (e) {
-      reader?.close()
-      this.refused.set(file, signature)
-      console.error(
-        JSON.stringify({ level: "error", msg: "snapshot refused; the previous one keeps serving", file, error: String(e) }),
-      )
-    }
-  }
-
-  release(loaded: Loaded): void {
-    loaded.leases--
-    if (loaded.retired && loaded.leases === 0) loaded.reader.close()
-  }
-
-  private retire(loaded: Loaded): void {
-    loaded.retired = true
-    if (loaded.leases === 0) {
-      loaded.reader.close()
-      return
-    }
-    setTimeout(() => loaded.reader.close(), this.options.drainMillis).unref()
-  }
-}
-
-const mtime = (path: string): string => String(statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? "none")
-const fileSignature = (dir: string, file: string): string =>
-  [join(dir, "CURRENT"), join(dir, file), manifestPath(dir, file)].map(mtime).join("|")
-
-/** The checks a snapshot passes before it serves; returns its content hash. */
-const verify = (dir: string, file: string, reader: SnapshotReader): string => {
-  const manifest = readManifest(dir, file)
-  if (manifest.file !== file) throw new Error(`manifest names ${manifest.file}, not ${file}`)
-  if (!file.includes(manifest.content_hash.slice(0, 16))) throw new Error("manifest hash does not match the file name")
-  if (manifest.batch_date !== reader.batchDate) throw new Error("manifest batch date differs from the snapshot's")
-  const counts = rowCounts(reader.db)
-  for (const { name } of TABLES) {
-    const n = manifest.row_counts[name]
-    if (counts[name] !== n) throw new Error(`row count of ${name} is ${counts[name]}, manifest says ${n}`)
-  }
-  if (!reader.quickCheck()) throw new Error("PRAGMA quick_check failed")
-  return manifest.content_hash
-}
