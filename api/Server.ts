@@ -40,23 +40,28 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
   Layer.provide([ApiKeyAuthLive, RequestValidationLive, AccountOriginLive, FiReturnsLive]),
 )
 
-/** Everything the routes need that lives outside the HTTP layer. */
-export const services = (options: ServerOptions) =>
-  Layer.mergeAll(
-    AccountsLive(options.dataDir),
-    SnapshotStore.layer({
-      dir: join(options.dataDir, "snapshots"),
-      pollMillis: options.pollMillis ?? 2000,
-      drainMillis: options.drainMillis ?? 30_000,
-    }),
-  )
+const snapshotStore = (options: ServerOptions) =>
+  SnapshotStore.layer({
+    dir: join(options.dataDir, "snapshots"),
+    pollMillis: options.pollMillis ?? 2000,
+    drainMillis: options.drainMillis ?? 30_000,
+  })
 
-/** The HTTP server; its HttpServer service (with the bound address) stays in the output for tests. */
+/** Everything the routes need that lives outside the HTTP layer. */
+export const services = (options: ServerOptions) => Layer.mergeAll(AccountsLive(options.dataDir), snapshotStore(options))
+
+/**
+ * The HTTP server; its HttpServer service (with the bound address) stays in the output for tests.
+ * The snapshot store (the first snapshot and its check, up to a second at full size) is built
+ * before the port is bound: a request accepted before the routes are attached gets no answer at
+ * all. The accounts store comes after: its default public URL is the bound address.
+ */
 export const ServerLive = (options: ServerOptions) =>
   HttpRouter.serve(Layer.mergeAll(ApiRoutes, RegisterRoutes, DocsRoutes, edgeLayer(options), JsonNotFound, httpCachingLayer), {
     disableLogger: true,
     middleware: accessLog(options.accessLog),
   }).pipe(
-    Layer.provide(services(options)),
+    Layer.provide(AccountsLive(options.dataDir)),
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: options.port, host: options.host })),
+    Layer.provide(snapshotStore(options)),
   )

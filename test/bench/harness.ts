@@ -1,6 +1,7 @@
 /** Shared pieces of `make bench`: child servers, autocannon rounds, medians. */
 import autocannon from "autocannon"
 import { type ChildProcess, spawn } from "node:child_process"
+import { readFileSync } from "node:fs"
 
 export interface Round {
   readonly requestsPerSecond: number
@@ -44,3 +45,69 @@ export const median = (xs: ReadonlyArray<number>): number => {
   const mid = Math.floor(s.length / 2)
   return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2
 }
+
+/** One finished child process as `runMeasured` saw it. */
+export interface MeasuredRun {
+  readonly code: number | null
+  readonly wallMs: number
+  /** Peak resident set (VmHWM) in MB (10^6 bytes, as the pipeline's rss_mb), last read before exit; null where /proc is missing. */
+  readonly peakRssMb: number | null
+  readonly stdout: string
+  /** Each stderr line with the milliseconds since spawn at which it arrived. */
+  readonly stderrLines: ReadonlyArray<{ readonly atMs: number; readonly text: string }>
+}
+
+const peakRssKb = (pid: number): number | null => {
+  try {
+    const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))
+    return m ? Number(m[1]) : null
+  } catch {
+    return null // gone already, or no /proc
+  }
+}
+
+/**
+ * Runs `node <args>` to its end: wall time, and peak RSS from /proc/<pid>/status VmHWM (a
+ * high-water mark, so polling every `pollMs` loses nothing but growth in the last interval).
+ * Output is kept up to `keepBytes` per stream (the oldest stdout / stderr lines are dropped past it).
+ */
+export const runMeasured = (args: string[], env: NodeJS.ProcessEnv, pollMs = 200, keepBytes = 8_000_000) =>
+  new Promise<MeasuredRun>((resolve, reject) => {
+    const started = performance.now()
+    const child = spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"] })
+    let peakKb: number | null = null
+    const poll = () => {
+      const kb = child.pid === undefined ? null : peakRssKb(child.pid)
+      if (kb !== null) peakKb = Math.max(peakKb ?? 0, kb)
+    }
+    poll()
+    const timer = setInterval(poll, pollMs)
+    let stdout = ""
+    child.stdout!.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString()
+      if (stdout.length > keepBytes) stdout = stdout.slice(-keepBytes)
+    })
+    const lines: Array<{ atMs: number; text: string }> = []
+    let kept = 0
+    let partial = ""
+    const push = (text: string) => {
+      lines.push({ atMs: Math.round(performance.now() - started), text })
+      kept += text.length
+      while (kept > keepBytes && lines.length > 1) kept -= lines.shift()!.text.length
+    }
+    child.stderr!.on("data", (chunk: Buffer) => {
+      const parts = (partial + chunk.toString()).split("\n")
+      partial = parts.pop()!
+      for (const p of parts) push(p)
+    })
+    child.on("error", (e) => {
+      clearInterval(timer)
+      reject(e)
+    })
+    child.on("close", (code) => {
+      clearInterval(timer)
+      if (partial !== "") push(partial)
+      const wallMs = Math.round(performance.now() - started)
+      resolve({ code, wallMs, peakRssMb: peakKb === null ? null : Math.round((peakKb * 1024) / 1e6), stdout, stderrLines: lines })
+    })
+  })

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { benchDays } from "./days.ts"
 import { benchMarket } from "./market.ts"
+import { benchPipeline } from "./pipeline.ts"
 import { benchPostgres } from "./postgres.ts"
 import { benchQuota } from "./quota.ts"
 import { benchReturns } from "./returns.ts"
@@ -19,6 +20,7 @@ const parts: Record<string, () => Promise<Record<string, unknown>>> = {
   market: benchMarket,
   postgres: benchPostgres,
   swap: benchSwap,
+  pipeline: benchPipeline,
 }
 
 const only = process.env.BENCH_ONLY?.split(",")
