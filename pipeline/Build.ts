@@ -82,6 +82,22 @@ export const loadInputs = (
     let fiUnavailable: string | null = inputs.some((i) => i.data_set === "fi_registry")
       ? null
       : "no FI registry among the inputs"
+    // Parsed records repeat the same strings across rows and files (dates, labels, fund names,
+    // fee texts); one instance of each instead of one per occurrence saves ~0.3 GB at full scale.
+    const strings = new Map<string, string>()
+    const intern = (records: ReadonlyArray<unknown>): void => {
+      for (const record of records) {
+        if (typeof record !== "object" || record === null) continue
+        const fields = record as Record<string, unknown>
+        for (const key in fields) {
+          const value = fields[key]
+          if (typeof value !== "string") continue
+          const same = strings.get(value)
+          if (same === undefined) strings.set(value, value)
+          else fields[key] = same
+        }
+      }
+    }
     progress.start(inputs.length, inputs.reduce((n, i) => n + i.bytes, 0))
     for (const input of inputs) {
       if (input.data_set !== "fm_registry" && input.data_set !== "cartola_diaria") {
@@ -102,10 +118,12 @@ export const loadInputs = (
             continue
           }
           add(repairs, prefixed(input.data_set, result.success.repairs))
+          intern(result.success.records)
           pushTo(others, input.data_set, { name: input.name, records: result.success.records })
         } else {
           const p = yield* parsed
           add(repairs, prefixed(input.data_set, p.repairs))
+          intern(p.records)
           pushTo(others, input.data_set, { name: input.name, records: p.records })
         }
       } else if (input.data_set === "fm_registry") {
@@ -117,7 +135,7 @@ export const loadInputs = (
           toColumns(input.name, p.records, { duplicate_rows: p.duplicatesSkipped, footnote_rows: p.footnotesSkipped })
         // From the cache only the summary is read now; the columns are loaded when merged.
         let summary = cache?.getSummary(input.sha256)
-        if (summary === undefined) {
+        if (summary === undefined || !Array.isArray(summary.series)) {
           let columns = cache?.get(input.sha256)
           if (columns === undefined) {
             columns = parse(yield* parseCartola(raw.get(input.sha256), input.name))
@@ -137,6 +155,7 @@ export const loadInputs = (
             file: summary.file,
             firstDate: summary.firstDate,
             load: () => cache.get(sha256) ?? parse(Effect.runSync(parseCartola(raw.get(sha256), name))),
+            summary,
           })
         }
       }

@@ -1,6 +1,6 @@
 /**
  * `pipeline reproduce --date D`: rebuilds D's snapshot from the ledger and the raw store alone
- * (no parse cache, no published file) and compares its content hash with the one recorded when D
+ * (no earlier parse cache, no published file) and compares its content hash with the one recorded when D
  * was built. Auditors get a yes or no; "version differs" says the pipeline changed since.
  */
 import { Effect, Schema } from "effect"
@@ -11,6 +11,7 @@ import { buildSnapshot, loadInputs } from "./Build.ts"
 import { Ledger, type RawFileObserved } from "./ledger/Ledger.ts"
 import { paths } from "./Pipeline.ts"
 import { RawStore } from "./RawStore.ts"
+import { ParsedCache } from "./staging/ParsedCache.ts"
 import { PIPELINE_VERSION } from "./Version.ts"
 
 export class ReproduceFailed extends Schema.TaggedError<ReproduceFailed>()("ReproduceFailed", {
@@ -51,7 +52,10 @@ export const reproduce = (dataDir: string, batchDate: string, options: { readonl
     }
     const scratch = mkdtempSync(join(dataDir, "reproduce-"))
     try {
-      const loaded = yield* loadInputs(raw, inputs, null)
+      // A parse cache of its own, empty and thrown away with the scratch folder: nothing parsed
+      // earlier is used, and the merge reads the cartolas from it one at a time (as a run does)
+      // rather than holding every file's columns in memory.
+      const loaded = yield* loadInputs(raw, inputs, new ParsedCache(scratch))
       const finished = yield* buildSnapshot(scratch, inputs, loaded, batchDate)
       const match = finished.contentHash === built.content_hash
       let restored = false

@@ -40,21 +40,38 @@ export interface CartolaInput {
   /** The first row's date, YYYYMMDD (0 when none): files merge in date order. */
   readonly firstDate: number
   readonly load: () => CartolaColumns
+  /** When known: the merge counts rows per series from it instead of loading the columns twice. */
+  readonly summary?: CartolaSummary
 }
 
-/** A cartola's row count, first and latest dates (YYYYMMDD, 0 when empty) and repairs. */
+/**
+ * A cartola's row count, first and latest dates (YYYYMMDD, 0 when empty), repairs, and its series
+ * with their row counts (what the merge's first pass needs when no row is after the batch date).
+ */
 export interface CartolaSummary {
   readonly file: string
   readonly rows: number
   readonly firstDate: number
   readonly latestDate: number
   readonly repairs: Readonly<Record<string, number>>
+  readonly series: ReadonlyArray<CartolaSeriesInfo>
+  readonly seriesRows: Int32Array
 }
 
 export const summarize = (columns: CartolaColumns): CartolaSummary => {
   let latest = 0
   for (const d of columns.date) if (d > latest) latest = d
-  return { file: columns.file, rows: columns.date.length, firstDate: columns.date[0] ?? 0, latestDate: latest, repairs: columns.repairs }
+  const seriesRows = new Int32Array(columns.series.length)
+  for (const g of columns.seriesIndex) seriesRows[g]!++
+  return {
+    file: columns.file,
+    rows: columns.date.length,
+    firstDate: columns.date[0] ?? 0,
+    latestDate: latest,
+    repairs: columns.repairs,
+    series: columns.series,
+    seriesRows,
+  }
 }
 
 export const inMemory = (columns: CartolaColumns): CartolaInput => ({

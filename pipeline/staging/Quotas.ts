@@ -7,7 +7,7 @@
 import { Effect } from "effect"
 import { assetId } from "../../schemas/Ids.ts"
 import { type CmfFileInvalid, cmfFileInvalid } from "../sources/CmfFileInvalid.ts"
-import type { CartolaInput, CartolaSeriesInfo } from "./CartolaColumns.ts"
+import type { CartolaColumns, CartolaInput, CartolaSeriesInfo } from "./CartolaColumns.ts"
 
 export interface StagedSeries extends CartolaSeriesInfo {
   readonly assetId: number
@@ -45,7 +45,9 @@ export const mergeQuotas = (
     const maps: Array<ReadonlyArray<number>> = []
     const counts: number[] = []
     for (const input of files) {
-      const f = input.load()
+      // Counted from the summary when the whole file is on or before the batch date.
+      const summary = input.summary !== undefined && input.summary.latestDate <= cutoff ? input.summary : undefined
+      const f = summary ?? input.load()
       const map = f.series.map((original) => {
         const renamed = relabel.get(`${original.run}|${original.serie}`)
         const s = renamed === undefined ? original : { ...original, serie: renamed }
@@ -62,9 +64,14 @@ export const mergeQuotas = (
       })
       maps.push(map)
       for (let g = counts.length; g < infos.length; g++) counts.push(0)
-      for (let i = 0; i < f.date.length; i++) {
-        if (f.date[i]! > cutoff) afterCutoff++
-        else counts[map[f.seriesIndex[i]!]!]!++
+      if (summary !== undefined) {
+        for (let k = 0; k < map.length; k++) counts[map[k]!]! += summary.seriesRows[k]!
+        continue
+      }
+      const columns = f as CartolaColumns
+      for (let i = 0; i < columns.date.length; i++) {
+        if (columns.date[i]! > cutoff) afterCutoff++
+        else counts[map[columns.seriesIndex[i]!]!]!++
       }
     }
     // Series in asset-id order; each gets a segment of the one merged buffer, in that order, so
