@@ -55,7 +55,7 @@ export const reproduce = (dataDir: string, batchDate: string, options: { readonl
       // A parse cache of its own, empty and thrown away with the scratch folder: nothing parsed
       // earlier is used, and the merge reads the cartolas from it one at a time (as a run does)
       // rather than holding every file's columns in memory.
-      const loaded = yield* loadInputs(raw, inputs, new ParsedCache(scratch))
+      const loaded = yield* loadInputs(raw, inputs, new ParsedCache(scratch, { records: false }))
       const finished = yield* buildSnapshot(scratch, inputs, loaded, batchDate)
       const match = finished.contentHash === built.content_hash
       let restored = false

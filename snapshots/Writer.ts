@@ -1,14 +1,17 @@
 /**
- * Builds one snapshot file. Rows go into a temporary file in key order; `finish` packs it
- * (VACUUM INTO a second temporary file), checks it (integrity_check), hashes its content, fsyncs it and renames it to
+ * Builds one snapshot file. Rows go into a temporary file in key order; `finish` hashes its
+ * content (in a worker thread for a large file) while it packs it (VACUUM INTO a second temporary
+ * file) and checks the packed file (integrity_check), then fsyncs it and renames it to
  * `<batch date>-<first 16 hex of the content hash>.sqlite`. A crash at any point leaves only a
  * `.tmp` file behind, never a half snapshot under a real name; a published file is never written
  * again.
  */
 import Database from "better-sqlite3"
-import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs"
+import { existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs"
 import { join } from "node:path"
+import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads"
 import { contentHash, QuotaDigest, rowCounts } from "./ContentHash.ts"
+import type { HashAnswer, HashRequest } from "./HashWorker.ts"
 import { fsyncPath } from "./Files.ts"
 import type { AdministratorsTable, FundsTable, QuotasTable, SeriesTable, SnapshotDatabase } from "./Tables.ts"
 import { DDL, FORMAT_VERSION } from "./Tables.ts"
@@ -170,8 +173,11 @@ export class SnapshotWriter {
     }
   }
 
-  /** Packs, checks, hashes and names the file; returns where it now lives. */
-  finish(batchDate: string): FinishedSnapshot {
+  /**
+   * Packs, checks, hashes and names the file; returns where it now lives. The hash runs in a
+   * worker thread beside the check when the file is large (`hashInWorker` forces either way).
+   */
+  finish(batchDate: string, options: { readonly hashInWorker?: boolean } = {}): FinishedSnapshot {
     if (this.finished) throw new Error("snapshot already finished")
     this.finished = true
     const timings: Record<string, number> = {}
@@ -184,46 +190,55 @@ export class SnapshotWriter {
     this.insertMeta({ batch_date: batchDate })
     this.db.exec("COMMIT")
     lap("commit_ms")
+    // The content hash (with the row counts) only reads the data, which packing does not change:
+    // for a large file it runs in a worker thread on the unpacked file while this thread packs and
+    // checks; this thread then waits for it (finish stays synchronous). The quotas digest from the
+    // inserts stands for the table only when every row went in through insertQuota* in key order
+    // and the table holds exactly those rows; otherwise it is read back.
+    const digest = this.quotaDigest
+    const quotas = digest.ordered ? { digest: digest.digest(), rows: digest.rows } : null
+    const inWorker = options.hashInWorker ?? statSync(this.tmpPath).size >= WORKER_HASH_MIN_BYTES
+    const hashing = inWorker ? startHashing(this.tmpPath, quotas) : hashHere(this.tmpPath, quotas)
     // Packed: key-ordered inserts leave pages ~88 % full (≈43 B per quota row); packing gives ≈38.
     // VACUUM INTO writes the packed copy once, straight to disk; a plain VACUUM builds it in the
     // temp store (memory here: +0.5 GB at full scale) and copies it back.
     const packedPath = this.packedPath
-    this.db.prepare("VACUUM INTO ?").run(packedPath)
-    this.db.close()
-    rmSync(this.tmpPath, { force: true })
-    renameSync(packedPath, this.tmpPath)
-    lap("vacuum_ms")
-    const packed = new Database(this.tmpPath)
     let hash: string
     let counts: Record<string, number>
     try {
-      const check = packed.pragma("integrity_check", { simple: true })
+      this.db.prepare("VACUUM INTO ?").run(packedPath)
+      this.db.close()
+      lap("vacuum_ms")
+      const packed = new Database(packedPath, { readonly: true })
+      let check: unknown
+      try {
+        check = packed.pragma("integrity_check", { simple: true })
+      } finally {
+        packed.close()
+      }
       lap("integrity_check_ms")
-      if (check !== "ok") throw new Error(`snapshot integrity check failed: ${String(check)}`)
-      counts = rowCounts(packed)
-      // The quotas digest from the inserts stands for the table only when every row went in
-      // through insertQuota* in key order and the table holds exactly those rows; otherwise it is
-      // read back.
-      const digest = this.quotaDigest
-      const quotas = digest.ordered && digest.rows === counts.quotas ? { quotas: digest.digest() } : {}
-      hash = contentHash(packed, quotas)
+      const answer = hashing.wait()
       lap("content_hash_ms")
+      if (check !== "ok") throw new Error(`snapshot integrity check failed: ${String(check)}`)
+      if (answer._tag === "Failed") throw new Error(`snapshot content hash failed: ${answer.reason}`)
+      hash = answer.hash
+      counts = answer.counts
     } catch (e) {
-      packed.close()
+      hashing.wait()
       this.abort()
       throw e
     }
-    packed.close()
-    fsyncPath(this.tmpPath)
+    rmSync(this.tmpPath, { force: true })
+    fsyncPath(packedPath)
     lap("sync_ms")
     const file = `${batchDate}-${hash.slice(0, 16)}.sqlite`
     const path = join(this.dir, file)
     if (existsSync(path)) {
       // Same date, same content: the published file stays untouched.
-      rmSync(this.tmpPath, { force: true })
+      rmSync(packedPath, { force: true })
       return { file, path, contentHash: hash, rowCounts: counts, created: false, timings }
     }
-    renameSync(this.tmpPath, path)
+    renameSync(packedPath, path)
     fsyncPath(this.dir)
     return { file, path, contentHash: hash, rowCounts: counts, created: true, timings }
   }
@@ -237,6 +252,58 @@ export class SnapshotWriter {
 
   private get packedPath(): string {
     return this.tmpPath.replace(/\.sqlite\.tmp$/, ".packed.sqlite.tmp")
+  }
+}
+
+/** Below this size the hash is quicker in this thread than a worker's start (~0.1 s). */
+const WORKER_HASH_MIN_BYTES = 32 << 20
+
+/** The same answer as the worker's, computed here when asked for (small files). */
+const hashHere = (path: string, quotas: HashRequest["quotas"]): { readonly wait: () => HashAnswer } => {
+  let answer: HashAnswer | undefined
+  return {
+    wait: () => {
+      if (answer !== undefined) return answer
+      const db = new Database(path, { readonly: true, fileMustExist: true })
+      try {
+        const counts = rowCounts(db)
+        const known = quotas !== null && quotas.rows === counts.quotas ? { quotas: quotas.digest } : {}
+        answer = { _tag: "Hashed", hash: contentHash(db, known), counts }
+      } catch (e) {
+        answer = { _tag: "Failed", reason: String(e) }
+      } finally {
+        db.close()
+      }
+      return answer
+    },
+  }
+}
+
+const HASH_WORKER = new URL("./HashWorker.ts", import.meta.url)
+const HASH_DEADLINE_MS = 10 * 60_000
+
+/** Starts the hash worker; `wait()` blocks until it has answered (once; later calls repeat it). */
+const startHashing = (path: string, quotas: HashRequest["quotas"]): { readonly wait: () => HashAnswer } => {
+  const { port1, port2 } = new MessageChannel()
+  const done = new Int32Array(new SharedArrayBuffer(4))
+  const worker = new Worker(HASH_WORKER, {
+    workerData: { path, quotas, port: port2, done } satisfies HashRequest,
+    transferList: [port2],
+  })
+  let answer: HashAnswer | undefined
+  return {
+    wait: () => {
+      if (answer !== undefined) return answer
+      // The worker always raises the flag (HashWorker.ts); the deadline only guards a thread that
+      // never started. Hashing a full-size snapshot takes ~3 s.
+      const deadline = performance.now() + HASH_DEADLINE_MS
+      while (Atomics.load(done, 0) === 0 && performance.now() < deadline) Atomics.wait(done, 0, 0, 1000)
+      answer = receiveMessageOnPort(port1)?.message as HashAnswer | undefined
+      answer ??= { _tag: "Failed", reason: "the hash worker gave no answer" }
+      port1.close()
+      void worker.terminate()
+      return answer
+    },
   }
 }
 

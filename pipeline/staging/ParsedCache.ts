@@ -16,18 +16,22 @@ export const PARSED_CACHE_VERSION = 1
 export class ParsedCache {
   readonly dir: string
   private readonly recordsDir: string
-  constructor(dataDir: string) {
+  private readonly records: boolean
+  /** `records: false`: cartolas only (a one-off build that keeps records in memory anyway). */
+  constructor(dataDir: string, options: { readonly records?: boolean } = {}) {
     this.dir = join(dataDir, "cache", `cartola-v${PARSED_CACHE_VERSION}`)
     this.recordsDir = join(dataDir, "cache", `records-v${PARSED_CACHE_VERSION}`)
+    this.records = options.records ?? true
   }
 
   /** Parsed records of any other data set (FI pages are the slow ones to parse). */
   getRecords(sha256: string): Parsed<unknown> | undefined {
+    if (!this.records) return undefined
     return readEntry(join(this.recordsDir, `${sha256}.bin`)) as Parsed<unknown> | undefined
   }
 
   putRecords(sha256: string, parsed: Parsed<unknown>): void {
-    writeEntry(this.recordsDir, `${sha256}.bin`, parsed)
+    if (this.records) writeEntry(this.recordsDir, `${sha256}.bin`, parsed)
   }
 
   /** What a batch needs of a cartola before merging (a few bytes, not the file's columns). */

@@ -267,6 +267,16 @@ describe("content hash and file name", () => {
     }
   })
 
+  it("is the same whether the hash runs in a worker thread beside the check or in this thread", () => {
+    for (const reverse of [false, true]) {
+      const here = writeSnapshotFile(freshDir(), fixtureA(), { reverse, hashInWorker: false })
+      const worker = writeSnapshotFile(freshDir(), fixtureA(), { reverse, hashInWorker: true })
+      expect(worker.contentHash).toBe(here.contentHash)
+      expect(worker.rowCounts).toEqual(here.rowCounts)
+      expect(worker.contentHash).toBe(expectedHash(fixtureA()))
+    }
+  })
+
   it("does not depend on insertion order", () => {
     const sorted = writeSnapshotFile(freshDir(), fixtureA())
     const reversed = writeSnapshotFile(freshDir(), fixtureA(), { reverse: true })

@@ -252,7 +252,7 @@ export const fixtureRows = (data: FixtureData): FixtureRows => {
 export const writeSnapshotFile = (
   dir: string,
   data: FixtureData,
-  options: { readonly reverse?: boolean; readonly extraMeta?: Record<string, string> } = {},
+  options: { readonly reverse?: boolean; readonly extraMeta?: Record<string, string>; readonly hashInWorker?: boolean } = {},
 ): FinishedSnapshot => {
   const rows = fixtureRows(data)
   const order = <T>(xs: T[]): T[] => (options.reverse === true ? [...xs].reverse() : xs)
@@ -263,7 +263,7 @@ export const writeSnapshotFile = (
     writer.insertFunds(order(rows.funds))
     writer.insertSeries(order(rows.series))
     writer.insertQuotas(order(rows.quotas))
-    return writer.finish(data.batchDate)
+    return writer.finish(data.batchDate, options.hashInWorker === undefined ? {} : { hashInWorker: options.hashInWorker })
   } catch (e) {
     writer.abort()
     throw e
