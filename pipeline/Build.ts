@@ -14,6 +14,7 @@ import { parseCartola } from "./sources/Cartola.ts"
 import type { CmfFileInvalid } from "./sources/CmfFileInvalid.ts"
 import { parseFmRegistry } from "./sources/FmRegistry.ts"
 import { sourceOf } from "./sources/Sources.ts"
+import { runComputations } from "./compute/Alongside.ts"
 import { COMPUTATIONS } from "./compute/Computations.ts"
 import { type StagedBatch, stage } from "./Stage.ts"
 import { type CartolaInput, inMemory, summarize, toColumns } from "./staging/CartolaColumns.ts"
@@ -222,8 +223,9 @@ export const buildSnapshot = (
         collectGarbage()
         const insertMs = Math.round(performance.now() - t)
         t = performance.now()
+        const counters = runComputations(writer.db, writer.tmpPath, COMPUTATIONS, batchDate)
         for (const c of COMPUTATIONS) {
-          for (const [k, v] of Object.entries(c.run(writer.db, batchDate))) computed[`${c.name}.${k}`] = v
+          for (const [k, v] of Object.entries(counters[c.name] ?? {})) computed[`${c.name}.${k}`] = v
         }
         const computeMs = Math.round(performance.now() - t)
         const done = writer.finish(batchDate)

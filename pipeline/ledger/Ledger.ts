@@ -114,10 +114,6 @@ export class Ledger {
     return [...latest.values()].sort((a, b) => (a.data_set + a.key < b.data_set + b.key ? -1 : 1))
   }
 
-  rawFile(sha256: string): RawFileObserved | undefined {
-    return this.events("RawFileObserved").find((e) => e.payload.sha256 === sha256)?.payload
-  }
-
   close(): void {
     this.db.close()
   }

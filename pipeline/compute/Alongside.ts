@@ -1,0 +1,81 @@
+/**
+ * Runs the ALONGSIDE computations in a worker thread while the build's thread runs the others,
+ * then writes their recorded rows into the build's transaction at the place they would have run:
+ * the snapshot is the same as with every computation in turn (the tables are disjoint, each
+ * written in its own order), ~2 s sooner at full scale on two cores.
+ */
+import type Database from "better-sqlite3"
+import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads"
+import type { Computation } from "./Computation.ts"
+import type { ComputeAnswer, ComputeRequest } from "./ComputeWorker.ts"
+import { ALONGSIDE } from "./Computations.ts"
+
+const COMPUTE_WORKER = new URL("./ComputeWorker.ts", import.meta.url)
+/** Only guards a thread that never started: the worker always answers (ComputeWorker.ts). */
+const DEADLINE_MS = 30 * 60_000
+
+/**
+ * Every computation of `computations`, in order, on `db` (its facts in an open transaction on
+ * the file `path`); returns the counters by computation. Commits the facts first so that the
+ * worker's connection sees them.
+ */
+export const runComputations = (
+  db: Database.Database,
+  path: string,
+  computations: ReadonlyArray<Computation>,
+  batchDate: string,
+): Record<string, Record<string, number>> => {
+  const aside = computations.filter((c) => ALONGSIDE.has(c.name)).map((c) => c.name)
+  const counters: Record<string, Record<string, number>> = {}
+  if (aside.length === 0) {
+    for (const c of computations) counters[c.name] = c.run(db, batchDate)
+    return counters
+  }
+  db.exec("COMMIT")
+  db.exec("BEGIN")
+  // The worker reads while this thread writes: a page cache spill would lock the file for the
+  // rest of the transaction, so the cache holds this phase's writes (~50 MB at full scale).
+  db.pragma("cache_size = -524288")
+  const worker = startWorker({ path, names: aside, batchDate })
+  let written = false
+  for (const c of computations) {
+    if (!ALONGSIDE.has(c.name)) {
+      counters[c.name] = c.run(db, batchDate)
+      continue
+    }
+    if (written) continue
+    // The first alongside computation's place: all of their rows go in here, in their order.
+    const answer = worker.wait()
+    if (answer._tag === "Failed") throw new Error(`computations ${aside.join(", ")} failed: ${answer.reason}`)
+    for (const insert of answer.inserts) {
+      const statement = db.prepare(insert.sql)
+      for (const args of insert.runs) statement.run(args as unknown[])
+    }
+    Object.assign(counters, answer.counters)
+    written = true
+  }
+  worker.wait()
+  return counters
+}
+
+const startWorker = (request: Omit<ComputeRequest, "port" | "done">): { readonly wait: () => ComputeAnswer } => {
+  const { port1, port2 } = new MessageChannel()
+  const done = new Int32Array(new SharedArrayBuffer(4))
+  const worker = new Worker(COMPUTE_WORKER, {
+    workerData: { ...request, port: port2, done } satisfies ComputeRequest,
+    transferList: [port2],
+  })
+  let answer: ComputeAnswer | undefined
+  return {
+    wait: () => {
+      if (answer !== undefined) return answer
+      const deadline = performance.now() + DEADLINE_MS
+      while (Atomics.load(done, 0) === 0 && performance.now() < deadline) Atomics.wait(done, 0, 0, 1000)
+      answer = receiveMessageOnPort(port1)?.message as ComputeAnswer | undefined
+      answer ??= { _tag: "Failed", reason: "the computation worker gave no answer" }
+      port1.close()
+      void worker.terminate()
+      return answer
+    },
+  }
+}
