@@ -31,11 +31,12 @@ export const runComputations = (
     for (const c of computations) counters[c.name] = c.run(db, batchDate)
     return counters
   }
+  // The worker reads while this thread writes: in the build's journal-less mode a writer that
+  // spills its cache locks readers out until it commits, so this phase writes through a WAL
+  // (readers see the committed facts, never wait) and the file is back to no journal after it.
   db.exec("COMMIT")
+  db.pragma("journal_mode = WAL")
   db.exec("BEGIN")
-  // The worker reads while this thread writes: a page cache spill would lock the file for the
-  // rest of the transaction, so the cache holds this phase's writes (~50 MB at full scale).
-  db.pragma("cache_size = -524288")
   const worker = startWorker({ path, names: aside, batchDate })
   let written = false
   for (const c of computations) {
@@ -55,6 +56,10 @@ export const runComputations = (
     written = true
   }
   worker.wait()
+  // Back to the build's mode: the WAL is checkpointed into the file and removed.
+  db.exec("COMMIT")
+  db.pragma("journal_mode = OFF")
+  db.exec("BEGIN")
   return counters
 }
 
