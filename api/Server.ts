@@ -5,7 +5,7 @@ import { HttpRouter } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { createServer } from "node:http"
 import { join } from "node:path"
-import { AccountsLive } from "./accounts/Accounts.ts"
+import { AccountsLive, AccountsOnStore, accountsStore } from "./accounts/Accounts.ts"
 import { Api } from "./Api.ts"
 import { AccountHandlers } from "./handlers/Account.ts"
 import { AccountOriginLive } from "./handlers/AccountSession.ts"
@@ -52,16 +52,17 @@ export const services = (options: ServerOptions) => Layer.mergeAll(AccountsLive(
 
 /**
  * The HTTP server; its HttpServer service (with the bound address) stays in the output for tests.
- * The snapshot store (the first snapshot and its check, up to a second at full size) is built
- * before the port is bound: a request accepted before the routes are attached gets no answer at
- * all. The accounts store comes after: its default public URL is the bound address.
+ * The snapshot store (the first snapshot and its check, up to a second at full size) and the
+ * accounts store (its connection and tables) are built before the port is bound: a request
+ * accepted before the routes are attached gets no answer at all. The accounts services come
+ * after: their default public URL is the bound address.
  */
 export const ServerLive = (options: ServerOptions) =>
   HttpRouter.serve(Layer.mergeAll(ApiRoutes, RegisterRoutes, DocsRoutes, edgeLayer(options), JsonNotFound, httpCachingLayer), {
     disableLogger: true,
     middleware: accessLog(options.accessLog),
   }).pipe(
-    Layer.provide(AccountsLive(options.dataDir)),
+    Layer.provide(AccountsOnStore(options.dataDir)),
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: options.port, host: options.host })),
-    Layer.provide(snapshotStore(options)),
+    Layer.provide(Layer.mergeAll(snapshotStore(options), accountsStore(options.dataDir))),
   )

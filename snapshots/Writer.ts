@@ -211,8 +211,11 @@ export class SnapshotWriter {
       lap("vacuum_ms")
       const packed = new Database(packedPath, { readonly: true })
       let check: unknown
+      let packedCounts: Record<string, number>
       try {
         check = packed.pragma("integrity_check", { simple: true })
+        // The hash was taken on the unpacked file: the packed one must hold as many rows.
+        packedCounts = rowCounts(packed)
       } finally {
         packed.close()
       }
@@ -221,6 +224,9 @@ export class SnapshotWriter {
       lap("content_hash_ms")
       if (check !== "ok") throw new Error(`snapshot integrity check failed: ${String(check)}`)
       if (answer._tag === "Failed") throw new Error(`snapshot content hash failed: ${answer.reason}`)
+      if (JSON.stringify(answer.counts) !== JSON.stringify(packedCounts)) {
+        throw new Error(`snapshot packing changed row counts: ${JSON.stringify(answer.counts)} → ${JSON.stringify(packedCounts)}`)
+      }
       hash = answer.hash
       counts = answer.counts
     } catch (e) {
@@ -280,7 +286,12 @@ const hashHere = (path: string, quotas: HashRequest["quotas"]): { readonly wait:
 }
 
 const HASH_WORKER = new URL("./HashWorker.ts", import.meta.url)
-const HASH_DEADLINE_MS = 10 * 60_000
+/**
+ * The worker answers even when hashing fails (HashWorker.ts); a worker killed outright (out of
+ * memory) cannot, and this thread, blocked in Atomics.wait, cannot see its exit: it gives up
+ * after this long (hashing a full-size snapshot takes ~3 s).
+ */
+const HASH_DEADLINE_MS = 5 * 60_000
 
 /** Starts the hash worker; `wait()` blocks until it has answered (once; later calls repeat it). */
 const startHashing = (path: string, quotas: HashRequest["quotas"]): { readonly wait: () => HashAnswer } => {
@@ -294,8 +305,6 @@ const startHashing = (path: string, quotas: HashRequest["quotas"]): { readonly w
   return {
     wait: () => {
       if (answer !== undefined) return answer
-      // The worker always raises the flag (HashWorker.ts); the deadline only guards a thread that
-      // never started. Hashing a full-size snapshot takes ~3 s.
       const deadline = performance.now() + HASH_DEADLINE_MS
       while (Atomics.load(done, 0) === 0 && performance.now() < deadline) Atomics.wait(done, 0, 0, 1000)
       answer = receiveMessageOnPort(port1)?.message as HashAnswer | undefined

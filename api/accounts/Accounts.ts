@@ -14,9 +14,13 @@ import { Users } from "./Users.ts"
 import { Watchlist } from "./Watchlist.ts"
 
 /** Needs the HTTP server (the public URL defaults to its address). */
-export const AccountsLive = (dataDir: string) =>
+/** The accounts services on a given store (AccountsDb); their settings need the bound address. */
+export const AccountsOnStore = (dataDir: string) =>
   Layer.mergeAll(Registrations.layer, Logins.layer, Oidc.layer).pipe(
     Layer.provideMerge(Layer.mergeAll(KeyStore.layer, Users.layer, Sessions.layer, Watchlist.layer, Mailer.layer, MailLimits.layer)),
     Layer.provideMerge(AccountsConfig.layer(dataDir)),
-    Layer.provideMerge(AccountsDb.layer(join(dataDir, "accounts.sqlite"))),
   )
+
+export const accountsStore = (dataDir: string) => AccountsDb.layer(join(dataDir, "accounts.sqlite"))
+
+export const AccountsLive = (dataDir: string) => AccountsOnStore(dataDir).pipe(Layer.provideMerge(accountsStore(dataDir)))

@@ -11,8 +11,12 @@ import type { ComputeAnswer, ComputeRequest } from "./ComputeWorker.ts"
 import { ALONGSIDE } from "./Computations.ts"
 
 const COMPUTE_WORKER = new URL("./ComputeWorker.ts", import.meta.url)
-/** Only guards a thread that never started: the worker always answers (ComputeWorker.ts). */
-const DEADLINE_MS = 30 * 60_000
+/**
+ * The worker answers even when a computation fails (ComputeWorker.ts); a worker killed outright
+ * (out of memory) cannot, and this thread, blocked in Atomics.wait, cannot see its exit: it gives
+ * up after this long (the two computations take ~5 s at full scale).
+ */
+const DEADLINE_MS = 5 * 60_000
 
 /**
  * Every computation of `computations`, in order, on `db` (its facts in an open transaction on
@@ -38,6 +42,27 @@ export const runComputations = (
   db.pragma("journal_mode = WAL")
   db.exec("BEGIN")
   const worker = startWorker({ path, names: aside, batchDate })
+  try {
+    runAlongside(db, computations, aside, worker, batchDate, counters)
+  } finally {
+    // A computation of this thread that throws leaves the worker running: it is stopped.
+    worker.stop()
+  }
+  // Back to the build's mode: the WAL is checkpointed into the file and removed.
+  db.exec("COMMIT")
+  db.pragma("journal_mode = OFF")
+  db.exec("BEGIN")
+  return counters
+}
+
+const runAlongside = (
+  db: Database.Database,
+  computations: ReadonlyArray<Computation>,
+  aside: ReadonlyArray<string>,
+  worker: { readonly wait: () => ComputeAnswer },
+  batchDate: string,
+  counters: Record<string, Record<string, number>>,
+): void => {
   let written = false
   for (const c of computations) {
     if (!ALONGSIDE.has(c.name)) {
@@ -55,15 +80,11 @@ export const runComputations = (
     Object.assign(counters, answer.counters)
     written = true
   }
-  worker.wait()
-  // Back to the build's mode: the WAL is checkpointed into the file and removed.
-  db.exec("COMMIT")
-  db.pragma("journal_mode = OFF")
-  db.exec("BEGIN")
-  return counters
 }
 
-const startWorker = (request: Omit<ComputeRequest, "port" | "done">): { readonly wait: () => ComputeAnswer } => {
+const startWorker = (
+  request: Omit<ComputeRequest, "port" | "done">,
+): { readonly wait: () => ComputeAnswer; readonly stop: () => void } => {
   const { port1, port2 } = new MessageChannel()
   const done = new Int32Array(new SharedArrayBuffer(4))
   const worker = new Worker(COMPUTE_WORKER, {
@@ -82,5 +103,6 @@ const startWorker = (request: Omit<ComputeRequest, "port" | "done">): { readonly
       void worker.terminate()
       return answer
     },
+    stop: () => void worker.terminate(),
   }
 }

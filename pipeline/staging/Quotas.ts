@@ -114,6 +114,9 @@ export const mergeQuotas = (
     // Second pass: each file loaded again and copied into its series' segments.
     files.forEach((input, fi) => {
       const f = input.load()
+      if (f.series.length !== maps[fi]!.length) {
+        throw new Error(`cartola ${input.file}: its columns list ${f.series.length} series, its summary ${maps[fi]!.length} (stale parse cache?)`)
+      }
       for (let i = 0; i < f.date.length; i++) {
         if (f.date[i]! > cutoff) continue
         const at = fill[maps[fi]![f.seriesIndex[i]!]!]!++
@@ -128,6 +131,10 @@ export const mergeQuotas = (
       }
     })
 
+    // Every segment filled exactly: the summaries' counts and the columns agree.
+    for (let g = 0; g < infos.length; g++) {
+      if (fill[g] !== start[g]! + counts[g]!) throw new Error(`the merged rows of RUN ${infos[g]!.run} ${infos[g]!.serie} do not match the counted ones (stale parse cache?)`)
+    }
     // Per series: sort by date when needed, drop exact duplicates, catch conflicts, and compact
     // left in place (the write position never passes the read position).
     let duplicates = 0
