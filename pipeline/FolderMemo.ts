@@ -18,9 +18,16 @@ export class FolderMemo {
   readonly path: string
   private readonly entries: Map<string, Entry>
   private readonly seen = new Map<string, Entry>()
+  private readonly settleNs: bigint
 
-  constructor(path: string) {
+  /**
+   * `settleMillis`: a file changed this recently when it is read is not remembered (read again
+   * next time): a same-size rewrite within one tick of the file system's clock would keep its
+   * stamp (git's "racy" case); 2 s covers coarse clocks (FAT, some network file systems).
+   */
+  constructor(path: string, options: { readonly settleMillis?: number } = {}) {
     this.path = path
+    this.settleNs = BigInt(options.settleMillis ?? 2000) * 1_000_000n
     let entries: Array<[string, Entry]> = []
     try {
       if (existsSync(path)) entries = JSON.parse(readFileSync(path, "utf8")) as Array<[string, Entry]>
@@ -44,6 +51,9 @@ export class FolderMemo {
   }
 
   remember(file: string, stamp: string, observed: RawFileObserved): void {
+    const [, mtime = "0", ctime = "0"] = stamp.split(":")
+    const changedNs = BigInt(mtime) > BigInt(ctime) ? BigInt(mtime) : BigInt(ctime)
+    if (BigInt(Date.now()) * 1_000_000n - changedNs < this.settleNs) return
     this.seen.set(file, { stamp, observed })
   }
 

@@ -19,7 +19,9 @@ let inbox: string
 let ledger: Ledger
 let raw: RawStore
 const memoPath = () => join(work, "cache", "folder-v1.json")
-const collect = () => Effect.runPromise(collectFolder(ledger, raw, inbox, new FolderMemo(memoPath())))
+/** Files remembered however recently written (the tests write them just before). */
+const collect = (settleMillis = 0) => Effect.runPromise(collectFolder(ledger, raw, inbox, new FolderMemo(memoPath(), { settleMillis })))
+const remembered = (): string[] => (JSON.parse(readFileSync(memoPath(), "utf8")) as Array<[string, unknown]>).map(([path]) => path).sort()
 
 beforeEach(async () => {
   work = mkdtempSync(join(tmpdir(), "fds-memo-"))
@@ -78,6 +80,13 @@ describe("the folder memo", () => {
     await collect()
     expect(raw.has(registry.sha256)).toBe(true)
     expect(sha256(raw.get(registry.sha256))).toBe(registry.sha256)
+  })
+
+  it("does not remember a file changed within the settle time of its reading (a same-size rewrite in that tick would keep its stamp)", async () => {
+    await collect(60_000)
+    expect(remembered()).toEqual([])
+    await collect(0)
+    expect(remembered()).toEqual([join(inbox, "ffmm_todos_20261101_20261120.txt"), join(inbox, "fm_ident2.txt")])
   })
 
   it("a damaged memo is an empty one", async () => {
