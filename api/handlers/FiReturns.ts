@@ -14,28 +14,25 @@
 import { Effect, Layer } from "effect"
 import { InvalidParameter, type ServiceUnavailable } from "../../schemas/ApiErrors.ts"
 import { dateToInt } from "../../schemas/Dates.ts"
-import { currencyOf } from "../../schemas/FundClass.ts"
 import { formatRun } from "../../schemas/Ids.ts"
 import type { ExpenseRatioBody, ExpenseRatioHistoryBody } from "../../schemas/ReturnsCosts.ts"
 import type { AdjustedReturnBody, FundReturnBody } from "../../schemas/ReturnsResponses.ts"
 import type { RiskMetricsBody } from "../../schemas/ReturnsRisk.ts"
 import { daysBetween, fromIsoDate, toIsoDate } from "../../snapshots/compute/Calendar.ts"
 import { tacStatus, usableTac } from "../../snapshots/compute/FiStatus.ts"
-import { FX_TOLERANCE_DAYS, seriesReturns, seriesRisk } from "../../snapshots/compute/Policy.ts"
-import type { ReturnPeriod, ReturnsResult } from "../../snapshots/compute/Returns.ts"
+import { seriesReturns, seriesRisk } from "../../snapshots/compute/Policy.ts"
 import type { QuotaSeries } from "../../snapshots/compute/Series.ts"
-import { conversionFor } from "../../snapshots/compute/Valuation.ts"
-import { WINDOWS, type WindowKey } from "../../snapshots/compute/Windows.ts"
 import type { SnapshotReader } from "../../snapshots/Reader.ts"
 import { bookValues, NO_FROM } from "../../snapshots/readers/FiBookValues.ts"
 import { fiCatalog } from "../../snapshots/readers/FiCatalog.ts"
 import { resolveFiSeries } from "../../snapshots/readers/FiResolver.ts"
+import { quotaCurrencyOf } from "../../snapshots/readers/ReturnsLabels.ts"
 import { loadIndicators } from "../../snapshots/readers/ReturnsHistory.ts"
 import type { FiInstrumentsTable, FiSeriesTable } from "../../snapshots/tables/Fi.ts"
 import type { Lease } from "../SnapshotStore.ts"
 import { fiUnavailable } from "./FiSnapshot.ts"
 import { riskFields } from "./ReturnsMetrics.ts"
-import { adjustedPeriod, pricePeriod, type QuotaCurrency } from "./ReturnsPeriodBody.ts"
+import { accountingAttributes, adjustedAttributes } from "./ReturnsBody.ts"
 import { FiReturnsSource, type FiReturnsRequest } from "./ReturnsSubject.ts"
 
 /** A resolved FI/ETF series with its instrument. */
@@ -81,7 +78,6 @@ const history = (reader: SnapshotReader, serieId: string, cutoff: number): Quota
   return { dates: rows.map((r) => r.date), prices: rows.map((r) => r.book_value) }
 }
 
-const QUOTA_CURRENCY: Record<string, QuotaCurrency> = { CLP: "PESOS", USD: "DOLAR", EUR: "EURO" }
 
 /** FI/ETF series are not rated by CMF's risk spheres (those are for mutual funds). */
 const NO_SPHERES = {
@@ -96,9 +92,6 @@ const NO_SPHERES = {
   family: null,
   investor_type: null,
 }
-
-const mapPeriods = <P>(r: ReturnsResult, f: (p: ReturnPeriod) => P): Record<WindowKey, P> =>
-  Object.fromEntries(WINDOWS.map((key) => [key, f(r.periods[key])])) as Record<WindowKey, P>
 
 /** The FI cutoff as YYYYMMDD. */
 const fiCutoffInt = (reader: SnapshotReader): number => fromIsoDate(fiCatalog(reader).cutoff) as number
@@ -119,9 +112,7 @@ export const fiReturnsBody = (
   }
   const currency = s.serie.currency
   const r = seriesReturns(history(reader, s.serie.serie_id, cutoff), cutoff, currency, q.valuation, "price", loadIndicators(reader.db))
-  const quotaCurrency = QUOTA_CURRENCY[currencyOf(currency) ?? ""] ?? null
-  const conversion = conversionFor(currency, r.valuation)
-  const conversions = [...(conversion?.fx ? ["fx_to_clp" as const] : []), ...(conversion?.uf ? ["uf_deflation" as const] : [])]
+  const quotaCurrency = quotaCurrencyOf(currency)
   const common = {
     run: formatRun(s.instrument.run),
     serie: s.serie.serie,
@@ -144,31 +135,10 @@ export const fiReturnsBody = (
     series_continuity: null,
   }
   const resource = <A>(attributes: A) => ({ data: { id: q.requestedId, type: "real_asset_returns" as const, attributes } })
-  // As for FM (ReturnsBody.ts): the computation only yields the currencies and method versions
-  // each model allows for its valuation; the casts state that.
-  if (r.valuation !== "accounting") {
-    return resource({
-      ...common,
-      currency: r.currency as AdjustedReturnBody["data"]["attributes"]["currency"],
-      periods: mapPeriods(r, (p) => adjustedPeriod(p, quotaCurrency)),
-      valuation: r.valuation,
-      return_basis: "price" as const,
-      method_version: r.method_version as AdjustedReturnBody["data"]["attributes"]["method_version"],
-      fx_tolerance_days: FX_TOLERANCE_DAYS,
-      uf_date_policy: "exact" as const,
-      adjustments: conversions,
-      event_verification: "unavailable" as const,
-    })
-  }
+  if (r.valuation !== "accounting") return resource({ ...common, ...adjustedAttributes(r, quotaCurrency, currency) })
   return resource({
     ...common,
-    currency: r.currency as FundReturnBody["data"]["attributes"]["currency"],
-    periods: mapPeriods(r, (p) => pricePeriod(p, quotaCurrency)),
-    valuation: "accounting" as const,
-    return_basis: "price" as const,
-    method_version: r.method_version as FundReturnBody["data"]["attributes"]["method_version"],
-    adjustments: [] as [],
-    event_verification: "unavailable" as const,
+    ...accountingAttributes(r, quotaCurrency, r.method_version as FundReturnBody["data"]["attributes"]["method_version"]),
   })
 }
 

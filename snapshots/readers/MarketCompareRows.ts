@@ -20,6 +20,7 @@ import { latestDates } from "./MarketMutualFunds.ts"
 import { seriesValues } from "./MarketRows.ts"
 import { universe } from "./MarketUniverse.ts"
 import { historyFor, loadIndicators } from "./ReturnsHistory.ts"
+import { cmfSpheresBody, quotaCurrencyOf } from "./ReturnsLabels.ts"
 import { storedReturns, storedRisk } from "./ReturnsRows.ts"
 import { latestTac, spheresOf } from "./ReturnsSeries.ts"
 
@@ -74,18 +75,6 @@ const contractCurrency = (code: string | null): ContractCurrency | null => {
   return iso === "CLP" ? "PESOS" : iso === "USD" ? "DOLAR" : null
 }
 
-const QUOTA_CURRENCY: Record<string, "PESOS" | "DOLAR" | "EURO"> = { CLP: "PESOS", USD: "DOLAR", EUR: "EURO" }
-
-const cmfSpheres = (row: CmfSpheresTable | undefined, cutoff: string) => {
-  const base = { source: "CMF" as const, indicator: "ind_rar_pond" as const, scale_min: 1 as const, scale_max: 5 as const }
-  if (row === undefined) {
-    return { ...base, value: null, status: "unavailable" as const, reason: "not_in_source" as const, as_of_date: null, family: null, investor_type: null }
-  }
-  const known = { as_of_date: row.as_of, family: row.family, investor_type: row.investor_type }
-  if (row.as_of > cutoff) return { ...base, ...known, value: null, status: "unavailable" as const, reason: "source_after_requested_date" as const }
-  if (row.spheres === null) return { ...base, ...known, value: null, status: "unavailable" as const, reason: "not_rated_by_cmf" as const }
-  return { ...base, ...known, value: row.spheres, status: "available" as const, reason: null }
-}
 
 const periodBody = (p: ReturnPeriod, quotaCurrency: "PESOS" | "DOLAR" | "EURO" | null) => {
   const endpoint = (date: string | null, price: number | null) =>
@@ -127,9 +116,9 @@ export const compareRows = (db: Database.Database, batchDate: number, info: Batc
       const risk = storedRisk(db, u.assetId)
       const tac = latestTac(db, u.assetId)
       const spheres = spheresOf(db, u.assetId)
-      const sphereBody = cmfSpheres(spheres, cutoff)
+      const sphereBody = cmfSpheresBody(spheres, cutoff)
       const currency = contractCurrency(u.currencyCode)
-      const quotaCurrency = QUOTA_CURRENCY[currencyOf(u.currencyCode) ?? ""] ?? null
+      const quotaCurrency = quotaCurrencyOf(u.currencyCode)
       const run = formatRun(u.run)
       const investorClass = investorClassOf(u.serie)
       const periods = Object.fromEntries(WINDOWS.map((k) => [k, periodBody(returns.periods[k], quotaCurrency)]))
