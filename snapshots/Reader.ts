@@ -16,6 +16,13 @@ export interface LastQuota {
 
 export type DayRow = Pick<QuotasTable, "date" | "price">
 
+/**
+ * What the readers that only query tables need of a snapshot: its connection and batch date. A
+ * published snapshot's reader is one; so is the file being built, which lets the pipeline render
+ * answers with the API's own readers (pipeline/compute/MarketReady.ts).
+ */
+export type SnapshotData = Pick<SnapshotReader, "db" | "batchDate">
+
 export class SnapshotReader {
   readonly path: string
   readonly db: Database.Database

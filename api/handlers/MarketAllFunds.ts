@@ -1,6 +1,6 @@
 /**
  * /api/all-funds. Read one resolves the request on the pinned snapshot (the cutoff must not be
- * after the batch; the ready bytes answer the plain latest mutual-fund request); then one read
+ * after the batch; the ready bytes answer the plain latest request of each vehicle); then one read
  * per vehicle gathers its rows. Every read goes through the same lease: if the snapshot was
  * swapped and closed between two reads, the second fails with 503 `snapshot_changed` and
  * Retry-After, so no answer mixes two batches. A vehicle whose data is unavailable answers 503
@@ -46,10 +46,10 @@ export const allFundsAnswer = (
   Effect.gen(function* () {
     const requested = query.vehicle ?? "mutual_fund"
     const filters = filtersOf(query)
-    const plain = requested === "mutual_fund" && query.date === undefined && Object.keys(filters).length === 0
+    const plain = query.date === undefined && Object.keys(filters).length === 0
     const resolved = yield* lease.read((r) => {
       if (query.date !== undefined && query.date > r.batchDate) return afterBatch("date", query.date, r.batchDate)
-      return plain ? (readyAnswer(r.db, "all-funds/mutual_fund") ?? "live") : "live"
+      return plain ? (readyAnswer(r.db, `all-funds/${requested}`) ?? "live") : "live"
     })
     if (resolved instanceof InvalidParameter) return yield* resolved
     if (resolved !== "live") return readyResponse(resolved, gzip)

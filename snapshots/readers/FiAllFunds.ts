@@ -22,7 +22,7 @@
 import { formatRun } from "../../schemas/Ids.ts"
 import { addDays, fromIsoDate, shiftMonths, toIsoDate } from "../compute/Calendar.ts"
 import { PRICE_CURRENT_MAX_AGE_DAYS, priceStatus, usableTac } from "../compute/FiStatus.ts"
-import type { SnapshotReader } from "../Reader.ts"
+import type { SnapshotData } from "../Reader.ts"
 import type { FiInstrumentsTable, FiPricesTable, FiSeriesTable } from "../tables/Fi.ts"
 import { bookValueOnOrBefore } from "./FiBookValues.ts"
 import { fiCatalog } from "./FiCatalog.ts"
@@ -39,7 +39,7 @@ const BASE_TOLERANCE_DAYS = PRICE_CURRENT_MAX_AGE_DAYS
 export const fiVehicleOf = (i: FiInstrumentsTable): FiVehicle => (i.is_etf === 1 ? "etf" : "investment_fund")
 
 /** The shared FI/ETF dates (YYYYMMDD) for a requested cutoff (null = latest). */
-export const fiAllFundsDates = (reader: SnapshotReader, requested: number | null): { date: number; previousDate: number | null } => {
+export const fiAllFundsDates = (reader: SnapshotData, requested: number | null): { date: number; previousDate: number | null } => {
   const db = reader.db
   const date =
     requested === null
@@ -56,7 +56,7 @@ const change = (end: FiPricesTable, base: FiPricesTable | undefined, target: num
 
 /** The row of one series (or of an instrument without series) at the shared dates. */
 export const fiRow = (
-  reader: SnapshotReader,
+  reader: SnapshotData,
   i: FiInstrumentsTable,
   s: FiSeriesTable | null,
   dates: { date: number; previousDate: number | null },
@@ -116,7 +116,7 @@ interface FiParts {
   readonly rows: Record<FiVehicle, RenderedRow[]>
 }
 
-const build = (reader: SnapshotReader, requested: number | null): FiParts => {
+const build = (reader: SnapshotData, requested: number | null): FiParts => {
   const catalog = fiCatalog(reader)
   const dates = fiAllFundsDates(reader, requested)
   const rows: Record<FiVehicle, RenderedRow[]> = { etf: [], investment_fund: [] }
@@ -140,7 +140,7 @@ const build = (reader: SnapshotReader, requested: number | null): FiParts => {
 
 /** One FI vehicle's all-funds part at `cutoff` (YYYYMMDD, null = latest), filtered. */
 export const fiVehiclePart = (
-  reader: SnapshotReader,
+  reader: SnapshotData,
   vehicle: FiVehicle,
   cutoff: number | null,
   filters: AllFundsFilters,

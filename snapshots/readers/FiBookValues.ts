@@ -4,7 +4,7 @@
  * Dates are YYYYMMDD integers, as in the table. Statements are prepared once per snapshot.
  */
 import type Database from "better-sqlite3"
-import type { SnapshotReader } from "../Reader.ts"
+import type { SnapshotData } from "../Reader.ts"
 import type { FiPricesTable } from "../tables/Fi.ts"
 
 /** Bounds for "no bound": every YYYYMMDD date lies between them. */
@@ -17,9 +17,9 @@ interface Statements {
   readonly after: Database.Statement
 }
 
-const statements = new WeakMap<SnapshotReader, Statements>()
+const statements = new WeakMap<SnapshotData, Statements>()
 
-const stmts = (reader: SnapshotReader): Statements => {
+const stmts = (reader: SnapshotData): Statements => {
   let s = statements.get(reader)
   if (s === undefined) {
     const db = reader.db
@@ -34,15 +34,15 @@ const stmts = (reader: SnapshotReader): Statements => {
 }
 
 /** Book values of one series with `from <= date <= to` (YYYYMMDD, inclusive), ascending by date. */
-export const bookValues = (reader: SnapshotReader, serieId: string, from = NO_FROM, to = NO_TO): FiPricesTable[] =>
+export const bookValues = (reader: SnapshotData, serieId: string, from = NO_FROM, to = NO_TO): FiPricesTable[] =>
   stmts(reader).range.all(serieId, from, to) as FiPricesTable[]
 
 /** The last book value on or before `date` (YYYYMMDD); the series' last one without `date`. */
-export const bookValueOnOrBefore = (reader: SnapshotReader, serieId: string, date = NO_TO): FiPricesTable | undefined =>
+export const bookValueOnOrBefore = (reader: SnapshotData, serieId: string, date = NO_TO): FiPricesTable | undefined =>
   stmts(reader).onOrBefore.get(serieId, date) as FiPricesTable | undefined
 
 /** The first book value after `date` (YYYYMMDD), or undefined. */
-export const bookValueAfter = (reader: SnapshotReader, serieId: string, date: number): FiPricesTable | undefined =>
+export const bookValueAfter = (reader: SnapshotData, serieId: string, date: number): FiPricesTable | undefined =>
   stmts(reader).after.get(serieId, date) as FiPricesTable | undefined
 
 export interface PricePage {
@@ -58,7 +58,7 @@ export interface PricePage {
  * per series, so they are merged in memory.
  */
 export const pricePage = (
-  reader: SnapshotReader,
+  reader: SnapshotData,
   serieIds: ReadonlyArray<string>,
   range: { readonly from: number; readonly to: number; readonly limit: number; readonly offset: number },
 ): PricePage => {

@@ -5,7 +5,7 @@
  * per-series statements are prepared once per snapshot too. Everything is memoised per
  * SnapshotReader in a WeakMap, so it goes away with the snapshot.
  */
-import type { SnapshotReader } from "../Reader.ts"
+import type { SnapshotData } from "../Reader.ts"
 import type { FiFactSheetsTable, FiInstrumentsTable, FiPricesTable, FiSeriesTable } from "../tables/Fi.ts"
 
 /** Whether the batch carries FI data; when not, the pipeline's reason (meta `fi_unavailable_reason`). */
@@ -39,7 +39,7 @@ const groupBy = <K, V>(rows: ReadonlyArray<V>, key: (v: V) => K): Map<K, V[]> =>
   return out
 }
 
-const load = (reader: SnapshotReader): FiCatalog => {
+const load = (reader: SnapshotData): FiCatalog => {
   const db = reader.db
   const meta = new Map(
     (db.prepare("SELECT key, value FROM meta WHERE key IN ('fi_status', 'fi_unavailable_reason')").all() as Array<{
@@ -74,10 +74,10 @@ const load = (reader: SnapshotReader): FiCatalog => {
   }
 }
 
-const catalogs = new WeakMap<SnapshotReader, FiCatalog>()
+const catalogs = new WeakMap<SnapshotData, FiCatalog>()
 
 /** The FI catalog of `reader`'s snapshot, read on first use. */
-export const fiCatalog = (reader: SnapshotReader): FiCatalog => {
+export const fiCatalog = (reader: SnapshotData): FiCatalog => {
   let catalog = catalogs.get(reader)
   if (catalog === undefined) {
     catalog = load(reader)
@@ -87,4 +87,4 @@ export const fiCatalog = (reader: SnapshotReader): FiCatalog => {
 }
 
 /** The FI/ETF data's shared cutoff date (YYYY-MM-DD) of the snapshot: price and TAC statuses are relative to it. */
-export const fiCutoff = (reader: SnapshotReader): string => fiCatalog(reader).cutoff
+export const fiCutoff = (reader: SnapshotData): string => fiCatalog(reader).cutoff

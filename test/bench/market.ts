@@ -1,11 +1,12 @@
 /**
- * `make bench`, the market step: GET /api/all-funds (the stored mutual-fund answer) through our
- * server, authenticated, against plain node:http answering the same bytes (the ceiling), side by
- * side in alternating rounds at BENCH_CONNECTIONS (50) on loopback; also the gzip copy and a
- * filtered request (rows selected in memory, text cached per snapshot); a screener page sorted by
+ * `make bench`, the market step: GET /api/all-funds?vehicle=all (every vehicle's rows, a stored
+ * answer) through our server, authenticated, against plain node:http answering the same bytes (the
+ * ceiling), side by side in alternating rounds at BENCH_CONNECTIONS (50) on loopback; also the
+ * gzip copy, the default mutual-fund answer and a filtered request (rows selected in memory, text cached per snapshot); a screener page sorted by
  * the 1y return and a compare of ten series (rows built once per snapshot, each request filters,
  * sorts or picks and serialises). BENCH_SCALE=full builds the full-size sample (slow: ~10M quota
- * rows). Run alone: `node test/bench/market.ts`.
+ * rows). BENCH_MARKET_DATA=<data dir> serves a data directory already built (e.g. a full-size one
+ * kept from an earlier run) instead of building one. Run alone: `node test/bench/market.ts`.
  */
 import { execFileSync } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
@@ -30,17 +31,22 @@ export const benchMarket = async (): Promise<Record<string, unknown>> => {
   const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
   const scale = process.env.BENCH_SCALE === "full" ? "full" : "small"
   const work = mkdtempSync(join(tmpdir(), "fds-bench-market-"))
-  const env = { ...process.env, FDS_DATA_DIR: join(work, "data") }
+  const given = process.env.BENCH_MARKET_DATA
+  const env = { ...process.env, FDS_DATA_DIR: given ?? join(work, "data") }
   const cli = (script: string, ...args: string[]) =>
     execFileSync(process.execPath, [join(root, script), ...args], { env, encoding: "utf8", maxBuffer: 1 << 26 }).trim()
-  console.log(`bench market: building the ${scale} sample in ${work}`)
-  cli("pipeline/main.ts", "sample", "--out", join(work, "sample"), "--scale", scale)
-  cli("pipeline/main.ts", "pipeline", "run", "--source", join(work, "sample"))
+  if (given === undefined) {
+    console.log(`bench market: building the ${scale} sample in ${work}`)
+    cli("pipeline/main.ts", "sample", "--out", join(work, "sample"), "--scale", scale)
+    cli("pipeline/main.ts", "pipeline", "run", "--source", join(work, "sample"))
+  } else console.log(`bench market: serving ${given}`)
   const key = cli("api/main.ts", "keys", "create", "--email", "bench@example.com", "--tier", "internal")
   // one load generator on one address: the per-IP limit off, as the other bench steps do
   const ours = await startProcess([join(root, "api/main.ts"), "serve"], { ...env, PORT: "0", FDS_RATE_LIMIT_PER_SECOND: "0" })
   const auth = { "x-api-key": key }
-  const path = "/api/all-funds"
+  // the issue's figure: every vehicle in one answer; the default (mutual funds only) alongside
+  const path = "/api/all-funds?vehicle=all"
+  const mutualFunds = "/api/all-funds"
   // undici's request leaves the body as sent (fetch would decompress it)
   const bytes = async (encoding: string) =>
     Buffer.from(await (await request(ours.url + path, { headers: { ...auth, "accept-encoding": encoding } })).body.arrayBuffer())
@@ -50,7 +56,7 @@ export const benchMarket = async (): Promise<Record<string, unknown>> => {
   writeFileSync(join(work, "all-funds.json.gz"), gzipped)
   const plain = await startProcess([join(root, "test/bench/plainServer.ts"), join(work, "all-funds.json")], env)
   const plainGzip = await startProcess([join(root, "test/bench/plainServer.ts"), join(work, "all-funds.json.gz")], env)
-  const filtered = `${path}?category=equity`
+  const filtered = `${mutualFunds}?category=equity`
   // sorting by a return needs a currency (spec: screener parameters)
   const screener = "/api/screener?currency=PESOS&sort=1y&order=desc&limit=50"
   // ten real ids of the batch: the first ten all-funds rows (the market universe, as compare's)
@@ -67,6 +73,7 @@ export const benchMarket = async (): Promise<Record<string, unknown>> => {
     plain: [],
     fds_gzip: [],
     plain_gzip: [],
+    fds_mutual_fund: [],
     fds_filtered: [],
     fds_screener_1y: [],
     fds_compare_10: [],
@@ -76,6 +83,7 @@ export const benchMarket = async (): Promise<Record<string, unknown>> => {
     const gz = { ...auth, "accept-encoding": "gzip" }
     await round(ours.url + path, auth, 2, connections) // warm-up
     await round(plain.url, {}, 2, connections)
+    await round(ours.url + mutualFunds, auth, 1, connections)
     await round(ours.url + filtered, auth, 1, connections)
     await round(ours.url + screener, auth, 1, connections)
     await round(ours.url + compare, auth, 1, connections)
@@ -84,6 +92,7 @@ export const benchMarket = async (): Promise<Record<string, unknown>> => {
       results.plain!.push(await round(plain.url, {}, seconds, connections))
       results.fds_gzip!.push(await round(ours.url + path, gz, seconds, connections))
       results.plain_gzip!.push(await round(plainGzip.url, {}, seconds, connections))
+      results.fds_mutual_fund!.push(await round(ours.url + mutualFunds, auth, seconds, connections))
       results.fds_filtered!.push(await round(ours.url + filtered, auth, seconds, connections))
       results.fds_screener_1y!.push(await round(ours.url + screener, auth, seconds, connections))
       results.fds_compare_10!.push(await round(ours.url + compare, auth, seconds, connections))
@@ -114,7 +123,7 @@ export const benchMarket = async (): Promise<Record<string, unknown>> => {
     path,
     screener: { path: screener, ...figures("fds_screener_1y") },
     compare: { path: compare, ...figures("fds_compare_10") },
-    scale,
+    scale: given === undefined ? scale : `data directory ${given}`,
     body_bytes: identity.length,
     gzip_bytes: gzipped.length,
     seconds,

@@ -1,11 +1,14 @@
 /**
  * Builds the FI test snapshot: fixture A's FM data (test/support/snapshotFixture.ts) plus the FI
  * tables of fiData.ts / fiHoldingsData.ts, written with the real SnapshotWriter, its manifest and
- * CURRENT, in a fresh data directory. `fi` chooses what the batch says about FI data.
+ * CURRENT, in a fresh data directory. `fi` chooses what the batch says about FI data; with
+ * `computed`, the market computations run on it as in a pipeline build (ready all-funds answers
+ * included), else the API renders those answers live.
  */
 import { writeManifest } from "../../snapshots/Manifest.ts"
 import { publishCurrent } from "../../snapshots/Pointer.ts"
 import { SnapshotWriter } from "../../snapshots/Writer.ts"
+import { MARKET_COMPUTATIONS } from "../../pipeline/compute/MarketComputations.ts"
 import { type FixtureDir, fixtureA, fixtureRows, makeDataDir, manifestFor } from "../support/snapshotFixture.ts"
 import { ARTICLE107, EPSILON, FACT_SHEETS, INSTRUMENTS, PRICES, SERIES } from "./fiData.ts"
 import { HOLDINGS } from "./fiHoldingsData.ts"
@@ -18,7 +21,7 @@ export type FiState =
 
 export const BATCH_DATE = "2026-02-06"
 
-export const publishFiSnapshot = (snapshotsDir: string, fi: FiState): string => {
+export const publishFiSnapshot = (snapshotsDir: string, fi: FiState, computed = false): string => {
   const rows = fixtureRows(fixtureA())
   const writer = new SnapshotWriter(snapshotsDir)
   try {
@@ -40,6 +43,7 @@ export const publishFiSnapshot = (snapshotsDir: string, fi: FiState): string => 
       writer.insertRows("fi_holdings", [...HOLDINGS])
       writer.insertRows("fi_fact_sheets", [...FACT_SHEETS])
     }
+    if (computed) for (const c of MARKET_COMPUTATIONS) c.run(writer.db, BATCH_DATE)
     const finished = writer.finish(BATCH_DATE)
     writeManifest(snapshotsDir, manifestFor(finished, BATCH_DATE))
     publishCurrent(snapshotsDir, finished.file)
@@ -51,7 +55,7 @@ export const publishFiSnapshot = (snapshotsDir: string, fi: FiState): string => 
 }
 
 /** A fresh data directory with the FI snapshot published. */
-export const makeFiFixture = (fi: FiState = "available"): FixtureDir & { readonly file: string } => {
+export const makeFiFixture = (fi: FiState = "available", computed = false): FixtureDir & { readonly file: string } => {
   const dir = makeDataDir()
-  return { ...dir, file: publishFiSnapshot(dir.snapshotsDir, fi) }
+  return { ...dir, file: publishFiSnapshot(dir.snapshotsDir, fi, computed) }
 }

@@ -7,15 +7,20 @@ import { type FiState, makeFiFixture } from "./fiFixture.ts"
 export type Json = any
 
 export interface FiServer {
-  /** GET with the key; the parsed JSON body is `body`. */
-  readonly call: (path: string) => Promise<JsonResponse & { readonly body: Json }>
+  /** GET with the key (and `headers`); the parsed JSON body is `body`. */
+  readonly call: (path: string, headers?: Record<string, string>) => Promise<JsonResponse & { readonly body: Json }>
   /** Base URL of the running server (after beforeAll). */
   readonly url: () => string
+  /** The key the calls carry (after beforeAll). */
+  readonly key: () => string
 }
 
-/** Registers beforeAll/afterAll hooks that publish the fixture, start the server and make a key. */
-export const useFiServer = (fi: FiState = "available"): FiServer => {
-  const fx = makeFiFixture(fi)
+/**
+ * Registers beforeAll/afterAll hooks that publish the fixture, start the server and make a key;
+ * `computed`: the market computations run on the fixture (see fiFixture.ts).
+ */
+export const useFiServer = (fi: FiState = "available", computed = false): FiServer => {
+  const fx = makeFiFixture(fi, computed)
   let server: RunningServer
   let key: string
   beforeAll(async () => {
@@ -27,7 +32,8 @@ export const useFiServer = (fi: FiState = "available"): FiServer => {
     fx.cleanup()
   })
   return {
-    call: (path) => get(server.url + path, { "x-api-key": key }),
+    call: (path, headers = {}) => get(server.url + path, { ...headers, "x-api-key": key }),
     url: () => server.url,
+    key: () => key,
   }
 }
