@@ -14,10 +14,11 @@ import type { CompareBody } from "../../schemas/MarketCompare.ts"
 import { TOLERANCE_DAYS } from "../../snapshots/compute/Policy.ts"
 import { WINDOWS, type WindowKey } from "../../snapshots/compute/Windows.ts"
 import { type BatchInfo, batchInfo, type CompareRow, compareRows, compareRowsById, hasReturns } from "../../snapshots/readers/MarketCompareRows.ts"
+import { memoLru } from "../../snapshots/readers/MarketDb.ts"
 import { resolveAssetId } from "../../snapshots/readers/ReturnsSeries.ts"
 import type { SnapshotReader } from "../../snapshots/Reader.ts"
 import type { Lease } from "../SnapshotStore.ts"
-import { jsonText } from "./MarketResponses.ts"
+import { jsonBytes } from "./MarketResponses.ts"
 
 export const MAX_COMPARE = 10
 
@@ -119,12 +120,25 @@ const compareBody = (r: SnapshotReader, lease: Lease, text: string): Resolved =>
   }
 }
 
+/** How many compare answers a snapshot keeps, per `series` text (~60 kB each for ten ids at full size). */
+const KEPT_ANSWERS = 256
+
+/**
+ * The answer of one `series` text is the same for every caller of a batch: it is rendered once
+ * per snapshot and kept (bounded, least recently used first out), errors included.
+ */
 export const compareAnswer = (
   lease: Lease,
   series: string,
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, InvalidParameter | NotFound | ServiceUnavailable> =>
-  Effect.flatMap(lease.read((r) => compareBody(r, lease, series)), (body) =>
-    body instanceof InvalidParameter || body instanceof NotFound || body instanceof ServiceUnavailable
-      ? Effect.fail(body)
-      : Effect.succeed(jsonText(JSON.stringify(body))),
+  Effect.flatMap(
+    lease.read((r) =>
+      memoLru(r.db, "compareAnswer", series, KEPT_ANSWERS, () => {
+        const body = compareBody(r, lease, series)
+        return body instanceof InvalidParameter || body instanceof NotFound || body instanceof ServiceUnavailable
+          ? body
+          : Buffer.from(JSON.stringify(body), "utf8")
+      }),
+    ),
+    (answer) => (answer instanceof Uint8Array ? Effect.succeed(jsonBytes(answer)) : Effect.fail(answer)),
   )

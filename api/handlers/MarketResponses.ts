@@ -22,6 +22,13 @@ export const acceptsGzip = (request: HttpServerRequest.HttpServerRequest): boole
 export const jsonText = (text: string): HttpServerResponse.HttpServerResponse =>
   HttpServerResponse.text(text, { contentType: "application/json" })
 
+/**
+ * JSON already encoded, e.g. an answer kept per snapshot: the same object each time, so its
+ * compressed copies are kept too (api/http/Caching.ts).
+ */
+export const jsonBytes = (bytes: Uint8Array): HttpServerResponse.HttpServerResponse =>
+  HttpServerResponse.uint8Array(bytes, { contentType: "application/json" })
+
 export const readyResponse = (ready: ReadyBytes, gzip: boolean): HttpServerResponse.HttpServerResponse =>
   HttpServerResponse.uint8Array(gzip ? ready.gzip : ready.json, {
     contentType: "application/json",

@@ -5,16 +5,26 @@
  * stable within a batch (the order is a total order on the rows); a renamed series is one row
  * (the rows hold current ids only); a batch without returns → 503 with Retry-After.
  */
+import type Database from "better-sqlite3"
 import { Effect } from "effect"
 import type { HttpServerResponse } from "effect/http"
 import { InvalidParameter, ServiceUnavailable } from "../../schemas/ApiErrors.ts"
 import { dateToInt } from "../../schemas/Dates.ts"
 import type { ScreenerBody } from "../../schemas/MarketCompare.ts"
 import { WINDOWS, type WindowKey } from "../../snapshots/compute/Windows.ts"
-import { batchInfo, type CompareRow, type ContractCurrency, compareRows, hasReturns } from "../../snapshots/readers/MarketCompareRows.ts"
+import {
+  type BatchInfo,
+  batchInfo,
+  type CompareRow,
+  type ContractCurrency,
+  compareRows,
+  hasReturns,
+} from "../../snapshots/readers/MarketCompareRows.ts"
+import { memo, memoLru } from "../../snapshots/readers/MarketDb.ts"
+import type { SnapshotReader } from "../../snapshots/Reader.ts"
 import type { Lease } from "../SnapshotStore.ts"
 import { batchUnavailable, batchMeta } from "./MarketCompare.ts"
-import { jsonText } from "./MarketResponses.ts"
+import { jsonBytes } from "./MarketResponses.ts"
 
 export interface ScreenerQuery {
   readonly q?: string
@@ -175,11 +185,47 @@ export const screenOrder = (key: SortKey, order: "asc" | "desc") => (a: CompareR
   return a.assetId - b.assetId
 }
 
-const screenerBody = (rows: ReadonlyArray<CompareRow>, s: Screen) => {
-  const found = rows.filter(matches(s)).sort(screenOrder(s.sort, s.order))
-  return { found, page: found.slice(s.offset, s.offset + s.limit) }
+/** How many screener answers a snapshot keeps, per checked request (a 50-row page is ~0.3 MB). */
+const KEPT_ANSWERS = 32
+
+/** The text of one row as a data item: serialised once per row (a snapshot's rows never change). */
+const itemTexts = new WeakMap<CompareRow, string>()
+const itemText = (row: CompareRow): string => {
+  let text = itemTexts.get(row)
+  if (text === undefined) {
+    const item: ScreenerBody["data"][number] = { id: String(row.assetId), type: "fund_comparison", attributes: row.attributes }
+    text = JSON.stringify(item)
+    itemTexts.set(row, text)
+  }
+  return text
 }
 
+/** Every row in the order of one sort key and direction (a total order: stable paging), once per snapshot. */
+const ordered = (db: Database.Database, info: BatchInfo, rows: ReadonlyArray<CompareRow>, s: Screen) =>
+  memo(db, `screenerOrder:${info.batchId}:${s.sort}:${s.order}`, () => [...rows].sort(screenOrder(s.sort, s.order)))
+
+/** The answer's bytes: the matching rows in order (filtering keeps the order), the page cut from them. */
+const screenerText = (r: SnapshotReader, lease: Lease, s: Screen): Buffer => {
+  const info = batchInfo(lease.file, lease.contentHash, r.batchDate)
+  const rows = compareRows(r.db, dateToInt(r.batchDate), info)
+  const test = matches(s)
+  const page: string[] = []
+  let total = 0
+  for (const row of ordered(r.db, info, rows, s)) {
+    if (!test(row)) continue
+    if (total >= s.offset && page.length < s.limit) page.push(itemText(row))
+    total++
+  }
+  const meta: ScreenerBody["meta"] = { ...batchMeta(info, rows.length), total, limit: s.limit, offset: s.offset }
+  // the shape JSON.stringify gives the ScreenerBody { data, meta }, with each row's text reused
+  return Buffer.from(`{"data":[${page.join(",")}],"meta":${JSON.stringify(meta)}}`, "utf8")
+}
+
+/**
+ * The answer of one checked request is the same for every caller of a batch: kept per snapshot
+ * (bounded, least recently used first out) under the checked request, so spellings that mean
+ * the same (`currency=clp` and `PESOS`, a default written out) share it.
+ */
 export const screenerAnswer = (
   lease: Lease,
   query: ScreenerQuery,
@@ -187,16 +233,10 @@ export const screenerAnswer = (
   const screen = parseScreen(query)
   if (screen instanceof InvalidParameter) return Effect.fail(screen)
   return Effect.flatMap(
-    lease.read((r): ScreenerBody | ServiceUnavailable => {
+    lease.read((r): Buffer | ServiceUnavailable => {
       if (!hasReturns(r.db)) return batchUnavailable()
-      const info = batchInfo(lease.file, lease.contentHash, r.batchDate)
-      const rows = compareRows(r.db, dateToInt(r.batchDate), info)
-      const { found, page } = screenerBody(rows, screen)
-      return {
-        data: page.map((row) => ({ id: String(row.assetId), type: "fund_comparison" as const, attributes: row.attributes })),
-        meta: { ...batchMeta(info, rows.length), total: found.length, limit: screen.limit, offset: screen.offset },
-      }
+      return memoLru(r.db, "screenerAnswer", JSON.stringify(screen), KEPT_ANSWERS, () => screenerText(r, lease, screen))
     }),
-    (body) => (body instanceof ServiceUnavailable ? Effect.fail(body) : Effect.succeed(jsonText(JSON.stringify(body)))),
+    (answer) => (answer instanceof ServiceUnavailable ? Effect.fail(answer) : Effect.succeed(jsonBytes(answer))),
   )
 }

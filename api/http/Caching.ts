@@ -8,7 +8,8 @@
  *     quota headers, set at send time by the key middleware, are still added: a 304 is counted);
  *   - `Cache-Control: private, max-age=<seconds until the next expected batch>` and
  *     `Vary: X-Api-Key, Authorization, Accept-Encoding`;
- *   - gzip or brotli (node:zlib) for JSON bodies of 1 KiB and more when Accept-Encoding allows;
+ *   - gzip or brotli (node:zlib) for JSON bodies of 1 KiB and more when Accept-Encoding allows
+ *     (once per body object: an answer kept per snapshot is compressed once per coding);
  *     a body the route already encoded, and the routes that pick their own encoding (stored gzip
  *     copies: /api/all-funds, /api/market-summary, /api/benchmarks), are left as they are.
  * The ETag is only set when the snapshot did not change while the route ran (else the body may
@@ -126,14 +127,30 @@ const mergeVary = (existing: string | undefined, add: ReadonlyArray<string>): st
   return names.join(", ")
 }
 
+const compressNow = (body: Uint8Array, coding: "br" | "gzip"): Promise<Uint8Array> =>
+  coding === "gzip"
+    ? gzipAsync(body, { level: 6 })
+    : brotliAsync(body, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+      })
+
+/**
+ * Compressed copies of bodies that are sent more than once as the same object (answers a route
+ * keeps per snapshot): each coding is computed once per body and goes away with it.
+ */
+const copies = new WeakMap<Uint8Array, Partial<Record<"br" | "gzip", Promise<Uint8Array>>>>()
+
 const compress = (body: Uint8Array, coding: "br" | "gzip"): Effect.Effect<Uint8Array> =>
-  Effect.promise(() =>
-    coding === "gzip"
-      ? gzipAsync(body, { level: 6 })
-      : brotliAsync(body, {
-          params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
-        }),
-  )
+  Effect.promise(() => {
+    let kept = copies.get(body)
+    if (kept === undefined) {
+      kept = {}
+      copies.set(body, kept)
+    }
+    const copy = kept[coding] ?? compressNow(body, coding)
+    kept[coding] = copy
+    return copy
+  })
 
 /** The middleware function, on a given snapshot store and clock. */
 export const httpCaching =

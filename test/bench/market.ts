@@ -5,7 +5,7 @@
  * gzip copy, the default mutual-fund answer and a filtered request (rows selected in memory, text cached per snapshot); a screener page sorted by
  * the 1y return and a compare of ten series (rows built once per snapshot, each request filters,
  * sorts or picks and serialises). BENCH_SCALE=full builds the full-size sample (slow: ~10M quota
- * rows). BENCH_MARKET_DATA=<data dir> serves a data directory already built (e.g. a full-size one
+ * rows). BENCH_DATA_DIR=<data dir> serves a data directory already built (e.g. a full-size one
  * kept from an earlier run) instead of building one. Run alone: `node test/bench/market.ts`.
  */
 import { execFileSync } from "node:child_process"
@@ -31,7 +31,7 @@ export const benchMarket = async (): Promise<Record<string, unknown>> => {
   const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
   const scale = process.env.BENCH_SCALE === "full" ? "full" : "small"
   const work = mkdtempSync(join(tmpdir(), "fds-bench-market-"))
-  const given = process.env.BENCH_MARKET_DATA
+  const given = process.env.BENCH_DATA_DIR
   const env = { ...process.env, FDS_DATA_DIR: given ?? join(work, "data") }
   const cli = (script: string, ...args: string[]) =>
     execFileSync(process.execPath, [join(root, script), ...args], { env, encoding: "utf8", maxBuffer: 1 << 26 }).trim()

@@ -12,6 +12,7 @@
  *
  * Environment: PROFILE_PATH, BENCH_SECONDS (10), BENCH_CONNECTIONS (50), PROFILE_STDOUT
  * (`pipe`, default, as the bench; `file`: the access log goes to a file instead of a pipe),
+ * BENCH_DATA_DIR (a data directory already built, e.g. full size, instead of the small sample),
  * PROFILE_KEEP=1 keeps the work directory (and the .cpuprofile, which Chrome DevTools opens).
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
@@ -172,12 +173,15 @@ export const profileServer = async () => {
   const work = mkdtempSync(join(tmpdir(), "fds-profile-"))
   const profDir = join(work, "prof")
   mkdirSync(profDir)
-  const env = { ...process.env, FDS_DATA_DIR: join(work, "data") }
+  const given = process.env.BENCH_DATA_DIR
+  const env = { ...process.env, FDS_DATA_DIR: given ?? join(work, "data") }
   const cli = (script: string, ...args: string[]) =>
     execFileSync(process.execPath, [join(root, script), ...args], { env, encoding: "utf8", maxBuffer: 1 << 26 }).trim()
-  console.log(`profile: building the small sample in ${work}`)
-  cli("pipeline/main.ts", "sample", "--out", join(work, "sample"), "--scale", "small")
-  cli("pipeline/main.ts", "pipeline", "run", "--source", join(work, "sample"))
+  if (given === undefined) {
+    console.log(`profile: building the small sample in ${work}`)
+    cli("pipeline/main.ts", "sample", "--out", join(work, "sample"), "--scale", "small")
+    cli("pipeline/main.ts", "pipeline", "run", "--source", join(work, "sample"))
+  } else console.log(`profile: serving ${given}`)
   const auth = { "x-api-key": cli("api/main.ts", "keys", "create", "--email", "profile@example.com", "--tier", "internal") }
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`

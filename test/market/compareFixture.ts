@@ -12,6 +12,7 @@
  *   9302:A is EUR: 20.1 / 19 − 1 in euros, with currency null (neither PESOS nor DOLAR).
  * Every longer window (3m … 5y_ann, ytd, last_closed_month) needs a quote before M: unavailable for all.
  */
+import { request } from "undici"
 import { writeManifest } from "../../snapshots/Manifest.ts"
 import { publishCurrent } from "../../snapshots/Pointer.ts"
 import { SnapshotWriter } from "../../snapshots/Writer.ts"
@@ -80,6 +81,8 @@ const publish = (snapshotsDir: string, returns: boolean): void => {
 
 export interface CompareClient {
   readonly call: (path: string) => Promise<JsonResponse & { body: Json }>
+  /** GET with the key and `headers`; the body's bytes as sent (undici leaves them encoded). */
+  readonly raw: (path: string, headers: Record<string, string>) => Promise<{ status: number; encoding: string | undefined; bytes: Buffer }>
   readonly close: () => Promise<void>
 }
 
@@ -90,6 +93,11 @@ export const startCompare = async (options: { readonly returns?: boolean } = {})
   const server: RunningServer = await startServer({ dataDir: dir.dataDir })
   return {
     call: (path) => get(server.url + path, { "x-api-key": key.key }),
+    raw: async (path, headers) => {
+      const res = await request(server.url + path, { headers: { ...headers, "x-api-key": key.key } })
+      const bytes = Buffer.from(await res.body.arrayBuffer())
+      return { status: res.statusCode, encoding: res.headers["content-encoding"] as string | undefined, bytes }
+    },
     close: async () => {
       await server.close()
       dir.cleanup()

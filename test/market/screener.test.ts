@@ -4,6 +4,7 @@
  * the renamed series as one row, and a 422 naming each invalid parameter. Expected orders are
  * worked out from the fixture's numbers (1m returns in compareFixture.ts, TAC in fixtureExtras.ts).
  */
+import { brotliDecompressSync, gunzipSync } from "node:zlib"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { expectErrorShape } from "../support/server.ts"
 import { byAscendingId, type CompareClient, ids, NACIONAL, RETAIL, startCompare, UNIVERSE } from "./compareFixture.ts"
@@ -137,6 +138,46 @@ describe("paging", () => {
   it("limit 1 and 200 are accepted", async () => {
     expect((await screen("limit=1")).data).toHaveLength(1)
     expect((await screen("limit=200")).data).toHaveLength(UNIVERSE.length)
+  })
+})
+
+describe("answers kept per snapshot", () => {
+  it("spellings of one request (currency alias, defaults written out) get the same bytes, and again", async () => {
+    const a = await c.call("/api/screener?currency=clp&sort=1m&order=desc")
+    const b = await c.call("/api/screener?currency=PESOS&sort=1m&order=desc&limit=50&offset=0")
+    const again = await c.call("/api/screener?currency=clp&sort=1m&order=desc")
+    expect(a.status).toBe(200)
+    expect(b.text).toBe(a.text)
+    expect(again.text).toBe(a.text)
+    expect(rowIds(a.body)).toEqual(ids("9300:A", "9107:A", "8200:BPRIV", "9105:I", "9301:A", ...byAscendingId(["8043:A", "8106:B", "9105:A"])))
+  })
+
+  it("a filter over a kept order selects rows in that order (category of each row checked independently)", async () => {
+    const all = (await screen("sort=tac&order=desc&limit=200")).data as Array<{ id: string; attributes: { category: string | null } }>
+    const counts = new Map<string, number>()
+    for (const r of all) if (r.attributes.category !== null) counts.set(r.attributes.category, (counts.get(r.attributes.category) ?? 0) + 1)
+    const category = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0]
+    expect(counts.get(category!)).toBeGreaterThan(1)
+    const filtered = await screen(`sort=tac&order=desc&limit=200&category=${encodeURIComponent(category!)}`)
+    const expected = all.filter((r) => r.attributes.category?.toLowerCase() === category!.toLowerCase()).map((r) => r.id)
+    expect(rowIds(filtered)).toEqual(expected)
+    expect(filtered.meta.total).toBe(expected.length)
+  })
+
+  it("the gzip and brotli copies of a kept answer decompress to its bytes, each time", async () => {
+    const path = "/api/screener?sort=id&limit=200"
+    const plain = await c.raw(path, { "accept-encoding": "identity" })
+    for (const [coding, decode] of [
+      ["gzip", gunzipSync],
+      ["br", brotliDecompressSync],
+    ] as const) {
+      for (let i = 0; i < 2; i++) {
+        const res = await c.raw(path, { "accept-encoding": coding })
+        expect(res.status).toBe(200)
+        expect(res.encoding).toBe(coding)
+        expect(decode(res.bytes).equals(plain.bytes)).toBe(true)
+      }
+    }
   })
 })
 
