@@ -10,6 +10,7 @@ import { SchemaIssue } from "effect"
 import { InvalidParameter, QuotaExceeded, ServiceUnavailable, Unauthorized } from "../../schemas/ApiErrors.ts"
 import { KEY_PREFIX } from "../accounts/ApiKey.ts"
 import { KeyStore, type QuotaState } from "../accounts/KeyStore.ts"
+import { requestUrl } from "../http/Recent.ts"
 import { ApiKeyAuth, CurrentKey, RequestValidation } from "../Security.ts"
 
 /** Routes that verify a key without consuming quota. */
@@ -28,7 +29,7 @@ export const ApiKeyAuthLive = Layer.effect(
     return ApiKeyAuth.of({
       apiKey: Effect.fn("ApiKeyAuth.apiKey")(function* (httpEffect, { credential, endpoint }) {
         const request = yield* HttpServerRequest.HttpServerRequest
-        const query = new URL(request.url, "http://localhost").searchParams
+        const query = requestUrl(request.url).searchParams
         if ([...query.values()].some((v) => v.startsWith(KEY_PREFIX))) {
           // Refused even with a valid header: query strings end up in logs and browser history.
           return yield* new Unauthorized({

@@ -23,6 +23,7 @@ import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { santiagoStartOf } from "../../snapshots/Status.ts"
 import { SnapshotStore } from "../SnapshotStore.ts"
 import { isAccountPath } from "../web/Cors.ts"
+import { recent, requestUrl } from "./Recent.ts"
 
 const gzipAsync = promisify(gzip)
 const brotliAsync = promisify(brotliCompress)
@@ -41,7 +42,7 @@ const SELF_ENCODED = new Set(["/api/all-funds", "/api/market-summary", "/api/ben
 /** GET/HEAD of a data route: under /api/, not an account route, not /api/key/info. */
 export const isCacheableDataRequest = (method: string, url: string): boolean => {
   if (method !== "GET" && method !== "HEAD") return false
-  const path = new URL(url, "http://localhost").pathname
+  const path = requestUrl(url).pathname
   return path.startsWith("/api/") && !isAccountPath(path) && !UNCACHED.has(path)
 }
 
@@ -66,8 +67,13 @@ export const chooseCoding = (header: string | undefined): Coding => {
 }
 
 /** The strong validator of a data answer; `coding` distinguishes the encoded representations. */
-export const entityTag = (contentHash: string, url: string, coding: Coding): string => {
-  const parsed = new URL(url, "http://localhost")
+export const entityTag = (contentHash: string, url: string, coding: Coding): string =>
+  validator(`${coding}\n${contentHash}\n${url}`)
+
+/** Computed once per coding, snapshot and request target (a request target holds no line break). */
+const validator = recent(1024, (inputs) => {
+  const [coding, contentHash, url] = inputs.split("\n", 3) as [Coding, string, string]
+  const parsed = requestUrl(url)
   const query = [...parsed.searchParams].sort(([a, x], [b, y]) => (a === b ? (x < y ? -1 : x > y ? 1 : 0) : a < b ? -1 : 1))
   const digest = createHash("sha256")
     .update(contentHash)
@@ -78,7 +84,7 @@ export const entityTag = (contentHash: string, url: string, coding: Coding): str
     .digest("base64url")
     .slice(0, 32)
   return coding === "identity" ? `"${digest}"` : `"${digest}-${coding}"`
-}
+})
 
 const opaque = (tag: string): string => tag.replace(/^W\//, "").replace(/-(?:br|gzip)"$/, '"')
 
@@ -166,7 +172,7 @@ export const httpCaching =
       const encoded = response.headers["content-encoding"]
       let coding: Coding = encoded === "gzip" || encoded === "br" ? encoded : "identity"
       const body = response.body
-      const selfEncoded = SELF_ENCODED.has(new URL(request.originalUrl, "http://localhost").pathname)
+      const selfEncoded = SELF_ENCODED.has(requestUrl(request.originalUrl).pathname)
       if (!selfEncoded && encoded === undefined && body._tag === "Uint8Array" && body.contentLength >= COMPRESS_MIN_BYTES) {
         const chosen = chooseCoding(request.headers["accept-encoding"])
         if (chosen !== "identity" && /json/i.test(body.contentType)) {

@@ -10,6 +10,7 @@ import { randomUUID } from "node:crypto"
 import { Effect, Exit } from "effect"
 import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { KEY_PREFIX, parseKey } from "../accounts/ApiKey.ts"
+import { recent, requestUrl } from "./Recent.ts"
 
 const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/
 const KEY_NAMES = new Set(["api_key", "apikey", "key", "x-api-key", "token", "access_token", "code", "state"])
@@ -19,15 +20,15 @@ export const requestIdOf = (incoming: string | undefined): string =>
   incoming !== undefined && SANE_ID.test(incoming) ? incoming : randomUUID()
 
 /** The path with its query, values that look like keys (or sit under key-like names) redacted. */
-export const loggablePath = (url: string): string => {
-  const parsed = new URL(url, "http://localhost")
+export const loggablePath: (url: string) => string = recent(256, (url) => {
+  const parsed = requestUrl(url)
   const parts: Array<string> = []
   for (const [name, value] of parsed.searchParams) {
     const secret = KEY_NAMES.has(name.toLowerCase()) || value.includes(KEY_PREFIX)
     parts.push(`${encodeURIComponent(name)}=${secret ? "[redacted]" : encodeURIComponent(value)}`)
   }
   return parts.length === 0 ? parsed.pathname : `${parsed.pathname}?${parts.join("&")}`
-}
+})
 
 /** The lookup token of the key the request carries (X-Api-Key or Bearer), when well formed. */
 export const keyLookupOf = (headers: Readonly<Record<string, string | undefined>>): string | null => {
