@@ -15,10 +15,19 @@ export const startProcess = (args: string[], env: NodeJS.ProcessEnv): Promise<{ 
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"] })
     let out = ""
+    // Only the output up to the "Listening on" line is kept and searched; after it the streams are
+    // drained unread (a server logging a line per request would otherwise have the bench process
+    // search an ever-growing text on every chunk, slowing the load generator beside it).
     const onData = (chunk: Buffer) => {
       out += chunk.toString()
       const m = /Listening on (http:\/\/[0-9.]+:\d+)/.exec(out)
-      if (m) resolve({ url: m[1]!, child })
+      if (m) {
+        child.stdout!.off("data", onData)
+        child.stderr!.off("data", onData)
+        child.stdout!.resume()
+        child.stderr!.resume()
+        resolve({ url: m[1]!, child })
+      }
     }
     child.stdout!.on("data", onData)
     child.stderr!.on("data", onData)

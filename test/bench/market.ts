@@ -2,11 +2,13 @@
  * `make bench`, the market step: GET /api/all-funds?vehicle=all (every vehicle's rows, a stored
  * answer) through our server, authenticated, against plain node:http answering the same bytes (the
  * ceiling), side by side in alternating rounds at BENCH_CONNECTIONS (50) on loopback; also the
- * gzip copy, the default mutual-fund answer and a filtered request (rows selected in memory, text cached per snapshot); a screener page sorted by
- * the 1y return and a compare of ten series (rows built once per snapshot, each request filters,
- * sorts or picks and serialises). BENCH_SCALE=full builds the full-size sample (slow: ~10M quota
- * rows). BENCH_DATA_DIR=<data dir> serves a data directory already built (e.g. a full-size one
- * kept from an earlier run) instead of building one. Run alone: `node test/bench/market.ts`.
+ * gzip copy, the default mutual-fund answer and a filtered request (rows selected in memory, text
+ * cached per snapshot); a screener page sorted by the 1y return and a compare of ten series, each
+ * beside plain node:http answering its bytes (both answers are kept per snapshot after the first
+ * request: these rounds measure the kept answer). BENCH_SCALE=full builds the full-size sample
+ * (slow: ~10M quota rows). BENCH_DATA_DIR=<data dir> serves a data directory already built (e.g.
+ * a full-size one kept from an earlier run) instead of building one. Run alone:
+ * `node test/bench/market.ts`.
  */
 import { execFileSync } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
@@ -63,11 +65,17 @@ export const benchMarket = async (): Promise<Record<string, unknown>> => {
   const tenIds = (JSON.parse(identity.toString("utf8")) as { data: Array<{ serieId: string }> }).data.slice(0, 10).map((r) => r.serieId)
   if (tenIds.length < 10) throw new Error(`the sample has ${tenIds.length} all-funds rows, compare needs 10`)
   const compare = `/api/compare?series=${tenIds.join(",")}`
-  for (const p of [screener, compare]) {
+  // their bodies, for plain node:http's ceiling at each size
+  const bodyFiles: string[] = []
+  for (const [name, p] of [["screener", screener], ["compare", compare]] as const) {
     const res = await request(ours.url + p, { headers: auth })
-    const text = await res.body.text()
-    if (res.statusCode !== 200) throw new Error(`${p}: ${res.statusCode} ${text.slice(0, 300)}`)
+    const answer = Buffer.from(await res.body.arrayBuffer())
+    if (res.statusCode !== 200) throw new Error(`${p}: ${res.statusCode} ${answer.toString("utf8").slice(0, 300)}`)
+    bodyFiles.push(join(work, `${name}.json`))
+    writeFileSync(bodyFiles.at(-1)!, answer)
   }
+  const plainScreener = await startProcess([join(root, "test/bench/plainServer.ts"), bodyFiles[0]!], env)
+  const plainCompare = await startProcess([join(root, "test/bench/plainServer.ts"), bodyFiles[1]!], env)
   const results: Record<string, Round[]> = {
     fds: [],
     plain: [],
@@ -76,7 +84,9 @@ export const benchMarket = async (): Promise<Record<string, unknown>> => {
     fds_mutual_fund: [],
     fds_filtered: [],
     fds_screener_1y: [],
+    plain_screener_1y: [],
     fds_compare_10: [],
+    plain_compare_10: [],
   }
   try {
     console.log(`bench market: ${path} (${identity.length} B, gzip ${gzipped.length} B), ${rounds} rounds × ${seconds} s, ${connections} connections`)
@@ -95,12 +105,16 @@ export const benchMarket = async (): Promise<Record<string, unknown>> => {
       results.fds_mutual_fund!.push(await round(ours.url + mutualFunds, auth, seconds, connections))
       results.fds_filtered!.push(await round(ours.url + filtered, auth, seconds, connections))
       results.fds_screener_1y!.push(await round(ours.url + screener, auth, seconds, connections))
+      results.plain_screener_1y!.push(await round(plainScreener.url, {}, seconds, connections))
       results.fds_compare_10!.push(await round(ours.url + compare, auth, seconds, connections))
+      results.plain_compare_10!.push(await round(plainCompare.url, {}, seconds, connections))
     }
   } finally {
     ours.child.kill()
     plain.child.kill()
     plainGzip.child.kill()
+    plainScreener.child.kill()
+    plainCompare.child.kill()
     rmSync(work, { recursive: true, force: true })
   }
   const summary = Object.fromEntries(Object.entries(results).map(([k, rs]) => [k, { ...summarize(rs), rounds: rs }]))
@@ -121,8 +135,8 @@ export const benchMarket = async (): Promise<Record<string, unknown>> => {
   })
   return {
     path,
-    screener: { path: screener, ...figures("fds_screener_1y") },
-    compare: { path: compare, ...figures("fds_compare_10") },
+    screener: { path: screener, ...figures("fds_screener_1y"), plain: figures("plain_screener_1y") },
+    compare: { path: compare, ...figures("fds_compare_10"), plain: figures("plain_compare_10") },
     scale: given === undefined ? scale : `data directory ${given}`,
     body_bytes: identity.length,
     gzip_bytes: gzipped.length,
