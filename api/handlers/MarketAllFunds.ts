@@ -1,28 +1,24 @@
 /**
  * /api/all-funds. Read one resolves the request on the pinned snapshot (the cutoff must not be
- * after the batch; the ready bytes answer the plain latest request of each vehicle); then one read
- * per vehicle gathers its rows. Every read goes through the same lease: if the snapshot was
- * swapped and closed between two reads, the second fails with 503 `snapshot_changed` and
- * Retry-After, so no answer mixes two batches. A vehicle whose data is unavailable answers 503
- * for the whole request (no FM rows alone either).
+ * after the batch; the ready bytes answer the plain latest request of each vehicle). Any other
+ * request is rendered off the event loop (AllFundsRender.ts) from the pinned snapshot's file, so
+ * the answer is of one batch; its bytes are kept per snapshot (bounded). A vehicle whose data is
+ * unavailable answers 503 for the whole request (no FM rows alone either).
  */
 import { Effect } from "effect"
 import type { HttpServerResponse } from "effect/http"
 import { InvalidParameter, ServiceUnavailable } from "../../schemas/ApiErrors.ts"
 import { dateToInt } from "../../schemas/Dates.ts"
 import { familyOf } from "../../schemas/MarketParams.ts"
-import {
-  type AllFundsFilters,
-  allFundsJson,
-  type RequestedVehicle,
-  VEHICLES,
-  type VehiclePart,
-} from "../../snapshots/readers/MarketAllFunds.ts"
-import { memoLru } from "../../snapshots/readers/MarketDb.ts"
+import type { AllFundsFilters, RequestedVehicle } from "../../snapshots/readers/MarketAllFunds.ts"
+import { keptLru } from "../../snapshots/readers/MarketDb.ts"
 import { readyAnswer } from "../../snapshots/readers/MarketReady.ts"
 import type { Lease } from "../SnapshotStore.ts"
-import { afterBatch, jsonText, readyResponse } from "./MarketResponses.ts"
-import { isUnavailable, VEHICLE_SOURCES } from "./MarketVehicles.ts"
+import { AllFundsRenderer } from "./AllFundsRender.ts"
+import { afterBatch, jsonBytes, readyResponse } from "./MarketResponses.ts"
+
+/** Rendered answers kept per snapshot (up to ~2 MB each at full size). */
+const KEPT_ANSWERS = 32
 
 export interface AllFundsQuery {
   readonly category?: string
@@ -42,7 +38,7 @@ export const allFundsAnswer = (
   lease: Lease,
   query: AllFundsQuery,
   gzip: boolean,
-): Effect.Effect<HttpServerResponse.HttpServerResponse, InvalidParameter | ServiceUnavailable> =>
+): Effect.Effect<HttpServerResponse.HttpServerResponse, InvalidParameter | ServiceUnavailable, AllFundsRenderer> =>
   Effect.gen(function* () {
     const requested = query.vehicle ?? "mutual_fund"
     const filters = filtersOf(query)
@@ -53,17 +49,16 @@ export const allFundsAnswer = (
     })
     if (resolved instanceof InvalidParameter) return yield* resolved
     if (resolved !== "live") return readyResponse(resolved, gzip)
-    const request = { cutoff: query.date === undefined ? null : dateToInt(query.date), filters }
-    const vehicles = requested === "all" ? VEHICLES : [requested]
-    const parts: VehiclePart[] = []
-    for (const vehicle of vehicles) {
-      const part = yield* lease.read((r) => VEHICLE_SOURCES[vehicle].part(r, request))
-      if (isUnavailable(part)) {
-        return yield* new ServiceUnavailable({ reason: part.unavailable, message: part.message, retryAfter: 300 })
-      }
-      parts.push(part)
+    const cutoff = query.date === undefined ? null : dateToInt(query.date)
+    const key = JSON.stringify([requested, cutoff, filters])
+    const { path, kept } = yield* lease.read((r) => ({ path: r.path, kept: keptLru<Uint8Array>(r.db, "allFunds", KEPT_ANSWERS) }))
+    const hit = kept.get(key)
+    if (hit !== undefined) return jsonBytes(hit)
+    const renderer = yield* AllFundsRenderer
+    const answer = yield* renderer.render({ path, requested, cutoff, filters })
+    if (!(answer instanceof Uint8Array)) {
+      return yield* new ServiceUnavailable({ reason: answer.unavailable, message: answer.message, retryAfter: 300 })
     }
-    const key = JSON.stringify([requested, request.cutoff, filters])
-    const text = yield* lease.read((r) => memoLru(r.db, "allFundsText", key, 128, () => allFundsJson(requested, parts)))
-    return jsonText(text)
+    kept.set(key, answer)
+    return jsonBytes(answer)
   })

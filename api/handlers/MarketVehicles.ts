@@ -5,11 +5,18 @@
  * no FI data, the ETF and investment-fund sources answer `fi_unavailable` (so the whole request
  * is a 503, FM rows included: spec rule 4).
  */
-import type { AllFundsFilters, Vehicle, VehiclePart } from "../../snapshots/readers/MarketAllFunds.ts"
+import {
+  type AllFundsFilters,
+  allFundsJson,
+  type RequestedVehicle,
+  VEHICLES,
+  type Vehicle,
+  type VehiclePart,
+} from "../../snapshots/readers/MarketAllFunds.ts"
 import { type FiVehicle, fiVehiclePart } from "../../snapshots/readers/FiAllFunds.ts"
 import { fiCatalog } from "../../snapshots/readers/FiCatalog.ts"
 import { mutualFundPart } from "../../snapshots/readers/MarketLatest.ts"
-import type { SnapshotReader } from "../../snapshots/Reader.ts"
+import type { SnapshotData } from "../../snapshots/Reader.ts"
 import { dateToInt } from "../../schemas/Dates.ts"
 
 export interface VehicleRequest {
@@ -26,7 +33,7 @@ export interface VehicleUnavailable {
 
 export interface VehicleSource {
   readonly vehicle: Vehicle
-  readonly part: (reader: SnapshotReader, request: VehicleRequest) => VehiclePart | VehicleUnavailable
+  readonly part: (reader: SnapshotData, request: VehicleRequest) => VehiclePart | VehicleUnavailable
 }
 
 const fiSource = (vehicle: FiVehicle): VehicleSource => ({
@@ -53,3 +60,18 @@ export const VEHICLE_SOURCES: Readonly<Record<Vehicle, VehicleSource>> = {
 }
 
 export const isUnavailable = (x: VehiclePart | VehicleUnavailable): x is VehicleUnavailable => "unavailable" in x
+
+/** The all-funds answer of the `requested` vehicles for `request` on one snapshot, or why a vehicle cannot be served. */
+export const renderAllFunds = (
+  reader: SnapshotData,
+  requested: RequestedVehicle,
+  request: VehicleRequest,
+): string | VehicleUnavailable => {
+  const parts: VehiclePart[] = []
+  for (const vehicle of requested === "all" ? VEHICLES : [requested]) {
+    const part = VEHICLE_SOURCES[vehicle].part(reader, request)
+    if (isUnavailable(part)) return part
+    parts.push(part)
+  }
+  return allFundsJson(requested, parts)
+}

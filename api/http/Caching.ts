@@ -11,7 +11,7 @@
  *   - gzip or brotli (node:zlib) for JSON bodies of 1 KiB and more when Accept-Encoding allows
  *     (once per body object: an answer kept per snapshot is compressed once per coding);
  *     a body the route already encoded, and the routes that pick their own encoding (stored gzip
- *     copies: /api/all-funds, /api/market-summary, /api/benchmarks), are left as they are.
+ *     copies: /api/market-summary, /api/benchmarks), are left as they are.
  * The ETag is only set when the snapshot did not change while the route ran (else the body may
  * come from either batch and no validator is given).
  */
@@ -35,9 +35,11 @@ const UNCACHED = new Set(["/api/key/info"])
 
 /**
  * Routes that choose their own encoding (stored ready bytes with a stored gzip copy, see
- * api/handlers/MarketResponses.ts): never re-encoded here.
+ * api/handlers/MarketResponses.ts): never re-encoded here. /api/all-funds also answers rendered
+ * bytes it keeps per snapshot, which are compressed here (once per body); its stored answers
+ * arrive already gzip-encoded when the client accepts gzip.
  */
-const SELF_ENCODED = new Set(["/api/all-funds", "/api/market-summary", "/api/benchmarks"])
+const SELF_ENCODED = new Set(["/api/market-summary", "/api/benchmarks"])
 
 /** GET/HEAD of a data route: under /api/, not an account route, not /api/key/info. */
 export const isCacheableDataRequest = (method: string, url: string): boolean => {

@@ -37,17 +37,32 @@ export const memo = <A>(db: Database.Database, key: string, compute: () => A): A
   return value
 }
 
-/** A bounded least-recently-used memo per handle, for answers that depend on request parameters. */
-export const memoLru = <A>(db: Database.Database, space: string, key: string, limit: number, compute: () => A): A => {
+/** A bounded least-recently-used map per handle and space, for answers that depend on request parameters. */
+export const keptLru = <A>(db: Database.Database, space: string, limit: number) => {
   const lru = memo(db, `lru:${space}`, () => new Map<string, A>())
-  const hit = lru.get(key)
-  if (hit !== undefined) {
-    lru.delete(key)
-    lru.set(key, hit)
-    return hit
+  return {
+    get: (key: string): A | undefined => {
+      const hit = lru.get(key)
+      if (hit !== undefined) {
+        lru.delete(key)
+        lru.set(key, hit)
+      }
+      return hit
+    },
+    set: (key: string, value: A): void => {
+      lru.delete(key)
+      if (lru.size >= limit) lru.delete(lru.keys().next().value!)
+      lru.set(key, value)
+    },
   }
+}
+
+/** `compute()` once per handle, space and key while kept (bounded, least recently used first out). */
+export const memoLru = <A>(db: Database.Database, space: string, key: string, limit: number, compute: () => A): A => {
+  const kept = keptLru<A>(db, space, limit)
+  const hit = kept.get(key)
+  if (hit !== undefined) return hit
   const value = compute()
-  if (lru.size >= limit) lru.delete(lru.keys().next().value!)
-  lru.set(key, value)
+  kept.set(key, value)
   return value
 }

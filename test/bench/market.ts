@@ -5,7 +5,9 @@
  * gzip copy, the default mutual-fund answer and a filtered request (rows selected in memory, text
  * cached per snapshot); a screener page sorted by the 1y return and a compare of ten series, each
  * beside plain node:http answering its bytes (both answers are kept per snapshot after the first
- * request: these rounds measure the kept answer). BENCH_SCALE=full builds the full-size sample
+ * request: these rounds measure the kept answer); and the compare again while one client asks for
+ * /api/all-funds?vehicle=all at earlier dates, one new date after another (each rendered off the
+ * event loop). BENCH_SCALE=full builds the full-size sample
  * (slow: ~10M quota rows). BENCH_DATA_DIR=<data dir> serves a data directory already built (e.g.
  * a full-size one kept from an earlier run) instead of building one. Run alone:
  * `node test/bench/market.ts`.
@@ -87,7 +89,23 @@ export const benchMarket = async (): Promise<Record<string, unknown>> => {
     plain_screener_1y: [],
     fds_compare_10: [],
     plain_compare_10: [],
+    fds_compare_10_while_history: [],
   }
+  // /api/all-funds at earlier dates, one after another, each date new (rendered, ~1 s at full size)
+  const batchDate = (JSON.parse(identity.toString("utf8")) as { meta: { date: string } }).meta.date
+  let historyDay = 0
+  const history = async (stop: { done: boolean }) => {
+    let answered = 0
+    while (!stop.done) {
+      historyDay += 7
+      const date = new Date(Date.parse(batchDate) - historyDay * 86_400_000).toISOString().slice(0, 10)
+      const res = await request(`${ours.url}/api/all-funds?vehicle=all&date=${date}`, { headers: auth })
+      await res.body.dump()
+      if (res.statusCode === 200) answered++
+    }
+    return answered
+  }
+  let historyAnswered = 0
   try {
     console.log(`bench market: ${path} (${identity.length} B, gzip ${gzipped.length} B), ${rounds} rounds × ${seconds} s, ${connections} connections`)
     const gz = { ...auth, "accept-encoding": "gzip" }
@@ -108,6 +126,11 @@ export const benchMarket = async (): Promise<Record<string, unknown>> => {
       results.plain_screener_1y!.push(await round(plainScreener.url, {}, seconds, connections))
       results.fds_compare_10!.push(await round(ours.url + compare, auth, seconds, connections))
       results.plain_compare_10!.push(await round(plainCompare.url, {}, seconds, connections))
+      const stop = { done: false }
+      const background = history(stop)
+      results.fds_compare_10_while_history!.push(await round(ours.url + compare, auth, seconds, connections))
+      stop.done = true
+      historyAnswered += await background
     }
   } finally {
     ours.child.kill()
@@ -137,6 +160,7 @@ export const benchMarket = async (): Promise<Record<string, unknown>> => {
     path,
     screener: { path: screener, ...figures("fds_screener_1y"), plain: figures("plain_screener_1y") },
     compare: { path: compare, ...figures("fds_compare_10"), plain: figures("plain_compare_10") },
+    compare_while_history: { ...figures("fds_compare_10_while_history"), history_answers: historyAnswered },
     scale: given === undefined ? scale : `data directory ${given}`,
     body_bytes: identity.length,
     gzip_bytes: gzipped.length,

@@ -6,6 +6,7 @@
 import { it as effectIt } from "@effect/vitest"
 import { Context, Effect, Layer, Scope } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
+import { AllFundsRenderer } from "../../api/handlers/AllFundsRender.ts"
 import { allFundsAnswer } from "../../api/handlers/MarketAllFunds.ts"
 import { type Lease, SnapshotStore } from "../../api/SnapshotStore.ts"
 import { ServiceUnavailable } from "../../schemas/ApiErrors.ts"
@@ -33,7 +34,7 @@ describe("a swap between two reads of one request", () => {
   effectIt.live("without a swap, the filtered request (two reads) answers 200", () =>
     Effect.gen(function* () {
       const { lease } = yield* setup
-      const response = yield* allFundsAnswer(lease, { category: "equity" }, false)
+      const response = yield* allFundsAnswer(lease, { category: "equity" }, false).pipe(Effect.provide(AllFundsRenderer.layer))
       expect(response.status).toBe(200)
     }),
   )
@@ -52,7 +53,9 @@ describe("a swap between two reads of one request", () => {
             return store.refresh.pipe(Effect.andThen(Effect.sleep(30)), Effect.andThen(lease.read(f)))
           }),
       }
-      const failure = yield* Effect.flip(allFundsAnswer(crossing, { category: "equity" }, false))
+      const failure = yield* Effect.flip(allFundsAnswer(crossing, { category: "equity" }, false)).pipe(
+        Effect.provide(AllFundsRenderer.layer),
+      )
       expect(reads).toBe(2)
       expect(failure).toBeInstanceOf(ServiceUnavailable)
       expect((failure as ServiceUnavailable).reason).toBe("snapshot_changed")

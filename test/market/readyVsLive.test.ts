@@ -29,9 +29,10 @@ describe("ready bytes vs live rendering", () => {
     },
   )
 
-  it("the live answer is not gzip-encoded even when asked (only stored bytes are)", async () => {
+  it("the live answer is gzip-encoded when asked, and decompresses to the live body", async () => {
     const res = await live.callGzip("/api/all-funds")
-    expect(res.encoding).toBeUndefined()
+    expect(res.encoding).toBe("gzip")
+    expect(res.body).toEqual((await live.call("/api/all-funds")).body)
     expect(res.body.meta.count).toBe(10)
   })
 

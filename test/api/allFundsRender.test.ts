@@ -1,0 +1,81 @@
+/**
+ * The all-funds rendering thread (api/handlers/AllFundsRender.ts): answers from the real worker on
+ * a real snapshot (the same bytes as the HTTP route), a file that is gone, a bound on waiting
+ * renderings, and a worker that dies (what waited fails, the next rendering starts a new one).
+ * Failing workers are small scripts given as data: URLs.
+ */
+import { it as effectIt } from "@effect/vitest"
+import { Effect } from "effect"
+import { afterAll, describe, expect, it } from "vitest"
+import { AllFundsRenderer, MAX_WAITING, makeRenderer, type RenderAnswer } from "../../api/handlers/AllFundsRender.ts"
+import { ServiceUnavailable } from "../../schemas/ApiErrors.ts"
+import { join } from "node:path"
+import { publishMarketSnapshot } from "../market/marketSnapshot.ts"
+import { makeDataDir } from "../support/snapshotFixture.ts"
+
+const script = (source: string) => new URL(`data:text/javascript,${encodeURIComponent(source)}`)
+const dir = makeDataDir()
+const file = publishMarketSnapshot(dir.snapshotsDir)
+afterAll(() => dir.cleanup())
+
+const request = (path: string) => ({ path, requested: "mutual_fund" as const, cutoff: null, filters: { category: "equity" } })
+
+describe("the all-funds rendering thread", () => {
+  it("renders a filtered answer from the snapshot file, as UTF-8 JSON bytes", async () => {
+    const r = makeRenderer()
+    try {
+      const answer = (await r.render(request(join(dir.snapshotsDir, file)))) as RenderAnswer & { bytes: Uint8Array }
+      expect(answer.bytes).toBeInstanceOf(Uint8Array)
+      const body = JSON.parse(new TextDecoder().decode(answer.bytes))
+      expect(body.data.length).toBeGreaterThan(0)
+      expect(body.data.every((row: { category: string }) => row.category.toLowerCase() === "equity")).toBe(true)
+    } finally {
+      await r.close()
+    }
+  })
+
+  it("a file that is no longer there answers gone (the route's 503 snapshot_changed)", async () => {
+    const r = makeRenderer()
+    try {
+      expect(await r.render(request(join(dir.snapshotsDir, "2020-01-01-0000000000000000.sqlite")))).toMatchObject({ gone: true })
+    } finally {
+      await r.close()
+    }
+  })
+
+  it(`at most ${MAX_WAITING} renderings wait; closing fails the waiting ones`, async () => {
+    const r = makeRenderer(script(`import { parentPort } from "node:worker_threads"; parentPort.on("message", () => {})`))
+    const waiting = Array.from({ length: MAX_WAITING }, () => r.render(request("/x")))
+    expect(waiting.every((p) => p !== undefined)).toBe(true)
+    expect(r.render(request("/x"))).toBeUndefined()
+    await r.close()
+    for (const answer of await Promise.all(waiting)) expect(answer).toMatchObject({ failed: "the server is stopping" })
+  })
+
+  it("a worker that exits fails what waited, and the next rendering gets a new worker", async () => {
+    const source = `import { parentPort } from "node:worker_threads"
+      parentPort.on("message", (m) => (m.path === "/crash" ? process.exit(3) : parentPort.postMessage({ id: m.id, gone: true })))`
+    const r = makeRenderer(script(source))
+    try {
+      const failed = await r.render(request("/crash"))
+      expect(failed).toMatchObject({ failed: "the all-funds worker exited (code 3)" })
+      expect(await r.render(request("/other"))).toMatchObject({ gone: true })
+    } finally {
+      await r.close()
+    }
+  })
+})
+
+describe("the rendering service", () => {
+  effectIt.live(`beyond ${MAX_WAITING} waiting renderings a request answers 503 render_busy with Retry-After`, () =>
+    Effect.gen(function* () {
+      const renderer = yield* AllFundsRenderer
+      for (let i = 0; i < MAX_WAITING; i++) yield* Effect.forkChild(renderer.render(request("/x")))
+      yield* Effect.yieldNow
+      const busy = yield* Effect.flip(renderer.render(request("/x")))
+      expect(busy).toBeInstanceOf(ServiceUnavailable)
+      expect(busy.reason).toBe("render_busy")
+      expect(busy.retryAfter).toBe(2)
+    }).pipe(Effect.provide(AllFundsRenderer.layerOn(script(`import { parentPort } from "node:worker_threads"; parentPort.on("message", () => {})`)))),
+  )
+})
