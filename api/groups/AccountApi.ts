@@ -22,7 +22,6 @@ import {
   dataErrors,
   NotSignedInResponse,
   RateLimitedResponse,
-  ServiceUnavailableResponse,
   UntrustedOriginResponse,
 } from "../../schemas/ApiErrors.ts"
 
@@ -43,21 +42,21 @@ export class AccountApi extends HttpApiGroup.make("account")
     HttpApiEndpoint.get("googleLogin", "/api/auth/google", {
       query: { return_url: Schema.String.annotate({ description: "Where to come back to; on the public origin" }) },
       success: HttpApiSchema.Empty(302),
-      error: ServiceUnavailableResponse,
+      error: dataErrors(),
     }).annotate(OpenApi.Summary, "Start social login (Google or the configured OIDC issuer): redirects to it"),
     HttpApiEndpoint.get("googleCallback", "/api/auth/google/callback", {
       query: { code: Schema.String, state: Schema.String },
       success: HttpApiSchema.Empty(303),
-      error: ServiceUnavailableResponse,
+      error: dataErrors(),
     }).annotate(OpenApi.Summary, "Social login comes back here; redirects to the return URL with a one-time `code`"),
     HttpApiEndpoint.post("loginCallback", "/api/auth/callback", {
       payload: LoginCallbackRequest,
       success: Account,
-      error: ServiceUnavailableResponse,
+      error: dataErrors(),
     }).annotate(OpenApi.Summary, "Exchange a `code` or mailed `token` for the session cookie"),
     HttpApiEndpoint.post("logout", "/api/auth/logout", {
       success: HttpApiSchema.NoContent,
-      error: ServiceUnavailableResponse,
+      error: dataErrors(),
     }).annotate(OpenApi.Summary, "End the session"),
     HttpApiEndpoint.get("me", "/api/me", { success: Account, error: signedIn }).annotate(
       OpenApi.Summary,
@@ -89,12 +88,12 @@ export class AccountApi extends HttpApiGroup.make("account")
     HttpApiEndpoint.post("unsubscribe", "/api/alerts/unsubscribe", {
       payload: UnsubscribeRequest,
       success: AlertPreferences,
-      error: ServiceUnavailableResponse,
+      error: dataErrors(),
     }).annotate(OpenApi.Summary, "Unsubscribe with the signed token of an alert mail"),
     HttpApiEndpoint.post("oneClickUnsubscribe", "/api/alerts/unsubscribe/one-click", {
       query: { token: Schema.String.check(Schema.isMaxLength(2048)) },
       success: HttpApiSchema.NoContent,
-      error: ServiceUnavailableResponse,
+      error: dataErrors(),
     }).annotate(OpenApi.Summary, "RFC 8058 one-click unsubscribe (List-Unsubscribe-Post)"),
   )
   .middleware(AccountOrigin)

@@ -1,7 +1,7 @@
 /** Administrators, funds, series and daily quota values. */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { NotFoundResponse, ServiceUnavailableResponse } from "../../schemas/ApiErrors.ts"
+import { NotFoundResponse, dataErrors } from "../../schemas/ApiErrors.ts"
 import {
   AssetProviderList,
   ConceptualAssetList,
@@ -27,17 +27,17 @@ export class CatalogApi extends HttpApiGroup.make("catalog")
       },
       // The scope=all shape first: an answer without `meta` falls through to the unchanged FM shape.
       success: [AssetProviderAllList, AssetProviderList],
-      error: ServiceUnavailableResponse,
+      error: dataErrors(),
     }).annotate(OpenApi.Summary, "All fund administrators (AGF); with scope=all also FI/ETF administrators"),
     HttpApiEndpoint.get("conceptualAssets", "/api/asset_providers/:provider_id/conceptual_assets", {
       params: { provider_id: DecimalId.annotate({ description: "Administrator id (CRC32)" }) },
       success: ConceptualAssetList,
-      error: [NotFoundResponse, ServiceUnavailableResponse],
+      error: dataErrors(NotFoundResponse),
     }).annotate(OpenApi.Summary, "Current mutual funds of an administrator"),
     HttpApiEndpoint.get("realAssets", "/api/conceptual_assets/:concept_id/real_assets", {
       params: { concept_id: DecimalId.annotate({ description: "Fund id (CRC32)" }) },
       success: RealAssetList,
-      error: [NotFoundResponse, ServiceUnavailableResponse],
+      error: dataErrors(NotFoundResponse),
     }).annotate(OpenApi.Summary, "All series of a fund with their latest quota value"),
     HttpApiEndpoint.get("days", "/api/real_assets/:asset_id/days", {
       params: {
@@ -49,7 +49,7 @@ export class CatalogApi extends HttpApiGroup.make("catalog")
         from_date: Schema.optionalKey(IsoDate.annotate({ description: "First date, inclusive (YYYY-MM-DD)" })),
       },
       success: RealAssetDays,
-      error: [NotFoundResponse, ServiceUnavailableResponse],
+      error: dataErrors(NotFoundResponse),
     }).annotate(OpenApi.Summary, "Daily quota values of a series, ascending, whole history from from_date"),
   )
   .middleware(ApiKeyAuth)

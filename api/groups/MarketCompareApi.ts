@@ -5,7 +5,7 @@
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, OpenApi } from "effect/http-api"
-import { NotFoundResponse, ServiceUnavailableResponse } from "../../schemas/ApiErrors.ts"
+import { NotFoundResponse, dataErrors } from "../../schemas/ApiErrors.ts"
 import { CompareResponse, ScreenerResponse } from "../../schemas/MarketCompare.ts"
 
 const text = (description: string) => Schema.optionalKey(Schema.String.annotate({ description }))
@@ -18,7 +18,7 @@ export const compare = HttpApiEndpoint.get("compare", "/api/compare", {
     }),
   },
   success: CompareResponse,
-  error: [NotFoundResponse, ServiceUnavailableResponse],
+  error: dataErrors(NotFoundResponse),
 }).annotate(OpenApi.Summary, "Compare up to ten series of the latest published batch, with per-period and spheres comparability")
 
 export const screener = HttpApiEndpoint.get("screener", "/api/screener", {
@@ -39,5 +39,5 @@ export const screener = HttpApiEndpoint.get("screener", "/api/screener", {
     offset: text("Rows skipped after filtering and sorting, integer ≥ 0, default 0"),
   },
   success: ScreenerResponse,
-  error: ServiceUnavailableResponse,
+  error: dataErrors(),
 }).annotate(OpenApi.Summary, "Filter and sort the series of the latest published batch, one page at a time")

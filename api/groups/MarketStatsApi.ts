@@ -1,7 +1,7 @@
 /** Administrator statistics and the TAC-change report (contract only). */
 import { Schema } from "effect"
 import { HttpApiEndpoint, OpenApi } from "effect/http-api"
-import { ServiceUnavailableResponse } from "../../schemas/ApiErrors.ts"
+import { dataErrors } from "../../schemas/ApiErrors.ts"
 import { IsoDate } from "../../schemas/Dates.ts"
 import { AgfMetric, Category, ReportLimit, TacDirection, YearMonth } from "../../schemas/MarketParams.ts"
 import { AgfEvolutionResponse, AgfRankingResponse, TacChangesResponse } from "../../schemas/MarketStats.ts"
@@ -12,7 +12,7 @@ export const agfRanking = HttpApiEndpoint.get("agfRanking", "/api/agf_stats/rank
     date: Schema.optionalKey(IsoDate.annotate({ description: "YYYY-MM-DD (latest when absent)" })),
   },
   success: AgfRankingResponse,
-  error: ServiceUnavailableResponse,
+  error: dataErrors(),
 }).annotate(OpenApi.Summary, "Administrators ranked by patrimony (CLP) or shareholders at a date")
 
 export const agfEvolution = HttpApiEndpoint.get("agfEvolution", "/api/agf_stats/evolution", {
@@ -25,7 +25,7 @@ export const agfEvolution = HttpApiEndpoint.get("agfEvolution", "/api/agf_stats/
     to_month: Schema.optionalKey(YearMonth),
   },
   success: AgfEvolutionResponse,
-  error: ServiceUnavailableResponse,
+  error: dataErrors(),
 }).annotate(OpenApi.Summary, "Monthly evolution of administrators, pivoted by month for charts")
 
 export const tacChanges = HttpApiEndpoint.get("tacChanges", "/api/reports/tac-changes", {
@@ -36,5 +36,5 @@ export const tacChanges = HttpApiEndpoint.get("tacChanges", "/api/reports/tac-ch
     category: Schema.optionalKey(Category),
   },
   success: TacChangesResponse,
-  error: ServiceUnavailableResponse,
+  error: dataErrors(),
 }).annotate(OpenApi.Summary, "Largest TAC changes of a closed month vs the month before, one series per fund")

@@ -1,7 +1,7 @@
 /** Market views: all funds, the market summary, family indices, benchmarks (contract only). */
 import { Schema } from "effect"
 import { HttpApiEndpoint, OpenApi } from "effect/http-api"
-import { ServiceUnavailableResponse } from "../../schemas/ApiErrors.ts"
+import { dataErrors } from "../../schemas/ApiErrors.ts"
 import { IsoDate } from "../../schemas/Dates.ts"
 import { BenchmarkCatalog, BenchmarkPrices } from "../../schemas/MarketBenchmarks.ts"
 import { Category, FundFamily, IndexCurrency, Vehicle } from "../../schemas/MarketParams.ts"
@@ -20,7 +20,7 @@ export const allFunds = HttpApiEndpoint.get("allFunds", "/api/all-funds", {
     vehicle: Schema.optionalKey(Vehicle),
   },
   success: AllFundsResponse,
-  error: ServiceUnavailableResponse,
+  error: dataErrors(),
 }).annotate(OpenApi.Summary, "All active funds with price, daily and monthly change (decimal fractions) and TAC")
 
 export const marketSummary = HttpApiEndpoint.get("marketSummary", "/api/market-summary", {
@@ -28,7 +28,7 @@ export const marketSummary = HttpApiEndpoint.get("marketSummary", "/api/market-s
     date: dateParam("YYYY-MM-DD (latest when absent). A historical date is a backtest over today's funds (survivorship bias)"),
   },
   success: MarketSummaryResponse,
-  error: ServiceUnavailableResponse,
+  error: dataErrors(),
 }).annotate(OpenApi.Summary, "AFM families as indices (per currency, weighted by opening patrimony) and top movers")
 
 export const familyIndex = HttpApiEndpoint.get("familyIndex", "/api/families/:family_rar/index", {
@@ -38,17 +38,17 @@ export const familyIndex = HttpApiEndpoint.get("familyIndex", "/api/families/:fa
     from_date: dateParam("First date, inclusive (YYYY-MM-DD)"),
   },
   success: FamilyIndexResponse,
-  error: ServiceUnavailableResponse,
+  error: dataErrors(),
 }).annotate(OpenApi.Summary, "A family's precomputed index, base 100, per currency (empty with available=false when none)")
 
 export const benchmarks = HttpApiEndpoint.get("benchmarks", "/api/benchmarks", {
   success: BenchmarkCatalog,
-  error: ServiceUnavailableResponse,
+  error: dataErrors(),
 }).annotate(OpenApi.Summary, "Catalog of active benchmarks (family → symbol, index, currency)")
 
 export const benchmarkPrices = HttpApiEndpoint.get("benchmarkPrices", "/api/benchmarks/:family_rar/prices", {
   params: { family_rar: Schema.String.annotate({ description: "RAR family: display name or slug" }) },
   query: { from_date: dateParam("First date, inclusive (YYYY-MM-DD)") },
   success: BenchmarkPrices,
-  error: ServiceUnavailableResponse,
+  error: dataErrors(),
 }).annotate(OpenApi.Summary, "Raw benchmark closes of a family in native currency (has_benchmark=false when none)")

@@ -1,7 +1,7 @@
 /** Returns, risk and costs of a series (contract only; handlers in api/handlers/Returns.ts). */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { NotFoundResponse, ServiceUnavailableResponse } from "../../schemas/ApiErrors.ts"
+import { NotFoundResponse, dataErrors } from "../../schemas/ApiErrors.ts"
 import { IsoDate } from "../../schemas/Dates.ts"
 import { CompactDate, ExpenseRatioHistory, ExpenseRatioResponse } from "../../schemas/ReturnsCosts.ts"
 import { AdjustedReturnResponse, FundReturnResponse, TotalReturnResponse } from "../../schemas/ReturnsResponses.ts"
@@ -34,17 +34,17 @@ export class ReturnsApi extends HttpApiGroup.make("returns")
         ),
       },
       success: [FundReturnResponse, AdjustedReturnResponse, TotalReturnResponse],
-      error: [NotFoundResponse, ServiceUnavailableResponse],
+      error: dataErrors(NotFoundResponse),
     }).annotate(OpenApi.Summary, "Returns of a series over eight windows, as decimal fractions, at any past cutoff"),
     HttpApiEndpoint.get("riskMetrics", "/api/real_assets/:asset_id/risk_metrics", {
       params: assetId,
       success: RiskMetricsResponse,
-      error: [NotFoundResponse, ServiceUnavailableResponse],
+      error: dataErrors(NotFoundResponse),
     }).annotate(OpenApi.Summary, "Latest risk snapshot of a series; unavailable_reason when it cannot be computed"),
     HttpApiEndpoint.get("expenseRatio", "/api/real_assets/:asset_id/expense_ratio", {
       params: assetId,
       success: ExpenseRatioResponse,
-      error: [NotFoundResponse, ServiceUnavailableResponse],
+      error: dataErrors(NotFoundResponse),
     }).annotate(OpenApi.Summary, "TAC of a series as a decimal fraction; null when none is documented"),
     HttpApiEndpoint.get("expenseRatioHistory", "/api/real_assets/:asset_id/expense_ratio/history", {
       params: assetId,
@@ -52,7 +52,7 @@ export class ReturnsApi extends HttpApiGroup.make("returns")
         from_date: Schema.optionalKey(CompactDate.annotate({ description: "First month end to include, YYYYMMDD" })),
       },
       success: ExpenseRatioHistory,
-      error: [NotFoundResponse, ServiceUnavailableResponse],
+      error: dataErrors(NotFoundResponse),
     }).annotate(OpenApi.Summary, "Monthly TAC history of a series; an empty list when none"),
   )
   .middleware(ApiKeyAuth)

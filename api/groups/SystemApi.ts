@@ -1,7 +1,7 @@
 /** Public and key routes. */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { ServiceUnavailableResponse } from "../../schemas/ApiErrors.ts"
+import { dataErrors } from "../../schemas/ApiErrors.ts"
 import { Health, KeyInfo } from "../../schemas/System.ts"
 import { ApiKeyAuth } from "../Security.ts"
 
@@ -18,7 +18,7 @@ export class KeyApi extends HttpApiGroup.make("key")
   .add(
     HttpApiEndpoint.get("keyInfo", "/api/key/info", {
       success: HttpApiSchema.WithHeaders(KeyInfo, { "cache-control": Schema.Literal("no-store") }),
-      error: ServiceUnavailableResponse,
+      error: dataErrors(),
     }).annotate(OpenApi.Summary, "Verify a key: tier, quota and today's use (consumes no quota)"),
   )
   .middleware(ApiKeyAuth)
