@@ -1,5 +1,5 @@
 /**
- * The compare/screener fixture: the market fixture (fixtureFunds.ts, fixtureExtras.ts) plus CMF
+ * The compare/screener fixture: the market fixture (marketSnapshot.ts) plus CMF
  * spheres (SPHERES below) and the returns computation run on it as in a pipeline build, so
  * returns_latest and risk_latest hold the batch's answers. With `returns: false` the snapshot has
  * no returns rows (a batch compare/screener cannot answer from: 503).
@@ -13,16 +13,11 @@
  * Every longer window (3m … 5y_ann, ytd, last_closed_month) needs a quote before M: unavailable for all.
  */
 import { request } from "undici"
-import { writeManifest } from "../../snapshots/Manifest.ts"
-import { publishCurrent } from "../../snapshots/Pointer.ts"
-import { SnapshotWriter } from "../../snapshots/Writer.ts"
-import { MARKET_COMPUTATIONS } from "../../pipeline/compute/MarketComputations.ts"
-import { ReturnsComputation } from "../../pipeline/compute/ReturnsComputation.ts"
 import { createKey, get, type JsonResponse, type RunningServer, startServer } from "../support/server.ts"
-import { fixtureRows, makeDataDir, manifestFor, testCrc32 } from "../support/snapshotFixture.ts"
+import { makeDataDir } from "../support/snapshotFixture.ts"
 import type { Json } from "./client.ts"
-import { AFM, ALIASES, ARTICLE107, BENCHMARK_PRICES, BENCHMARKS, FI_INSTRUMENTS, HOLDINGS, INDICATORS, TAC } from "./fixtureExtras.ts"
-import { marketFixtureData, REPARTO, sid } from "./fixtureFunds.ts"
+import { sid } from "./fixtureFunds.ts"
+import { publishMarketSnapshot } from "./marketSnapshot.ts"
 
 const sphere = (key: string, family: string, investorType: string, spheres: number | null, asOf: string) => ({
   asset_id: sid(key),
@@ -46,38 +41,6 @@ export const SPHERES = [
   sphere("8200:BPRIV", "DEUDA CORTO PLAZO", RETAIL, 3, "2026-01-31"),
 ].sort((a, b) => a.asset_id - b.asset_id)
 
-const publish = (snapshotsDir: string, returns: boolean): void => {
-  const data = marketFixtureData()
-  const rows = fixtureRows(data)
-  const repartoId = testCrc32(`fm:${REPARTO.run}:${REPARTO.serie}`)
-  const repartoDate = Number(REPARTO.date.replaceAll("-", ""))
-  const quotas = rows.quotas.map((q) => (q.asset_id === repartoId && q.date === repartoDate ? { ...q, factor_reparto: REPARTO.factor } : q))
-  const writer = new SnapshotWriter(snapshotsDir)
-  try {
-    writer.insertAdministrators(rows.administrators)
-    writer.insertFunds(rows.funds)
-    writer.insertSeries(rows.series)
-    writer.insertQuotas(quotas)
-    writer.insertRows("tac", TAC)
-    writer.insertRows("fm_holdings", HOLDINGS)
-    writer.insertRows("series_aliases", ALIASES)
-    writer.insertRows("article107", ARTICLE107)
-    writer.insertRows("indicators", INDICATORS)
-    writer.insertRows("afm_categories", AFM)
-    writer.insertRows("benchmarks", BENCHMARKS)
-    writer.insertRows("benchmark_prices", BENCHMARK_PRICES)
-    writer.insertRows("fi_instruments", FI_INSTRUMENTS)
-    writer.insertRows("cmf_spheres", SPHERES)
-    for (const c of MARKET_COMPUTATIONS) c.run(writer.db, data.batchDate)
-    if (returns) ReturnsComputation.run(writer.db, data.batchDate)
-    const finished = writer.finish(data.batchDate)
-    writeManifest(snapshotsDir, manifestFor(finished, data.batchDate))
-    publishCurrent(snapshotsDir, finished.file)
-  } catch (e) {
-    writer.abort()
-    throw e
-  }
-}
 
 export interface CompareClient {
   readonly call: (path: string) => Promise<JsonResponse & { body: Json }>
@@ -88,7 +51,7 @@ export interface CompareClient {
 
 export const startCompare = async (options: { readonly returns?: boolean } = {}): Promise<CompareClient> => {
   const dir = makeDataDir()
-  publish(dir.snapshotsDir, options.returns !== false)
+  publishMarketSnapshot(dir.snapshotsDir, { returns: options.returns !== false, extra: (w) => w.insertRows("cmf_spheres", SPHERES) })
   const key = await createKey(dir.dataDir, { email: "compare@example.cl", tier: "internal" })
   const server: RunningServer = await startServer({ dataDir: dir.dataDir })
   return {

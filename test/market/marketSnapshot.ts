@@ -7,11 +7,21 @@ import { writeManifest } from "../../snapshots/Manifest.ts"
 import { publishCurrent } from "../../snapshots/Pointer.ts"
 import { SnapshotWriter } from "../../snapshots/Writer.ts"
 import { MARKET_COMPUTATIONS } from "../../pipeline/compute/MarketComputations.ts"
+import { ReturnsComputation } from "../../pipeline/compute/ReturnsComputation.ts"
 import { type FixtureDir, fixtureRows, makeDataDir, manifestFor, testCrc32 } from "../support/snapshotFixture.ts"
 import { AFM, ALIASES, ARTICLE107, BENCHMARK_PRICES, BENCHMARKS, FI_INSTRUMENTS, HOLDINGS, INDICATORS, TAC } from "./fixtureExtras.ts"
 import { marketFixtureData, REPARTO } from "./fixtureFunds.ts"
 
-export const publishMarketSnapshot = (snapshotsDir: string, options: { readonly computed?: boolean } = {}): string => {
+export interface MarketSnapshotOptions {
+  /** Run the market computations (default true). */
+  readonly computed?: boolean
+  /** Also run the returns computation, after the market ones (default false). */
+  readonly returns?: boolean
+  /** Inserts more rows, before the computations run. */
+  readonly extra?: (writer: SnapshotWriter) => void
+}
+
+export const publishMarketSnapshot = (snapshotsDir: string, options: MarketSnapshotOptions = {}): string => {
   const data = marketFixtureData()
   const rows = fixtureRows(data)
   const repartoId = testCrc32(`fm:${REPARTO.run}:${REPARTO.serie}`)
@@ -34,7 +44,9 @@ export const publishMarketSnapshot = (snapshotsDir: string, options: { readonly 
     writer.insertRows("benchmarks", BENCHMARKS)
     writer.insertRows("benchmark_prices", BENCHMARK_PRICES)
     writer.insertRows("fi_instruments", FI_INSTRUMENTS)
+    options.extra?.(writer)
     if (options.computed !== false) for (const c of MARKET_COMPUTATIONS) c.run(writer.db, data.batchDate)
+    if (options.returns === true) ReturnsComputation.run(writer.db, data.batchDate)
     const finished = writer.finish(data.batchDate)
     writeManifest(snapshotsDir, manifestFor(finished, data.batchDate))
     publishCurrent(snapshotsDir, finished.file)
@@ -46,7 +58,7 @@ export const publishMarketSnapshot = (snapshotsDir: string, options: { readonly 
 }
 
 /** A fresh data directory with the market fixture published. */
-export const makeMarketFixture = (options: { readonly computed?: boolean } = {}): FixtureDir => {
+export const makeMarketFixture = (options: MarketSnapshotOptions = {}): FixtureDir => {
   const dir = makeDataDir()
   publishMarketSnapshot(dir.snapshotsDir, options)
   return dir

@@ -8,22 +8,17 @@
  * Prices follow a fixed formula (no randomness), rounded to 4 decimals as CMF publishes them.
  */
 import { COMPUTATIONS } from "../../pipeline/compute/Computations.ts"
-import { writeManifest } from "../../snapshots/Manifest.ts"
-import { publishCurrent } from "../../snapshots/Pointer.ts"
-import { SnapshotWriter } from "../../snapshots/Writer.ts"
-import { type FixtureData, type FixtureDir, type FixtureQuota, fixtureRows, makeDataDir, manifestFor, testCrc32 } from "../support/snapshotFixture.ts"
+import {
+  type FixtureData,
+  type FixtureDir,
+  type FixtureQuota,
+  makeDataDir,
+  publishSnapshot,
+  testCrc32,
+  weekdays,
+} from "../support/snapshotFixture.ts"
 
 export const BATCH = "2026-03-04"
-
-/** Every Monday–Friday from `from` to `to` (inclusive), YYYY-MM-DD. */
-const weekdays = (from: string, to: string): string[] => {
-  const out: string[] = []
-  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += 86_400_000) {
-    const d = new Date(t)
-    if (d.getUTCDay() !== 0 && d.getUTCDay() !== 6) out.push(d.toISOString().slice(0, 10))
-  }
-  return out
-}
 
 /** A quota path from 1000: a fast and a slow wave, plus a 30-day fall from day `fallAt` when given. */
 const path = (dates: ReadonlyArray<string>, amplitude: number, fallAt: number | null): FixtureQuota[] => {
@@ -81,20 +76,12 @@ const data = (): FixtureData => ({
 /** A fresh data directory with the snapshot published (caller cleans up). */
 export const makeRiskFixture = (): FixtureDir => {
   const dir = makeDataDir()
-  const rows = fixtureRows(data())
-  const writer = new SnapshotWriter(dir.snapshotsDir)
   try {
-    writer.insertAdministrators(rows.administrators)
-    writer.insertFunds(rows.funds)
-    writer.insertSeries(rows.series)
-    writer.insertQuotas(rows.quotas)
-    for (const c of COMPUTATIONS) c.run(writer.db, BATCH)
-    const finished = writer.finish(BATCH)
-    writeManifest(dir.snapshotsDir, manifestFor(finished, BATCH))
-    publishCurrent(dir.snapshotsDir, finished.file)
+    publishSnapshot(dir.snapshotsDir, data(), (writer) => {
+      for (const c of COMPUTATIONS) c.run(writer.db, BATCH)
+    })
     return dir
   } catch (e) {
-    writer.abort()
     dir.cleanup()
     throw e
   }

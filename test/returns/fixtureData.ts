@@ -6,7 +6,7 @@
  * Funds (RUN check digits as in the catalog fixture): 8043-8 (CLP), 9105-7 (USD "PROM"), 8106-K
  * (EUR, and one series without a currency).
  */
-import { testCrc32 } from "../support/snapshotFixture.ts"
+import { testCrc32, weekdays } from "../support/snapshotFixture.ts"
 
 export const BATCH_DATE = "2026-03-31"
 
@@ -115,14 +115,6 @@ export const NO_CURRENCY = series(8106, "X", null, [
 ])
 
 /** Weekdays from 2023-03-01 to 2026-03-31, prices alternating 100, 101, 100, … (see risk tests). */
-const weekdays = (from: string, to: string): string[] => {
-  const out: string[] = []
-  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += 86_400_000) {
-    const d = new Date(t)
-    if (d.getUTCDay() !== 0 && d.getUTCDay() !== 6) out.push(d.toISOString().slice(0, 10))
-  }
-  return out
-}
 export const DAILY = series(
   8043,
   "R",

@@ -252,7 +252,13 @@ export const fixtureRows = (data: FixtureData): FixtureRows => {
 export const writeSnapshotFile = (
   dir: string,
   data: FixtureData,
-  options: { readonly reverse?: boolean; readonly extraMeta?: Record<string, string>; readonly hashInWorker?: boolean } = {},
+  options: {
+    readonly reverse?: boolean
+    readonly extraMeta?: Record<string, string>
+    readonly hashInWorker?: boolean
+    /** Runs on the file before it is finished (the pipeline's computations, as a build runs them). */
+    readonly compute?: (writer: SnapshotWriter) => void
+  } = {},
 ): FinishedSnapshot => {
   const rows = fixtureRows(data)
   const order = <T>(xs: T[]): T[] => (options.reverse === true ? [...xs].reverse() : xs)
@@ -263,6 +269,7 @@ export const writeSnapshotFile = (
     writer.insertFunds(order(rows.funds))
     writer.insertSeries(order(rows.series))
     writer.insertQuotas(order(rows.quotas))
+    options.compute?.(writer)
     return writer.finish(data.batchDate, options.hashInWorker === undefined ? {} : { hashInWorker: options.hashInWorker })
   } catch (e) {
     writer.abort()
@@ -290,8 +297,12 @@ export interface PublishedSnapshot {
 }
 
 /** Writes a snapshot file, its manifest and then CURRENT (the publishing order the API relies on). */
-export const publishSnapshot = (snapshotsDir: string, data: FixtureData): PublishedSnapshot => {
-  const finished = writeSnapshotFile(snapshotsDir, data)
+export const publishSnapshot = (
+  snapshotsDir: string,
+  data: FixtureData,
+  compute?: (writer: SnapshotWriter) => void,
+): PublishedSnapshot => {
+  const finished = writeSnapshotFile(snapshotsDir, data, compute === undefined ? {} : { compute })
   writeManifest(snapshotsDir, manifestFor(finished, data.batchDate))
   publishCurrent(snapshotsDir, finished.file)
   const rows = fixtureRows(data)
@@ -348,3 +359,13 @@ export const publishGarbageSnapshot = (snapshotsDir: string, batchDate: string):
 
 /** The ISO date → YYYYMMDD conversion the snapshot tables use, written independently. */
 export const fixtureDateInt = dateInt
+
+/** Every Monday–Friday from `from` to `to` (inclusive), YYYY-MM-DD. */
+export const weekdays = (from: string, to: string): string[] => {
+  const out: string[] = []
+  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += 86_400_000) {
+    const d = new Date(t)
+    if (d.getUTCDay() !== 0 && d.getUTCDay() !== 6) out.push(d.toISOString().slice(0, 10))
+  }
+  return out
+}
