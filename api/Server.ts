@@ -12,7 +12,7 @@ import { AccountOriginLive } from "./handlers/AccountSession.ts"
 import { CatalogHandlers } from "./handlers/Catalog.ts"
 import { FiHandlers } from "./handlers/Fi.ts"
 import { FiReturnsLive } from "./handlers/FiReturns.ts"
-import { AllFundsRenderer } from "./handlers/AllFundsRender.ts"
+import { OffThreadRenderer } from "./handlers/OffThreadRender.ts"
 import { MarketHandlers } from "./handlers/Market.ts"
 import { ReturnsHandlers } from "./handlers/Returns.ts"
 import { ApiKeyAuthLive, RequestValidationLive } from "./handlers/Security.ts"
@@ -50,7 +50,7 @@ const snapshotStore = (options: ServerOptions) =>
 
 /** Everything the routes need that lives outside the HTTP layer. */
 export const services = (options: ServerOptions) =>
-  Layer.mergeAll(AccountsLive(options.dataDir), snapshotStore(options), AllFundsRenderer.layer)
+  Layer.mergeAll(AccountsLive(options.dataDir), snapshotStore(options), OffThreadRenderer.layer)
 
 /**
  * The HTTP server; its HttpServer service (with the bound address) stays in the output for tests.
@@ -66,5 +66,5 @@ export const ServerLive = (options: ServerOptions) =>
   }).pipe(
     Layer.provide(AccountsOnStore(options.dataDir)),
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: options.port, host: options.host })),
-    Layer.provide(Layer.mergeAll(snapshotStore(options), accountsStore(options.dataDir), AllFundsRenderer.layer)),
+    Layer.provide(Layer.mergeAll(snapshotStore(options), accountsStore(options.dataDir), OffThreadRenderer.layer)),
   )

@@ -1,7 +1,7 @@
 /**
  * /api/all-funds. Read one resolves the request on the pinned snapshot (the cutoff must not be
  * after the batch; the ready bytes answer the plain latest request of each vehicle). Any other
- * request is rendered off the event loop (AllFundsRender.ts) from the pinned snapshot's file, so
+ * request is rendered off the event loop (OffThreadRender.ts) from the pinned snapshot's file, so
  * the answer is of one batch; its bytes are kept per snapshot (bounded). A vehicle whose data is
  * unavailable answers 503 for the whole request (no FM rows alone either).
  */
@@ -14,7 +14,7 @@ import type { AllFundsFilters, RequestedVehicle } from "../../snapshots/readers/
 import { keptLru } from "../../snapshots/readers/MarketDb.ts"
 import { readyAnswer } from "../../snapshots/readers/MarketReady.ts"
 import type { Lease } from "../SnapshotStore.ts"
-import { AllFundsRenderer } from "./AllFundsRender.ts"
+import { OffThreadRenderer } from "./OffThreadRender.ts"
 import { afterBatch, jsonBytes, readyResponse } from "./MarketResponses.ts"
 
 /** Rendered answers kept per snapshot (up to ~2 MB each at full size). */
@@ -38,7 +38,7 @@ export const allFundsAnswer = (
   lease: Lease,
   query: AllFundsQuery,
   gzip: boolean,
-): Effect.Effect<HttpServerResponse.HttpServerResponse, InvalidParameter | ServiceUnavailable, AllFundsRenderer> =>
+): Effect.Effect<HttpServerResponse.HttpServerResponse, InvalidParameter | ServiceUnavailable, OffThreadRenderer> =>
   Effect.gen(function* () {
     const requested = query.vehicle ?? "mutual_fund"
     const filters = filtersOf(query)
@@ -54,8 +54,9 @@ export const allFundsAnswer = (
     const { path, kept } = yield* lease.read((r) => ({ path: r.path, kept: keptLru<Uint8Array>(r.db, "allFunds", KEPT_ANSWERS) }))
     const hit = kept.get(key)
     if (hit !== undefined) return jsonBytes(hit)
-    const renderer = yield* AllFundsRenderer
-    const answer = yield* renderer.render({ path, requested, cutoff, filters })
+    const renderer = yield* OffThreadRenderer
+    const answer = yield* renderer.render({ kind: "allFunds", path, requested, cutoff, filters })
+    if (answer === null) return yield* Effect.die(new Error("an all-funds rendering answered nothing"))
     if (!(answer instanceof Uint8Array)) {
       return yield* new ServiceUnavailable({ reason: answer.unavailable, message: answer.message, retryAfter: 300 })
     }

@@ -1,6 +1,6 @@
 /**
- * /api/market-summary (the batch's own date from ready bytes; an earlier date computed on the
- * pinned snapshot as a backtest over today's funds) and /api/families/{family_rar}/index (the
+ * /api/market-summary (the batch's own date from ready bytes; an earlier date computed as a
+ * backtest over today's funds, off the event loop: OffThreadRender.ts) and /api/families/{family_rar}/index (the
  * precomputed points; an unknown family or currency without data is 200 with available=false).
  */
 import { Effect } from "effect"
@@ -8,46 +8,80 @@ import type { HttpServerResponse } from "effect/http"
 import { InvalidParameter, type ServiceUnavailable } from "../../schemas/ApiErrors.ts"
 import { dateToInt } from "../../schemas/Dates.ts"
 import { familyOf, indexCurrencyOf } from "../../schemas/MarketParams.ts"
-import { memoLru } from "../../snapshots/readers/MarketDb.ts"
+import { keptLru } from "../../snapshots/readers/MarketDb.ts"
 import { marketDates } from "../../snapshots/readers/MarketDates.ts"
 import { defaultCurrency, familyCurrencies, familyIndexMeta, indexItems } from "../../snapshots/readers/MarketIndexSeries.ts"
 import { latestDates } from "../../snapshots/readers/MarketMutualFunds.ts"
 import { readyAnswer } from "../../snapshots/readers/MarketReady.ts"
 import { marketSummary } from "../../snapshots/readers/MarketSummary.ts"
 import { universe } from "../../snapshots/readers/MarketUniverse.ts"
-import type { SnapshotReader } from "../../snapshots/Reader.ts"
+import type { SnapshotData } from "../../snapshots/Reader.ts"
 import type { Lease } from "../SnapshotStore.ts"
-import { afterBatch, jsonText, readyResponse } from "./MarketResponses.ts"
+import { afterBatch, jsonBytes, jsonText, readyResponse } from "./MarketResponses.ts"
+import { OffThreadRenderer } from "./OffThreadRender.ts"
 
 const noData = (date: string) =>
   new InvalidParameter({ parameter: "date", message: `invalid query parameter date: no quote of today's funds on or before ${date}` })
 
-const summaryAt = (r: SnapshotReader, date: string | undefined, gzip: boolean) => {
+/** Rendered summaries kept per snapshot (~30 kB each at full size). */
+const KEPT_SUMMARIES = 64
+
+/**
+ * The summary at `cutoff` (YYYYMMDD, at most the latest market date) as JSON text, or null when no
+ * fund of today has a quote by then. Runs in the rendering thread (RenderWorker.ts).
+ */
+export const summaryText = (r: SnapshotData, cutoff: number): string | null => {
   const batch = dateToInt(r.batchDate)
-  if (date !== undefined && date > r.batchDate) return afterBatch("date", date, r.batchDate)
   const latest = latestDates(r.db, batch)
-  if (latest === null) return noData(date ?? r.batchDate)
-  const cutoff = date === undefined ? batch : dateToInt(date)
-  if (cutoff >= latest.date) {
-    const ready = readyAnswer(r.db, "market-summary")
-    if (ready !== null) return readyResponse(ready, gzip)
-  }
-  const text = memoLru(r.db, "summary", String(Math.min(cutoff, latest.date)), 16, () => {
-    const dates = cutoff >= latest.date ? latest : marketDates(r.db, universe(r.db, batch), cutoff)
-    return dates === null ? null : JSON.stringify(marketSummary(r.db, batch, dates, latest))
-  })
-  return text === null ? noData(date ?? r.batchDate) : jsonText(text)
+  if (latest === null) return null
+  const dates = cutoff >= latest.date ? latest : marketDates(r.db, universe(r.db, batch), cutoff)
+  return dates === null ? null : JSON.stringify(marketSummary(r.db, batch, dates, latest))
 }
 
+interface ToRender {
+  readonly path: string
+  readonly cutoff: number
+  /** The date the 422 names when there is nothing to answer from. */
+  readonly asked: string
+  readonly kept: ReturnType<typeof keptLru<Uint8Array>>
+}
+
+/** The batch's own date from the ready bytes; an earlier one rendered off the event loop and kept. */
 export const marketSummaryAnswer = (
   lease: Lease,
   date: string | undefined,
   gzip: boolean,
-): Effect.Effect<HttpServerResponse.HttpServerResponse, InvalidParameter | ServiceUnavailable> =>
-  Effect.flatMap(
-    lease.read((r) => summaryAt(r, date, gzip)),
-    (answer) => (answer instanceof InvalidParameter ? Effect.fail(answer) : Effect.succeed(answer)),
-  )
+): Effect.Effect<HttpServerResponse.HttpServerResponse, InvalidParameter | ServiceUnavailable, OffThreadRenderer> =>
+  Effect.gen(function* () {
+    const resolved = yield* lease.read((r): InvalidParameter | HttpServerResponse.HttpServerResponse | ToRender => {
+      const batch = dateToInt(r.batchDate)
+      if (date !== undefined && date > r.batchDate) return afterBatch("date", date, r.batchDate)
+      const latest = latestDates(r.db, batch)
+      if (latest === null) return noData(date ?? r.batchDate)
+      const cutoff = date === undefined ? batch : dateToInt(date)
+      if (cutoff >= latest.date) {
+        const ready = readyAnswer(r.db, "market-summary")
+        if (ready !== null) return readyResponse(ready, gzip)
+      }
+      return {
+        path: r.path,
+        cutoff: Math.min(cutoff, latest.date),
+        asked: date ?? r.batchDate,
+        kept: keptLru<Uint8Array>(r.db, "summary", KEPT_SUMMARIES),
+      }
+    })
+    if (resolved instanceof InvalidParameter) return yield* resolved
+    if (!("kept" in resolved)) return resolved
+    const key = String(resolved.cutoff)
+    const hit = resolved.kept.get(key)
+    if (hit !== undefined) return jsonBytes(hit)
+    const renderer = yield* OffThreadRenderer
+    const answer = yield* renderer.render({ kind: "marketSummary", path: resolved.path, cutoff: resolved.cutoff })
+    if (answer === null) return yield* noData(resolved.asked)
+    if (!(answer instanceof Uint8Array)) return yield* Effect.die(new Error("a market summary rendering answered a vehicle"))
+    resolved.kept.set(key, answer)
+    return jsonBytes(answer)
+  })
 
 export const familyIndexAnswer = (
   lease: Lease,

@@ -6,7 +6,7 @@
 import { it as effectIt } from "@effect/vitest"
 import { Context, Effect, Layer, Scope } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
-import { AllFundsRenderer } from "../../api/handlers/AllFundsRender.ts"
+import { OffThreadRenderer } from "../../api/handlers/OffThreadRender.ts"
 import { allFundsAnswer } from "../../api/handlers/MarketAllFunds.ts"
 import { type Lease, SnapshotStore } from "../../api/SnapshotStore.ts"
 import { ServiceUnavailable } from "../../schemas/ApiErrors.ts"
@@ -34,7 +34,7 @@ describe("a swap between two reads of one request", () => {
   effectIt.live("without a swap, the filtered request (two reads) answers 200", () =>
     Effect.gen(function* () {
       const { lease } = yield* setup
-      const response = yield* allFundsAnswer(lease, { category: "equity" }, false).pipe(Effect.provide(AllFundsRenderer.layer))
+      const response = yield* allFundsAnswer(lease, { category: "equity" }, false).pipe(Effect.provide(OffThreadRenderer.layer))
       expect(response.status).toBe(200)
     }),
   )
@@ -54,7 +54,7 @@ describe("a swap between two reads of one request", () => {
           }),
       }
       const failure = yield* Effect.flip(allFundsAnswer(crossing, { category: "equity" }, false)).pipe(
-        Effect.provide(AllFundsRenderer.layer),
+        Effect.provide(OffThreadRenderer.layer),
       )
       expect(reads).toBe(2)
       expect(failure).toBeInstanceOf(ServiceUnavailable)

@@ -1,5 +1,5 @@
 /**
- * The all-funds rendering thread (see AllFundsRender.ts): renders one request at a time on a
+ * The rendering thread (see OffThreadRender.ts): renders one request at a time on a
  * read-only reader of the snapshot file it names. Readers are kept for the two newest files asked
  * for (the pinned one and, across a swap, the one before), so the readers' memory per snapshot
  * serves the next request.
@@ -7,7 +7,8 @@
 import { existsSync } from "node:fs"
 import { parentPort } from "node:worker_threads"
 import { SnapshotReader } from "../../snapshots/Reader.ts"
-import type { RenderAnswer, RenderRequest } from "./AllFundsRender.ts"
+import type { RenderAnswer, RenderRequest } from "./OffThreadRender.ts"
+import { summaryText } from "./MarketSummary.ts"
 import { renderAllFunds } from "./MarketVehicles.ts"
 
 const KEPT_READERS = 2
@@ -28,7 +29,12 @@ const readerOf = (path: string): SnapshotReader => {
 
 const answer = (m: RenderRequest): { answer: RenderAnswer; transfer: ArrayBuffer[] } => {
   if (!readers.has(m.path) && !existsSync(m.path)) return { answer: { id: m.id, gone: true }, transfer: [] }
-  const out = renderAllFunds(readerOf(m.path), m.requested, { cutoff: m.cutoff, filters: m.filters })
+  const reader = readerOf(m.path)
+  const out =
+    m.kind === "allFunds"
+      ? renderAllFunds(reader, m.requested, { cutoff: m.cutoff, filters: m.filters })
+      : summaryText(reader, m.cutoff)
+  if (out === null) return { answer: { id: m.id, empty: true }, transfer: [] }
   if (typeof out !== "string") return { answer: { id: m.id, unavailable: out }, transfer: [] }
   const bytes = new TextEncoder().encode(out)
   return { answer: { id: m.id, bytes }, transfer: [bytes.buffer as ArrayBuffer] }

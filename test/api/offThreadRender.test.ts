@@ -1,13 +1,13 @@
 /**
- * The all-funds rendering thread (api/handlers/AllFundsRender.ts): answers from the real worker on
- * a real snapshot (the same bytes as the HTTP route), a file that is gone, a bound on waiting
+ * The rendering thread (api/handlers/OffThreadRender.ts): answers from the real worker on a real
+ * snapshot (all-funds filtered, a market summary at an earlier date), a file that is gone, a bound on waiting
  * renderings, and a worker that dies (what waited fails, the next rendering starts a new one).
  * Failing workers are small scripts given as data: URLs.
  */
 import { it as effectIt } from "@effect/vitest"
 import { Effect } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
-import { AllFundsRenderer, MAX_WAITING, makeRenderer, type RenderAnswer } from "../../api/handlers/AllFundsRender.ts"
+import { OffThreadRenderer, MAX_WAITING, makeRenderer, type RenderAnswer } from "../../api/handlers/OffThreadRender.ts"
 import { ServiceUnavailable } from "../../schemas/ApiErrors.ts"
 import { join } from "node:path"
 import { publishMarketSnapshot } from "../market/marketSnapshot.ts"
@@ -18,9 +18,9 @@ const dir = makeDataDir()
 const file = publishMarketSnapshot(dir.snapshotsDir)
 afterAll(() => dir.cleanup())
 
-const request = (path: string) => ({ path, requested: "mutual_fund" as const, cutoff: null, filters: { category: "equity" } })
+const request = (path: string) => ({ kind: "allFunds" as const, path, requested: "mutual_fund" as const, cutoff: null, filters: { category: "equity" } })
 
-describe("the all-funds rendering thread", () => {
+describe("the rendering thread", () => {
   it("renders a filtered answer from the snapshot file, as UTF-8 JSON bytes", async () => {
     const r = makeRenderer()
     try {
@@ -29,6 +29,19 @@ describe("the all-funds rendering thread", () => {
       const body = JSON.parse(new TextDecoder().decode(answer.bytes))
       expect(body.data.length).toBeGreaterThan(0)
       expect(body.data.every((row: { category: string }) => row.category.toLowerCase() === "equity")).toBe(true)
+    } finally {
+      await r.close()
+    }
+  })
+
+  it("renders a market summary at an earlier date; before any quote there is nothing (the route's 422)", async () => {
+    const r = makeRenderer()
+    try {
+      const path = join(dir.snapshotsDir, file)
+      const answer = (await r.render({ kind: "marketSummary", path, cutoff: 20260303 })) as RenderAnswer & { bytes: Uint8Array }
+      const body = JSON.parse(new TextDecoder().decode(answer.bytes))
+      expect(body.meta.date).toBe("2026-03-03")
+      expect(await r.render({ kind: "marketSummary", path, cutoff: 20250101 })).toMatchObject({ empty: true })
     } finally {
       await r.close()
     }
@@ -58,7 +71,7 @@ describe("the all-funds rendering thread", () => {
     const r = makeRenderer(script(source))
     try {
       const failed = await r.render(request("/crash"))
-      expect(failed).toMatchObject({ failed: "the all-funds worker exited (code 3)" })
+      expect(failed).toMatchObject({ failed: "the rendering worker exited (code 3)" })
       expect(await r.render(request("/other"))).toMatchObject({ gone: true })
     } finally {
       await r.close()
@@ -69,13 +82,13 @@ describe("the all-funds rendering thread", () => {
 describe("the rendering service", () => {
   effectIt.live(`beyond ${MAX_WAITING} waiting renderings a request answers 503 render_busy with Retry-After`, () =>
     Effect.gen(function* () {
-      const renderer = yield* AllFundsRenderer
+      const renderer = yield* OffThreadRenderer
       for (let i = 0; i < MAX_WAITING; i++) yield* Effect.forkChild(renderer.render(request("/x")))
       yield* Effect.yieldNow
       const busy = yield* Effect.flip(renderer.render(request("/x")))
       expect(busy).toBeInstanceOf(ServiceUnavailable)
       expect(busy.reason).toBe("render_busy")
       expect(busy.retryAfter).toBe(2)
-    }).pipe(Effect.provide(AllFundsRenderer.layerOn(script(`import { parentPort } from "node:worker_threads"; parentPort.on("message", () => {})`)))),
+    }).pipe(Effect.provide(OffThreadRenderer.layerOn(script(`import { parentPort } from "node:worker_threads"; parentPort.on("message", () => {})`)))),
   )
 })

@@ -1,14 +1,15 @@
 /**
- * /api/all-funds answers that are not stored (another date, a filter) are rendered off the event
- * loop, in one worker thread (AllFundsWorker.ts) that opens the pinned snapshot's file read-only:
- * at full size an earlier date takes about a second (the risk figures of every series at that
- * date), which on the event loop would stall every other request meanwhile. The worker keeps the
- * readers' per-snapshot memory, so a second request at the same date is quick there too.
+ * Answers that take long to compute and are not stored are rendered off the event loop, in one
+ * worker thread (RenderWorker.ts) that opens the pinned snapshot's file read-only: /api/all-funds
+ * at another date or with a filter (full size: an earlier date takes about a second, the risk
+ * figures of every series at that date) and /api/market-summary at an earlier date (~0.1 s). On
+ * the event loop they would stall every other request meanwhile; a client walking through dates
+ * could keep it busy. The worker keeps the readers' per-snapshot memory, so a second request at
+ * the same date is quick there too.
  *
  * One worker, started on first use and again after a failure; at most MAX_WAITING renderings
- * wait for it, beyond that a request answers 503 `render_busy` with Retry-After (a client
- * walking through dates cannot queue unbounded work). The answer comes back as UTF-8 bytes
- * (transferred, not copied).
+ * wait for it, beyond that a request answers 503 `render_busy` with Retry-After (no unbounded
+ * queue). The answer comes back as UTF-8 bytes (transferred, not copied).
  */
 import { Context, Effect, Layer } from "effect"
 import { Worker } from "node:worker_threads"
@@ -16,30 +17,42 @@ import { ServiceUnavailable } from "../../schemas/ApiErrors.ts"
 import type { AllFundsFilters, RequestedVehicle } from "../../snapshots/readers/MarketAllFunds.ts"
 import type { VehicleUnavailable } from "./MarketVehicles.ts"
 
-export interface RenderRequest {
-  readonly id: number
-  /** The snapshot file the request pinned. */
-  readonly path: string
-  readonly requested: RequestedVehicle
-  /** YYYYMMDD, null for the latest data. */
-  readonly cutoff: number | null
-  readonly filters: AllFundsFilters
-}
+/** What to render, on the snapshot file the request pinned (`path`). */
+export type RenderTask =
+  | {
+      readonly kind: "allFunds"
+      readonly path: string
+      readonly requested: RequestedVehicle
+      /** YYYYMMDD, null for the latest data. */
+      readonly cutoff: number | null
+      readonly filters: AllFundsFilters
+    }
+  | {
+      readonly kind: "marketSummary"
+      readonly path: string
+      /** YYYYMMDD, at most the latest market date. */
+      readonly cutoff: number
+    }
+
+export type RenderRequest = RenderTask & { readonly id: number }
 
 export type RenderAnswer =
   | { readonly id: number; readonly bytes: Uint8Array }
+  /** A vehicle's data is unavailable (all-funds: 503 with its reason). */
   | { readonly id: number; readonly unavailable: VehicleUnavailable }
+  /** Nothing to answer from (market summary: no quote of today's funds by the date). */
+  | { readonly id: number; readonly empty: true }
   /** The file is gone (removed after a newer batch): the request retries on the new one. */
   | { readonly id: number; readonly gone: true }
   | { readonly id: number; readonly failed: string }
 
 export const MAX_WAITING = 8
 
-const WORKER = new URL("./AllFundsWorker.ts", import.meta.url)
+const WORKER = new URL("./RenderWorker.ts", import.meta.url)
 
 const busy = new ServiceUnavailable({
   reason: "render_busy",
-  message: `${MAX_WAITING} all-funds answers for other dates or filters are being prepared; retry shortly`,
+  message: `${MAX_WAITING} answers for other dates or filters are being prepared; retry shortly`,
   retryAfter: 2,
 })
 
@@ -68,23 +81,23 @@ export const makeRenderer = (script: URL = WORKER) => {
     })
     w.on("error", (e) => {
       if (worker === w) worker = undefined
-      failAll(`the all-funds worker failed: ${String(e)}`)
+      failAll(`the rendering worker failed: ${String(e)}`)
     })
     w.on("exit", (code) => {
       if (worker === w) worker = undefined
-      failAll(`the all-funds worker exited (code ${code})`)
+      failAll(`the rendering worker exited (code ${code})`)
     })
     return w
   }
   return {
     /** Undefined when MAX_WAITING renderings already wait. */
-    render: (request: Omit<RenderRequest, "id">): Promise<RenderAnswer> | undefined => {
+    render: (request: RenderTask): Promise<RenderAnswer> | undefined => {
       if (waiting.size >= MAX_WAITING) return undefined
       worker ??= start()
       const id = nextId++
       const { promise, resolve } = Promise.withResolvers<RenderAnswer>()
       waiting.set(id, resolve)
-      worker.postMessage({ ...request, id } satisfies RenderRequest)
+      worker.postMessage({ ...request, id } as RenderRequest)
       return promise
     },
     close: async () => {
@@ -96,27 +109,27 @@ export const makeRenderer = (script: URL = WORKER) => {
   }
 }
 
-export class AllFundsRenderer extends Context.Service<
-  AllFundsRenderer,
+export class OffThreadRenderer extends Context.Service<
+  OffThreadRenderer,
   {
-    /** The answer's bytes, or why a vehicle is unavailable; 503 when busy or the file is gone. */
-    readonly render: (request: Omit<RenderRequest, "id">) => Effect.Effect<Uint8Array | VehicleUnavailable, ServiceUnavailable>
+    /** The answer's bytes, why a vehicle is unavailable, or null when there is nothing to answer from; 503 when busy or the file is gone. */
+    readonly render: (task: RenderTask) => Effect.Effect<Uint8Array | VehicleUnavailable | null, ServiceUnavailable>
   }
->()("fds/api/AllFundsRenderer") {
+>()("fds/api/OffThreadRenderer") {
   /** The service on `script` (the rendering thread; tests give another). */
   static readonly layerOn = (script: URL) =>
     Layer.effect(
-      AllFundsRenderer,
+      OffThreadRenderer,
       Effect.map(
         Effect.acquireRelease(Effect.sync(() => makeRenderer(script)), (r) => Effect.promise(r.close)),
-        (r) => AllFundsRenderer.of({ render: (request) => Effect.suspend(() => settle(r.render(request))) }),
+        (r) => OffThreadRenderer.of({ render: (request) => Effect.suspend(() => settle(r.render(request))) }),
       ),
     )
 
-  static readonly layer = AllFundsRenderer.layerOn(WORKER)
+  static readonly layer = OffThreadRenderer.layerOn(WORKER)
 }
 
-type Rendered = Effect.Effect<Uint8Array | VehicleUnavailable, ServiceUnavailable>
+type Rendered = Effect.Effect<Uint8Array | VehicleUnavailable | null, ServiceUnavailable>
 
 const settle = (pending: Promise<RenderAnswer> | undefined): Rendered =>
   pending === undefined
@@ -124,6 +137,7 @@ const settle = (pending: Promise<RenderAnswer> | undefined): Rendered =>
     : Effect.flatMap(Effect.promise(() => pending), (answer): Rendered => {
         if ("bytes" in answer) return Effect.succeed(answer.bytes)
         if ("unavailable" in answer) return Effect.succeed(answer.unavailable)
+        if ("empty" in answer) return Effect.succeed(null)
         if ("gone" in answer) return Effect.fail(gone)
         return Effect.die(new Error(answer.failed))
       })
