@@ -9,13 +9,9 @@ import { InvalidParameter, type ServiceUnavailable } from "../../schemas/ApiErro
 import { dateToInt } from "../../schemas/Dates.ts"
 import { familyOf, indexCurrencyOf } from "../../schemas/MarketParams.ts"
 import { keptLru } from "../../snapshots/readers/MarketDb.ts"
-import { marketDates } from "../../snapshots/readers/MarketDates.ts"
 import { defaultCurrency, familyCurrencies, familyIndexMeta, indexItems } from "../../snapshots/readers/MarketIndexSeries.ts"
 import { latestDates } from "../../snapshots/readers/MarketMutualFunds.ts"
 import { readyAnswer } from "../../snapshots/readers/MarketReady.ts"
-import { marketSummary } from "../../snapshots/readers/MarketSummary.ts"
-import { universe } from "../../snapshots/readers/MarketUniverse.ts"
-import type { SnapshotData } from "../../snapshots/Reader.ts"
 import type { Lease } from "../SnapshotStore.ts"
 import { afterBatch, jsonBytes, jsonText, readyResponse } from "./MarketResponses.ts"
 import { OffThreadRenderer } from "./OffThreadRender.ts"
@@ -25,18 +21,6 @@ const noData = (date: string) =>
 
 /** Rendered summaries kept per snapshot (~30 kB each at full size). */
 const KEPT_SUMMARIES = 64
-
-/**
- * The summary at `cutoff` (YYYYMMDD, at most the latest market date) as JSON text, or null when no
- * fund of today has a quote by then. Runs in the rendering thread (RenderWorker.ts).
- */
-export const summaryText = (r: SnapshotData, cutoff: number): string | null => {
-  const batch = dateToInt(r.batchDate)
-  const latest = latestDates(r.db, batch)
-  if (latest === null) return null
-  const dates = cutoff >= latest.date ? latest : marketDates(r.db, universe(r.db, batch), cutoff)
-  return dates === null ? null : JSON.stringify(marketSummary(r.db, batch, dates, latest))
-}
 
 interface ToRender {
   readonly path: string

@@ -8,7 +8,7 @@ import { existsSync } from "node:fs"
 import { parentPort } from "node:worker_threads"
 import { SnapshotReader } from "../../snapshots/Reader.ts"
 import type { RenderAnswer, RenderRequest } from "./OffThreadRender.ts"
-import { summaryText } from "./MarketSummary.ts"
+import { marketSummaryText } from "../../snapshots/readers/MarketSummary.ts"
 import { renderAllFunds } from "./MarketVehicles.ts"
 
 const KEPT_READERS = 2
@@ -33,7 +33,7 @@ const answer = (m: RenderRequest): { answer: RenderAnswer; transfer: ArrayBuffer
   const out =
     m.kind === "allFunds"
       ? renderAllFunds(reader, m.requested, { cutoff: m.cutoff, filters: m.filters })
-      : summaryText(reader, m.cutoff)
+      : marketSummaryText(reader, m.cutoff)
   if (out === null) return { answer: { id: m.id, empty: true }, transfer: [] }
   if (typeof out !== "string") return { answer: { id: m.id, unavailable: out }, transfer: [] }
   const bytes = new TextEncoder().encode(out)

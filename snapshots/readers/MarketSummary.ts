@@ -5,12 +5,15 @@
  */
 import type Database from "better-sqlite3"
 import { toIsoDate } from "../compute/Calendar.ts"
-import type { MarketDates } from "./MarketDates.ts"
+import { type MarketDates, marketDates } from "./MarketDates.ts"
 import { familySummaries } from "./MarketFamilies.ts"
 import { toClp, usdOn } from "./MarketFx.ts"
 import { movers, OUTLIER_RULE, TOP_N } from "./MarketMovers.ts"
 import { marketRows } from "./MarketRows.ts"
 import { TOLERANCE_DAYS, universe } from "./MarketUniverse.ts"
+import { latestDates } from "./MarketMutualFunds.ts"
+import type { SnapshotData } from "../Reader.ts"
+import { dateToInt } from "../../schemas/Dates.ts"
 
 export const SUMMARY_METHODOLOGY = {
   version: "summary_v1",
@@ -61,4 +64,16 @@ export const marketSummary = (db: Database.Database, batchDate: number, dates: M
     families: familySummaries(rows, usdClp),
     ...movers(rows),
   }
+}
+
+/**
+ * The summary at `cutoff` (YYYYMMDD, at most the latest market date) as JSON text, or null when no
+ * fund of today has a quote by then. Runs in the API's rendering thread (api/handlers/RenderWorker.ts).
+ */
+export const marketSummaryText = (r: SnapshotData, cutoff: number): string | null => {
+  const batch = dateToInt(r.batchDate)
+  const latest = latestDates(r.db, batch)
+  if (latest === null) return null
+  const dates = cutoff >= latest.date ? latest : marketDates(r.db, universe(r.db, batch), cutoff)
+  return dates === null ? null : JSON.stringify(marketSummary(r.db, batch, dates, latest))
 }
