@@ -7,9 +7,10 @@
  * could keep it busy. The worker keeps the readers' per-snapshot memory, so a second request at
  * the same date is quick there too.
  *
- * One worker, started on first use and again after a failure; at most MAX_WAITING renderings
- * wait for it, beyond that a request answers 503 `render_busy` with Retry-After (no unbounded
- * queue). The answer comes back as UTF-8 bytes (transferred, not copied).
+ * One worker, started on first use and again after a failure or a rendering that hangs
+ * (RENDER_TIMEOUT_MS); at most MAX_WAITING renderings wait for it, beyond that a request answers
+ * 503 `render_busy` with Retry-After (no unbounded queue). Requests for the same task while it
+ * renders share one rendering. The answer comes back as UTF-8 bytes (transferred, not copied).
  */
 import { Context, Effect, Layer } from "effect"
 import { Worker } from "node:worker_threads"
@@ -62,49 +63,80 @@ const gone = new ServiceUnavailable({
   retryAfter: 1,
 })
 
-/** The worker and the renderings waiting for it. */
-export const makeRenderer = (script: URL = WORKER) => {
-  let worker: Worker | undefined
+/** A rendering that takes longer is taken as hung: its worker is ended, what waited on it fails. */
+export const RENDER_TIMEOUT_MS = 120_000
+
+interface Running {
+  readonly worker: Worker
+  /** The renderings sent to this worker, by id: each worker fails only its own when it ends. */
+  readonly waiting: Map<number, (answer: RenderAnswer) => void>
+}
+
+/**
+ * The worker and the renderings waiting for it. The same task asked again while it renders
+ * shares that rendering (and its place in the queue).
+ */
+export const makeRenderer = (script: URL = WORKER, timeoutMillis = RENDER_TIMEOUT_MS) => {
+  let current: Running | undefined
   let nextId = 1
-  const waiting = new Map<number, (answer: RenderAnswer) => void>()
-  const failAll = (failed: string) => {
-    for (const [id, done] of waiting) done({ id, failed })
-    waiting.clear()
+  const inFlight = new Map<string, Promise<RenderAnswer>>()
+  const failAll = (running: Running, failed: string) => {
+    for (const [id, done] of running.waiting) done({ id, failed })
+    running.waiting.clear()
   }
-  const start = (): Worker => {
-    const w = new Worker(script)
+  const start = (): Running => {
+    const running: Running = { worker: new Worker(script), waiting: new Map() }
+    const w = running.worker
     w.unref()
     w.on("message", (answer: RenderAnswer) => {
-      const done = waiting.get(answer.id)
-      waiting.delete(answer.id)
+      const done = running.waiting.get(answer.id)
+      running.waiting.delete(answer.id)
       done?.(answer)
     })
     w.on("error", (e) => {
-      if (worker === w) worker = undefined
-      failAll(`the rendering worker failed: ${String(e)}`)
+      if (current === running) current = undefined
+      failAll(running, `the rendering worker failed: ${String(e)}`)
     })
     w.on("exit", (code) => {
-      if (worker === w) worker = undefined
-      failAll(`the rendering worker exited (code ${code})`)
+      if (current === running) current = undefined
+      failAll(running, `the rendering worker exited (code ${code})`)
     })
-    return w
+    return running
   }
+  const waitingCount = () => (current === undefined ? 0 : current.waiting.size)
   return {
-    /** Undefined when MAX_WAITING renderings already wait. */
-    render: (request: RenderTask): Promise<RenderAnswer> | undefined => {
-      if (waiting.size >= MAX_WAITING) return undefined
-      worker ??= start()
+    /** Undefined when MAX_WAITING renderings already wait (a task already rendering is shared). */
+    render: (task: RenderTask): Promise<RenderAnswer> | undefined => {
+      const key = JSON.stringify(task)
+      const shared = inFlight.get(key)
+      if (shared !== undefined) return shared
+      if (waitingCount() >= MAX_WAITING) return undefined
+      current ??= start()
+      const running = current
       const id = nextId++
       const { promise, resolve } = Promise.withResolvers<RenderAnswer>()
-      waiting.set(id, resolve)
-      worker.postMessage({ ...request, id } as RenderRequest)
+      const timer = setTimeout(() => {
+        if (!running.waiting.has(id)) return
+        if (current === running) current = undefined
+        failAll(running, `a rendering took more than ${timeoutMillis / 1000} s; the rendering worker was ended`)
+        void running.worker.terminate()
+      }, timeoutMillis)
+      timer.unref()
+      running.waiting.set(id, (answer) => {
+        clearTimeout(timer)
+        inFlight.delete(key)
+        resolve(answer)
+      })
+      inFlight.set(key, promise)
+      running.worker.postMessage({ ...task, id } as RenderRequest)
       return promise
     },
     close: async () => {
-      const w = worker
-      worker = undefined
-      failAll("the server is stopping")
-      await w?.terminate()
+      const running = current
+      current = undefined
+      if (running === undefined) return
+      failAll(running, "the server is stopping")
+      await running.worker.terminate()
     },
   }
 }

@@ -58,11 +58,40 @@ describe("the rendering thread", () => {
 
   it(`at most ${MAX_WAITING} renderings wait; closing fails the waiting ones`, async () => {
     const r = makeRenderer(script(`import { parentPort } from "node:worker_threads"; parentPort.on("message", () => {})`))
-    const waiting = Array.from({ length: MAX_WAITING }, () => r.render(request("/x")))
+    const waiting = Array.from({ length: MAX_WAITING }, (_, i) => r.render(request(`/x${i}`)))
     expect(waiting.every((p) => p !== undefined)).toBe(true)
-    expect(r.render(request("/x"))).toBeUndefined()
+    expect(r.render(request("/another"))).toBeUndefined()
+    // a task already waiting is shared, not refused
+    expect(r.render(request("/x0"))).toBe(waiting[0])
     await r.close()
     for (const answer of await Promise.all(waiting)) expect(answer).toMatchObject({ failed: "the server is stopping" })
+  })
+
+  it("the end of a failed worker does not fail what the next worker renders", async () => {
+    // an uncaught error: Node reports "error", then "exit" a little later; a rendering asked in
+    // between goes to a new worker and must not be failed by the old one's exit
+    const source = `import { parentPort } from "node:worker_threads"
+      parentPort.on("message", (m) => {
+        if (m.path === "/crash") throw new Error("boom")
+        setTimeout(() => parentPort.postMessage({ id: m.id, gone: true }), 50)
+      })`
+    const r = makeRenderer(script(source))
+    try {
+      const failed = await r.render(request("/crash"))
+      expect(failed).toMatchObject({ failed: expect.stringContaining("boom") })
+      expect(await r.render(request("/other"))).toMatchObject({ gone: true })
+    } finally {
+      await r.close()
+    }
+  })
+
+  it("a rendering that hangs past the timeout fails, and its worker is ended", async () => {
+    const r = makeRenderer(script(`import { parentPort } from "node:worker_threads"; parentPort.on("message", () => {})`), 200)
+    try {
+      expect(await r.render(request("/slow"))).toMatchObject({ failed: "a rendering took more than 0.2 s; the rendering worker was ended" })
+    } finally {
+      await r.close()
+    }
   })
 
   it("a worker that exits fails what waited, and the next rendering gets a new worker", async () => {
@@ -83,9 +112,9 @@ describe("the rendering service", () => {
   effectIt.live(`beyond ${MAX_WAITING} waiting renderings a request answers 503 render_busy with Retry-After`, () =>
     Effect.gen(function* () {
       const renderer = yield* OffThreadRenderer
-      for (let i = 0; i < MAX_WAITING; i++) yield* Effect.forkChild(renderer.render(request("/x")))
+      for (let i = 0; i < MAX_WAITING; i++) yield* Effect.forkChild(renderer.render(request(`/x${i}`)))
       yield* Effect.yieldNow
-      const busy = yield* Effect.flip(renderer.render(request("/x")))
+      const busy = yield* Effect.flip(renderer.render(request("/another")))
       expect(busy).toBeInstanceOf(ServiceUnavailable)
       expect(busy.reason).toBe("render_busy")
       expect(busy.retryAfter).toBe(2)
