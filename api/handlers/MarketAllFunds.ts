@@ -14,6 +14,9 @@ import type { AllFundsFilters, RequestedVehicle } from "../../snapshots/readers/
 import { keptLru } from "../../snapshots/readers/MarketDb.ts"
 import { readyAnswer } from "../../snapshots/readers/MarketReady.ts"
 import type { Lease } from "../SnapshotStore.ts"
+import { fiCatalog } from "../../snapshots/readers/FiCatalog.ts"
+import type { SnapshotReader } from "../../snapshots/Reader.ts"
+import { isUnavailable, VEHICLE_SOURCES, type VehicleUnavailable } from "./MarketVehicles.ts"
 import { OffThreadRenderer } from "./OffThreadRender.ts"
 import { afterBatch, jsonBytes, readyResponse } from "./MarketResponses.ts"
 
@@ -34,6 +37,19 @@ const filtersOf = (q: AllFundsQuery): AllFundsFilters => ({
   ...(q.article107_regulation_status === undefined ? {} : { article107Status: q.article107_regulation_status }),
 })
 
+const unavailable = (u: VehicleUnavailable) =>
+  new ServiceUnavailable({ reason: u.unavailable, message: u.message, retryAfter: 300 })
+
+/** The 503 of the first vehicle of `requested` that cannot be served on this snapshot. */
+const unavailableVehicle = (r: SnapshotReader, requested: Exclude<RequestedVehicle, "mutual_fund">): ServiceUnavailable => {
+  const vehicles = requested === "all" ? (["etf", "investment_fund"] as const) : [requested]
+  for (const vehicle of vehicles) {
+    const part = VEHICLE_SOURCES[vehicle].part(r, { cutoff: null, filters: {} })
+    if (isUnavailable(part)) return unavailable(part)
+  }
+  throw new Error(`all-funds: ${requested} was said unavailable but its rows could be read`)
+}
+
 export const allFundsAnswer = (
   lease: Lease,
   query: AllFundsQuery,
@@ -45,9 +61,11 @@ export const allFundsAnswer = (
     const plain = query.date === undefined && Object.keys(filters).length === 0
     const resolved = yield* lease.read((r) => {
       if (query.date !== undefined && query.date > r.batchDate) return afterBatch("date", query.date, r.batchDate)
+      // a batch without FI data answers at once, without waiting for the rendering thread
+      if (requested !== "mutual_fund" && !fiCatalog(r).availability.available) return unavailableVehicle(r, requested)
       return plain ? (readyAnswer(r.db, `all-funds/${requested}`) ?? "live") : "live"
     })
-    if (resolved instanceof InvalidParameter) return yield* resolved
+    if (resolved instanceof InvalidParameter || resolved instanceof ServiceUnavailable) return yield* resolved
     if (resolved !== "live") return readyResponse(resolved, gzip)
     const cutoff = query.date === undefined ? null : dateToInt(query.date)
     const key = JSON.stringify([requested, cutoff, filters])
@@ -57,9 +75,7 @@ export const allFundsAnswer = (
     const renderer = yield* OffThreadRenderer
     const answer = yield* renderer.render({ kind: "allFunds", path, requested, cutoff, filters })
     if (answer === null) return yield* Effect.die(new Error("an all-funds rendering answered nothing"))
-    if (!(answer instanceof Uint8Array)) {
-      return yield* new ServiceUnavailable({ reason: answer.unavailable, message: answer.message, retryAfter: 300 })
-    }
+    if (!(answer instanceof Uint8Array)) return yield* unavailable(answer)
     kept.set(key, answer)
     return jsonBytes(answer)
   })

@@ -185,7 +185,10 @@ export const screenOrder = (key: SortKey, order: "asc" | "desc") => (a: CompareR
   return a.assetId - b.assetId
 }
 
-/** How many screener answers a snapshot keeps, per checked request (a 50-row page is ~0.3 MB). */
+/**
+ * How many screener answers a snapshot keeps, per checked request (full size: a 50-row page is
+ * ~0.3 MB, a 200-row one ~1.1 MB; at most ~36 MB).
+ */
 const KEPT_ANSWERS = 32
 
 /** The text of one row as a data item: serialised once per row (a snapshot's rows never change). */

@@ -27,7 +27,8 @@ interface ToRender {
   readonly cutoff: number
   /** The date the 422 names when there is nothing to answer from. */
   readonly asked: string
-  readonly kept: ReturnType<typeof keptLru<Uint8Array>>
+  /** Rendered summaries, and null for a date with nothing to answer from (a 422, kept too). */
+  readonly kept: ReturnType<typeof keptLru<Uint8Array | null>>
 }
 
 /** The batch's own date from the ready bytes; an earlier one rendered off the event loop and kept. */
@@ -51,20 +52,23 @@ export const marketSummaryAnswer = (
         path: r.path,
         cutoff: Math.min(cutoff, latest.date),
         asked: date ?? r.batchDate,
-        kept: keptLru<Uint8Array>(r.db, "summary", KEPT_SUMMARIES),
+        kept: keptLru<Uint8Array | null>(r.db, "summary", KEPT_SUMMARIES),
       }
     })
     if (resolved instanceof InvalidParameter) return yield* resolved
     if (!("kept" in resolved)) return resolved
     const key = String(resolved.cutoff)
-    const hit = resolved.kept.get(key)
-    if (hit !== undefined) return jsonBytes(hit)
-    const renderer = yield* OffThreadRenderer
-    const answer = yield* renderer.render({ kind: "marketSummary", path: resolved.path, cutoff: resolved.cutoff })
-    if (answer === null) return yield* noData(resolved.asked)
-    if (!(answer instanceof Uint8Array)) return yield* Effect.die(new Error("a market summary rendering answered a vehicle"))
-    resolved.kept.set(key, answer)
-    return jsonBytes(answer)
+    let answer = resolved.kept.get(key)
+    if (answer === undefined) {
+      const renderer = yield* OffThreadRenderer
+      const rendered = yield* renderer.render({ kind: "marketSummary", path: resolved.path, cutoff: resolved.cutoff })
+      if (rendered !== null && !(rendered instanceof Uint8Array)) {
+        return yield* Effect.die(new Error("a market summary rendering answered a vehicle"))
+      }
+      answer = rendered
+      resolved.kept.set(key, answer)
+    }
+    return answer === null ? yield* noData(resolved.asked) : jsonBytes(answer)
   })
 
 export const familyIndexAnswer = (
