@@ -1,14 +1,24 @@
 /**
- * Per-request work that depends only on a text (the request target, a key header, the validator's
- * inputs) and repeats across requests: computed once per distinct text and kept in a bounded map
- * (the oldest entry out when full). Values must be treated as read-only by every caller.
+ * Per-request work that depends only on a text (the request target, the validator's inputs) and
+ * repeats across requests: computed once per distinct text and kept in a bounded map (the oldest
+ * entry out when full). Values must be treated as read-only by every caller. A text that may
+ * carry a secret is never kept (see mayHoldSecret): it is worked out each time.
  */
+import { KEY_PREFIX } from "../accounts/ApiKey.ts"
+
+/** Query names that carry secrets here: keys (refused, but sent), sign-in codes and states, one-time tokens. */
+const SECRET_QUERY = /[?&](?:api_key|apikey|key|x-api-key|token|access_token|code|state)=/i
+
+/** True when a request target (or a text holding one) may carry a secret in its query. */
+export const mayHoldSecret = (text: string): boolean => SECRET_QUERY.test(text) || text.includes(KEY_PREFIX)
+
 export const recent = <A>(limit: number, compute: (text: string) => A): ((text: string) => A) => {
   const kept = new Map<string, A>()
   return (text) => {
     const hit = kept.get(text)
     if (hit !== undefined || kept.has(text)) return hit as A
     const value = compute(text)
+    if (mayHoldSecret(text)) return value
     if (kept.size >= limit) kept.delete(kept.keys().next().value!)
     kept.set(text, value)
     return value

@@ -1,6 +1,6 @@
 /** The bounded per-text memo the middlewares use (api/http/Recent.ts). */
 import { describe, expect, it } from "vitest"
-import { recent, requestUrl } from "../../api/http/Recent.ts"
+import { mayHoldSecret, recent, requestUrl } from "../../api/http/Recent.ts"
 
 describe("recent", () => {
   it("computes once per text while the text is kept, and the oldest text goes first when full", () => {
@@ -27,6 +27,26 @@ describe("recent", () => {
     nothing("x")
     nothing("x")
     expect(n).toBe(1)
+  })
+
+  it("never keeps a text that may carry a secret (keys, tokens, sign-in codes)", () => {
+    const seen: string[] = []
+    const echo = recent(8, (t) => {
+      seen.push(t)
+      return t.length
+    })
+    const secrets = [
+      "/api/unsubscribe/one-click?token=abc",
+      "/api/auth/google/callback?code=xyz&state=s1",
+      "/api/asset_providers?api_key=whatever",
+      "/api/x?q=fds_ABCDEFGH_secret",
+    ]
+    for (const t of [...secrets, ...secrets]) echo(t)
+    expect(seen).toEqual([...secrets, ...secrets])
+    echo("/api/asset_providers?q=1")
+    echo("/api/asset_providers?q=1")
+    expect(seen.filter((t) => t === "/api/asset_providers?q=1")).toHaveLength(1)
+    expect(mayHoldSecret("/api/compare?series=1,2")).toBe(false)
   })
 
   it("requestUrl: path and query of a request target", () => {
