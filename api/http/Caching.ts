@@ -9,9 +9,8 @@
  *   - `Cache-Control: private, max-age=<seconds until the next expected batch>` and
  *     `Vary: X-Api-Key, Authorization, Accept-Encoding`;
  *   - gzip or brotli (node:zlib) for JSON bodies of 1 KiB and more when Accept-Encoding allows
- *     (once per body object: an answer kept per snapshot is compressed once per coding);
- *     a body the route already encoded, and the routes that pick their own encoding (stored gzip
- *     copies: /api/market-summary, /api/benchmarks), are left as they are.
+ *     (once per body object: an answer kept per snapshot is compressed once per coding); a body
+ *     the route already encoded (a stored gzip copy sent to a gzip client) is left as it is.
  * The ETag is only set when the snapshot did not change while the route ran (else the body may
  * come from either batch and no validator is given).
  */
@@ -32,14 +31,6 @@ const brotliAsync = promisify(brotliCompress)
 export const COMPRESS_MIN_BYTES = 1024
 
 const UNCACHED = new Set(["/api/key/info"])
-
-/**
- * Routes that choose their own encoding (stored ready bytes with a stored gzip copy, see
- * api/handlers/MarketResponses.ts): never re-encoded here. /api/all-funds also answers rendered
- * bytes it keeps per snapshot, which are compressed here (once per body); its stored answers
- * arrive already gzip-encoded when the client accepts gzip.
- */
-const SELF_ENCODED = new Set(["/api/market-summary", "/api/benchmarks"])
 
 /** GET/HEAD of a data route: under /api/, not an account route, not /api/key/info. */
 export const isCacheableDataRequest = (method: string, url: string): boolean => {
@@ -155,8 +146,15 @@ const compress = (body: Uint8Array, coding: "br" | "gzip"): Effect.Effect<Uint8A
       kept = {}
       copies.set(body, kept)
     }
-    const copy = kept[coding] ?? compressNow(body, coding)
-    kept[coding] = copy
+    let copy = kept[coding]
+    if (copy === undefined) {
+      copy = compressNow(body, coding)
+      kept[coding] = copy
+      // a failed compression is not kept: the next request tries again
+      copy.catch(() => {
+        if (kept[coding] === copy) delete kept[coding]
+      })
+    }
     return copy
   })
 
@@ -174,8 +172,7 @@ export const httpCaching =
       const encoded = response.headers["content-encoding"]
       let coding: Coding = encoded === "gzip" || encoded === "br" ? encoded : "identity"
       const body = response.body
-      const selfEncoded = SELF_ENCODED.has(requestUrl(request.originalUrl).pathname)
-      if (!selfEncoded && encoded === undefined && body._tag === "Uint8Array" && body.contentLength >= COMPRESS_MIN_BYTES) {
+      if (encoded === undefined && body._tag === "Uint8Array" && body.contentLength >= COMPRESS_MIN_BYTES) {
         const chosen = chooseCoding(request.headers["accept-encoding"])
         if (chosen !== "identity" && /json/i.test(body.contentType)) {
           const bytes = yield* compress(body.body, chosen)

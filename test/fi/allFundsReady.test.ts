@@ -5,7 +5,8 @@
  * copy included; `vehicle=all` is the three vehicles' rows in that order. Without FI data no FI
  * answer is stored and the non-FM vehicles still answer 503.
  */
-import { gunzipSync } from "node:zlib"
+import Database from "better-sqlite3"
+import { gunzipSync, gzipSync } from "node:zlib"
 import { request } from "undici"
 import { describe, expect, it } from "vitest"
 import { header } from "../support/server.ts"
@@ -27,7 +28,21 @@ describe("stored all-funds answers per vehicle", () => {
     expect(a.body.data.length).toBeGreaterThan(0)
   })
 
-  it.each(VEHICLES)("vehicle=%s: the gzip copy decompresses to the same bytes", async (vehicle) => {
+  it("the computed snapshot stores an answer per vehicle; without FI data only the mutual-fund one", () => {
+    const stored = (path: string) => {
+      const db = new Database(path, { readonly: true })
+      try {
+        return (db.prepare("SELECT name FROM market_ready WHERE name LIKE 'all-funds/%' ORDER BY name").pluck().all() as string[])
+      } finally {
+        db.close()
+      }
+    }
+    expect(stored(ready.snapshotPath)).toEqual(["all-funds/all", "all-funds/etf", "all-funds/investment_fund", "all-funds/mutual_fund"])
+    expect(stored(live.snapshotPath)).toEqual([])
+    expect(stored(readyWithoutFi.snapshotPath)).toEqual(["all-funds/mutual_fund"])
+  })
+
+  it.each(VEHICLES)("vehicle=%s: the stored gzip copy is sent (level 9, fixed header), decompressing to the same bytes", async (vehicle) => {
     const res = await request(`${ready.url()}/api/all-funds?vehicle=${vehicle}`, {
       headers: { "accept-encoding": "gzip", "x-api-key": ready.key() },
     })
@@ -36,6 +51,8 @@ describe("stored all-funds answers per vehicle", () => {
     expect(res.headers["content-encoding"]).toBe("gzip")
     const plain = await ready.call(`/api/all-funds?vehicle=${vehicle}`)
     expect(gunzipSync(raw).toString("utf8")).toBe(plain.text)
+    // the stored copy, not one compressed on the way out (level 6)
+    expect(raw.equals(gzipSync(Buffer.from(plain.text, "utf8"), { level: 9 }))).toBe(true)
   })
 
   it("vehicle=all holds the mutual-fund, ETF and investment-fund rows, in that order", async () => {

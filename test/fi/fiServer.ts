@@ -1,4 +1,5 @@
 /** One FI fixture snapshot served by the real API on an ephemeral port, with a key, for a test file. */
+import { join } from "node:path"
 import { afterAll, beforeAll } from "vitest"
 import { createKey, get, type JsonResponse, type RunningServer, startServer } from "../support/server.ts"
 import { type FiState, makeFiFixture } from "./fiFixture.ts"
@@ -13,6 +14,8 @@ export interface FiServer {
   readonly url: () => string
   /** The key the calls carry (after beforeAll). */
   readonly key: () => string
+  /** The published snapshot file's path. */
+  readonly snapshotPath: string
 }
 
 /**
@@ -35,5 +38,6 @@ export const useFiServer = (fi: FiState = "available", computed = false): FiServ
     call: (path, headers = {}) => get(server.url + path, { ...headers, "x-api-key": key }),
     url: () => server.url,
     key: () => key,
+    snapshotPath: join(fx.snapshotsDir, fx.file),
   }
 }

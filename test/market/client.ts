@@ -12,6 +12,8 @@ export interface MarketClient {
   readonly call: (path: string) => Promise<JsonResponse & { body: Json }>
   /** The raw bytes, with Accept-Encoding: gzip; `body` is the decompressed JSON. */
   readonly callGzip: (path: string) => Promise<{ status: number; encoding: string | undefined; raw: Buffer; body: Json }>
+  /** GET with the key and `headers`; the body's bytes as sent. */
+  readonly raw: (path: string, headers: Record<string, string>) => Promise<{ status: number; encoding: string | undefined; bytes: Buffer }>
   readonly close: () => Promise<void>
   readonly fixture: FixtureDir
 }
@@ -30,6 +32,11 @@ export const startMarket = async (options: { readonly computed?: boolean } = {})
       const encoding = res.headers["content-encoding"] as string | undefined
       const text = (encoding === "gzip" ? gunzipSync(raw) : raw).toString("utf8")
       return { status: res.statusCode, encoding, raw, body: JSON.parse(text) }
+    },
+    raw: async (path, extra) => {
+      const res = await request(server.url + path, { headers: { ...headers, ...extra } })
+      const bytes = Buffer.from(await res.body.arrayBuffer())
+      return { status: res.statusCode, encoding: res.headers["content-encoding"] as string | undefined, bytes }
     },
     close: async () => {
       await server.close()

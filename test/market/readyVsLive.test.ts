@@ -3,6 +3,7 @@
  * (no ready bytes) renders all-funds, the summary and the benchmark catalog live, with the same
  * JSON; only the precomputed-only views (family index, monthly evolution) are empty there.
  */
+import { brotliDecompressSync, gzipSync } from "node:zlib"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type MarketClient, startMarket } from "./client.ts"
 
@@ -35,6 +36,20 @@ describe("ready bytes vs live rendering", () => {
     expect(res.body).toEqual((await live.call("/api/all-funds")).body)
     expect(res.body.meta.count).toBe(10)
   })
+
+  // (the fixture's benchmark catalog is under 1 KiB: sent as it is)
+  it.each(["/api/all-funds", "/api/market-summary"])(
+    "%s: a brotli-only client gets brotli of the stored bytes, a gzip client the stored gzip copy",
+    async (path) => {
+      const plain = await ready.raw(path, { "accept-encoding": "identity" })
+      const br = await ready.raw(path, { "accept-encoding": "br" })
+      expect(br.encoding).toBe("br")
+      expect(brotliDecompressSync(br.bytes).equals(plain.bytes)).toBe(true)
+      const gz = await ready.raw(path, { "accept-encoding": "gzip, br" })
+      expect(gz.encoding).toBe("gzip")
+      expect(gz.bytes.equals(gzipSync(plain.bytes, { level: 9 }))).toBe(true)
+    },
+  )
 
   it("without the computations, the family index says available=false", async () => {
     const res = await live.call("/api/families/accionario-nacional/index")
