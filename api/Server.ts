@@ -1,7 +1,7 @@
 /** Wires the API: routes, handlers, the key store, the snapshot store and the Node HTTP server. */
 import { NodeHttpServer } from "@effect/platform-node"
 import { Layer } from "effect"
-import { HttpRouter } from "effect/http"
+import { HttpMiddleware, HttpRouter } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { createServer } from "node:http"
 import { join } from "node:path"
@@ -53,6 +53,13 @@ export const services = (options: ServerOptions) =>
   Layer.mergeAll(AccountsLive(options.dataDir), snapshotStore(options), OffThreadRenderer.layer)
 
 /**
+ * No span per request: the API has no tracing backend, and effect's HTTP server otherwise makes
+ * one for every request when a middleware is installed (the access log is): ~1 % of a small
+ * request's CPU time for nothing observable. A tracing backend added later must lift this.
+ */
+const NoRequestSpans = Layer.succeed(HttpMiddleware.TracerDisabledWhen)(() => true)
+
+/**
  * The HTTP server; its HttpServer service (with the bound address) stays in the output for tests.
  * The snapshot store (the first snapshot and its check, up to a second at full size) and the
  * accounts store (its connection and tables) are built before the port is bound: a request
@@ -64,6 +71,7 @@ export const ServerLive = (options: ServerOptions) =>
     disableLogger: true,
     middleware: accessLog(options.accessLog),
   }).pipe(
+    Layer.provide(NoRequestSpans),
     Layer.provide(AccountsOnStore(options.dataDir)),
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: options.port, host: options.host })),
     Layer.provide(Layer.mergeAll(snapshotStore(options), accountsStore(options.dataDir), OffThreadRenderer.layer)),

@@ -27,7 +27,8 @@ export const ApiKeyAuthLive = Layer.effect(
   Effect.gen(function* () {
     const keys = yield* KeyStore
     return ApiKeyAuth.of({
-      apiKey: Effect.fn("ApiKeyAuth.apiKey")(function* (httpEffect, { credential, endpoint }) {
+      // untraced: a named Effect.fn captures a call-site stack on every call (~10 % of a small request)
+      apiKey: Effect.fnUntraced(function* (httpEffect, { credential, endpoint }) {
         const request = yield* HttpServerRequest.HttpServerRequest
         const query = requestUrl(request.url).searchParams
         if ([...query.values()].some((v) => v.startsWith(KEY_PREFIX))) {
