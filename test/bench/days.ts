@@ -3,32 +3,23 @@
  * plain node:http returning the same bytes (the ceiling), side by side, alternating rounds,
  * bounded load (autocannon) on loopback.
  */
-import { execFileSync } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { median, type Round, round, startProcess } from "./harness.ts"
+import { benchKey, loadSettings, median, publishSample, type Round, round, startApi, startProcess } from "./harness.ts"
 
 const root = join(import.meta.dirname, "..", "..")
-const seconds = Number(process.env.BENCH_SECONDS ?? 5)
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
+const { seconds, rounds, connections } = loadSettings()
 
 export const benchDays = async (): Promise<Record<string, unknown>> => {
 const work = mkdtempSync(join(tmpdir(), "fds-bench-"))
-const dataDir = join(work, "data")
-const sampleDir = join(work, "sample")
-// The per-IP limit (10/s) would answer most of a load test with 429: off for the bench.
-const env = { ...process.env, FDS_DATA_DIR: dataDir, FDS_RATE_LIMIT_PER_SECOND: "0" }
-const cli = (script: string, ...args: string[]) =>
-  execFileSync(process.execPath, [join(root, script), ...args], { env, encoding: "utf8" }).trim()
+const env = { ...process.env, FDS_DATA_DIR: join(work, "data") }
 
 console.log(`bench: preparing the small sample in ${work}`)
-cli("pipeline/main.ts", "sample", "--out", sampleDir)
-console.log(cli("pipeline/main.ts", "pipeline", "run", "--source", sampleDir))
-const key = cli("api/main.ts", "keys", "create", "--email", "bench@example.com", "--tier", "internal")
+console.log(publishSample(env, work))
+const key = benchKey(env)
 
-const ours = await startProcess([join(root, "api/main.ts"), "serve"], { ...env, PORT: "0" })
+const ours = await startApi(env)
 // The series with the longest history: ask the API, like a client would.
 const providers = (await (await fetch(`${ours.url}/api/asset_providers`, { headers: { "x-api-key": key } })).json()) as {
   data: Array<{ id: string }>

@@ -1,7 +1,41 @@
-/** Shared pieces of `make bench`: child servers, autocannon rounds, medians. */
+/** Shared pieces of `make bench`: the project's programs, child servers, autocannon rounds, medians. */
 import autocannon from "autocannon"
-import { type ChildProcess, spawn } from "node:child_process"
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
+import { join } from "node:path"
+
+const root = join(import.meta.dirname, "..", "..")
+
+/** The load of the HTTP parts: BENCH_SECONDS per round (5), BENCH_ROUNDS (3), BENCH_CONNECTIONS (50). */
+export const loadSettings = () => ({
+  seconds: Number(process.env.BENCH_SECONDS ?? 5),
+  rounds: Number(process.env.BENCH_ROUNDS ?? 3),
+  connections: Number(process.env.BENCH_CONNECTIONS ?? 50),
+})
+
+/** Runs one of the project's programs (`script` from the repository root) in `env`: its output, trimmed. */
+export const runCli = (env: NodeJS.ProcessEnv, script: string, ...args: string[]): string =>
+  execFileSync(process.execPath, [join(root, script), ...args], { env, encoding: "utf8", maxBuffer: 1 << 26 }).trim()
+
+/** The sample at `scale` generated under `work` and published into env's data directory; the run's output. */
+export const publishSample = (env: NodeJS.ProcessEnv, work: string, scale: "small" | "full" = "small"): string => {
+  runCli(env, "pipeline/main.ts", "sample", "--out", join(work, "sample"), "--scale", scale)
+  return runCli(env, "pipeline/main.ts", "pipeline", "run", "--source", join(work, "sample"))
+}
+
+/** Key options of a quota no bench reaches: every request is counted and none refused. */
+export const COUNTED_KEY = ["--tier", "institutional", "--quota", "1000000000"] as const
+
+/** A key for the load generator (`internal`, no daily limit, unless `options` say otherwise). */
+export const benchKey = (env: NodeJS.ProcessEnv, options: ReadonlyArray<string> = ["--tier", "internal"]): string =>
+  runCli(env, "api/main.ts", "keys", "create", "--email", "bench@example.com", ...options)
+
+/**
+ * `./fds serve` on an ephemeral port, the per-IP limit off (one load generator on one address
+ * would be answered 429 after its first 20 requests).
+ */
+export const startApi = (env: NodeJS.ProcessEnv, extra: NodeJS.ProcessEnv = {}) =>
+  startProcess([join(root, "api/main.ts"), "serve"], { ...env, PORT: "0", FDS_RATE_LIMIT_PER_SECOND: "0", ...extra })
 
 export interface Round {
   readonly requestsPerSecond: number
@@ -48,6 +82,15 @@ export const round = (url: string, headers: Record<string, string>, seconds: num
       })
     })
   })
+
+/** Medians of a server's rounds (throughput, p50, p99) and the sums of its failures. */
+export const summarizeRounds = (rs: ReadonlyArray<Round>) => ({
+  requests_per_second: median(rs.map((r) => r.requestsPerSecond)),
+  p50_ms: median(rs.map((r) => r.p50)),
+  p99_ms: median(rs.map((r) => r.p99)),
+  non_2xx: rs.reduce((n, r) => n + r.non2xx, 0),
+  errors: rs.reduce((n, r) => n + r.errors, 0),
+})
 
 export const median = (xs: ReadonlyArray<number>): number => {
   const s = [...xs].sort((a, b) => a - b)

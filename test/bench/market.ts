@@ -12,41 +12,26 @@
  * a full-size one kept from an earlier run) instead of building one. Run alone:
  * `node test/bench/market.ts`.
  */
-import { execFileSync } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { request } from "undici"
-import { median, type Round, round, startProcess } from "./harness.ts"
+import { benchKey, loadSettings, publishSample, type Round, round, startApi, startProcess, summarizeRounds } from "./harness.ts"
 
 const root = join(import.meta.dirname, "..", "..")
 
-const summarize = (rs: ReadonlyArray<Round>) => ({
-  requests_per_second: median(rs.map((r) => r.requestsPerSecond)),
-  p50_ms: median(rs.map((r) => r.p50)),
-  p99_ms: median(rs.map((r) => r.p99)),
-  non_2xx: rs.reduce((n, r) => n + r.non2xx, 0),
-  errors: rs.reduce((n, r) => n + r.errors, 0),
-})
-
 export const benchMarket = async (): Promise<Record<string, unknown>> => {
-  const seconds = Number(process.env.BENCH_SECONDS ?? 5)
-  const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
-  const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
+  const { seconds, rounds, connections } = loadSettings()
   const scale = process.env.BENCH_SCALE === "full" ? "full" : "small"
   const work = mkdtempSync(join(tmpdir(), "fds-bench-market-"))
   const given = process.env.BENCH_DATA_DIR
   const env = { ...process.env, FDS_DATA_DIR: given ?? join(work, "data") }
-  const cli = (script: string, ...args: string[]) =>
-    execFileSync(process.execPath, [join(root, script), ...args], { env, encoding: "utf8", maxBuffer: 1 << 26 }).trim()
   if (given === undefined) {
     console.log(`bench market: building the ${scale} sample in ${work}`)
-    cli("pipeline/main.ts", "sample", "--out", join(work, "sample"), "--scale", scale)
-    cli("pipeline/main.ts", "pipeline", "run", "--source", join(work, "sample"))
+    publishSample(env, work, scale)
   } else console.log(`bench market: serving ${given}`)
-  const key = cli("api/main.ts", "keys", "create", "--email", "bench@example.com", "--tier", "internal")
-  // one load generator on one address: the per-IP limit off, as the other bench steps do
-  const ours = await startProcess([join(root, "api/main.ts"), "serve"], { ...env, PORT: "0", FDS_RATE_LIMIT_PER_SECOND: "0" })
+  const key = benchKey(env)
+  const ours = await startApi(env)
   const auth = { "x-api-key": key }
   // the issue's figure: every vehicle in one answer; the default (mutual funds only) alongside
   const path = "/api/all-funds?vehicle=all"
@@ -140,8 +125,8 @@ export const benchMarket = async (): Promise<Record<string, unknown>> => {
     plainCompare.child.kill()
     rmSync(work, { recursive: true, force: true })
   }
-  const summary = Object.fromEntries(Object.entries(results).map(([k, rs]) => [k, { ...summarize(rs), rounds: rs }]))
-  const s = (k: string) => summary[k] as ReturnType<typeof summarize>
+  const summary = Object.fromEntries(Object.entries(results).map(([k, rs]) => [k, { ...summarizeRounds(rs), rounds: rs }]))
+  const s = (k: string) => summary[k] as ReturnType<typeof summarizeRounds>
   console.log("")
   console.log("| server | req/s (median) | p50 ms | p99 ms | non-2xx | errors |")
   console.log("|---|---|---|---|---|---|")

@@ -5,18 +5,15 @@
  * alternating rounds. The same server program (test/bench/quotaServer.ts, `counted`) serves both;
  * only FDS_ACCOUNTS_URL differs.
  */
-import { execFileSync } from "node:child_process"
 import { join } from "node:path"
 import { startPostgres } from "../support/postgres.ts"
 import { makeFixtureA } from "../support/snapshotFixture.ts"
-import { median, type Round, round, startProcess } from "./harness.ts"
+import { benchKey, COUNTED_KEY, loadSettings, type Round, round, startProcess, summarizeRounds } from "./harness.ts"
 
 const root = join(import.meta.dirname, "..", "..")
 
 export const benchPostgres = async (): Promise<Record<string, unknown>> => {
-  const seconds = Number(process.env.BENCH_SECONDS ?? 5)
-  const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
-  const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
+  const { seconds, rounds, connections } = loadSettings()
   const fx = makeFixtureA()
   const cluster = await startPostgres()
   const servers: Array<Awaited<ReturnType<typeof startProcess>>> = []
@@ -26,14 +23,7 @@ export const benchPostgres = async (): Promise<Record<string, unknown>> => {
       sqlite: { ...base, FDS_DATA_DIR: fx.dataDir },
       postgres: { ...base, FDS_DATA_DIR: fx.dataDir, FDS_ACCOUNTS_URL: await cluster.createDatabase("bench") },
     }
-    // A quota no bench reaches: every request is counted and none refused.
-    const keyFor = (env: NodeJS.ProcessEnv) =>
-      execFileSync(
-        process.execPath,
-        [join(root, "api/main.ts"), "keys", "create", "--email", "bench@example.com", "--tier", "institutional", "--quota", "1000000000"],
-        { env, encoding: "utf8" },
-      ).trim()
-    const keys = { sqlite: keyFor(envs.sqlite), postgres: keyFor(envs.postgres) }
+    const keys = { sqlite: benchKey(envs.sqlite, COUNTED_KEY), postgres: benchKey(envs.postgres, COUNTED_KEY) }
     const script = join(root, "test/bench/quotaServer.ts")
     const sqlite = await startProcess([script, fx.dataDir, "counted"], envs.sqlite)
     servers.push(sqlite)
@@ -48,14 +38,7 @@ export const benchPostgres = async (): Promise<Record<string, unknown>> => {
       results.sqlite.push(await round(sqlite.url + path, { "x-api-key": keys.sqlite }, seconds, connections))
       results.postgres.push(await round(postgres.url + path, { "x-api-key": keys.postgres }, seconds, connections))
     }
-    const summary = (rs: Round[]) => ({
-      requests_per_second: median(rs.map((r) => r.requestsPerSecond)),
-      p50_ms: median(rs.map((r) => r.p50)),
-      p99_ms: median(rs.map((r) => r.p99)),
-      non_2xx: rs.reduce((n, r) => n + r.non2xx, 0),
-      errors: rs.reduce((n, r) => n + r.errors, 0),
-      rounds: rs,
-    })
+    const summary = (rs: Round[]) => ({ ...summarizeRounds(rs), rounds: rs })
     const s = summary(results.sqlite)
     const p = summary(results.postgres)
     console.log("")

@@ -15,13 +15,13 @@
  * BENCH_DATA_DIR (a data directory already built, e.g. full size, instead of the small sample),
  * PROFILE_KEEP=1 keeps the work directory (and the .cpuprofile, which Chrome DevTools opens).
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
 import { mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join, relative } from "node:path"
 import { request } from "undici"
-import { type Round, round, startProcess } from "./harness.ts"
+import { benchKey, publishSample, type Round, round, startApi, startProcess } from "./harness.ts"
 
 const root = join(import.meta.dirname, "..", "..")
 
@@ -175,14 +175,11 @@ export const profileServer = async () => {
   mkdirSync(profDir)
   const given = process.env.BENCH_DATA_DIR
   const env = { ...process.env, FDS_DATA_DIR: given ?? join(work, "data") }
-  const cli = (script: string, ...args: string[]) =>
-    execFileSync(process.execPath, [join(root, script), ...args], { env, encoding: "utf8", maxBuffer: 1 << 26 }).trim()
   if (given === undefined) {
     console.log(`profile: building the small sample in ${work}`)
-    cli("pipeline/main.ts", "sample", "--out", join(work, "sample"), "--scale", "small")
-    cli("pipeline/main.ts", "pipeline", "run", "--source", join(work, "sample"))
+    publishSample(env, work)
   } else console.log(`profile: serving ${given}`)
-  const auth = { "x-api-key": cli("api/main.ts", "keys", "create", "--email", "profile@example.com", "--tier", "internal") }
+  const auth = { "x-api-key": benchKey(env) }
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
   // stdout as the bench has it (a pipe the parent drains) or a file (the access log's write is then a plain file write)
@@ -226,7 +223,7 @@ export const profileServer = async () => {
     // The same bytes, unprofiled, with the server's CPU per request: ours, effect's bare HTTP stack, plain node:http.
     const bodyFile = join(work, "body.json")
     const servers = {
-      ours: await startProcess([join(root, "api/main.ts"), "serve"], { ...env, PORT: "0", FDS_RATE_LIMIT_PER_SECOND: "0" }),
+      ours: await startApi(env),
       effect_floor: await startProcess([join(root, "test/bench/effectFloorServer.ts"), bodyFile], env),
       plain: await startProcess([join(root, "test/bench/plainServer.ts"), bodyFile], env),
     }

@@ -7,11 +7,10 @@
  * 1 − counted/uncounted requests per second. On a cheap route this is the upper bound; heavier
  * routes dilute it.
  */
-import { execFileSync } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { makeFixtureA } from "../support/snapshotFixture.ts"
-import { median, type Round, round, startProcess } from "./harness.ts"
+import { benchKey, COUNTED_KEY, loadSettings, median, type Round, round, startProcess, summarizeRounds } from "./harness.ts"
 
 const root = join(import.meta.dirname, "..", "..")
 
@@ -30,17 +29,10 @@ const cpuMs = (pid: number | undefined): number => {
 }
 
 export const benchQuota = async (): Promise<Record<string, unknown>> => {
-  const seconds = Number(process.env.BENCH_SECONDS ?? 5)
-  const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
-  const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
+  const { seconds, rounds, connections } = loadSettings()
   const fx = makeFixtureA()
   const env = { ...process.env, FDS_DATA_DIR: fx.dataDir }
-  // A quota no bench reaches: every request is counted and none refused.
-  const key = execFileSync(
-    process.execPath,
-    [join(root, "api/main.ts"), "keys", "create", "--email", "bench@example.com", "--tier", "institutional", "--quota", "1000000000"],
-    { env, encoding: "utf8" },
-  ).trim()
+  const key = benchKey(env, COUNTED_KEY)
   const script = join(root, "test/bench/quotaServer.ts")
   const counted = await startProcess([script, fx.dataDir, "counted"], env)
   const uncounted = await startProcess([script, fx.dataDir, "uncounted"], env)
@@ -62,14 +54,7 @@ export const benchQuota = async (): Promise<Record<string, unknown>> => {
       await measure("counted", counted)
       await measure("uncounted", uncounted)
     }
-    const summary = (rs: Round[]) => ({
-      requests_per_second: median(rs.map((r) => r.requestsPerSecond)),
-      p50_ms: median(rs.map((r) => r.p50)),
-      p99_ms: median(rs.map((r) => r.p99)),
-      non_2xx: rs.reduce((n, r) => n + r.non2xx, 0),
-      errors: rs.reduce((n, r) => n + r.errors, 0),
-      rounds: rs,
-    })
+    const summary = (rs: Round[]) => ({ ...summarizeRounds(rs), rounds: rs })
     const c = summary(results.counted)
     const u = summary(results.uncounted)
     const share = 1 - c.requests_per_second / u.requests_per_second

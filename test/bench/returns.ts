@@ -10,16 +10,13 @@
  * Run alone with `node test/bench/returns.ts`.
  */
 import Database from "better-sqlite3"
-import { execFileSync } from "node:child_process"
 import { createHash } from "node:crypto"
 import { copyFileSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { ReturnsComputation } from "../../pipeline/compute/ReturnsComputation.ts"
 import { RETURNS_COMPUTED_TABLES } from "../../snapshots/tables/ReturnsComputed.ts"
-import { median, type Round, round, startProcess } from "./harness.ts"
-
-const root = join(import.meta.dirname, "..", "..")
+import { benchKey, loadSettings, median, publishSample, type Round, round, startApi } from "./harness.ts"
 
 /** Runs the computation again on a copy of a published snapshot: build milliseconds and size. */
 export const measureComputation = (snapshotsDir: string): Record<string, number> => {
@@ -59,9 +56,7 @@ export const measureComputation = (snapshotsDir: string): Record<string, number>
 }
 
 export const benchReturns = async (): Promise<Record<string, unknown>> => {
-  const seconds = Number(process.env.BENCH_SECONDS ?? 5)
-  const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
-  const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
+  const { seconds, rounds, connections } = loadSettings()
   const work = mkdtempSync(join(tmpdir(), "fds-bench-returns-"))
   const dataDir = join(work, "data")
   const env = {
@@ -70,13 +65,9 @@ export const benchReturns = async (): Promise<Record<string, unknown>> => {
     FDS_ENABLE_CLP: "true",
     FDS_ENABLE_REAL_UF: "true",
     FDS_ENABLE_TOTAL: "true",
-    FDS_RATE_LIMIT_PER_SECOND: "0",
   }
-  const cli = (script: string, ...args: string[]) =>
-    execFileSync(process.execPath, [join(root, script), ...args], { env, encoding: "utf8" }).trim()
-  cli("pipeline/main.ts", "sample", "--out", join(work, "sample"))
-  cli("pipeline/main.ts", "pipeline", "run", "--source", join(work, "sample"))
-  const key = cli("api/main.ts", "keys", "create", "--email", "bench@example.com", "--tier", "internal")
+  publishSample(env, work)
+  const key = benchKey(env)
   const snapshotsDir = join(dataDir, "snapshots")
   const build: Record<string, unknown> = { small: measureComputation(snapshotsDir) }
   if (process.env.BENCH_RETURNS_SNAPSHOTS !== undefined) build.other = measureComputation(process.env.BENCH_RETURNS_SNAPSHOTS)
@@ -93,7 +84,7 @@ export const benchReturns = async (): Promise<Record<string, unknown>> => {
     past_cutoff: `/api/real_assets/${assetId}/returns?as_of_date=2025-06-30`,
     total_real_uf: `/api/real_assets/${assetId}/returns?valuation=real_uf&return_basis=total`,
   }
-  const server = await startProcess([join(root, "api/main.ts"), "serve"], { ...env, PORT: "0" })
+  const server = await startApi(env)
   const results: Record<string, unknown> = {}
   try {
     const headers = { "x-api-key": key }

@@ -10,7 +10,6 @@
  * Run alone: `node test/bench/swap.ts`.
  */
 import autocannon from "autocannon"
-import { execFileSync } from "node:child_process"
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -18,9 +17,8 @@ import { Agent, request } from "undici"
 import { entityTag } from "../../api/http/Caching.ts"
 import { publishCurrent, readCurrent } from "../../snapshots/Pointer.ts"
 import { deriveVariant } from "../support/snapshotVariants.ts"
-import { median, startProcess } from "./harness.ts"
+import { benchKey, loadSettings, median, runCli, startApi } from "./harness.ts"
 
-const root = join(import.meta.dirname, "..", "..")
 const PATH = "/api/all-funds"
 
 interface SwapRound {
@@ -62,21 +60,17 @@ const percentile = (xs: ReadonlyArray<number>, p: number): number => {
 }
 
 export const benchSwap = async (): Promise<Record<string, unknown>> => {
-  const seconds = Number(process.env.BENCH_SECONDS ?? 5)
-  const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
-  const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
+  const { seconds, rounds, connections } = loadSettings()
   const publishes = Number(process.env.BENCH_SWAPS ?? 20)
   const swapMillis = Number(process.env.BENCH_SWAP_MILLIS ?? 200)
   const work = mkdtempSync(join(tmpdir(), "fds-bench-swap-"))
   const dataDir = join(work, "data")
   const snapshotsDir = join(dataDir, "snapshots")
-  const env = { ...process.env, FDS_DATA_DIR: dataDir, FDS_RATE_LIMIT_PER_SECOND: "0" }
-  const cli = (script: string, ...args: string[]) =>
-    execFileSync(process.execPath, [join(root, script), ...args], { env, encoding: "utf8", maxBuffer: 1 << 26 }).trim()
+  const env = { ...process.env, FDS_DATA_DIR: dataDir }
   console.log(`bench swap: building the small sample for two days in ${work}`)
-  cli("pipeline/main.ts", "sample", "--out", join(work, "sample"))
-  cli("pipeline/main.ts", "pipeline", "run", "--source", join(work, "sample"), "--date", "2026-11-19")
-  cli("pipeline/main.ts", "pipeline", "run", "--source", join(work, "sample"))
+  runCli(env, "pipeline/main.ts", "sample", "--out", join(work, "sample"))
+  runCli(env, "pipeline/main.ts", "pipeline", "run", "--source", join(work, "sample"), "--date", "2026-11-19")
+  runCli(env, "pipeline/main.ts", "pipeline", "run", "--source", join(work, "sample"))
   const current = readCurrent(snapshotsDir)!
   const sources = readdirSync(snapshotsDir).filter((f) => f.endsWith(".sqlite"))
   const derived = sources.map((s, i) => deriveVariant(snapshotsDir, s, `bench-${i}`).file)
@@ -91,9 +85,9 @@ export const benchSwap = async (): Promise<Record<string, unknown>> => {
     publishCurrent(snapshotsDir, pool[turn]!.file)
     return pool[turn]!
   }
-  const key = cli("api/main.ts", "keys", "create", "--email", "bench@example.com", "--tier", "internal")
+  const key = benchKey(env)
   const headers = { "x-api-key": key }
-  const ours = await startProcess([join(root, "api/main.ts"), "serve"], { ...env, PORT: "0" })
+  const ours = await startApi(env)
   const agent = new Agent()
   const etagNow = async (): Promise<string | undefined> => {
     const res = await request(ours.url + PATH, { headers, dispatcher: agent })
