@@ -126,3 +126,22 @@ export const rowCounts = (db: Database.Database): Record<string, number> => {
   }
   return counts
 }
+
+/**
+ * The content hash and row counts of a finished snapshot file, on a read-only connection of its
+ * own; the quotas digest taken while inserting is used when the table's row count agrees.
+ */
+export const hashSnapshotFile = (
+  open: (path: string) => Database.Database,
+  path: string,
+  quotas: { readonly digest: string; readonly rows: number } | null,
+): { readonly hash: string; readonly counts: Record<string, number> } => {
+  const db = open(path)
+  try {
+    const counts = rowCounts(db)
+    const known = quotas !== null && quotas.rows === counts.quotas ? { quotas: quotas.digest } : {}
+    return { hash: contentHash(db, known), counts }
+  } finally {
+    db.close()
+  }
+}

@@ -9,8 +9,8 @@
 import Database from "better-sqlite3"
 import { existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs"
 import { join } from "node:path"
-import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads"
-import { contentHash, QuotaDigest, rowCounts } from "./ContentHash.ts"
+import { startBlockingWorker } from "./BlockingWorker.ts"
+import { hashSnapshotFile, QuotaDigest, rowCounts } from "./ContentHash.ts"
 import type { HashAnswer, HashRequest } from "./HashWorker.ts"
 import { fsyncPath } from "./Files.ts"
 import type { AdministratorsTable, FundsTable, QuotasTable, SeriesTable, SnapshotDatabase } from "./Tables.ts"
@@ -270,51 +270,26 @@ const hashHere = (path: string, quotas: HashRequest["quotas"]): { readonly wait:
   return {
     wait: () => {
       if (answer !== undefined) return answer
-      const db = new Database(path, { readonly: true, fileMustExist: true })
       try {
-        const counts = rowCounts(db)
-        const known = quotas !== null && quotas.rows === counts.quotas ? { quotas: quotas.digest } : {}
-        answer = { _tag: "Hashed", hash: contentHash(db, known), counts }
+        answer = { _tag: "Hashed", ...hashSnapshotFile(openReadOnly, path, quotas) }
       } catch (e) {
         answer = { _tag: "Failed", reason: String(e) }
-      } finally {
-        db.close()
       }
       return answer
     },
   }
 }
 
-const HASH_WORKER = new URL("./HashWorker.ts", import.meta.url)
-/**
- * The worker answers even when hashing fails (HashWorker.ts); a worker killed outright (out of
- * memory) cannot, and this thread, blocked in Atomics.wait, cannot see its exit: it gives up
- * after this long (hashing a full-size snapshot takes ~3 s).
- */
-const HASH_DEADLINE_MS = 5 * 60_000
+const openReadOnly = (path: string) => new Database(path, { readonly: true, fileMustExist: true })
 
-/** Starts the hash worker; `wait()` blocks until it has answered (once; later calls repeat it). */
-const startHashing = (path: string, quotas: HashRequest["quotas"]): { readonly wait: () => HashAnswer } => {
-  const { port1, port2 } = new MessageChannel()
-  const done = new Int32Array(new SharedArrayBuffer(4))
-  const worker = new Worker(HASH_WORKER, {
-    workerData: { path, quotas, port: port2, done } satisfies HashRequest,
-    transferList: [port2],
+const HASH_WORKER = new URL("./HashWorker.ts", import.meta.url)
+
+/** Starts the hash worker (BlockingWorker.ts); hashing a full-size snapshot takes ~3 s. */
+const startHashing = (path: string, quotas: HashRequest["quotas"]): { readonly wait: () => HashAnswer } =>
+  startBlockingWorker<HashRequest, HashAnswer>(HASH_WORKER, { path, quotas }, {
+    deadlineMs: 5 * 60_000,
+    noAnswer: { _tag: "Failed", reason: "the hash worker gave no answer" },
   })
-  let answer: HashAnswer | undefined
-  return {
-    wait: () => {
-      if (answer !== undefined) return answer
-      const deadline = performance.now() + HASH_DEADLINE_MS
-      while (Atomics.load(done, 0) === 0 && performance.now() < deadline) Atomics.wait(done, 0, 0, 1000)
-      answer = receiveMessageOnPort(port1)?.message as HashAnswer | undefined
-      answer ??= { _tag: "Failed", reason: "the hash worker gave no answer" }
-      port1.close()
-      void worker.terminate()
-      return answer
-    },
-  }
-}
 
 const nullIfNaN = (x: number): number | null => (Number.isNaN(x) ? null : x)
 

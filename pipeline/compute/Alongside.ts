@@ -5,17 +5,13 @@
  * written in its own order), ~2 s sooner at full scale on two cores.
  */
 import type Database from "better-sqlite3"
-import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads"
+import { type BlockingChannel, type BlockingWorker, startBlockingWorker } from "../../snapshots/BlockingWorker.ts"
 import type { Computation } from "./Computation.ts"
 import type { ComputeAnswer, ComputeRequest } from "./ComputeWorker.ts"
 import { ALONGSIDE } from "./Computations.ts"
 
 const COMPUTE_WORKER = new URL("./ComputeWorker.ts", import.meta.url)
-/**
- * The worker answers even when a computation fails (ComputeWorker.ts); a worker killed outright
- * (out of memory) cannot, and this thread, blocked in Atomics.wait, cannot see its exit: it gives
- * up after this long (the two computations take ~5 s at full scale).
- */
+/** How long this thread waits for the worker (BlockingWorker.ts); the two computations take ~5 s at full scale. */
 const DEADLINE_MS = 5 * 60_000
 
 /**
@@ -82,27 +78,8 @@ const runAlongside = (
   }
 }
 
-const startWorker = (
-  request: Omit<ComputeRequest, "port" | "done">,
-): { readonly wait: () => ComputeAnswer; readonly stop: () => void } => {
-  const { port1, port2 } = new MessageChannel()
-  const done = new Int32Array(new SharedArrayBuffer(4))
-  const worker = new Worker(COMPUTE_WORKER, {
-    workerData: { ...request, port: port2, done } satisfies ComputeRequest,
-    transferList: [port2],
+const startWorker = (request: Omit<ComputeRequest, keyof BlockingChannel>): BlockingWorker<ComputeAnswer> =>
+  startBlockingWorker<ComputeRequest, ComputeAnswer>(COMPUTE_WORKER, request, {
+    deadlineMs: DEADLINE_MS,
+    noAnswer: { _tag: "Failed", reason: "the computation worker gave no answer" },
   })
-  let answer: ComputeAnswer | undefined
-  return {
-    wait: () => {
-      if (answer !== undefined) return answer
-      const deadline = performance.now() + DEADLINE_MS
-      while (Atomics.load(done, 0) === 0 && performance.now() < deadline) Atomics.wait(done, 0, 0, 1000)
-      answer = receiveMessageOnPort(port1)?.message as ComputeAnswer | undefined
-      answer ??= { _tag: "Failed", reason: "the computation worker gave no answer" }
-      port1.close()
-      void worker.terminate()
-      return answer
-    },
-    stop: () => void worker.terminate(),
-  }
-}

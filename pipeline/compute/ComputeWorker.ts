@@ -5,14 +5,13 @@
  * back in order, for the build's thread to write into its transaction exactly as if they had run
  * there. Always answers (modules are imported inside the try) and raises the shared flag.
  */
-import { type MessagePort, workerData } from "node:worker_threads"
+import { workerData } from "node:worker_threads"
+import { answerBlocking, type BlockingChannel } from "../../snapshots/BlockingWorker.ts"
 
-export interface ComputeRequest {
+export interface ComputeRequest extends BlockingChannel {
   readonly path: string
   readonly names: ReadonlyArray<string>
   readonly batchDate: string
-  readonly port: MessagePort
-  readonly done: Int32Array
 }
 
 /** One INSERT statement and the arguments of each of its runs, in the order they ran. */
@@ -29,7 +28,8 @@ export type ComputeAnswer =
     }
   | { readonly _tag: "Failed"; readonly reason: string }
 
-const { path, names, batchDate, port, done } = workerData as ComputeRequest
+const request = workerData as ComputeRequest
+const { path, names, batchDate } = request
 let answer: ComputeAnswer
 try {
   const { default: Database } = await import("better-sqlite3")
@@ -52,6 +52,4 @@ try {
 } catch (e) {
   answer = { _tag: "Failed", reason: e instanceof Error ? (e.stack ?? e.message) : String(e) }
 }
-port.postMessage(answer)
-Atomics.store(done, 0, 1)
-Atomics.notify(done, 0)
+answerBlocking(request, answer)
