@@ -92,6 +92,20 @@ export const summarizeRounds = (rs: ReadonlyArray<Round>) => ({
   errors: rs.reduce((n, r) => n + r.errors, 0),
 })
 
+/**
+ * CPU milliseconds a process has used (Linux /proc, 100 ticks a second), NaN elsewhere. CPU per
+ * request is steadier than throughput on a small shared machine, where the load generator and the
+ * servers compete for the same cores.
+ */
+export const cpuMs = (pid: number | undefined): number => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return Number.NaN
+  }
+}
+
 export const median = (xs: ReadonlyArray<number>): number => {
   const s = [...xs].sort((a, b) => a - b)
   const mid = Math.floor(s.length / 2)

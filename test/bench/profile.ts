@@ -21,7 +21,7 @@ import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join, relative } from "node:path"
 import { request } from "undici"
-import { benchKey, publishSample, type Round, round, startApi, startProcess } from "./harness.ts"
+import { benchKey, cpuMs, publishSample, type Round, round, startApi, startProcess } from "./harness.ts"
 
 const root = join(import.meta.dirname, "..", "..")
 
@@ -125,16 +125,6 @@ const analyse = (p: CpuProfile) => {
     files: selfBy(fileOf),
     areas: selfBy((f) => areaOf(fileOf(f))),
     inclusive: [...inclusive.entries()].sort((a, b) => b[1] - a[1]),
-  }
-}
-
-/** CPU milliseconds a process has used (Linux /proc, 100 ticks a second), NaN elsewhere. */
-const cpuMs = (pid: number | undefined): number => {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
-    return (Number(fields[11]) + Number(fields[12])) * 10
-  } catch {
-    return Number.NaN
   }
 }
 

@@ -7,26 +7,11 @@
  * 1 − counted/uncounted requests per second. On a cheap route this is the upper bound; heavier
  * routes dilute it.
  */
-import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { makeFixtureA } from "../support/snapshotFixture.ts"
-import { benchKey, COUNTED_KEY, loadSettings, median, type Round, round, startProcess, summarizeRounds } from "./harness.ts"
+import { benchKey, COUNTED_KEY, cpuMs, loadSettings, median, type Round, round, startProcess, summarizeRounds } from "./harness.ts"
 
 const root = join(import.meta.dirname, "..", "..")
-
-/**
- * CPU milliseconds a process has used (Linux /proc, 100 ticks a second), or NaN elsewhere. CPU per
- * request is steadier than throughput on a small shared machine, where the load generator and
- * both servers compete for the same cores.
- */
-const cpuMs = (pid: number | undefined): number => {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
-    return (Number(fields[11]) + Number(fields[12])) * 10
-  } catch {
-    return Number.NaN
-  }
-}
 
 export const benchQuota = async (): Promise<Record<string, unknown>> => {
   const { seconds, rounds, connections } = loadSettings()
