@@ -5,7 +5,7 @@
  * series' previous id resolves to the current one), a lower-case serie UUID for FI/ETF.
  */
 import { isUuid, parseUint32 } from "../../schemas/Ids.ts"
-import { toIsoDate } from "../../snapshots/compute/Calendar.ts"
+import { endOfMonth, makeDate, toIsoDate } from "../../snapshots/compute/Calendar.ts"
 import type { SnapshotReader } from "../../snapshots/Reader.ts"
 import { fiCatalog } from "../../snapshots/readers/FiCatalog.ts"
 import { prepared } from "../../snapshots/readers/MarketDb.ts"
@@ -85,7 +85,7 @@ export const tacChanges = (
 /** YYYYMMDD of the last day of `month` (YYYY-MM). */
 const monthEnd = (month: string): number => {
   const [y, m] = month.split("-").map(Number) as [number, number]
-  return y * 10_000 + m * 100 + new Date(Date.UTC(y, m, 0)).getUTCDate()
+  return endOfMonth(makeDate(y, m, 1))
 }
 
 const fmMonth = (reader: SnapshotReader, serieId: string, assetId: number, month: string): MonthLine | null => {
