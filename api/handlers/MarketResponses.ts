@@ -4,20 +4,12 @@
  */
 import { type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { InvalidParameter } from "../../schemas/ApiErrors.ts"
+import { admitsCoding } from "../http/Caching.ts"
 import type { ReadyBytes } from "../../snapshots/readers/MarketReady.ts"
 
-/** True when Accept-Encoding admits gzip (named or `*`, with a q-value above 0). */
-export const acceptsGzip = (request: HttpServerRequest.HttpServerRequest): boolean => {
-  const header = request.headers["accept-encoding"]
-  if (header === undefined) return false
-  for (const part of header.split(",")) {
-    const [name, ...params] = part.trim().toLowerCase().split(";")
-    if (name !== "gzip" && name !== "*") continue
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="))
-    if (q === undefined || Number(q.slice(2)) > 0) return true
-  }
-  return false
-}
+/** True when Accept-Encoding admits gzip (named with q > 0, or through `*` when gzip is not named). */
+export const acceptsGzip = (request: HttpServerRequest.HttpServerRequest): boolean =>
+  admitsCoding(request.headers["accept-encoding"], "gzip")
 
 export const jsonText = (text: string): HttpServerResponse.HttpServerResponse =>
   HttpServerResponse.text(text, { contentType: "application/json" })

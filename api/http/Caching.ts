@@ -41,9 +41,8 @@ export const isCacheableDataRequest = (method: string, url: string): boolean => 
 
 export type Coding = "br" | "gzip" | "identity"
 
-/** The preferred coding Accept-Encoding admits: br, then gzip (q > 0, `*` counts), else identity. */
-export const chooseCoding = (header: string | undefined): Coding => {
-  if (header === undefined) return "identity"
+/** The q-value of each coding Accept-Encoding names (`*` included), lower-cased. */
+const qualities = (header: string): Map<string, number> => {
   const q = new Map<string, number>()
   for (const part of header.split(",")) {
     const [name, ...params] = part.trim().toLowerCase().split(";")
@@ -52,10 +51,20 @@ export const chooseCoding = (header: string | undefined): Coding => {
     const value = qp === undefined ? 1 : Number(qp.slice(2))
     q.set(name.trim(), Number.isFinite(value) ? value : 0)
   }
-  const star = q.get("*")
-  const admits = (name: string) => (q.get(name) ?? star ?? 0) > 0
-  if (admits("br")) return "br"
-  if (admits("gzip")) return "gzip"
+  return q
+}
+
+/** True when Accept-Encoding admits `coding`: named with q > 0, or through `*` when not named. */
+export const admitsCoding = (header: string | undefined, coding: "br" | "gzip"): boolean => {
+  if (header === undefined) return false
+  const q = qualities(header)
+  return (q.get(coding) ?? q.get("*") ?? 0) > 0
+}
+
+/** The preferred coding Accept-Encoding admits: br, then gzip (q > 0, `*` counts), else identity. */
+export const chooseCoding = (header: string | undefined): Coding => {
+  if (admitsCoding(header, "br")) return "br"
+  if (admitsCoding(header, "gzip")) return "gzip"
   return "identity"
 }
 

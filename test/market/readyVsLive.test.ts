@@ -48,6 +48,10 @@ describe("ready bytes vs live rendering", () => {
       const gz = await ready.raw(path, { "accept-encoding": "gzip, br" })
       expect(gz.encoding).toBe("gzip")
       expect(gz.bytes.equals(gzipSync(plain.bytes, { level: 9 }))).toBe(true)
+      // gzip refused by name, the rest admitted by `*`: not the stored gzip copy
+      const refused = await ready.raw(path, { "accept-encoding": "gzip;q=0, *" })
+      expect(refused.encoding).toBe("br")
+      expect(brotliDecompressSync(refused.bytes).equals(plain.bytes)).toBe(true)
     },
   )
 
