@@ -13,7 +13,11 @@ import type { AccountsDatabase, ApiKeysTable } from "./AccountsTables.ts"
  * than running it): sentinel values mark where the key, day and limit go among its parameters.
  *
  * On SQLite it runs as a prepared statement, synchronously: kysely's driver is synchronous
- * underneath, and its connection lock and promise chain cost more than the write itself. While a
+ * underneath, and its connection lock and promise chain cost more than the write itself. It is
+ * stepped to its end (`all`, not `get`): SQLite runs the WAL's automatic checkpoint only when a
+ * writing statement finishes, and `get` stops at the RETURNING row and resets — the accounts WAL
+ * then grew by a page per request without bound (88 MB in six seconds of load) and every read
+ * and write of the store slowed as it grew. While a
  * kysely transaction is open on the connection (registration, account removal) it waits its turn
  * through kysely instead, so that it never runs inside someone else's transaction.
  *
@@ -59,7 +63,7 @@ export const compileConsume = (
     const parameters = bind(keyId, day, limit)
     if (sqlite.inTransaction) return viaKysely(parameters)
     return Effect.try({
-      try: () => (statement.get(parameters) as { count: number } | undefined)?.count,
+      try: () => (statement.all(parameters) as Array<{ count: number }>)[0]?.count,
       catch: (cause) => new AccountsUnavailable({ cause }),
     })
   }

@@ -7,7 +7,7 @@ import { it } from "@effect/vitest"
 import Database from "better-sqlite3"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect } from "vitest"
@@ -185,6 +185,27 @@ describe("the quota statement and the store's transactions", () => {
       expect(rolledBack).toBe(true)
       expect(await counted).toMatchObject({ allowed: true, used: 1 })
       expect(await Effect.runPromise(keys.usageToday(record.id))).toBe(1)
+    } finally {
+      await db.destroy()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it("counting requests keeps the WAL bounded: SQLite's automatic checkpoint runs (1,000 pages)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fds-keys-"))
+    const path = join(dir, "accounts.sqlite")
+    const db = await openAccountsDb(path)
+    try {
+      const keys = KeyStore.make(db)
+      const { record } = await Effect.runPromise(keys.create({ email: "wal@example.cl", tier: "free", dailyQuota: 10_000 }))
+      const requests = 3_000 // each counted request writes at least one 4 KiB page to the WAL
+      let last: unknown
+      for (let i = 0; i < requests; i++) last = await Effect.runPromise(keys.consume(record))
+      expect(last).toMatchObject({ allowed: true, used: requests, remaining: 10_000 - requests })
+      // The checkpoint starts the WAL again after 1,000 pages: at most 1,000 frames of 4,096 bytes
+      // + 24 bytes of frame header, + the 32-byte file header (≈ 4.1 MB); without it, ≥ 12 MB.
+      const walBytes = statSync(`${path}-wal`).size
+      expect(walBytes).toBeLessThanOrEqual(32 + 1_001 * (4_096 + 24))
     } finally {
       await db.destroy()
       rmSync(dir, { recursive: true, force: true })
