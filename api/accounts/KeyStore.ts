@@ -108,12 +108,11 @@ export class KeyStore extends Context.Service<
       ).pipe(Effect.map((row) => row?.count ?? 0))
 
     // The hot path (every counted request) runs untraced and with its statement compiled once.
-    const limited = compileConsume(db, true)
-    const unlimited = compileConsume(db, false)
+    const counted = compileConsume(db)
     const consume = Effect.fnUntraced(function* (key: KeyRecord) {
       const t = yield* now
       const limit = key.dailyQuota
-      const count = yield* (limit === null ? unlimited(key.id, t.day, 0) : limited(key.id, t.day, limit))
+      const count = yield* counted(key.id, t.day, limit)
       const allowed = count !== undefined
       const used = count ?? limit ?? 0
       return {

@@ -191,6 +191,70 @@ describe("the quota statement and the store's transactions", () => {
     }
   })
 
+  it("requests of one turn queued before a kysely transaction opens are counted after it, not inside it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fds-keys-"))
+    const db = await openAccountsDb(join(dir, "accounts.sqlite"))
+    try {
+      const keys = KeyStore.make(db)
+      const { record } = await Effect.runPromise(keys.create({ email: "queued@example.cl", tier: "free" }))
+      const counted = Effect.runPromise(keys.consume(record)) // waits for the end of this turn
+      let openWhenTurnEnded = false
+      const rolledBack = await db
+        .transaction()
+        .execute(async (trx) => {
+          await trx.updateTable("api_keys").set({ name: "changed" }).where("id", "=", record.id).execute()
+          await new Promise((resolve) => setImmediate(resolve)) // the turn's requests are counted now
+          openWhenTurnEnded = true
+          throw new Error("roll back")
+        })
+        .then(
+          () => false,
+          () => true,
+        )
+      expect(openWhenTurnEnded && rolledBack).toBe(true)
+      expect(await counted).toMatchObject({ allowed: true, used: 1 })
+      expect(await Effect.runPromise(keys.usageToday(record.id))).toBe(1)
+      const name = await db.selectFrom("api_keys").select("name").where("id", "=", record.id).executeTakeFirstOrThrow()
+      expect(name.name).toBe("queued@example.cl")
+    } finally {
+      await db.destroy()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it("when the turn's transaction cannot be had, each request of the turn fails and none is counted", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fds-keys-"))
+    const path = join(dir, "accounts.sqlite")
+    const db = await openAccountsDb(path)
+    const other = new Database(path)
+    try {
+      const keys = KeyStore.make(db)
+      const limited = (await Effect.runPromise(keys.create({ email: "l@example.cl", tier: "free" }))).record
+      const unlimited = (await Effect.runPromise(keys.create({ email: "u@example.cl", tier: "internal" }))).record
+      other.exec("BEGIN IMMEDIATE") // another process holds the write lock past the busy timeout (2 s)
+      const turn = [limited, unlimited, limited].map((k) => Effect.runPromise(Effect.result(keys.consume(k))))
+      const outcomes = await Promise.all(turn)
+      expect(outcomes.map((o) => (o._tag === "Failure" ? o.failure._tag : "counted"))).toEqual([
+        "AccountsUnavailable",
+        "AccountsUnavailable",
+        "AccountsUnavailable",
+      ])
+      other.exec("ROLLBACK")
+      expect(usageDays(path, limited.id)).toEqual([])
+      // one turn with both kinds of key: each counted by its own statement, in order
+      const next = await Promise.all([limited, unlimited, limited].map((k) => Effect.runPromise(keys.consume(k))))
+      expect(next.map((q) => [q.used, q.remaining])).toEqual([
+        [1, 299],
+        [1, null],
+        [2, 298],
+      ])
+    } finally {
+      other.close()
+      await db.destroy()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 15_000)
+
   it("counting requests keeps the WAL bounded: SQLite's automatic checkpoint runs (1,000 pages)", async () => {
     const dir = mkdtempSync(join(tmpdir(), "fds-keys-"))
     const path = join(dir, "accounts.sqlite")
