@@ -1,6 +1,7 @@
 /**
  * Work asked for during one turn of the event loop, done together once the turn's I/O has been
- * read (setImmediate): every caller's fiber waits, then each is resumed with its own outcome.
+ * read (setImmediate): every caller's fiber waits, then each is resumed with its own outcome
+ * (`run` answers one effect per item, in order).
  */
 import { Effect } from "effect"
 
@@ -14,8 +15,14 @@ export const perTurn = <I, A, E>(
     const resumes = waiting
     items = []
     waiting = []
-    const outcomes = run(batch)
-    for (let i = 0; i < resumes.length; i++) resumes[i]!(outcomes[i]!)
+    let outcomes: ReadonlyArray<Effect.Effect<A, E>>
+    try {
+      outcomes = run(batch)
+    } catch (defect) {
+      // never leave a caller waiting: a throw in `run` ends each of them as a defect
+      outcomes = batch.map(() => Effect.die(defect))
+    }
+    for (let i = 0; i < resumes.length; i++) resumes[i]!(outcomes[i] ?? Effect.die(new Error("perTurn: no outcome")))
   }
   return (item) =>
     Effect.callback<A, E>((resume) => {
