@@ -20,10 +20,17 @@ export class AccountsUnavailable extends Schema.TaggedError<AccountsUnavailable>
 export const attemptDb = <A>(f: () => Promise<A>) =>
   Effect.tryPromise({ try: f, catch: (cause) => new AccountsUnavailable({ cause }) })
 
+/** Bytes the accounts WAL file is cut back to after a checkpoint (normal use stays near 4 MB). */
+export const WAL_SIZE_LIMIT = 8 * 1024 * 1024
+
 export const openAccountsDb = async (path: string): Promise<Kysely<AccountsDatabase>> => {
   const sqlite = new Database(path, { fileMustExist: false, timeout: 2000 })
   sqlite.pragma("journal_mode = WAL")
   sqlite.pragma("synchronous = NORMAL")
+  // A WAL that grew past this (a reader holding an old snapshot, or builds before 2026-11-22,
+  // which never checkpointed under counted traffic) is cut back to it when SQLite next starts it
+  // again; without a limit the file keeps its largest size while the store is open.
+  sqlite.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`)
   const db = new Kysely<AccountsDatabase>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) })
   await migrate(db, "sqlite")
   connections.set(db, sqlite)

@@ -5,13 +5,13 @@
  */
 import { it } from "@effect/vitest"
 import Database from "better-sqlite3"
-import { Effect } from "effect"
+import { Effect, Fiber } from "effect"
 import { TestClock } from "effect/testing"
 import { mkdtempSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect } from "vitest"
-import { openAccountsDb } from "../../api/accounts/AccountsDb.ts"
+import { openAccountsDb, WAL_SIZE_LIMIT } from "../../api/accounts/AccountsDb.ts"
 import { KeyStore } from "../../api/accounts/KeyStore.ts"
 
 const withStore = Effect.gen(function* () {
@@ -197,14 +197,19 @@ describe("the quota statement and the store's transactions", () => {
     try {
       const keys = KeyStore.make(db)
       const { record } = await Effect.runPromise(keys.create({ email: "queued@example.cl", tier: "free" }))
-      const counted = Effect.runPromise(keys.consume(record)) // waits for the end of this turn
+      let settled = false
+      const counted = Effect.runPromise(keys.consume(record)).finally(() => {
+        settled = true
+      }) // waits for the end of this turn
       let openWhenTurnEnded = false
       const rolledBack = await db
         .transaction()
         .execute(async (trx) => {
           await trx.updateTable("api_keys").set({ name: "changed" }).where("id", "=", record.id).execute()
-          await new Promise((resolve) => setImmediate(resolve)) // the turn's requests are counted now
-          openWhenTurnEnded = true
+          // the turn ends (twice over) while the transaction is open: the request must still wait
+          await new Promise((resolve) => setImmediate(resolve))
+          await new Promise((resolve) => setImmediate(resolve))
+          openWhenTurnEnded = !settled
           throw new Error("roll back")
         })
         .then(
@@ -254,6 +259,74 @@ describe("the quota statement and the store's transactions", () => {
       rmSync(dir, { recursive: true, force: true })
     }
   }, 15_000)
+
+  it("a statement failing in the middle of a turn leaves none of the turn's requests counted", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fds-keys-"))
+    const path = join(dir, "accounts.sqlite")
+    const db = await openAccountsDb(path)
+    const other = new Database(path)
+    try {
+      const keys = KeyStore.make(db)
+      const a = (await Effect.runPromise(keys.create({ email: "a@example.cl", tier: "free" }))).record
+      const b = (await Effect.runPromise(keys.create({ email: "b@example.cl", tier: "free" }))).record
+      // b's statement fails after a's first one has run in the same turn
+      other.exec(`CREATE TRIGGER boom BEFORE INSERT ON usage WHEN NEW.key_id = ${b.id} BEGIN SELECT RAISE(ABORT, 'boom'); END`)
+      const outcomes = await Promise.all([a, b, a].map((k) => Effect.runPromise(Effect.result(keys.consume(k)))))
+      expect(outcomes.map((o) => (o._tag === "Failure" ? o.failure._tag : "counted"))).toEqual([
+        "AccountsUnavailable",
+        "AccountsUnavailable",
+        "AccountsUnavailable",
+      ])
+      expect(usageDays(path, a.id)).toEqual([]) // a's first statement was rolled back with the turn
+      other.exec("DROP TRIGGER boom")
+      expect(await Effect.runPromise(keys.consume(a))).toMatchObject({ allowed: true, used: 1 })
+    } finally {
+      other.close()
+      await db.destroy()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it("a request whose caller is interrupted while it waits for the end of the turn is not counted", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fds-keys-"))
+    const path = join(dir, "accounts.sqlite")
+    const db = await openAccountsDb(path)
+    try {
+      const keys = KeyStore.make(db)
+      const { record } = await Effect.runPromise(keys.create({ email: "gone@example.cl", tier: "free" }))
+      const gone = Effect.runFork(keys.consume(record))
+      const stays = Effect.runPromise(keys.consume(record))
+      await Effect.runPromise(Fiber.interrupt(gone)) // before the turn ends (the client went away)
+      expect(await stays).toMatchObject({ allowed: true, used: 1 })
+      expect(usageDays(path, record.id)).toEqual([{ day: expect.any(String), count: 1 }])
+    } finally {
+      await db.destroy()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it("a WAL that grew while a reader held an old snapshot is cut back once SQLite starts it again", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fds-keys-"))
+    const path = join(dir, "accounts.sqlite")
+    const db = await openAccountsDb(path)
+    const reader = new Database(path, { readonly: true })
+    try {
+      const keys = KeyStore.make(db)
+      const { record } = await Effect.runPromise(keys.create({ email: "grow@example.cl", tier: "internal" }))
+      reader.exec("BEGIN")
+      reader.prepare("SELECT count(*) FROM usage").get() // holds its snapshot: no checkpoint can finish
+      for (let i = 0; i < 3_000; i++) await Effect.runPromise(keys.consume(record))
+      expect(statSync(`${path}-wal`).size).toBeGreaterThan(WAL_SIZE_LIMIT) // ≥ 3,000 pages of 4 KiB
+      reader.exec("COMMIT")
+      for (let i = 0; i < 1_100; i++) await Effect.runPromise(keys.consume(record))
+      expect(statSync(`${path}-wal`).size).toBeLessThanOrEqual(WAL_SIZE_LIMIT)
+      expect(await Effect.runPromise(keys.usageToday(record.id))).toBe(4_100)
+    } finally {
+      reader.close()
+      await db.destroy()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
 
   it("counting requests keeps the WAL bounded: SQLite's automatic checkpoint runs (1,000 pages)", async () => {
     const dir = mkdtempSync(join(tmpdir(), "fds-keys-"))
