@@ -1,7 +1,9 @@
 /**
  * `make bench`, the quota step: authenticated requests to one cheap route, counted (the atomic
- * decide-and-count statement on accounts.sqlite) against the same server with that statement
- * replaced by a constant (test/bench/quotaServer.ts), in alternating rounds on loopback. The issue
+ * decide-and-count statement on accounts.sqlite, a turn's requests in one transaction) against the
+ * same server with that statement replaced by a constant answer given after the same wait for the
+ * end of the turn (test/bench/quotaServer.ts), in alternating rounds on loopback. Figures before
+ * 2026-11-22 had no wait on either side, so their shares are not comparable with later ones. The issue
  * asks the quota step to cost ≤ 20 % of the request: `quota_step_share_cpu` is the share of the
  * server's CPU time per request that the step adds, `quota_step_share_throughput` is
  * 1 − counted/uncounted requests per second. On a cheap route this is the upper bound; heavier
