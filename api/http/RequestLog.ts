@@ -1,14 +1,13 @@
 /**
- * The request id and the access log, as the server's outermost middleware (it sees every answer:
- * routed, 404, the edge's 429, errors).
+ * The request id and the access log, at the Node HTTP level (it sees every answer: routed, 404,
+ * the edge's 429, errors, and requests whose client went away).
  *   - `X-Request-Id`: a sane incoming one (1–128 chars of [A-Za-z0-9._:-]) is echoed, else a new UUID.
  *   - One JSON line per request on stdout: time, method, path (query values that look like keys,
  *     or under key-like names, replaced by "[redacted]"), status, duration_ms, request_id and the
  *     key's lookup token (the clear 8 characters that find its row), never the key, never headers.
  */
 import { randomUUID } from "node:crypto"
-import { Effect, Exit } from "effect"
-import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import { KEY_PREFIX, parseKey } from "../accounts/ApiKey.ts"
 import { recent, requestUrl } from "./Recent.ts"
 
@@ -72,35 +71,48 @@ const stdoutSink: AccessLogSink = (line) => {
   }
 }
 
-/** The middleware for `HttpRouter.serve({ middleware })`; `sink` is replaceable for tests. */
-export const accessLog =
+/**
+ * Status logged for a request whose client went away before its answer was sent (nginx's
+ * "client closed request").
+ */
+export const CLIENT_CLOSED = 499
+
+/**
+ * The request id and the access line, at the Node level: a `request` listener that runs before
+ * the application's (it is added when the server is created). It sets `X-Request-Id` on the
+ * response (Node merges it with the headers the application writes) and logs once the response
+ * is closed: its status when it was sent, else 499.
+ *
+ * It used to be an effect middleware around the whole application; that took every request off
+ * effect's one-frame path and kept each request's objects alive past a young-generation
+ * collection (≈3 MB copied per scavenge under load): `make bench` measured ~25–40 % more
+ * requests per second without it.
+ */
+export const accessLogListener =
   (sink: AccessLogSink = stdoutSink) =>
-  <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
-    Effect.gen(function* () {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const started = performance.now()
-      const id = requestIdOf(request.headers["x-request-id"])
-      let status: number | undefined
-      yield* HttpEffect.appendPreResponseHandler((_request, response) => {
-        status = response.status
-        return Effect.succeed(HttpServerResponse.setHeader(response, "x-request-id", id))
+  (request: IncomingMessage, response: ServerResponse): void => {
+    const started = performance.now()
+    const incoming = request.headers["x-request-id"]
+    const id = requestIdOf(typeof incoming === "string" ? incoming : undefined)
+    response.setHeader("x-request-id", id)
+    response.once("close", () => {
+      sink({
+        time: new Date().toISOString(),
+        level: "info",
+        msg: "request",
+        method: request.method ?? "",
+        path: loggablePath(request.url ?? "/"),
+        status: response.writableFinished ? response.statusCode : CLIENT_CLOSED,
+        duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
+        request_id: id,
+        key_lookup: keyLookupOf(request.headers as Readonly<Record<string, string | undefined>>),
       })
-      return yield* app.pipe(
-        Effect.onExit((exit) =>
-          Effect.sync(() => {
-            if (status === undefined) status = Exit.isSuccess(exit) ? exit.value.status : 500
-            sink({
-              time: new Date().toISOString(),
-              level: "info",
-              msg: "request",
-              method: request.method,
-              path: loggablePath(request.originalUrl),
-              status,
-              duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
-              request_id: id,
-              key_lookup: keyLookupOf(request.headers),
-            })
-          }),
-        ),
-      )
     })
+  }
+
+/** A Node HTTP server whose every request is logged (`accessLogListener`) before it is served. */
+export const loggedServer = (sink?: AccessLogSink) => (): Server => {
+  const server = createServer()
+  server.on("request", accessLogListener(sink))
+  return server
+}

@@ -1,0 +1,51 @@
+/**
+ * The access log at the Node level (api/http/RequestLog.ts), on a real node:http server fed by a
+ * real socket: one line per request once its response is closed, the answered status, or 499
+ * when the client went away first; the X-Request-Id header reaches the client.
+ */
+import { once } from "node:events"
+import { connect } from "node:net"
+import type { AddressInfo } from "node:net"
+import { describe, expect, it } from "vitest"
+import { type AccessLogLine, CLIENT_CLOSED, loggedServer } from "../../api/http/RequestLog.ts"
+
+const waitFor = async (check: () => boolean, ms = 3000) => {
+  const end = Date.now() + ms
+  while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 10))
+  return check()
+}
+
+describe("access log listener", () => {
+  it("logs the answered status, or 499 when the client leaves before the answer; the id reaches the client", async () => {
+    const lines: AccessLogLine[] = []
+    const server = loggedServer((line) => lines.push(line))()
+    server.on("request", (req, res) => {
+      if (req.url === "/slow") return // never answered: the client gives up
+      res.writeHead(201, { "content-type": "text/plain" })
+      res.end("made")
+    })
+    server.listen(0, "127.0.0.1")
+    await once(server, "listening")
+    const { port } = server.address() as AddressInfo
+    try {
+      const answered = await fetch(`http://127.0.0.1:${port}/made?x=1`, { headers: { "x-request-id": "id-one" } })
+      expect(answered.status).toBe(201)
+      expect(answered.headers.get("x-request-id")).toBe("id-one")
+      expect(await answered.text()).toBe("made")
+
+      const socket = connect(port, "127.0.0.1")
+      await once(socket, "connect")
+      socket.write("GET /slow HTTP/1.1\r\nHost: x\r\nX-Request-Id: id-two\r\n\r\n")
+      await new Promise((r) => setTimeout(r, 50))
+      socket.destroy()
+
+      expect(await waitFor(() => lines.length === 2)).toBe(true)
+      expect(lines[0]).toMatchObject({ method: "GET", path: "/made?x=1", status: 201, request_id: "id-one", key_lookup: null })
+      expect(lines[1]).toMatchObject({ method: "GET", path: "/slow", status: CLIENT_CLOSED, request_id: "id-two" })
+      expect(CLIENT_CLOSED).toBe(499)
+    } finally {
+      server.closeAllConnections()
+      server.close()
+    }
+  })
+})
