@@ -75,6 +75,14 @@ export class KeyStore extends Context.Service<
      * increment together: concurrent requests cannot both take the last unit).
      */
     readonly consume: (key: KeyRecord) => Effect.Effect<QuotaState, AccountsUnavailable>
+    /**
+     * `verify` and `consume` in one step (the key's row read in the same turn as the count): the
+     * key's record and where it stands after this request, or null for a malformed, unknown or
+     * revoked key (nothing counted).
+     */
+    readonly verifyAndConsume: (
+      key: string,
+    ) => Effect.Effect<{ readonly record: KeyRecord; readonly quota: QuotaState } | null, AccountsUnavailable>
     /** Today's standing without counting (for /api/key/info). */
     readonly peek: (key: KeyRecord) => Effect.Effect<QuotaState, AccountsUnavailable>
     /** Counts one request today, without a limit, and returns today's count. */
@@ -98,7 +106,7 @@ export class KeyStore extends Context.Service<
       const parsed = parseKey(key)
       if (parsed === null) return null
       const row = yield* byLookup(parsed.lookup)
-      if (row === undefined || row.revoked_at !== null || !keyMatches(key, row.hash)) return null
+      if (row === undefined || !accepts(key)(row)) return null
       return toRecord(row)
     })
 
@@ -108,21 +116,34 @@ export class KeyStore extends Context.Service<
       ).pipe(Effect.map((row) => row?.count ?? 0))
 
     // The hot path (every counted request) runs untraced and with its statement compiled once.
-    const counted = compileConsume(db)
-    const consume = Effect.fnUntraced(function* (key: KeyRecord) {
-      const t = yield* now
-      const limit = key.dailyQuota
-      const count = yield* counted(key.id, t.day, limit)
-      const allowed = count !== undefined
+    const statements = compileConsume(db)
+    const standing = (limit: number | null, count: number | undefined, t: { resetAt: number; second: number }): QuotaState => {
       const used = count ?? limit ?? 0
       return {
-        allowed,
+        allowed: count !== undefined,
         limit,
         used,
         remaining: limit === null ? null : Math.max(0, limit - used),
         resetAt: t.resetAt,
         now: t.second,
       }
+    }
+    const consume = Effect.fnUntraced(function* (key: KeyRecord) {
+      const t = yield* now
+      return standing(key.dailyQuota, yield* statements.consume(key.id, t.day, key.dailyQuota), t)
+    })
+
+    const accepts = (key: string) => (row: { revoked_at: string | null; hash: string }) =>
+      row.revoked_at === null && keyMatches(key, row.hash)
+    const limitOf = (row: Parameters<typeof toRecord>[0]) => toRecord(row).dailyQuota
+    const verifyAndConsume = Effect.fnUntraced(function* (key: string) {
+      const parsed = parseKey(key)
+      if (parsed === null) return null
+      const t = yield* now
+      const checked = yield* statements.checkAndConsume(parsed.lookup, accepts(key), limitOf, t.day)
+      if (checked === null) return null
+      const record = toRecord(checked.row)
+      return { record, quota: standing(record.dailyQuota, checked.count, t) }
     })
 
     const peek = Effect.fn("KeyStore.peek")(function* (key: KeyRecord) {
@@ -157,7 +178,7 @@ export class KeyStore extends Context.Service<
       return yield* countToday(keyId, t.day)
     })
 
-    return KeyStore.of({ create, verify, consume, peek, recordUse, usageToday })
+    return KeyStore.of({ create, verify, consume, verifyAndConsume, peek, recordUse, usageToday })
   }
 
   /** The store over the shared accounts database. */

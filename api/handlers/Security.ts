@@ -1,6 +1,7 @@
 /**
  * How a request's key is read, checked and counted, and how decoding failures become 422.
- * The quota is decided and counted in one statement (KeyStore.consume); the quota headers are set
+ * The key is checked and the quota decided and counted in one step (KeyStore.verifyAndConsume:
+ * the key's row and the one counting statement in the same turn); the quota headers are set
  * on whatever response the route then gives (errors included) through a pre-response handler.
  */
 import { Effect, Layer, Redacted } from "effect"
@@ -55,10 +56,16 @@ export const ApiKeyAuthLive = Layer.effect(
               : "missing API key: send the X-Api-Key header",
           })
         }
-        const record = yield* keys.verify(key).pipe(Effect.mapError(keyCheckUnavailable))
-        if (record === null) return yield* new Unauthorized({ message: "invalid or revoked API key" })
         const counted = !UNCOUNTED.has(endpoint.identifier)
-        const quota = yield* (counted ? keys.consume(record) : keys.peek(record)).pipe(Effect.mapError(keyCheckUnavailable))
+        const checked = yield* (
+          counted
+            ? keys.verifyAndConsume(key)
+            : Effect.flatMap(keys.verify(key), (record) =>
+                record === null ? Effect.succeed(null) : Effect.map(keys.peek(record), (quota) => ({ record, quota })),
+              )
+        ).pipe(Effect.mapError(keyCheckUnavailable))
+        if (checked === null) return yield* new Unauthorized({ message: "invalid or revoked API key" })
+        const { record, quota } = checked
         if (counted && !quota.allowed) {
           const limit = quota.limit ?? 0
           return yield* new QuotaExceeded({

@@ -328,6 +328,64 @@ describe("the quota statement and the store's transactions", () => {
     }
   })
 
+  it("verifyAndConsume: one turn with good, revoked, unknown and malformed keys counts only the good ones", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fds-keys-"))
+    const path = join(dir, "accounts.sqlite")
+    const db = await openAccountsDb(path)
+    try {
+      const keys = KeyStore.make(db)
+      const good = await Effect.runPromise(keys.create({ email: "good@example.cl", tier: "free", dailyQuota: 2 }))
+      const revoked = await Effect.runPromise(keys.create({ email: "revoked@example.cl", tier: "free" }))
+      await db.updateTable("api_keys").set({ revoked_at: "2026-11-01T00:00:00Z" }).where("id", "=", revoked.record.id).execute()
+      // a well-formed key whose row is gone: its lookup token finds nothing
+      const gone = await Effect.runPromise(keys.create({ email: "gone@example.cl", tier: "free" }))
+      await db.deleteFrom("api_keys").where("id", "=", gone.record.id).execute()
+      const asked = [good.key, revoked.key, good.key, "not-a-key", good.key, `${good.key.slice(0, -1)}x`]
+      const answers = await Promise.all(asked.map((k) => Effect.runPromise(keys.verifyAndConsume(k))))
+      expect(answers.map((a) => (a === null ? null : [a.record.id, a.quota.allowed, a.quota.used, a.quota.remaining]))).toEqual([
+        [good.record.id, true, 1, 1],
+        null,
+        [good.record.id, true, 2, 0],
+        null,
+        [good.record.id, false, 2, 0], // the quota of 2 is used up: refused, not counted
+        null, // a key whose last character differs: its checksum (or hash) fails
+      ])
+      expect(await Effect.runPromise(keys.verifyAndConsume(gone.key))).toBeNull()
+      expect(usageDays(path, good.record.id)).toEqual([{ day: expect.any(String), count: 2 }])
+      expect(usageDays(path, revoked.record.id)).toEqual([])
+    } finally {
+      await db.destroy()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it("verifyAndConsume: a key's check waits for a transaction open when the turn ends (it never sees its uncommitted rows)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fds-keys-"))
+    const db = await openAccountsDb(join(dir, "accounts.sqlite"))
+    try {
+      const keys = KeyStore.make(db)
+      const { key, record } = await Effect.runPromise(keys.create({ email: "rev@example.cl", tier: "free" }))
+      const checked = Effect.runPromise(keys.verifyAndConsume(key)) // waits for the end of this turn
+      const rolledBack = await db
+        .transaction()
+        .execute(async (trx) => {
+          await trx.updateTable("api_keys").set({ revoked_at: "2026-11-22T12:00:00Z" }).where("id", "=", record.id).execute()
+          await new Promise((resolve) => setImmediate(resolve)) // the turn ends with the transaction open
+          throw new Error("roll back the revocation")
+        })
+        .then(
+          () => false,
+          () => true,
+        )
+      expect(rolledBack).toBe(true)
+      expect(await checked).toMatchObject({ record: { id: record.id }, quota: { allowed: true, used: 1 } })
+      expect(await Effect.runPromise(keys.usageToday(record.id))).toBe(1)
+    } finally {
+      await db.destroy()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
   it("counting requests keeps the WAL bounded: SQLite's automatic checkpoint runs (1,000 pages)", async () => {
     const dir = mkdtempSync(join(tmpdir(), "fds-keys-"))
     const path = join(dir, "accounts.sqlite")

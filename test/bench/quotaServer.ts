@@ -1,9 +1,10 @@
 /**
  * A bench server for `benchQuota`: the real routes and stores, without the per-IP limit, either as
  * served (`counted`: the key's daily quota decided and counted by its atomic statement on every
- * request, the requests of one event-loop turn in one transaction) or with that statement replaced
- * by a constant answer (`uncounted`) given after the same wait for the end of the turn. Everything
- * else — key lookup and hash check, the quota headers, the route — is the same in both.
+ * request, the requests of one event-loop turn in one transaction with their keys' rows) or with
+ * that statement replaced by a constant answer (`uncounted`) given after the same wait for the end
+ * of the turn, each key's row read once per turn too. Everything else — key lookup and hash check,
+ * the quota headers, the route — is the same in both.
  */
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
@@ -24,14 +25,25 @@ const withoutQuotaStep = Layer.effect(
   KeyStore,
   AccountsDb.useSync((db) => {
     const real = KeyStore.make(db)
+    const unlimited = (record: KeyRecord) => ({
+      record,
+      quota: { allowed: true, limit: record.dailyQuota, used: 0, remaining: record.dailyQuota, resetAt: 0, now: 0 },
+    })
     return KeyStore.of({
       ...real,
-      // the same wait for the end of the turn as the counted requests, without the transaction
-      consume: perTurn((batch: ReadonlyArray<KeyRecord>) =>
-        batch.map((key) =>
-          Effect.succeed({ allowed: true, limit: key.dailyQuota, used: 0, remaining: key.dailyQuota, resetAt: 0, now: 0 }),
-        ),
-      ),
+      // the same wait for the end of the turn, each key's row read once per turn, as the counted
+      // requests; no counting statement, no transaction
+      verifyAndConsume: perTurn((batch: ReadonlyArray<string>) => {
+        const seen = new Map<string, KeyRecord | null>()
+        return batch.map((key) => {
+          let record = seen.get(key)
+          if (record === undefined) {
+            record = Effect.runSync(real.verify(key))
+            seen.set(key, record)
+          }
+          return Effect.succeed(record === null ? null : unlimited(record))
+        })
+      }),
     })
   }),
 )
