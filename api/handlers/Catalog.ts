@@ -71,24 +71,35 @@ const idParam = (parameter: string, text: string) => {
 
 /**
  * /days bodies are the largest the API sends (a whole history: thousands of rows), so they are
- * written straight to JSON text instead of going through schema encoding (the shape is the
+ * written straight to JSON instead of going through schema encoding (the shape is the
  * RealAssetDays schema's; tests check it), and each series' rendered rows are kept in a small LRU
- * per snapshot generation: a published snapshot never changes, so neither do they.
+ * per snapshot generation (a published snapshot never changes, so neither do they), as UTF-8 bytes
+ * outside the JS heap: an answer is the kept rows from `from_date` on (a view, no copy) between its
+ * head and its meta. Building each answer as one JS string (≈0.5 MB at full size) made every
+ * request a large young-generation allocation, and its collections the /days tail latency.
  */
 interface RenderedDays {
   readonly dates: ReadonlyArray<number>
-  readonly items: ReadonlyArray<string>
+  /** The items' JSON, comma-separated, UTF-8. */
+  readonly joined: Buffer
+  /** Where each item starts in `joined`. */
+  readonly offsets: ReadonlyArray<number>
 }
 const DAYS_CACHE_ENTRIES = 256
 const daysCache = new Map<string, RenderedDays>()
 
-const renderDays = (assetText: string, rows: ReadonlyArray<[number, number]>): RenderedDays => ({
-  dates: rows.map((r) => r[0]),
-  items: rows.map(([date, price]) => {
+const renderDays = (assetText: string, rows: ReadonlyArray<[number, number]>): RenderedDays => {
+  const offsets: number[] = []
+  let at = 0
+  const items = rows.map(([date, price]) => {
     const iso = intToDate(date)
-    return `{"id":"${assetText}_${iso}","type":"real_asset_day","attributes":{"date":"${iso}","price":${price}}}`
-  }),
-})
+    const item = `{"id":"${assetText}_${iso}","type":"real_asset_day","attributes":{"date":"${iso}","price":${price}}}`
+    offsets.push(at)
+    at += Buffer.byteLength(item) + 1 // and the comma after it
+    return item
+  })
+  return { dates: rows.map((r) => r[0]), joined: Buffer.from(items.join(","), "utf8"), offsets }
+}
 
 /** Index of the first date ≥ from (dates ascending). */
 const lowerBound = (dates: ReadonlyArray<number>, from: number): number => {
@@ -101,6 +112,8 @@ const lowerBound = (dates: ReadonlyArray<number>, from: number): number => {
   }
   return lo
 }
+
+const DAYS_HEAD = Buffer.from(`{"data":[`)
 
 const daysResponse = (lease: Lease, assetText: string, assetId: number, from: number) =>
   lease.read((r) => {
@@ -118,9 +131,10 @@ const daysResponse = (lease: Lease, assetText: string, assetId: number, from: nu
     }
     daysCache.set(cacheKey, rendered)
     const first = lowerBound(rendered.dates, from)
-    const count = rendered.items.length - first
+    const count = rendered.dates.length - first
+    const rows = count === 0 ? rendered.joined.subarray(0, 0) : rendered.joined.subarray(rendered.offsets[first]!)
     const meta = JSON.stringify({ asset_id: assetText, batch_date: r.batchDate, count })
-    return HttpServerResponse.text(`{"data":[${rendered.items.slice(first).join(",")}],"meta":${meta}}`, {
+    return HttpServerResponse.uint8Array(Buffer.concat([DAYS_HEAD, rows, Buffer.from(`],"meta":${meta}}`)]), {
       contentType: "application/json",
     })
   })
