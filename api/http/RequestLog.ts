@@ -81,7 +81,7 @@ export const CLIENT_CLOSED = 499
  * The request id and the access line, at the Node level: a `request` listener that runs before
  * the application's (it is added when the server is created). It sets `X-Request-Id` on the
  * response (Node merges it with the headers the application writes) and logs once the response
- * is closed: its status when it was sent, else 499.
+ * is closed: the status sent (all of the answer or part of it), or 499 when nothing was sent.
  *
  * It used to be an effect middleware around the whole application; that took every request off
  * effect's one-frame path and kept each request's objects alive past a young-generation
@@ -102,7 +102,8 @@ export const accessLogListener =
         msg: "request",
         method: request.method ?? "",
         path: loggablePath(request.url ?? "/"),
-        status: response.writableFinished ? response.statusCode : CLIENT_CLOSED,
+        // the status the client was sent (all of the answer or part of it); 499 when nothing was
+        status: response.headersSent ? response.statusCode : CLIENT_CLOSED,
         duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
         request_id: id,
         key_lookup: keyLookupOf(request.headers as Readonly<Record<string, string | undefined>>),
@@ -110,9 +111,21 @@ export const accessLogListener =
     })
   }
 
-/** A Node HTTP server whose every request is logged (`accessLogListener`) before it is served. */
+/**
+ * A Node HTTP server whose every request is logged (`accessLogListener`) before it is served:
+ * ordinary requests and those with `Expect: 100-continue` (Node's `checkContinue`). The API has
+ * no upgrade routes, so the server takes no `upgrade` listener: a request asking to upgrade
+ * (`Upgrade: websocket`, `h2c`) is then an ordinary request to Node, answered and logged as one.
+ */
 export const loggedServer = (sink?: AccessLogSink) => (): Server => {
   const server = createServer()
-  server.on("request", accessLogListener(sink))
+  const listener = accessLogListener(sink)
+  server.on("request", listener)
+  server.on("checkContinue", listener)
+  // effect's Node server registers its `upgrade` handler with `on`; it is not taken
+  const on: (this: Server, event: string, handler: (...args: Array<unknown>) => void) => Server = server.on
+  server.on = function (this: Server, event: string, handler: (...args: Array<unknown>) => void) {
+    return event === "upgrade" ? this : on.call(this, event, handler)
+  } as Server["on"]
   return server
 }

@@ -219,6 +219,38 @@ describe("HTTP caching, compression, request id and access log", () => {
     }
   })
 
+  it("requests with Expect: 100-continue or asking to upgrade are answered, logged and given a request id too", async () => {
+    const { connect } = await import("node:net")
+    const port = Number(new URL(url).port)
+    const exchange = (extra: string, id: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(port, "127.0.0.1", () => {
+          socket.write(`GET /api/asset_providers HTTP/1.1\r\nHost: x\r\nX-Api-Key: ${key.key}\r\nX-Request-Id: ${id}\r\n${extra}Connection: close\r\n\r\n`)
+        })
+        let text = ""
+        socket.on("data", (chunk) => {
+          text += chunk.toString("latin1")
+        })
+        socket.on("end", () => resolve(text))
+        socket.on("error", reject)
+      })
+    lines.length = 0
+    const cases = [
+      ["Expect: 100-continue\r\n", "expect-1"],
+      ["Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n", "upgrade-1"],
+      ["Upgrade: h2c\r\n", "upgrade-2"],
+    ] as const
+    for (const [extra, id] of cases) {
+      const text = await exchange(extra, id)
+      const finalHead = text.slice(text.lastIndexOf("HTTP/1.1 "))
+      expect(finalHead, id).toMatch(/^HTTP\/1\.1 200 /)
+      expect(finalHead.toLowerCase(), id).toContain(`x-request-id: ${id}`)
+      expect(finalHead.toLowerCase(), id).toContain("x-ratelimit-remaining:")
+    }
+    expect(await waitFor(async () => lines.length >= cases.length)).toBe(true)
+    expect(lines.map((l) => [l.request_id, l.status, l.key_lookup])).toEqual(cases.map(([, id]) => [id, 200, key.lookup]))
+  })
+
   it("changes the ETag when another batch is published, so the old one no longer gives 304", async () => {
     const before = await withKey("/api/asset_providers")
     const etag = h(before, "etag")!
