@@ -7,11 +7,13 @@ import { it } from "@effect/vitest"
 import Database from "better-sqlite3"
 import { Effect, Fiber } from "effect"
 import { TestClock } from "effect/testing"
+import { randomBytes } from "node:crypto"
 import { mkdtempSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect } from "vitest"
 import { openAccountsDb, WAL_SIZE_LIMIT } from "../../api/accounts/AccountsDb.ts"
+import { generateKey } from "../../api/accounts/ApiKey.ts"
 import { KeyStore } from "../../api/accounts/KeyStore.ts"
 
 const withStore = Effect.gen(function* () {
@@ -24,6 +26,8 @@ const withStore = Effect.gen(function* () {
   )
   return { keys: KeyStore.make(db), path }
 })
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 const usageDays = (path: string, keyId: number): Array<{ day: string; count: number }> => {
   const db = new Database(path, { readonly: true })
@@ -353,6 +357,39 @@ describe("the quota statement and the store's transactions", () => {
       expect(await Effect.runPromise(keys.verifyAndConsume(gone.key))).toBeNull()
       expect(usageDays(path, good.record.id)).toEqual([{ day: expect.any(String), count: 2 }])
       expect(usageDays(path, revoked.record.id)).toEqual([])
+    } finally {
+      await db.destroy()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it("verifyAndConsume: a forged key sharing a good key's lookup token, in the same turn, is refused (each key's own hash)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fds-keys-"))
+    const path = join(dir, "accounts.sqlite")
+    const db = await openAccountsDb(path)
+    try {
+      const keys = KeyStore.make(db)
+      const good = await Effect.runPromise(keys.create({ email: "good@example.cl", tier: "free" }))
+      // same 6 lookup bytes (so the same lookup token and row), another secret, a valid checksum
+      const lookupBytes = Buffer.from(
+        (() => {
+          let n = 0n
+          for (const ch of good.record.lookup) n = n * 62n + BigInt(BASE62.indexOf(ch))
+          return Array.from({ length: 6 }, (_, i) => Number((n >> BigInt(8 * (5 - i))) & 255n))
+        })(),
+      )
+      let calls = 0
+      const forged = generateKey((n) => (calls++ === 0 ? lookupBytes : randomBytes(n))).key
+      expect(forged).not.toBe(good.key)
+      expect(forged.slice(0, 12)).toBe(good.key.slice(0, 12))
+      for (const order of [
+        [good.key, forged],
+        [forged, good.key],
+      ]) {
+        const answers = await Promise.all(order.map((k) => Effect.runPromise(keys.verifyAndConsume(k))))
+        expect(answers.map((a) => a !== null)).toEqual(order.map((k) => k === good.key))
+      }
+      expect(usageDays(path, good.record.id)).toEqual([{ day: expect.any(String), count: 2 }])
     } finally {
       await db.destroy()
       rmSync(dir, { recursive: true, force: true })
