@@ -76,7 +76,7 @@ export class KeyStore extends Context.Service<
      */
     readonly consume: (key: KeyRecord) => Effect.Effect<QuotaState, AccountsUnavailable>
     /**
-     * `verify` and `consume` in one step (the key's row read in the same turn as the count): the
+     * `verify` and `consume` in one step (the key's row read at the end of the turn, with the count): the
      * key's record and where it stands after this request, or null for a malformed, unknown or
      * revoked key (nothing counted).
      */
@@ -117,47 +117,40 @@ export class KeyStore extends Context.Service<
 
     // The hot path (every counted request) runs untraced and with its statement compiled once.
     const statements = compileConsume(db)
-    const standing = (limit: number | null, count: number | undefined, t: { resetAt: number; second: number }): QuotaState => {
-      const used = count ?? limit ?? 0
-      return {
-        allowed: count !== undefined,
-        limit,
-        used,
-        remaining: limit === null ? null : Math.max(0, limit - used),
-        resetAt: t.resetAt,
-        now: t.second,
-      }
-    }
+    /** Where a key stands with `used` requests today; `allowed` = another request may be counted. */
+    const standing = (limit: number | null, used: number, allowed: boolean, t: { resetAt: number; second: number }): QuotaState => ({
+      allowed,
+      limit,
+      used,
+      remaining: limit === null ? null : Math.max(0, limit - used),
+      resetAt: t.resetAt,
+      now: t.second,
+    })
+    /** After the counting statement: its count (this request counted), or undefined (refused). */
+    const afterCount = (limit: number | null, count: number | undefined, t: { resetAt: number; second: number }) =>
+      standing(limit, count ?? limit ?? 0, count !== undefined, t)
     const consume = Effect.fnUntraced(function* (key: KeyRecord) {
       const t = yield* now
-      return standing(key.dailyQuota, yield* statements.consume(key.id, t.day, key.dailyQuota), t)
+      return afterCount(key.dailyQuota, yield* statements.consume(key.id, t.day, key.dailyQuota), t)
     })
 
     const accepts = (key: string) => (row: { revoked_at: string | null; hash: string }) =>
       row.revoked_at === null && keyMatches(key, row.hash)
-    const limitOf = (row: Parameters<typeof toRecord>[0]) => toRecord(row).dailyQuota
     const verifyAndConsume = Effect.fnUntraced(function* (key: string) {
       const parsed = parseKey(key)
       if (parsed === null) return null
       const t = yield* now
-      const checked = yield* statements.checkAndConsume(parsed.lookup, accepts(key), limitOf, t.day)
+      const checked = yield* statements.checkAndConsume(parsed.lookup, accepts(key), effectiveQuota, t.day)
       if (checked === null) return null
       const record = toRecord(checked.row)
-      return { record, quota: standing(record.dailyQuota, checked.count, t) }
+      return { record, quota: afterCount(record.dailyQuota, checked.count, t) }
     })
 
     const peek = Effect.fn("KeyStore.peek")(function* (key: KeyRecord) {
       const t = yield* now
       const used = yield* countToday(key.id, t.day)
       const limit = key.dailyQuota
-      return {
-        allowed: limit === null || used < limit,
-        limit,
-        used,
-        remaining: limit === null ? null : Math.max(0, limit - used),
-        resetAt: t.resetAt,
-        now: t.second,
-      }
+      return standing(limit, used, limit === null || used < limit, t)
     })
 
     const recordUse = Effect.fn("KeyStore.recordUse")(function* (keyId: number) {
@@ -188,6 +181,10 @@ export class KeyStore extends Context.Service<
   static readonly layerSqlite = (path: string) => KeyStore.layer.pipe(Layer.provide(AccountsDb.layerSqlite(path)))
 }
 
+/** A key's daily quota: its own, else its tier's; null = no daily limit. */
+export const effectiveQuota = (row: { readonly tier: Tier; readonly daily_quota: number | null }): number | null =>
+  row.daily_quota ?? TIER_QUOTA[row.tier]
+
 export const toRecord = (row: {
   id: number | null
   lookup: string
@@ -202,6 +199,6 @@ export const toRecord = (row: {
   name: row.name,
   email: row.email,
   tier: row.tier,
-  dailyQuota: row.daily_quota ?? TIER_QUOTA[row.tier],
+  dailyQuota: effectiveQuota(row),
   createdAt: row.created_at,
 })

@@ -18,10 +18,11 @@ import { perTurn } from "./PerTurn.ts"
  * On SQLite the statements run prepared, synchronously (kysely's driver is synchronous underneath,
  * and its connection lock and promise chain cost more than the write itself), and the requests of
  * one turn of the event loop are counted together at the end of the turn (perTurn), in one
- * transaction (BEGIN IMMEDIATE; a turn of one request runs its statement alone): each by its own
- * statement, in arrival order, every decision taken before any of them is answered. If the
- * transaction fails, none of its requests is counted and each gets the store's error (503); a
- * request whose client went away while it waited is not counted. While a kysely transaction is
+ * transaction (BEGIN IMMEDIATE; a turn with one request to count runs its statement alone): each
+ * by its own statement, in arrival order, every decision taken before any of them is answered. If
+ * the transaction fails, none of its requests is counted and each gets the store's error (503); a
+ * request whose client went away while it waited for the end of the turn is not counted. While a
+ * kysely transaction is
  * open on the connection when the turn ends (registration, account removal), the turn's requests
  * go through kysely instead and wait for it, so that none runs inside someone else's transaction.
  * `make bench` (quota part: the same wait with and without the statement): the quota step went
@@ -39,8 +40,9 @@ import { perTurn } from "./PerTurn.ts"
  *
  * The answer is today's count including this request, or undefined when the quota was used up
  * (the request not counted); `limit` null = no daily limit. `checkAndConsume` also reads the key's
- * row in the same turn, once per key and turn: reading it per request before the wait cost ~11 %
- * of a request's CPU (ten-id compare, 131 → 116 and 112 → 100 µs in two side-by-side runs).
+ * row at the end of the turn, once per key and turn, just before the counting transaction (a turn
+ * of refused keys only takes no write lock): reading it per request before the wait cost ~11 % of
+ * a request's CPU (ten-id compare, 131 → 116 and 112 → 100 µs in two side-by-side runs).
  */
 export const compileConsume = (db: Kysely<AccountsDatabase>): QuotaStatements => {
   const lookUp = compileKeyLookup(db)
@@ -94,28 +96,38 @@ export const compileConsume = (db: Kysely<AccountsDatabase>): QuotaStatements =>
   if (sqlite === undefined) return { consume: consumeViaKysely, checkAndConsume: checkThenCount(consumeViaKysely) }
   const run = (a: Ask) => (a.kind.prepared!.all(a.parameters) as Array<{ count: number }>)[0]?.count
   const byLookup = sqlite.prepare(lookupQuery(db).sql)
-  /** One turn's asks, in order; a key's row is read once per turn (one snapshot: the transaction). */
-  const answer = (batch: ReadonlyArray<TurnAsk>) => {
+  const runAll = sqlite.transaction((asks: ReadonlyArray<Ask>) => asks.map(run))
+  /**
+   * One turn's asks, in order. First each key's row is read (once per key and turn) and checked;
+   * then what is to be counted is counted, in one transaction when there is more than one. A turn
+   * of refused keys only (unknown, revoked, a wrong secret) takes no write lock.
+   */
+  const answer = (batch: ReadonlyArray<TurnAsk>): ReadonlyArray<Counted | number | undefined | null> => {
     const rows = new Map<string, Selectable<ApiKeysTable> | undefined>()
-    return batch.map((t): Counted | number | undefined | null => {
-      if (t._tag === "count") return run(t.ask)
-      let row = rows.get(t.lookup)
-      if (row === undefined && !rows.has(t.lookup)) {
-        row = byLookup.get(t.lookup) as Selectable<ApiKeysTable> | undefined
-        rows.set(t.lookup, row)
-      }
-      if (row === undefined || !t.accept(row)) return null
-      return { row, count: run(ask(row.id ?? 0, t.day, t.limitOf(row))) }
+    const rowOf = (lookup: string) => {
+      if (!rows.has(lookup)) rows.set(lookup, byLookup.get(lookup) as Selectable<ApiKeysTable> | undefined)
+      return rows.get(lookup)
+    }
+    const plan = batch.map((t) => {
+      if (t._tag === "count") return { row: undefined, ask: t.ask }
+      const row = rowOf(t.lookup)
+      return row === undefined || !t.accept(row) ? null : { row, ask: ask(row.id ?? 0, t.day, t.limitOf(row)) }
+    })
+    const asks = plan.flatMap((p) => (p === null ? [] : [p.ask]))
+    const counts = asks.length === 0 ? [] : asks.length === 1 ? [run(asks[0]!)] : runAll.immediate(asks)
+    let next = 0
+    return plan.map((p) => {
+      if (p === null) return null
+      const count = counts[next++]
+      return p.row === undefined ? count : { row: p.row, count }
     })
   }
-  const answerAll = sqlite.transaction(answer)
   const viaKyselyTurn = (t: TurnAsk): Effect.Effect<Counted | number | undefined | null, AccountsUnavailable> =>
     t._tag === "count" ? viaKysely(t.ask) : checkThenCount(consumeViaKysely)(t.lookup, t.accept, t.limitOf, t.day)
   const turn = perTurn((batch: ReadonlyArray<TurnAsk>) => {
     if (sqlite.inTransaction) return batch.map(viaKyselyTurn)
     try {
-      const answers = batch.length === 1 ? answer(batch) : answerAll.immediate(batch)
-      return answers.map((a) => Effect.succeed(a))
+      return answer(batch).map((a) => Effect.succeed(a))
     } catch (cause) {
       const failed = Effect.fail(new AccountsUnavailable({ cause }))
       return batch.map(() => failed)
@@ -140,8 +152,8 @@ export interface QuotaStatements {
   readonly consume: (keyId: number, day: string, limit: number | null) => Effect.Effect<number | undefined, AccountsUnavailable>
   /**
    * Reads the key's row by its lookup token and, when `accept` takes it (not revoked, the hash
-   * matches), counts one request against `limitOf(row)`: on SQLite in the same turn's transaction
-   * (a key's row read once per turn); null when the key is unknown or not accepted.
+   * matches), counts one request against `limitOf(row)`: on SQLite at the end of the turn, the
+   * row read once per key and turn; null when the key is unknown or not accepted.
    */
   readonly checkAndConsume: (
     lookup: string,

@@ -1,7 +1,7 @@
 /**
  * How a request's key is read, checked and counted, and how decoding failures become 422.
  * The key is checked and the quota decided and counted in one step (KeyStore.verifyAndConsume:
- * the key's row and the one counting statement in the same turn); the quota headers are set
+ * the key's row and the one counting statement at the end of the turn); the quota headers are set
  * on whatever response the route then gives (errors included) through a pre-response handler.
  */
 import { Effect, Layer, Redacted } from "effect"

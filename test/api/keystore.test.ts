@@ -363,6 +363,30 @@ describe("the quota statement and the store's transactions", () => {
     }
   })
 
+  it("verifyAndConsume: a turn of refused keys only takes no write lock (answers at once while another process writes)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fds-keys-"))
+    const path = join(dir, "accounts.sqlite")
+    const db = await openAccountsDb(path)
+    const other = new Database(path)
+    try {
+      const keys = KeyStore.make(db)
+      const revoked = await Effect.runPromise(keys.create({ email: "r@example.cl", tier: "free" }))
+      await db.updateTable("api_keys").set({ revoked_at: "2026-11-01T00:00:00Z" }).where("id", "=", revoked.record.id).execute()
+      const gone = await Effect.runPromise(keys.create({ email: "g@example.cl", tier: "free" }))
+      await db.deleteFrom("api_keys").where("id", "=", gone.record.id).execute()
+      other.exec("BEGIN IMMEDIATE") // holds the write lock (the busy wait would be 2 s)
+      const started = performance.now()
+      const answers = await Promise.all([revoked.key, gone.key, revoked.key].map((k) => Effect.runPromise(keys.verifyAndConsume(k))))
+      expect(answers).toEqual([null, null, null])
+      expect(performance.now() - started).toBeLessThan(1_000)
+      other.exec("ROLLBACK")
+    } finally {
+      other.close()
+      await db.destroy()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
   it("verifyAndConsume: a forged key sharing a good key's lookup token, in the same turn, is refused (each key's own hash)", async () => {
     const dir = mkdtempSync(join(tmpdir(), "fds-keys-"))
     const path = join(dir, "accounts.sqlite")
