@@ -14,8 +14,10 @@ const DataDir = Config.String("FDS_DATA_DIR").pipe(Config.withDefault("./data"))
  * compare rows of the universe: many objects that live on), V8 learned to allocate the objects of
  * shared code paths (effect's contexts, request objects) directly in the old generation, and every
  * request after that kept its young objects alive through them until the next full collection:
- * each scavenge then copied ~6 MB and paused the server ~11 ms (p99 of a cheap route 22 ms → 15 ms
- * without). Building a cache copies its objects once more instead; `make bench` shows both.
+ * each scavenge then copied ~6 MB and paused the server ~11 ms (a ten-id compare: 264 → 176 µs of
+ * CPU per request side by side; docs/operations.md). Building a cache copies its objects once more
+ * instead. Set here, before the server's modules are loaded: Node warns that V8 flags changed at
+ * run time may do nothing, so it was measured this way (the same figures as the command-line flag).
  */
 const calmYoungGeneration = () => setFlagsFromString("--no-allocation-site-pretenuring")
 
