@@ -48,21 +48,25 @@ export const clientKey = (address: string): string => {
 export const clientAddress = (request: HttpServerRequest.HttpServerRequest): string =>
   clientKey(Option.getOrElse(request.remoteAddress, () => "unknown"))
 
-const tooMany = (request: HttpServerRequest.HttpServerRequest) =>
+const tooMany = (request: HttpServerRequest.HttpServerRequest, limit: { readonly perSecond: number; readonly burst: number }) =>
   HttpServerResponse.jsonUnsafe(
     {
       error: "rate_limited",
       status: 429,
-      message: "too many requests from this address (10 per second, bursts up to 20); retry after 1 s",
+      message: `too many requests from this address (${limit.perSecond} per second, bursts up to ${limit.burst}); retry after 1 s`,
     },
     { status: 429, headers: { "retry-after": "1", ...corsHeaders(request) } },
   )
 
-const limited = <E, R>(buckets: TokenBuckets, app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
+const limited = <E, R>(
+  buckets: TokenBuckets,
+  limit: { readonly perSecond: number; readonly burst: number },
+  app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
+) =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     const now = yield* Clock.currentTimeMillis
-    if (!buckets.take(clientAddress(request), now)) return tooMany(request)
+    if (!buckets.take(clientAddress(request), now)) return tooMany(request, limit)
     return yield* app
   })
 
@@ -71,9 +75,10 @@ export const edgeLayer = (options: EdgeOptions) =>
   HttpRouter.middleware(
     Effect.sync(() => {
       const forwarded = HttpMiddleware.xForwardedHeaders({ trustedProxies: parseNetworks(options.trustedProxies ?? []) })
-      const buckets = options.rateLimit === undefined ? undefined : new TokenBuckets(options.rateLimit)
+      const limit = options.rateLimit
+      const buckets = limit === undefined ? undefined : new TokenBuckets(limit)
       return (app: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>) =>
-        forwarded(buckets === undefined ? cors(app) : limited(buckets, cors(app)))
+        forwarded(buckets === undefined || limit === undefined ? cors(app) : limited(buckets, limit, cors(app)))
     }),
     { global: true },
   )

@@ -127,3 +127,24 @@ describe("behind a trusted proxy (FDS_TRUSTED_PROXIES)", () => {
     expect((await from("2001:db8:1:3::1")).status).toBe(200)
   })
 })
+
+describe("the 429 message states the limit the server runs with", () => {
+  const fx = makeFixtureA()
+  const clock = new ManualClock(Date.UTC(2026, 10, 20, 15, 0, 0))
+  let server: AccountsServer
+
+  beforeAll(async () => {
+    server = await startAccountsServer({ dataDir: fx.dataDir, clock, rateLimit: { perSecond: 2, burst: 3 } })
+  })
+  afterAll(async () => {
+    await server?.close()
+    fx.cleanup()
+  })
+
+  it("2 per second, bursts up to 3", async () => {
+    for (let i = 0; i < 3; i++) expect((await call(`${server.url}/health`)).status).toBe(200)
+    const refused = await call(`${server.url}/health`)
+    expectRateLimited(refused)
+    expect((refused.body as { message: string }).message).toContain("(2 per second, bursts up to 3)")
+  })
+})
