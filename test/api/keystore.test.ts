@@ -11,8 +11,9 @@ import { randomBytes } from "node:crypto"
 import { mkdtempSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import type { Kysely } from "kysely"
 import { describe, expect } from "vitest"
-import { openAccountsDb, WAL_SIZE_LIMIT } from "../../api/accounts/AccountsDb.ts"
+import { type AccountsDatabase, openAccountsDb, WAL_SIZE_LIMIT } from "../../api/accounts/AccountsDb.ts"
 import { generateKey } from "../../api/accounts/ApiKey.ts"
 import { KeyStore } from "../../api/accounts/KeyStore.ts"
 
@@ -28,6 +29,40 @@ const withStore = Effect.gen(function* () {
 })
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+/**
+ * A KeyStore on its own accounts.sqlite for `body`; `open` gives another connection to the same
+ * file (another process, as SQLite sees it). Everything is closed and removed afterwards.
+ */
+const onStore = async (
+  body: (store: {
+    readonly db: Kysely<AccountsDatabase>
+    readonly keys: ReturnType<typeof KeyStore.make>
+    readonly path: string
+    readonly open: (options?: Database.Options) => Database.Database
+  }) => Promise<void>,
+): Promise<void> => {
+  const dir = mkdtempSync(join(tmpdir(), "fds-keys-"))
+  const path = join(dir, "accounts.sqlite")
+  const db = await openAccountsDb(path)
+  const others: Array<Database.Database> = []
+  try {
+    await body({
+      db,
+      keys: KeyStore.make(db),
+      path,
+      open: (options) => {
+        const other = new Database(path, options)
+        others.push(other)
+        return other
+      },
+    })
+  } finally {
+    for (const other of others) other.close()
+    await db.destroy()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
 
 const usageDays = (path: string, keyId: number): Array<{ day: string; count: number }> => {
   const db = new Database(path, { readonly: true })
@@ -168,11 +203,8 @@ describe("quota reset on the days Chile changes its clocks (TestClock)", () => {
 })
 
 describe("the quota statement and the store's transactions", () => {
-  it("a request counted while another transaction is open is not lost when that transaction rolls back", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "fds-keys-"))
-    const db = await openAccountsDb(join(dir, "accounts.sqlite"))
-    try {
-      const keys = KeyStore.make(db)
+  it("a request counted while another transaction is open is not lost when that transaction rolls back", () =>
+    onStore(async ({ db, keys }) => {
       const { record } = await Effect.runPromise(keys.create({ email: "tx@example.cl", tier: "free" }))
       let counted: Promise<unknown> | undefined
       const rolledBack = await db
@@ -189,17 +221,11 @@ describe("the quota statement and the store's transactions", () => {
       expect(rolledBack).toBe(true)
       expect(await counted).toMatchObject({ allowed: true, used: 1 })
       expect(await Effect.runPromise(keys.usageToday(record.id))).toBe(1)
-    } finally {
-      await db.destroy()
-      rmSync(dir, { recursive: true, force: true })
-    }
-  })
+    }),
+  )
 
-  it("requests of one turn queued before a kysely transaction opens are counted after it, not inside it", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "fds-keys-"))
-    const db = await openAccountsDb(join(dir, "accounts.sqlite"))
-    try {
-      const keys = KeyStore.make(db)
+  it("requests of one turn queued before a kysely transaction opens are counted after it, not inside it", () =>
+    onStore(async ({ db, keys }) => {
       const { record } = await Effect.runPromise(keys.create({ email: "queued@example.cl", tier: "free" }))
       let settled = false
       const counted = Effect.runPromise(keys.consume(record)).finally(() => {
@@ -225,19 +251,12 @@ describe("the quota statement and the store's transactions", () => {
       expect(await Effect.runPromise(keys.usageToday(record.id))).toBe(1)
       const name = await db.selectFrom("api_keys").select("name").where("id", "=", record.id).executeTakeFirstOrThrow()
       expect(name.name).toBe("queued@example.cl")
-    } finally {
-      await db.destroy()
-      rmSync(dir, { recursive: true, force: true })
-    }
-  })
+    }),
+  )
 
-  it("when the turn's transaction cannot be had, each request of the turn fails and none is counted", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "fds-keys-"))
-    const path = join(dir, "accounts.sqlite")
-    const db = await openAccountsDb(path)
-    const other = new Database(path)
-    try {
-      const keys = KeyStore.make(db)
+  it("when the turn's transaction cannot be had, each request of the turn fails and none is counted", () =>
+    onStore(async ({ keys, path, open }) => {
+      const other = open()
       const limited = (await Effect.runPromise(keys.create({ email: "l@example.cl", tier: "free" }))).record
       const unlimited = (await Effect.runPromise(keys.create({ email: "u@example.cl", tier: "internal" }))).record
       other.exec("BEGIN IMMEDIATE") // another process holds the write lock past the busy timeout (2 s)
@@ -257,20 +276,13 @@ describe("the quota statement and the store's transactions", () => {
         [1, null],
         [2, 298],
       ])
-    } finally {
-      other.close()
-      await db.destroy()
-      rmSync(dir, { recursive: true, force: true })
-    }
-  }, 15_000)
+    }),
+    15_000,
+  )
 
-  it("a statement failing in the middle of a turn leaves none of the turn's requests counted", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "fds-keys-"))
-    const path = join(dir, "accounts.sqlite")
-    const db = await openAccountsDb(path)
-    const other = new Database(path)
-    try {
-      const keys = KeyStore.make(db)
+  it("a statement failing in the middle of a turn leaves none of the turn's requests counted", () =>
+    onStore(async ({ keys, path, open }) => {
+      const other = open()
       const a = (await Effect.runPromise(keys.create({ email: "a@example.cl", tier: "free" }))).record
       const b = (await Effect.runPromise(keys.create({ email: "b@example.cl", tier: "free" }))).record
       // b's statement fails after a's first one has run in the same turn
@@ -284,38 +296,23 @@ describe("the quota statement and the store's transactions", () => {
       expect(usageDays(path, a.id)).toEqual([]) // a's first statement was rolled back with the turn
       other.exec("DROP TRIGGER boom")
       expect(await Effect.runPromise(keys.consume(a))).toMatchObject({ allowed: true, used: 1 })
-    } finally {
-      other.close()
-      await db.destroy()
-      rmSync(dir, { recursive: true, force: true })
-    }
-  })
+    }),
+  )
 
-  it("a request whose caller is interrupted while it waits for the end of the turn is not counted", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "fds-keys-"))
-    const path = join(dir, "accounts.sqlite")
-    const db = await openAccountsDb(path)
-    try {
-      const keys = KeyStore.make(db)
+  it("a request whose caller is interrupted while it waits for the end of the turn is not counted", () =>
+    onStore(async ({ keys, path }) => {
       const { record } = await Effect.runPromise(keys.create({ email: "gone@example.cl", tier: "free" }))
       const gone = Effect.runFork(keys.consume(record))
       const stays = Effect.runPromise(keys.consume(record))
       await Effect.runPromise(Fiber.interrupt(gone)) // before the turn ends (the client went away)
       expect(await stays).toMatchObject({ allowed: true, used: 1 })
       expect(usageDays(path, record.id)).toEqual([{ day: expect.any(String), count: 1 }])
-    } finally {
-      await db.destroy()
-      rmSync(dir, { recursive: true, force: true })
-    }
-  })
+    }),
+  )
 
-  it("a WAL that grew while a reader held an old snapshot is cut back once SQLite starts it again", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "fds-keys-"))
-    const path = join(dir, "accounts.sqlite")
-    const db = await openAccountsDb(path)
-    const reader = new Database(path, { readonly: true })
-    try {
-      const keys = KeyStore.make(db)
+  it("a WAL that grew while a reader held an old snapshot is cut back once SQLite starts it again", () =>
+    onStore(async ({ keys, path, open }) => {
+      const reader = open({ readonly: true })
       const { record } = await Effect.runPromise(keys.create({ email: "grow@example.cl", tier: "internal" }))
       reader.exec("BEGIN")
       reader.prepare("SELECT count(*) FROM usage").get() // holds its snapshot: no checkpoint can finish
@@ -325,19 +322,11 @@ describe("the quota statement and the store's transactions", () => {
       for (let i = 0; i < 1_100; i++) await Effect.runPromise(keys.consume(record))
       expect(statSync(`${path}-wal`).size).toBeLessThanOrEqual(WAL_SIZE_LIMIT)
       expect(await Effect.runPromise(keys.usageToday(record.id))).toBe(4_100)
-    } finally {
-      reader.close()
-      await db.destroy()
-      rmSync(dir, { recursive: true, force: true })
-    }
-  })
+    }),
+  )
 
-  it("verifyAndConsume: one turn with good, revoked, unknown and malformed keys counts only the good ones", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "fds-keys-"))
-    const path = join(dir, "accounts.sqlite")
-    const db = await openAccountsDb(path)
-    try {
-      const keys = KeyStore.make(db)
+  it("verifyAndConsume: one turn with good, revoked, unknown and malformed keys counts only the good ones", () =>
+    onStore(async ({ db, keys, path }) => {
       const good = await Effect.runPromise(keys.create({ email: "good@example.cl", tier: "free", dailyQuota: 2 }))
       const revoked = await Effect.runPromise(keys.create({ email: "revoked@example.cl", tier: "free" }))
       await db.updateTable("api_keys").set({ revoked_at: "2026-11-01T00:00:00Z" }).where("id", "=", revoked.record.id).execute()
@@ -357,19 +346,12 @@ describe("the quota statement and the store's transactions", () => {
       expect(await Effect.runPromise(keys.verifyAndConsume(gone.key))).toBeNull()
       expect(usageDays(path, good.record.id)).toEqual([{ day: expect.any(String), count: 2 }])
       expect(usageDays(path, revoked.record.id)).toEqual([])
-    } finally {
-      await db.destroy()
-      rmSync(dir, { recursive: true, force: true })
-    }
-  })
+    }),
+  )
 
-  it("verifyAndConsume: a turn of refused keys only takes no write lock (answers at once while another process writes)", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "fds-keys-"))
-    const path = join(dir, "accounts.sqlite")
-    const db = await openAccountsDb(path)
-    const other = new Database(path)
-    try {
-      const keys = KeyStore.make(db)
+  it("verifyAndConsume: a turn of refused keys only takes no write lock (answers at once while another process writes)", () =>
+    onStore(async ({ db, keys, open }) => {
+      const other = open()
       const revoked = await Effect.runPromise(keys.create({ email: "r@example.cl", tier: "free" }))
       await db.updateTable("api_keys").set({ revoked_at: "2026-11-01T00:00:00Z" }).where("id", "=", revoked.record.id).execute()
       const gone = await Effect.runPromise(keys.create({ email: "g@example.cl", tier: "free" }))
@@ -380,19 +362,11 @@ describe("the quota statement and the store's transactions", () => {
       expect(answers).toEqual([null, null, null])
       expect(performance.now() - started).toBeLessThan(1_000)
       other.exec("ROLLBACK")
-    } finally {
-      other.close()
-      await db.destroy()
-      rmSync(dir, { recursive: true, force: true })
-    }
-  })
+    }),
+  )
 
-  it("verifyAndConsume: a forged key sharing a good key's lookup token, in the same turn, is refused (each key's own hash)", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "fds-keys-"))
-    const path = join(dir, "accounts.sqlite")
-    const db = await openAccountsDb(path)
-    try {
-      const keys = KeyStore.make(db)
+  it("verifyAndConsume: a forged key sharing a good key's lookup token, in the same turn, is refused (each key's own hash)", () =>
+    onStore(async ({ keys, path }) => {
       const good = await Effect.runPromise(keys.create({ email: "good@example.cl", tier: "free" }))
       // same 6 lookup bytes (so the same lookup token and row), another secret, a valid checksum
       const lookupBytes = Buffer.from(
@@ -414,17 +388,11 @@ describe("the quota statement and the store's transactions", () => {
         expect(answers.map((a) => a !== null)).toEqual(order.map((k) => k === good.key))
       }
       expect(usageDays(path, good.record.id)).toEqual([{ day: expect.any(String), count: 2 }])
-    } finally {
-      await db.destroy()
-      rmSync(dir, { recursive: true, force: true })
-    }
-  })
+    }),
+  )
 
-  it("verifyAndConsume: a key's check waits for a transaction open when the turn ends (it never sees its uncommitted rows)", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "fds-keys-"))
-    const db = await openAccountsDb(join(dir, "accounts.sqlite"))
-    try {
-      const keys = KeyStore.make(db)
+  it("verifyAndConsume: a key's check waits for a transaction open when the turn ends (it never sees its uncommitted rows)", () =>
+    onStore(async ({ db, keys }) => {
       const { key, record } = await Effect.runPromise(keys.create({ email: "rev@example.cl", tier: "free" }))
       const checked = Effect.runPromise(keys.verifyAndConsume(key)) // waits for the end of this turn
       const rolledBack = await db
@@ -441,18 +409,11 @@ describe("the quota statement and the store's transactions", () => {
       expect(rolledBack).toBe(true)
       expect(await checked).toMatchObject({ record: { id: record.id }, quota: { allowed: true, used: 1 } })
       expect(await Effect.runPromise(keys.usageToday(record.id))).toBe(1)
-    } finally {
-      await db.destroy()
-      rmSync(dir, { recursive: true, force: true })
-    }
-  })
+    }),
+  )
 
-  it("counting requests keeps the WAL bounded: SQLite's automatic checkpoint runs (1,000 pages)", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "fds-keys-"))
-    const path = join(dir, "accounts.sqlite")
-    const db = await openAccountsDb(path)
-    try {
-      const keys = KeyStore.make(db)
+  it("counting requests keeps the WAL bounded: SQLite's automatic checkpoint runs (1,000 pages)", () =>
+    onStore(async ({ keys, path }) => {
       const { record } = await Effect.runPromise(keys.create({ email: "wal@example.cl", tier: "free", dailyQuota: 10_000 }))
       const requests = 3_000 // each counted request writes at least one 4 KiB page to the WAL
       let last: unknown
@@ -462,9 +423,6 @@ describe("the quota statement and the store's transactions", () => {
       // + 24 bytes of frame header, + the 32-byte file header (≈ 4.1 MB); without it, ≥ 12 MB.
       const walBytes = statSync(`${path}-wal`).size
       expect(walBytes).toBeLessThanOrEqual(32 + 1_001 * (4_096 + 24))
-    } finally {
-      await db.destroy()
-      rmSync(dir, { recursive: true, force: true })
-    }
-  })
+    }),
+  )
 })
