@@ -101,7 +101,8 @@ export class KeyStore extends Context.Service<
       return yield* attemptDb(() => insertKey(db, opts, ms))
     })
 
-    const byLookup = compileKeyLookup(db)
+    const keyLookup = compileKeyLookup(db)
+    const byLookup = keyLookup.lookUp
     const verify = Effect.fnUntraced(function* (key: string) {
       const parsed = parseKey(key)
       if (parsed === null) return null
@@ -116,7 +117,7 @@ export class KeyStore extends Context.Service<
       ).pipe(Effect.map((row) => row?.count ?? 0))
 
     // The hot path (every counted request) runs untraced and with its statement compiled once.
-    const statements = compileConsume(db)
+    const statements = compileConsume(db, keyLookup)
     /** Where a key stands with `used` requests today; `allowed` = another request may be counted. */
     const standing = (limit: number | null, used: number, allowed: boolean, t: { resetAt: number; second: number }): QuotaState => ({
       allowed,

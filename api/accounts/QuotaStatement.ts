@@ -44,8 +44,8 @@ import { perTurn } from "./PerTurn.ts"
  * of refused keys only takes no write lock): reading it per request before the wait cost ~11 % of
  * a request's CPU (ten-id compare, 131 → 116 and 112 → 100 µs in two side-by-side runs).
  */
-export const compileConsume = (db: Kysely<AccountsDatabase>): QuotaStatements => {
-  const lookUp = compileKeyLookup(db)
+export const compileConsume = (db: Kysely<AccountsDatabase>, keys: KeyLookup): QuotaStatements => {
+  const { lookUp } = keys
   const checkThenCount =
     (count: QuotaStatements["consume"]): QuotaStatements["checkAndConsume"] =>
     (lookup, accept, limitOf, day) =>
@@ -95,7 +95,7 @@ export const compileConsume = (db: Kysely<AccountsDatabase>): QuotaStatements =>
   const consumeViaKysely: QuotaStatements["consume"] = (keyId, day, limit) => viaKysely(ask(keyId, day, limit))
   if (sqlite === undefined) return { consume: consumeViaKysely, checkAndConsume: checkThenCount(consumeViaKysely) }
   const run = (a: Ask) => (a.kind.prepared!.all(a.parameters) as Array<{ count: number }>)[0]?.count
-  const byLookup = sqlite.prepare(lookupQuery(db).sql)
+  const byLookup = keys.prepared!
   const runAll = sqlite.transaction((asks: ReadonlyArray<Ask>) => asks.map(run))
   /**
    * One turn's asks, in order. First each key's row is read (once per key and turn) and checked;
@@ -205,31 +205,35 @@ const consumeOnPostgres = (db: Kysely<AccountsDatabase>) => {
     }).pipe(Effect.map((result) => result.rows[0]?.count))
 }
 
-const lookupQuery = (db: Kysely<AccountsDatabase>) =>
-  db.selectFrom("api_keys").selectAll().where("lookup", "=", "\u0000lookup").compile()
+/** The key lookup: as an effect, and its prepared statement on SQLite (for the turn's reads). */
+export interface KeyLookup {
+  readonly lookUp: (lookup: string) => Effect.Effect<Selectable<ApiKeysTable> | undefined, AccountsUnavailable>
+  readonly prepared: Database.Statement | undefined
+}
 
 /**
  * The key lookup of every request (SELECT * FROM api_keys WHERE lookup = ?), compiled once; on
  * SQLite a prepared statement run synchronously, as the quota statement above (through kysely it
  * cost ~5 % of a small request's CPU), and through kysely while a kysely transaction is open.
  */
-export const compileKeyLookup = (
-  db: Kysely<AccountsDatabase>,
-): ((lookup: string) => Effect.Effect<Selectable<ApiKeysTable> | undefined, AccountsUnavailable>) => {
-  const compiled = lookupQuery(db)
+export const compileKeyLookup = (db: Kysely<AccountsDatabase>): KeyLookup => {
+  const compiled = db.selectFrom("api_keys").selectAll().where("lookup", "=", "\u0000lookup").compile()
   const viaKysely = (lookup: string) =>
     Effect.tryPromise({
       try: () => db.executeQuery<Selectable<ApiKeysTable>>({ ...compiled, parameters: [lookup] }),
       catch: (cause) => new AccountsUnavailable({ cause }),
     }).pipe(Effect.map((result) => result.rows[0]))
   const sqlite = isPostgres(db) ? undefined : sqliteOf(db)
-  if (sqlite === undefined) return viaKysely
-  const statement = sqlite.prepare(compiled.sql)
-  return (lookup) => {
-    if (sqlite.inTransaction) return viaKysely(lookup)
-    return Effect.try({
-      try: () => statement.get(lookup) as Selectable<ApiKeysTable> | undefined,
-      catch: (cause) => new AccountsUnavailable({ cause }),
-    })
+  if (sqlite === undefined) return { lookUp: viaKysely, prepared: undefined }
+  const prepared = sqlite.prepare(compiled.sql)
+  return {
+    prepared,
+    lookUp: (lookup) => {
+      if (sqlite.inTransaction) return viaKysely(lookup)
+      return Effect.try({
+        try: () => prepared.get(lookup) as Selectable<ApiKeysTable> | undefined,
+        catch: (cause) => new AccountsUnavailable({ cause }),
+      })
+    },
   }
 }
