@@ -93,7 +93,8 @@ export const compileConsume = (db: Kysely<AccountsDatabase>, keys: KeyLookup): Q
       catch: (cause) => new AccountsUnavailable({ cause }),
     }).pipe(Effect.map((result) => result.rows[0]?.count))
   const consumeViaKysely: QuotaStatements["consume"] = (keyId, day, limit) => viaKysely(ask(keyId, day, limit))
-  if (sqlite === undefined) return { consume: consumeViaKysely, checkAndConsume: checkThenCount(consumeViaKysely) }
+  const checkViaKysely = checkThenCount(consumeViaKysely)
+  if (sqlite === undefined) return { consume: consumeViaKysely, checkAndConsume: checkViaKysely }
   const run = (a: Ask) => (a.kind.prepared!.all(a.parameters) as Array<{ count: number }>)[0]?.count
   const byLookup = keys.prepared!
   const runAll = sqlite.transaction((asks: ReadonlyArray<Ask>) => asks.map(run))
@@ -123,7 +124,7 @@ export const compileConsume = (db: Kysely<AccountsDatabase>, keys: KeyLookup): Q
     })
   }
   const viaKyselyTurn = (t: TurnAsk): Effect.Effect<Counted | number | undefined | null, AccountsUnavailable> =>
-    t._tag === "count" ? viaKysely(t.ask) : checkThenCount(consumeViaKysely)(t.lookup, t.accept, t.limitOf, t.day)
+    t._tag === "count" ? viaKysely(t.ask) : checkViaKysely(t.lookup, t.accept, t.limitOf, t.day)
   const turn = perTurn((batch: ReadonlyArray<TurnAsk>) => {
     if (sqlite.inTransaction) return batch.map(viaKyselyTurn)
     try {
