@@ -76,9 +76,9 @@ export const edgeLayer = (options: EdgeOptions) =>
     Effect.sync(() => {
       const forwarded = HttpMiddleware.xForwardedHeaders({ trustedProxies: parseNetworks(options.trustedProxies ?? []) })
       const limit = options.rateLimit
-      const buckets = limit === undefined ? undefined : new TokenBuckets(limit)
-      return (app: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>) =>
-        forwarded(buckets === undefined || limit === undefined ? cors(app) : limited(buckets, limit, cors(app)))
+      if (limit === undefined) return (app: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>) => forwarded(cors(app))
+      const buckets = new TokenBuckets(limit)
+      return (app: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>) => forwarded(limited(buckets, limit, cors(app)))
     }),
     { global: true },
   )
