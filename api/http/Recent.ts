@@ -6,8 +6,12 @@
  */
 import { KEY_PREFIX } from "../accounts/ApiKey.ts"
 
-/** Query names that carry secrets here: keys (refused, but sent), sign-in codes and states, one-time tokens. */
-const SECRET_QUERY = /[?&](?:api_key|apikey|key|x-api-key|token|access_token|code|state)=/i
+/**
+ * Query names that carry secrets here: keys (refused, but sent), sign-in codes and states,
+ * one-time tokens. The access log redacts their values; targets holding them are never kept.
+ */
+export const SECRET_QUERY_NAMES: ReadonlyArray<string> = ["api_key", "apikey", "key", "x-api-key", "token", "access_token", "code", "state"]
+const SECRET_QUERY = new RegExp(`[?&](?:${SECRET_QUERY_NAMES.join("|")})=`, "i")
 
 /** True when a request target (or a text holding one) may carry a secret in its query. */
 export const mayHoldSecret = (text: string): boolean => SECRET_QUERY.test(text) || text.includes(KEY_PREFIX)

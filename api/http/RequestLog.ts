@@ -9,10 +9,10 @@
 import { randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import { KEY_PREFIX, parseKey } from "../accounts/ApiKey.ts"
-import { recent, requestUrl } from "./Recent.ts"
+import { recent, requestUrl, SECRET_QUERY_NAMES } from "./Recent.ts"
 
 const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/
-const KEY_NAMES = new Set(["api_key", "apikey", "key", "x-api-key", "token", "access_token", "code", "state"])
+const KEY_NAMES = new Set(SECRET_QUERY_NAMES)
 
 /** The incoming X-Request-Id when it is sane, else a fresh UUID. */
 export const requestIdOf = (incoming: string | undefined): string =>
