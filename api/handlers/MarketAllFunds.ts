@@ -14,9 +14,7 @@ import type { AllFundsFilters, RequestedVehicle } from "../../snapshots/readers/
 import { keptLru } from "../../snapshots/readers/MarketDb.ts"
 import { readyAnswer } from "../../snapshots/readers/MarketReady.ts"
 import type { Lease } from "../SnapshotStore.ts"
-import { fiCatalog } from "../../snapshots/readers/FiCatalog.ts"
-import type { SnapshotReader } from "../../snapshots/Reader.ts"
-import { isUnavailable, VEHICLE_SOURCES, type VehicleUnavailable } from "./MarketVehicles.ts"
+import { fiUnavailable, type VehicleUnavailable } from "./MarketVehicles.ts"
 import { OffThreadRenderer } from "./OffThreadRender.ts"
 import { afterBatch, jsonBytes, readyResponse } from "./MarketResponses.ts"
 
@@ -40,16 +38,6 @@ const filtersOf = (q: AllFundsQuery): AllFundsFilters => ({
 const unavailable = (u: VehicleUnavailable) =>
   new ServiceUnavailable({ reason: u.unavailable, message: u.message, retryAfter: 300 })
 
-/** The 503 of the first vehicle of `requested` that cannot be served on this snapshot. */
-const unavailableVehicle = (r: SnapshotReader, requested: Exclude<RequestedVehicle, "mutual_fund">): ServiceUnavailable => {
-  const vehicles = requested === "all" ? (["etf", "investment_fund"] as const) : [requested]
-  for (const vehicle of vehicles) {
-    const part = VEHICLE_SOURCES[vehicle].part(r, { cutoff: null, filters: {} })
-    if (isUnavailable(part)) return unavailable(part)
-  }
-  throw new Error(`all-funds: ${requested} was said unavailable but its rows could be read`)
-}
-
 export const allFundsAnswer = (
   lease: Lease,
   query: AllFundsQuery,
@@ -62,7 +50,8 @@ export const allFundsAnswer = (
     const resolved = yield* lease.read((r) => {
       if (query.date !== undefined && query.date > r.batchDate) return afterBatch("date", query.date, r.batchDate)
       // a batch without FI data answers at once, without waiting for the rendering thread
-      if (requested !== "mutual_fund" && !fiCatalog(r).availability.available) return unavailableVehicle(r, requested)
+      const fi = requested === "mutual_fund" ? null : fiUnavailable(r, requested === "all" ? "etf" : requested)
+      if (fi !== null) return unavailable(fi)
       return plain ? (readyAnswer(r.db, `all-funds/${requested}`) ?? "live") : "live"
     })
     if (resolved instanceof InvalidParameter || resolved instanceof ServiceUnavailable) return yield* resolved

@@ -36,18 +36,20 @@ export interface VehicleSource {
   readonly part: (reader: SnapshotData, request: VehicleRequest) => VehiclePart | VehicleUnavailable
 }
 
-const fiSource = (vehicle: FiVehicle): VehicleSource => ({
-  vehicle,
-  part: (reader, request) => {
-    const availability = fiCatalog(reader).availability
-    if (!availability.available) {
-      return {
+/** Why an FI vehicle's rows cannot be given on this batch, or null when they can. */
+export const fiUnavailable = (reader: SnapshotData, vehicle: FiVehicle): VehicleUnavailable | null => {
+  const availability = fiCatalog(reader).availability
+  return availability.available
+    ? null
+    : {
         unavailable: "fi_unavailable",
         message: `${vehicle} rows need investment fund and ETF data, unavailable in the published batch (${availability.reason}); vehicle=mutual_fund is served`,
       }
-    }
-    return fiVehiclePart(reader, vehicle, request.cutoff, request.filters)
-  },
+}
+
+const fiSource = (vehicle: FiVehicle): VehicleSource => ({
+  vehicle,
+  part: (reader, request) => fiUnavailable(reader, vehicle) ?? fiVehiclePart(reader, vehicle, request.cutoff, request.filters),
 })
 
 export const VEHICLE_SOURCES: Readonly<Record<Vehicle, VehicleSource>> = {
