@@ -114,18 +114,14 @@ export const accessLogListener =
 /**
  * A Node HTTP server whose every request is logged (`accessLogListener`) before it is served:
  * ordinary requests and those with `Expect: 100-continue` (Node's `checkContinue`). The API has
- * no upgrade routes, so the server takes no `upgrade` listener: a request asking to upgrade
- * (`Upgrade: websocket`, `h2c`) is then an ordinary request to Node, answered and logged as one.
+ * no upgrade routes, so the server accepts no upgrade (`shouldUpgradeCallback`, Node ≥ 24.9): a
+ * request asking to upgrade (`Upgrade: websocket`, `h2c`) is an ordinary request to Node, answered
+ * and logged as one, whatever `upgrade` listener effect's Node server adds.
  */
 export const loggedServer = (sink?: AccessLogSink) => (): Server => {
-  const server = createServer()
+  const server = createServer({ shouldUpgradeCallback: () => false })
   const listener = accessLogListener(sink)
   server.on("request", listener)
   server.on("checkContinue", listener)
-  // effect's Node server registers its `upgrade` handler with `on`; it is not taken
-  const on: (this: Server, event: string, handler: (...args: Array<unknown>) => void) => Server = server.on
-  server.on = function (this: Server, event: string, handler: (...args: Array<unknown>) => void) {
-    return event === "upgrade" ? this : on.call(this, event, handler)
-  } as Server["on"]
   return server
 }

@@ -225,7 +225,8 @@ describe("HTTP caching, compression, request id and access log", () => {
     const exchange = (extra: string, id: string) =>
       new Promise<string>((resolve, reject) => {
         const socket = connect(port, "127.0.0.1", () => {
-          socket.write(`GET /api/asset_providers HTTP/1.1\r\nHost: x\r\nX-Api-Key: ${key.key}\r\nX-Request-Id: ${id}\r\n${extra}Connection: close\r\n\r\n`)
+          // the client's side ends after the request: the server answers, then closes
+          socket.end(`GET /api/asset_providers HTTP/1.1\r\nHost: x\r\nX-Api-Key: ${key.key}\r\nX-Request-Id: ${id}\r\n${extra}\r\n`)
         })
         let text = ""
         socket.on("data", (chunk) => {
@@ -236,9 +237,10 @@ describe("HTTP caching, compression, request id and access log", () => {
       })
     lines.length = 0
     const cases = [
-      ["Expect: 100-continue\r\n", "expect-1"],
-      ["Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n", "upgrade-1"],
-      ["Upgrade: h2c\r\n", "upgrade-2"],
+      ["Expect: 100-continue\r\nConnection: close\r\n", "expect-1"],
+      // an upgrade is asked for only with `Connection: Upgrade` (without it Node sees none)
+      ["Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n", "upgrade-1"],
+      ["Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n", "upgrade-2"],
     ] as const
     for (const [extra, id] of cases) {
       const text = await exchange(extra, id)
