@@ -68,10 +68,18 @@ export class Mailer extends Context.Service<
   )
 }
 
-/** One file per mail, named so that `ls` lists them in sending order; written under a temporary name. */
+/** Mails this process has written: orders two written in the same millisecond. */
+let written = 0
+
+/**
+ * One file per mail, named so that `ls` lists a process's mails in sending order (the time to the
+ * millisecond, then the process's count); written under a temporary name.
+ */
 const writeOutbox = (dir: string, bytes: Buffer): void => {
   mkdirSync(dir, { recursive: true })
-  const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(4).toString("hex")}.eml`
+  written = (written + 1) % 1_000_000
+  const at = new Date().toISOString().replace(/[:.]/g, "-")
+  const name = `${at}-${String(written).padStart(6, "0")}-${randomBytes(4).toString("hex")}.eml`
   const tmp = join(dir, `.${name}.tmp`)
   writeFileSync(tmp, bytes, { mode: 0o600 })
   renameSync(tmp, join(dir, name))
