@@ -242,7 +242,8 @@ describe("SnapshotStore leases", () => {
     "a lease pins its snapshot across a swap; after the drain window its reads fail with snapshot_changed",
     () =>
       Effect.gen(function* () {
-        const drainMillis = 150
+        // long enough that a pause of the test (GC, a busy machine) does not end it before the reads below
+        const drainMillis = 1000
         const { store, snapshotsDir } = yield* storeWithA(drainMillis)
         const leaseScope = yield* Scope.make()
         const lease = yield* Scope.provide(leaseScope)(store.lease)
@@ -258,7 +259,7 @@ describe("SnapshotStore leases", () => {
         expect(yield* batchOf(newLease)).toBe("2026-02-09")
         expect(newLease.generation).toBeGreaterThan(lease.generation)
 
-        yield* Effect.sleep(drainMillis + 150)
+        yield* Effect.sleep(drainMillis + 300)
         const failure = yield* Effect.flip(batchOf(lease))
         expect(failure).toBeInstanceOf(ServiceUnavailable)
         expect(failure.reason).toBe("snapshot_changed")

@@ -202,9 +202,12 @@ describe("the check before a swap runs off the event loop", () => {
       expect(r.duringCheck.length).toBeGreaterThanOrEqual(5)
       expect(r.duringCheck.every((a) => a.batch === "2026-02-06")).toBe(true)
     }
-    // checked on the event loop, every round paused it for about quick_check's own time or longer
+    // checked on the event loop, every round paused it for about quick_check's own time or longer;
+    // quick_check timed again now too, the slower time kept (a machine busier now than before the
+    // rounds slows both the check and the event loop)
+    const quickCheckNow = Math.max(quickCheckMillis, timeQuickCheck(big.finished.path))
     const maxDelays = rounds.map((r) => r.maxDelay).sort((x, y) => x - y)
-    expect(maxDelays[Math.floor(ROUNDS / 2)]).toBeLessThan(quickCheckMillis / 3)
+    expect(maxDelays[Math.floor(ROUNDS / 2)]).toBeLessThan(quickCheckNow / 3)
   })
 
   it("a newer CURRENT published while a check is under way wins; the older file is never swapped in", async () => {
