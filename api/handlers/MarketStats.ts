@@ -58,6 +58,12 @@ const unknownAdministrator = (name: string) =>
     message: `invalid query parameter administrator: no administrator named ${JSON.stringify(name)} (use the names /api/agf_stats/ranking shows)`,
   })
 
+const repeatedAdministrator = (name: string) =>
+  new InvalidParameter({
+    parameter: "administrator",
+    message: `invalid query parameter administrator: ${JSON.stringify(name)} is given more than once (names match case-insensitively)`,
+  })
+
 export const agfEvolutionAnswer = (
   lease: Lease,
   query: { readonly administrator: ReadonlyArray<string>; readonly metric?: AgfMetric; readonly from_month?: string; readonly to_month?: string },
@@ -69,9 +75,14 @@ export const agfEvolutionAnswer = (
       }
       const byName = administratorsByName(r.db)
       const chosen = []
+      const asked = new Set<string>()
       for (const name of query.administrator) {
-        const found = byName.get(name.trim().toLowerCase())
+        const key = name.trim().toLowerCase()
+        const found = byName.get(key)
         if (found === undefined) return unknownAdministrator(name)
+        // one name twice would count its administrator twice in its column
+        if (asked.has(key)) return repeatedAdministrator(name)
+        asked.add(key)
         chosen.push(...found)
       }
       const metric = query.metric ?? "patrimony"

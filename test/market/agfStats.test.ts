@@ -93,6 +93,9 @@ describe("/api/agf_stats/evolution", () => {
     ["administrator=Alfa%20AGF%20S.A.&from_month=2026-13", "from_month"],
     ["administrator=Alfa%20AGF%20S.A.&from_month=2026-03&to_month=2026-02", "from_month"],
     ["administrator=Alfa%20AGF%20S.A.&metric=x", "metric"],
+    // one administrator twice (in another case) would be summed twice
+    ["administrator=Alfa%20AGF%20S.A.&administrator=alfa%20agf%20s.a.", "administrator"],
+    ["administrator=Alfa%20AGF%20S.A.&administrator=Beta%20AGF%20S.A.&administrator=Alfa%20AGF%20S.A.%20", "administrator"],
   ])("%s → 422 naming %s", async (q, parameter) => {
     const res = await c.call(`/api/agf_stats/evolution?${q}`)
     expect(res.status).toBe(422)
