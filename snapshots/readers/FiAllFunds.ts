@@ -16,8 +16,10 @@
  *   - `tac` the fact sheet's TAC only when its `tac.status` is `available` at the cutoff (and the
  *     sheet is not dated after it).
  * Shared cutoff: without `date`, the FI cutoff of the batch (fiCutoff); with `date`, the latest
- * book-value date of any FI/ETF series on or before it (the date itself when there is none).
- * `previousDate` is the latest book-value date of any series before the cutoff.
+ * book-value date of any FI/ETF series on or before it. When there is none, the rows are read at
+ * the date itself (every price unavailable) and `meta` shows no cutoff (`date` and `previousDate`
+ * null, as for mutual funds). `previousDate` is the latest book-value date of any series before
+ * the cutoff.
  */
 import { formatRun } from "../../schemas/Ids.ts"
 import { addDays, fromIsoDate, shiftMonths, toIsoDate } from "../compute/Calendar.ts"
@@ -38,15 +40,22 @@ const BASE_TOLERANCE_DAYS = PRICE_CURRENT_MAX_AGE_DAYS
 
 export const fiVehicleOf = (i: FiInstrumentsTable): FiVehicle => (i.is_etf === 1 ? "etf" : "investment_fund")
 
-/** The shared FI/ETF dates (YYYYMMDD) for a requested cutoff (null = latest). */
-export const fiAllFundsDates = (reader: SnapshotData, requested: number | null): { date: number; previousDate: number | null } => {
+/**
+ * The shared FI/ETF dates (YYYYMMDD) for a requested cutoff (null = latest); `date` is the
+ * requested one itself when no FI/ETF book value is on or before it (`hasData` false).
+ */
+export const fiAllFundsDates = (
+  reader: SnapshotData,
+  requested: number | null,
+): { date: number; previousDate: number | null; hasData: boolean } => {
   const db = reader.db
-  const date =
+  const found =
     requested === null
       ? (fromIsoDate(fiCatalog(reader).cutoff) as number)
-      : ((db.prepare("SELECT max(date) FROM fi_prices WHERE date <= ?").pluck().get(requested) as number | null) ?? requested)
+      : (db.prepare("SELECT max(date) FROM fi_prices WHERE date <= ?").pluck().get(requested) as number | null)
+  const date = found ?? (requested as number)
   const previousDate = db.prepare("SELECT max(date) FROM fi_prices WHERE date < ?").pluck().get(date) as number | null
-  return { date, previousDate }
+  return { date, previousDate, hasData: found !== null }
 }
 
 const change = (end: FiPricesTable, base: FiPricesTable | undefined, target: number): number | null =>
@@ -111,7 +120,8 @@ export const fiRow = (
 }
 
 interface FiParts {
-  readonly date: number
+  /** The cutoff shown in `meta`: null when no FI/ETF book value is on or before the requested date. */
+  readonly date: number | null
   readonly previousDate: number | null
   readonly rows: Record<FiVehicle, RenderedRow[]>
 }
@@ -135,7 +145,7 @@ const build = (reader: SnapshotData, requested: number | null): FiParts => {
       })
     }
   }
-  return { date: dates.date, previousDate: dates.previousDate, rows }
+  return { date: dates.hasData ? dates.date : null, previousDate: dates.previousDate, rows }
 }
 
 /** One FI vehicle's all-funds part at `cutoff` (YYYYMMDD, null = latest), filtered. */
@@ -149,7 +159,7 @@ export const fiVehiclePart = (
   return {
     vehicle,
     rows: filterRows(parts.rows[vehicle], filters),
-    date: toIsoDate(parts.date),
+    date: parts.date === null ? null : toIsoDate(parts.date),
     previousDate: parts.previousDate === null ? null : toIsoDate(parts.previousDate),
   }
 }

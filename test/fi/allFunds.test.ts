@@ -160,6 +160,20 @@ describe("FI/ETF rows in /api/all-funds", () => {
     expect(etf).toMatchObject({ price: 101.5, price_as_of_date: "2026-02-04", dailyChange: null })
   })
 
+  it("a date before any FI/ETF book value (the first is 2025-08-27): no cutoff in meta, every price unavailable", async () => {
+    const before = await api.call("/api/all-funds?vehicle=investment_fund&date=2025-08-26")
+    expect(before.status).toBe(200)
+    expect(before.body.meta).toMatchObject({ date: null, previousDate: null })
+    expect(before.body.data.length).toBeGreaterThan(0)
+    for (const r of before.body.data as Json[]) expect(r).toMatchObject({ price: null, price_as_of_date: null, price_status: "unavailable" })
+    const all = await api.call("/api/all-funds?vehicle=all&date=2025-08-26")
+    const none = { date: null, previousDate: null }
+    expect(all.body.meta.datesByVehicle).toMatchObject({ etf: none, investment_fund: none })
+    // the first FI date itself is a cutoff, with no date before it
+    const first = await api.call("/api/all-funds?vehicle=investment_fund&date=2025-08-27")
+    expect(first.body.meta).toMatchObject({ date: "2025-08-27", previousDate: null })
+  })
+
   it("vehicle=all: FM meta kept, both administrator counts, one FI/ETF date in datesByVehicle", async () => {
     const fm = (await api.call("/api/all-funds?vehicle=mutual_fund")).body
     const all = (await api.call("/api/all-funds?vehicle=all")).body
