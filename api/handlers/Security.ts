@@ -23,6 +23,12 @@ const bearerToken = (authorization: string | undefined): string | undefined => {
   return m?.[1]
 }
 
+/** A key's prefix in the target's path (the router ends the path at `;` too, and reads the rest as a query). */
+const keyInPath = (target: string): boolean => {
+  const query = target.indexOf("?")
+  return (query < 0 ? target : target.slice(0, query)).includes(KEY_PREFIX)
+}
+
 export const ApiKeyAuthLive = Layer.effect(
   ApiKeyAuth,
   Effect.gen(function* () {
@@ -32,8 +38,8 @@ export const ApiKeyAuthLive = Layer.effect(
       apiKey: Effect.fnUntraced(function* (httpEffect, { credential, endpoint }) {
         const request = yield* HttpServerRequest.HttpServerRequest
         const query = requestUrl(request.url).searchParams
-        if ([...query.values()].some((v) => v.startsWith(KEY_PREFIX))) {
-          // Refused even with a valid header: query strings end up in logs and browser history.
+        if ([...query.values()].some((v) => v.startsWith(KEY_PREFIX)) || keyInPath(request.url)) {
+          // Refused even with a valid header: URLs end up in logs and browser history.
           return yield* new Unauthorized({
             message: "keys in the query string are not accepted (this one may have leaked: rotate it); send the X-Api-Key header",
           })

@@ -23,6 +23,7 @@ import { santiagoStartOf } from "../../snapshots/Status.ts"
 import { SnapshotStore } from "../SnapshotStore.ts"
 import { isAccountPath } from "../web/Cors.ts"
 import { recent, requestUrl } from "./Recent.ts"
+import { routePath } from "./RoutePath.ts"
 
 const gzipAsync = promisify(gzip)
 const brotliAsync = promisify(brotliCompress)
@@ -32,11 +33,12 @@ export const COMPRESS_MIN_BYTES = 1024
 
 const UNCACHED = new Set(["/api/key/info"])
 
-/** GET/HEAD of a data route: under /api/, not an account route, not /api/key/info. */
+/** GET/HEAD of a data route: under /api/, not an account route, not /api/key/info (as the router reads the path). */
 export const isCacheableDataRequest = (method: string, url: string): boolean => {
   if (method !== "GET" && method !== "HEAD") return false
-  const path = requestUrl(url).pathname
-  return path.startsWith("/api/") && !isAccountPath(path) && !UNCACHED.has(path)
+  const path = routePath(url)
+  if (path === null) return false // no route matches it
+  return path.startsWith("/api/") && !isAccountPath(url) && !UNCACHED.has(path)
 }
 
 export type Coding = "br" | "gzip" | "identity"

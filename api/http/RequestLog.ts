@@ -18,7 +18,10 @@ const KEY_NAMES = new Set(SECRET_QUERY_NAMES)
 export const requestIdOf = (incoming: string | undefined): string =>
   incoming !== undefined && SANE_ID.test(incoming) ? incoming : randomUUID()
 
-/** The path with its query, values that look like keys (or sit under key-like names) redacted. */
+/** A key's text from its prefix on (in a path: a client that put its key there). */
+const KEY_TEXT = new RegExp(`${KEY_PREFIX}[^/?;#&]*`, "g")
+
+/** The path with its query, values that look like keys (or sit under key-like names) redacted, and keys in the path. */
 export const loggablePath: (url: string) => string = recent(256, (url) => {
   const parsed = requestUrl(url)
   const parts: Array<string> = []
@@ -26,7 +29,8 @@ export const loggablePath: (url: string) => string = recent(256, (url) => {
     const secret = KEY_NAMES.has(name.toLowerCase()) || value.includes(KEY_PREFIX)
     parts.push(`${encodeURIComponent(name)}=${secret ? "[redacted]" : encodeURIComponent(value)}`)
   }
-  return parts.length === 0 ? parsed.pathname : `${parsed.pathname}?${parts.join("&")}`
+  const path = parsed.pathname.includes(KEY_PREFIX) ? parsed.pathname.replace(KEY_TEXT, "[redacted]") : parsed.pathname
+  return parts.length === 0 ? path : `${path}?${parts.join("&")}`
 })
 
 /** The lookup token of the key the request carries (X-Api-Key or Bearer), when well formed. */

@@ -5,11 +5,15 @@
  */
 import { Effect } from "effect"
 import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { routePath } from "../http/RoutePath.ts"
 
-const ACCOUNT_PATH = /^\/(?:api\/(?:auth|me|alerts)|register)(?:[/?#]|$)/
+const ACCOUNT_PATH = /^\/(?:api\/(?:auth|me|alerts)|register)(?:\/|$)/
 
-/** Account routes and the registration pages: same-origin only. */
-export const isAccountPath = (url: string): boolean => ACCOUNT_PATH.test(url)
+/** Account routes and the registration pages (the target's path as the router reads it): same-origin only. */
+export const isAccountPath = (url: string): boolean => {
+  const path = routePath(url)
+  return path !== null && ACCOUNT_PATH.test(path)
+}
 
 const EXPOSED = "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag, X-Request-Id"
 

@@ -109,9 +109,18 @@ describe("HTTP caching, compression, request id and access log", () => {
     expect(h(info, "cache-control")).toBe("no-store")
     expect(h(info, "etag")).toBeUndefined()
 
-    const me = await raw("/api/me")
-    expect(h(me, "cache-control") ?? "").not.toContain("private, max-age")
-    expect(h(me, "etag")).toBeUndefined()
+    // the same routes in the other spellings the router accepts: not cached either
+    for (const spelling of ["/api/key/info/", "//api/key/info", "/api//key/info", "/api/key/info;x=1", "/api/%6Bey/info"]) {
+      const res = await withKey(spelling)
+      expect(res.status, spelling).toBe(200)
+      expect(h(res, "cache-control"), spelling).toBe("no-store")
+      expect(h(res, "etag"), spelling).toBeUndefined()
+    }
+    for (const spelling of ["/api/me", "/api/me/", "//api/me", "/api/me;x"]) {
+      const me = await raw(spelling)
+      expect(h(me, "cache-control") ?? "", spelling).not.toContain("private, max-age")
+      expect(h(me, "etag"), spelling).toBeUndefined()
+    }
     const register = await raw("/register")
     expect(h(register, "cache-control") ?? "").not.toContain("private, max-age")
     expect(h(register, "etag")).toBeUndefined()
@@ -126,6 +135,14 @@ describe("HTTP caching, compression, request id and access log", () => {
     expect(isCacheableDataRequest("GET", "/api/key/info")).toBe(false)
     expect(isCacheableDataRequest("POST", "/api/all-funds")).toBe(false)
     expect(isCacheableDataRequest("GET", "/api/all-funds?vehicle=all")).toBe(true)
+    // as the router reads the path: trailing and repeated slashes, `;`, percent-encoding
+    for (const uncached of ["/api/key/info/", "//api/key/info", "/api/key/info;a", "/api/%6Bey/info", "/api/me/x", "//register", "/api/%ZZ"]) {
+      expect(isCacheableDataRequest("GET", uncached), uncached).toBe(false)
+    }
+    expect(isCacheableDataRequest("GET", "http://127.0.0.1:8080//api/key/info/")).toBe(false) // effect's originalUrl
+    for (const cached of ["/api/all-funds/", "//api/all-funds", "/api/all-funds;a", "/api/meta", "/api/registered", "http://h/api/meta"]) {
+      expect(isCacheableDataRequest("GET", cached), cached).toBe(true)
+    }
   })
 
   it("round-trips gzip and brotli bodies, identical to the identity body, with per-coding ETags", async () => {
@@ -198,7 +215,16 @@ describe("HTTP caching, compression, request id and access log", () => {
     await withKey("/api/asset_providers", { "x-request-id": "log-check-1", authorization: "Basic c2VjcmV0" })
     await raw(`/api/asset_providers?api_key=${encodeURIComponent(key.key)}&scope=all`, { "x-request-id": "log-check-2" })
     await raw("/api/asset_providers", { authorization: `Bearer ${key.key}`, "x-request-id": "log-check-3" })
-    expect(await waitFor(async () => lines.length >= 3)).toBe(true)
+    // a key in the path (after `;`, where the router's query begins, or as an id): refused, and redacted in the log
+    const inPath = [`/api/asset_providers;k=${key.key}`, `/api/real_assets/${key.key}/days`]
+    for (const [i, path] of inPath.entries()) {
+      const res = await withKey(path, { "x-request-id": `log-check-path-${i}` })
+      expect(res.status, path).toBe(401)
+      expect(JSON.parse(res.bytes.toString()).message, path).toMatch(/may have leaked/)
+    }
+    expect(await waitFor(async () => lines.length >= 5)).toBe(true)
+    expect(lines.find((l) => l.request_id === "log-check-path-0")?.path).toBe("/api/asset_providers;k=[redacted]")
+    expect(lines.find((l) => l.request_id === "log-check-path-1")?.path).toBe("/api/real_assets/[redacted]/days")
     const byId = (id: string) => lines.find((l) => l.request_id === id)!
     const one = byId("log-check-1")
     expect(one).toMatchObject({ method: "GET", path: "/api/asset_providers", status: 200, key_lookup: key.lookup, msg: "request" })
