@@ -52,7 +52,12 @@ export const instrumentId = (run: number): string => uuidv5(`fi:${run}`, FI_NAME
 export const fiSeriesId = (run: number, serie: string): string =>
   uuidv5(`fi:${run}:${serie.trim().toUpperCase()}`, FI_NAMESPACE)
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i
+/**
+ * A UUID's text (RFC 9562: 8-4-4-4-12 hex digits, any letter case), whatever its version and
+ * variant: the nil and max UUIDs and those of other versions are UUIDs too, unknown here (404),
+ * not malformed ids (422).
+ */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 export const isUuid = (text: string): boolean => UUID.test(text)
 
 /** provider_id of an administrator known only by name (FI lists carry no RUT). */

@@ -55,8 +55,9 @@ describe("FI/ETF ids on /api/real_assets", () => {
     ])
   })
 
-  it.each(ROUTES)("/%s: an unknown UUID, or an instrument without series, → 404", async (route) => {
-    for (const id of [UNKNOWN, testInstrumentId(7020)]) {
+  it.each(ROUTES)("/%s: an unknown UUID (of any version: nil and max too), or an instrument without series, → 404", async (route) => {
+    const otherUuids = ["00000000-0000-0000-0000-000000000000", "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF", "0f8fad5b-d9cb-069f-c000-000000000000"]
+    for (const id of [UNKNOWN, testInstrumentId(7020), ...otherUuids]) {
       const res = await api.call(`/api/real_assets/${id}/${route}`)
       expect(res.status, `${id}/${route}`).toBe(404)
       expectErrorShape(res.body, 404)
