@@ -96,6 +96,7 @@ export const accessLogListener =
   (sink: AccessLogSink = stdoutSink) =>
   (request: IncomingMessage, response: ServerResponse): void => {
     const started = performance.now()
+    const method = request.method ?? "" // as asked (headAsGet changes a HEAD to GET for the application)
     const incoming = request.headers["x-request-id"]
     const id = requestIdOf(typeof incoming === "string" ? incoming : undefined)
     response.setHeader("x-request-id", id)
@@ -104,7 +105,7 @@ export const accessLogListener =
         time: new Date().toISOString(),
         level: "info",
         msg: "request",
-        method: request.method ?? "",
+        method,
         path: loggablePath(request.url ?? "/"),
         // the status the client was sent (all of the answer or part of it); 499 when nothing was
         status: response.headersSent ? response.statusCode : CLIENT_CLOSED,
@@ -125,7 +126,18 @@ export const accessLogListener =
 export const loggedServer = (sink?: AccessLogSink) => (): Server => {
   const server = createServer({ shouldUpgradeCallback: () => false })
   const listener = accessLogListener(sink)
-  server.on("request", listener)
-  server.on("checkContinue", listener)
+  for (const event of ["request", "checkContinue"] as const) {
+    server.on(event, listener)
+    server.on(event, headAsGet)
+  }
   return server
+}
+
+/**
+ * HEAD is GET without the body (RFC 9110 §9.3.2), on every route: the application (whose router
+ * has GET routes only) sees a GET, and Node, which made the response for a HEAD, sends its status
+ * and headers (Content-Length, ETag, quota headers) but drops the body. Counted like the GET.
+ */
+const headAsGet = (request: IncomingMessage): void => {
+  if (request.method === "HEAD") request.method = "GET"
 }

@@ -280,6 +280,27 @@ describe("HTTP caching, compression, request id and access log", () => {
     expect(lines.map((l) => [l.request_id, l.status, l.key_lookup])).toEqual(cases.map(([, id]) => [id, 200, key.lookup]))
   })
 
+  it("answers HEAD as the GET without its body: same status and headers, counted, logged as HEAD", async () => {
+    const head = async (path: string, headers: Record<string, string> = {}) => {
+      const res = await request(url + path, { method: "HEAD", headers: { "x-api-key": key.key, ...headers } })
+      return { status: res.statusCode, headers: res.headers, bytes: Buffer.from(await res.body.arrayBuffer()) }
+    }
+    const got = await withKey("/api/asset_providers")
+    lines.length = 0
+    const asked = await head("/api/asset_providers", { "x-request-id": "head-1" })
+    expect(asked.status).toBe(200)
+    expect(asked.bytes.length).toBe(0)
+    expect(Number(h(asked, "content-length"))).toBe(got.bytes.length)
+    expect(h(asked, "etag")).toBe(h(got, "etag"))
+    expect(h(asked, "content-type")).toBe(h(got, "content-type"))
+    expect(Number(h(asked, "x-ratelimit-remaining"))).toBe(Number(h(got, "x-ratelimit-remaining")) - 1)
+    expect((await head("/api/asset_providers", { "if-none-match": h(got, "etag")! })).status).toBe(304)
+    expect((await head("/nowhere")).status).toBe(404)
+    expect((await head("/health")).status).toBe(200)
+    expect(await waitFor(async () => lines.some((l) => l.request_id === "head-1"))).toBe(true)
+    expect(lines.find((l) => l.request_id === "head-1")).toMatchObject({ method: "HEAD", status: 200 })
+  })
+
   it("changes the ETag when another batch is published, so the old one no longer gives 304", async () => {
     const before = await withKey("/api/asset_providers")
     const etag = h(before, "etag")!
