@@ -18,7 +18,7 @@ import { ApiKeyAuthLive, RequestValidationLive } from "./handlers/Security.ts"
 import { httpCachingLayer } from "./http/Caching.ts"
 import { type AccessLogSink, loggedServer } from "./http/RequestLog.ts"
 import { KeyHandlers, PublicHandlers } from "./handlers/System.ts"
-import { JsonNotFound } from "./NotFound.ts"
+import { JsonNotFound, JsonUnmatched } from "./NotFound.ts"
 import { type EdgeOptions, edgeLayer } from "./ratelimit/Edge.ts"
 import { SnapshotStore } from "./SnapshotStore.ts"
 import { DocsRoutes } from "./web/DocsRoutes.ts"
@@ -66,7 +66,7 @@ const NoRequestSpans = Layer.succeed(HttpMiddleware.TracerDisabledWhen)(() => tr
  * after: their default public URL is the bound address.
  */
 export const ServerLive = (options: ServerOptions) =>
-  HttpRouter.serve(Layer.mergeAll(ApiRoutes, RegisterRoutes, DocsRoutes, edgeLayer(options), JsonNotFound, httpCachingLayer), {
+  HttpRouter.serve(Layer.mergeAll(ApiRoutes, RegisterRoutes, DocsRoutes, edgeLayer(options), JsonNotFound, JsonUnmatched, httpCachingLayer), {
     disableLogger: true,
   }).pipe(
     Layer.provide(NoRequestSpans),

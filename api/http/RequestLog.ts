@@ -8,6 +8,7 @@
  */
 import { randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import type { Duplex } from "node:stream"
 import { KEY_PREFIX, parseKey } from "../accounts/ApiKey.ts"
 import { recent, requestUrl, SECRET_QUERY_NAMES } from "./Recent.ts"
 
@@ -130,7 +131,31 @@ export const loggedServer = (sink?: AccessLogSink) => (): Server => {
     server.on(event, listener)
     server.on(event, headAsGet)
   }
+  server.on("clientError", answerClientError)
   return server
+}
+
+/**
+ * A request Node cannot parse (headers over its 16 KiB limit, malformed HTTP, a request that
+ * took too long to arrive) never reaches the application: answered here in the one JSON error
+ * shape, with the status Node would send (431, 408 or 400), and the connection closed. A socket
+ * that already sent part of an answer, or cannot be written, is closed as Node would.
+ */
+const answerClientError = (error: Error & { readonly code?: string }, socket: Duplex): void => {
+  if (!socket.writable || (socket as Duplex & { bytesWritten?: number }).bytesWritten) {
+    socket.destroy()
+    return
+  }
+  const [status, reason, code, message] =
+    error.code === "HPE_HEADER_OVERFLOW"
+      ? [431, "Request Header Fields Too Large", "headers_too_large", "the request line and headers exceed 16 KiB"]
+      : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? [408, "Request Timeout", "request_timeout", "the request did not arrive in time"]
+        : [400, "Bad Request", "bad_request", "the request is not valid HTTP/1.1"]
+  const body = JSON.stringify({ error: code, status, message })
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  )
 }
 
 /**

@@ -301,6 +301,38 @@ describe("HTTP caching, compression, request id and access log", () => {
     expect(lines.find((l) => l.request_id === "head-1")).toMatchObject({ method: "HEAD", status: 200 })
   })
 
+  it("answers what the router or Node cannot take in the JSON error shape: bad percent-encoding, oversized or malformed requests", async () => {
+    const { connect } = await import("node:net")
+    const port = Number(new URL(url).port)
+    const exchange = (text: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(port, "127.0.0.1", () => socket.end(text))
+        let got = ""
+        socket.on("data", (chunk) => {
+          got += chunk.toString("latin1")
+        })
+        socket.on("close", () => resolve(got))
+        socket.on("error", reject)
+      })
+    const parse = (text: string) => {
+      const split = text.indexOf("\r\n\r\n")
+      return { head: text.slice(0, split).toLowerCase(), body: JSON.parse(text.slice(split + 4)) as { error: string; status: number } }
+    }
+    const badEncoding = await withKey("/api/real_assets/%ZZ/days")
+    expect(badEncoding.status).toBe(400)
+    expect(JSON.parse(badEncoding.bytes.toString())).toMatchObject({ error: "bad_request", status: 400 })
+    expect(h(badEncoding, "content-type")).toBe("application/json")
+
+    const long = parse(await exchange(`GET /api/asset_providers?q=${"x".repeat(20_000)} HTTP/1.1\r\nHost: x\r\nX-Api-Key: ${key.key}\r\n\r\n`))
+    expect(long.head).toMatch(/^http\/1\.1 431 /)
+    expect(long.head).toContain("content-type: application/json")
+    expect(long.body).toMatchObject({ error: "headers_too_large", status: 431 })
+
+    const garbage = parse(await exchange("NOT HTTP AT ALL\r\n\r\n"))
+    expect(garbage.head).toMatch(/^http\/1\.1 400 /)
+    expect(garbage.body).toMatchObject({ error: "bad_request", status: 400 })
+  })
+
   it("changes the ETag when another batch is published, so the old one no longer gives 304", async () => {
     const before = await withKey("/api/asset_providers")
     const etag = h(before, "etag")!
