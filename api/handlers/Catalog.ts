@@ -7,6 +7,7 @@ import { dateToInt, intToDate } from "../../schemas/Dates.ts"
 import { currencyOf, FUND_TYPE_CATEGORY, investorClassOf } from "../../schemas/FundClass.ts"
 import { formatRun, isUuid, parseUint32 } from "../../schemas/Ids.ts"
 import type { SnapshotReader } from "../../snapshots/Reader.ts"
+import { fiCatalog } from "../../snapshots/readers/FiCatalog.ts"
 import { resolveAssetId } from "../../snapshots/readers/ReturnsSeries.ts"
 import type { FundsTable, SeriesTable } from "../../snapshots/Tables.ts"
 import { Api } from "../Api.ts"
@@ -156,7 +157,14 @@ export const CatalogHandlers = HttpApiBuilder.group(Api, "catalog", (handlers) =
       Effect.flatMap(idParam("provider_id", params.provider_id), (providerId) =>
         withSnapshot((lease) =>
           Effect.flatMap(
-            lease.read((r) => (r.provider(providerId) === undefined ? null : r.currentFundsOf(providerId))),
+            lease.read((r) =>
+              r.provider(providerId) !== undefined
+                ? r.currentFundsOf(providerId)
+                : // an administrator known only from the FI lists (listed with scope=all) has no mutual funds
+                  fiCatalog(r).instruments.some((i) => i.provider_id === providerId)
+                  ? []
+                  : null,
+            ),
             (funds) =>
               funds === null
                 ? Effect.fail(new NotFound({ message: `no administrator with id ${providerId}`, parameter: "provider_id" }))

@@ -81,6 +81,17 @@ describe("/api/asset_providers?scope=all", () => {
     })
   })
 
+  it("an administrator known only from the FI lists has no mutual funds: its conceptual_assets are 200 and empty", async () => {
+    for (const id of [DELTA, GAMMA]) {
+      const res = await api.call(`/api/asset_providers/${id}/conceptual_assets`)
+      expect(res.status, String(id)).toBe(200)
+      expect(res.body).toEqual({ data: [] })
+    }
+    const unknown = await api.call("/api/asset_providers/12345/conceptual_assets")
+    expect(unknown.status).toBe(404)
+    expectErrorShape(unknown.body, 404)
+  })
+
   it.each(["ALL", "fm", "", "all,fm"])("answers 422 for scope=%s", async (scope) => {
     const res = await api.call(`/api/asset_providers?scope=${scope}`)
     expect(res.status).toBe(422)
