@@ -27,6 +27,10 @@ export interface UniverseSeries {
   readonly familySlug: string | null
   /** AFM's currency of the series, PESOS or DOLAR (the family index it belongs to). */
   readonly afmCurrency: string | null
+  /**
+   * The fund's article 107 status for this series: a series the declaration excepts (an eligible
+   * fund's "La Serie APV no se acogerá …", "… con excepción de la Serie APV") is `declares_not_eligible`.
+   */
   readonly article107Status: string | null
   readonly continuity: Continuity | null
 }
@@ -98,7 +102,10 @@ export const universe = (db: Database.Database, batchDate: number): ReadonlyArra
       db,
       `SELECT s.asset_id, s.concept_id, f.provider_id, s.run, s.serie, s.currency, s.last_date,
          f.name AS fund_name, f.fund_type, a.name AS agf,
-         c.family_rar, c.family_slug, c.currency AS afm_currency, p.status AS a107
+         c.family_rar, c.family_slug, c.currency AS afm_currency,
+         CASE WHEN p.status = 'declares_eligible' AND EXISTS (
+             SELECT 1 FROM json_each(p.series_exception) e WHERE upper(trim(e.value)) = upper(trim(s.serie)))
+           THEN 'declares_not_eligible' ELSE p.status END AS a107
        FROM series s
        JOIN funds f ON f.concept_id = s.concept_id
        JOIN administrators a ON a.provider_id = f.provider_id

@@ -89,7 +89,7 @@ describe("the mutual-fund universe at the batch date", () => {
     expect(row.monthlyChange).toBeCloseTo(0.003002, 10) // 1003.002 / 1000 (2026-02-04, label B then) − 1
   })
 
-  it("a series without a quote on the monthly base has monthlyChange null; article 107 status per fund", async () => {
+  it("a series without a quote on the monthly base has monthlyChange null; article 107 status per fund, not eligible for an excepted series", async () => {
     const res = await c.call("/api/all-funds")
     const x = res.body.data.find((r: Json) => r.serieId === String(sid("8043:A")))
     expect(x.dailyChange).toBeCloseTo(101 / 102 - 1, 9)
@@ -98,6 +98,13 @@ describe("the mutual-fund universe at the batch date", () => {
     expect(x.article107RegulationStatus).toBe("declares_eligible")
     const i = res.body.data.find((r: Json) => r.serieId === String(sid("9105:I")))
     expect(i.article107RegulationStatus).toBe("declares_not_eligible")
+    // the fund declares eligible, but excepts this series
+    const excepted = res.body.data.find((r: Json) => r.serieId === String(sid("9107:A")))
+    expect(excepted.article107RegulationStatus).toBe("declares_not_eligible")
+    expect((await c.call("/api/funds/9107/article107")).body).toMatchObject({
+      article107RegulationStatus: "declares_eligible",
+      evidence: { seriesException: true, exceptedSeries: ["a "] },
+    })
     expect(i.investorClass).toBe("Institutional")
     expect(i.fundFamily).toBeNull()
     expect(i.monthlyChange).toBeCloseTo(10.05 / 10.1 - 1, 9)
@@ -129,10 +136,11 @@ describe("filters", () => {
   })
 
   it("article107_regulation_status, alone and with category", async () => {
+    // 9107 declares eligible except its series A (in the list as "a ": letter case and spaces do not matter)
     expect(ids((await c.call("/api/all-funds?article107_regulation_status=declares_not_eligible")).body)).toEqual(
-      ofKeys("9105:A", "9105:I"),
+      ofKeys("9105:A", "9105:I", "9107:A"),
     )
-    expect(ids((await c.call("/api/all-funds?article107_regulation_status=unknown")).body)).toHaveLength(7)
+    expect(ids((await c.call("/api/all-funds?article107_regulation_status=unknown")).body)).toHaveLength(6)
     expect(ids((await c.call("/api/all-funds?category=equity&article107_regulation_status=declares_eligible")).body)).toEqual(
       ofKeys("8043:A"),
     )

@@ -78,6 +78,8 @@ export const ALIASES = [
 export const ELIGIBLE_SENTENCE = "El Fondo se acogerá al beneficio tributario del artículo 107 de la Ley sobre Impuesto a la Renta."
 export const APV_SENTENCE = "La Serie APV no se acogerá a lo dispuesto en el artículo 107."
 export const NOT_ELIGIBLE_SENTENCE = "El Fondo no se acogerá al artículo 107 de la Ley sobre Impuesto a la Renta."
+export const EXCEPT_A_SENTENCE =
+  "Las series del Fondo se acogerán al artículo 107 de la Ley sobre Impuesto a la Renta, con excepción de la Serie A."
 
 export const ARTICLE107 = [
   {
@@ -96,6 +98,14 @@ export const ARTICLE107 = [
     regulation_date: "2025-10-01",
     evidence: JSON.stringify([{ line: 8, text: NOT_ELIGIBLE_SENTENCE }]),
     series_exception: "[]",
+  },
+  {
+    // eligible, but its one current series is excepted: that series' rows say not eligible
+    run: 9107,
+    status: "declares_eligible",
+    regulation_date: "2025-09-15",
+    evidence: JSON.stringify([{ line: 10, text: EXCEPT_A_SENTENCE }]),
+    series_exception: JSON.stringify(["a "]),
   },
 ]
 
