@@ -5,6 +5,7 @@
  */
 import { Schema } from "effect"
 import { FUND_TYPE_CATEGORY } from "./FundClass.ts"
+import { QueryInt } from "./QueryInt.ts"
 import { AFM_FAMILIES, type AfmFamily } from "./records/AfmCategories.ts"
 
 const CATEGORY_WORDS: ReadonlySet<string> = new Set(Object.values(FUND_TYPE_CATEGORY))
@@ -45,9 +46,7 @@ export const YearMonth = Schema.String.check(Schema.isPattern(/^\d{4}-(0[1-9]|1[
 })
 export const isYearMonth = (s: string): boolean => /^\d{4}-(0[1-9]|1[0-2])$/u.test(s)
 
-export const ReportLimit = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100 })).annotate({
-  description: "1 to 100 (default 15)",
-})
+export const ReportLimit = QueryInt(1, 100, "1 to 100 (default 15)")
 
 /** A fund RUN, with or without its check digit (8043 or 8043-8). */
 export const RunParam = Schema.String.check(Schema.isPattern(/^[0-9]{1,9}(-[0-9kK])?$/u)).annotate({

@@ -1,9 +1,10 @@
 /** Query parameters of the FI routes, validated at the edge (an invalid value is a 422 naming it; limits are never clamped). */
 import { Schema } from "effect"
 import { IsoDate } from "../../schemas/Dates.ts"
+import { QueryInt } from "../../schemas/QueryInt.ts"
 
 const bounded = (minimum: number, maximum: number, description: string) =>
-  Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum, maximum }))).annotateKey({ description })
+  Schema.optionalKey(QueryInt(minimum, maximum, description))
 
 export const InstrumentsQuery = {
   provider_id: bounded(0, 0xffffffff, "Administrator id (CRC32)"),

@@ -78,6 +78,11 @@ describe("validation", () => {
     ["limit=101", "limit"],
     ["limit=2.5", "limit"],
     ["limit=ten", "limit"],
+    // an integer in decimal digits only, as on the screener
+    ["limit=1e1", "limit"],
+    ["limit=2.0", "limit"],
+    ["limit=%2B5", "limit"],
+    ["limit=", "limit"],
     ["direction=sideways", "direction"],
     ["category=stocks", "category"],
   ])("%s → 422 naming %s", async (q, parameter) => {
