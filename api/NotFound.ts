@@ -1,11 +1,13 @@
 /**
- * Unknown paths answer 404 in the one JSON error shape instead of an empty body: a catch-all route
- * for paths no route matches, and a global middleware for the requests the router cannot match at
+ * Unknown paths answer 404 in the one JSON error shape instead of an empty body (405 with `Allow`
+ * when only the method is wrong): a catch-all route for requests no route matches, and a global middleware for the requests the router cannot match at
  * all (an invalid percent-encoding in the path: 400; a path parameter longer than the router's
  * limit: 404), which effect answers with an empty 404 otherwise.
  */
 import { Effect } from "effect"
-import { HttpRouter, HttpServerError, HttpServerResponse } from "effect/http"
+import { FindMyWay, HttpRouter, HttpServerError, type HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpApi } from "effect/http-api"
+import { Api } from "./Api.ts"
 import { routePath } from "./http/RoutePath.ts"
 
 const pathOf = (url: string): string => {
@@ -16,9 +18,51 @@ const pathOf = (url: string): string => {
 const notFound = (method: string, path: string, why = "") =>
   HttpServerResponse.jsonUnsafe({ error: "not_found", status: 404, message: `no route ${method} ${path}${why}` }, { status: 404 })
 
-export const JsonNotFound = HttpRouter.use((router) =>
-  router.add("*", "*", (request) => Effect.succeed(notFound(request.method, new URL(request.url, "http://x").pathname))),
-)
+/**
+ * Routes besides the API's endpoints (which HttpApi.reflect lists): the pages of api/web/ and the
+ * contract. Only used to tell a wrong method (405) from an unknown path (404).
+ */
+export const PAGE_ROUTES: ReadonlyArray<readonly [string, FindMyWay.PathInput]> = [
+  ["GET", "/openapi.json"],
+  ["GET", "/docs"],
+  ["GET", "/docs/*"],
+  ["GET", "/register"],
+  ["POST", "/register"],
+  ["GET", "/register/verify"],
+]
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const
+
+let table: FindMyWay.Router<true> | undefined
+/** The methods some route takes at `path` (the router's own matching rules), in METHODS order. */
+export const allowedMethods = (path: string): ReadonlyArray<string> => {
+  if (table === undefined) {
+    const routes = FindMyWay.make<true>()
+    HttpApi.reflect(Api, { onGroup: () => {}, onEndpoint: ({ endpoint }) => routes.on(endpoint.method, endpoint.path as FindMyWay.PathInput, true) })
+    for (const [method, route] of PAGE_ROUTES) routes.on(method, route, true)
+    table = routes
+  }
+  const routes = table
+  return METHODS.filter((method) => routes.find(method, path) !== undefined)
+}
+
+/**
+ * A path no route of the request's method takes: 405 with `Allow` when routes of other methods
+ * take it (an `OPTIONS` there: 204 with `Allow`), else 404.
+ */
+const unrouted = (request: HttpServerRequest.HttpServerRequest): HttpServerResponse.HttpServerResponse => {
+  const path = new URL(request.url, "http://x").pathname
+  const allowed = allowedMethods(path)
+  if (allowed.length === 0) return notFound(request.method, path)
+  const allow = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ")
+  if (request.method === "OPTIONS") return HttpServerResponse.empty({ status: 204, headers: { allow } })
+  return HttpServerResponse.jsonUnsafe(
+    { error: "method_not_allowed", status: 405, message: `${request.method} is not allowed on ${path}; allowed: ${allow}` },
+    { status: 405, headers: { allow } },
+  )
+}
+
+export const JsonNotFound = HttpRouter.use((router) => router.add("*", "*", (request) => Effect.sync(() => unrouted(request))))
 
 /** The router's "no route" for a request it could not match at all. */
 const routeNotFound = (error: unknown): HttpServerError.RouteNotFound | undefined =>

@@ -9,6 +9,7 @@ import { HttpServer } from "effect/http"
 import { request } from "undici"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { isCacheableDataRequest, secondsUntilNextBatch } from "../../api/http/Caching.ts"
+import { PAGE_ROUTES } from "../../api/NotFound.ts"
 import type { AccessLogLine } from "../../api/http/RequestLog.ts"
 import { ServerLive } from "../../api/Server.ts"
 import { type CreatedKey, createKey, waitFor } from "../support/server.ts"
@@ -278,6 +279,35 @@ describe("HTTP caching, compression, request id and access log", () => {
     }
     expect(await waitFor(async () => lines.length >= cases.length)).toBe(true)
     expect(lines.map((l) => [l.request_id, l.status, l.key_lookup])).toEqual(cases.map(([, id]) => [id, 200, key.lookup]))
+  })
+
+  it("a wrong method on a known path is 405 with Allow (OPTIONS: 204 with Allow); an unknown path 404", async () => {
+    const call = async (method: string, path: string) => {
+      const res = await request(url + path, { method, headers: { "x-api-key": key.key } })
+      const text = await res.body.text()
+      const json = String(res.headers["content-type"] ?? "").includes("json")
+      return { status: res.statusCode, allow: res.headers.allow, body: json ? JSON.parse(text) : text }
+    }
+    const cases: ReadonlyArray<readonly [string, string, number, string | undefined]> = [
+      ["POST", "/api/asset_providers", 405, "GET, HEAD, OPTIONS"],
+      ["DELETE", "/api/real_assets/123/days", 405, "GET, HEAD, OPTIONS"],
+      ["PUT", "/register", 405, "GET, POST, HEAD, OPTIONS"],
+      ["GET", "/api/auth/magic-link", 405, "POST, OPTIONS"],
+      ["POST", "/api/me", 405, "GET, DELETE, HEAD, OPTIONS"],
+      ["OPTIONS", "/api/asset_providers", 204, "GET, HEAD, OPTIONS"],
+      ["POST", "/api/nothing", 404, undefined],
+    ]
+    for (const [method, path, status, allow] of cases) {
+      const res = await call(method, path)
+      expect([res.status, res.allow], `${method} ${path}`).toEqual([status, allow])
+      if (status === 405) expect(res.body, `${method} ${path}`).toMatchObject({ error: "method_not_allowed", status: 405 })
+      if (status === 404) expect(res.body).toMatchObject({ error: "not_found", status: 404 })
+    }
+    // every page route listed for the 405 check is served
+    for (const [method, path] of PAGE_ROUTES.filter(([m]) => m === "GET")) {
+      const served = await call("GET", path.replace("*", "docs.css"))
+      expect(served.status, path).not.toBe(404)
+    }
   })
 
   it("answers HEAD as the GET without its body: same status and headers, counted, logged as HEAD", async () => {
