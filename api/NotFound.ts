@@ -1,8 +1,9 @@
 /**
  * Unknown paths answer 404 in the one JSON error shape instead of an empty body (405 with `Allow`
- * when only the method is wrong): a catch-all route for requests no route matches, and a global middleware for the requests the router cannot match at
- * all (an invalid percent-encoding in the path: 400; a path parameter longer than the router's
- * limit: 404), which effect answers with an empty 404 otherwise.
+ * when only the method is wrong): a catch-all route for requests no route matches, and a global
+ * middleware for the requests the router cannot match at all (an invalid percent-encoding in the
+ * path: 400; a path parameter longer than the router's limit: 404), which effect answers with an
+ * empty 404 otherwise.
  */
 import { Effect } from "effect"
 import { FindMyWay, HttpRouter, HttpServerError, type HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -51,9 +52,11 @@ export const allowedMethods = (path: string): ReadonlyArray<string> => {
  * take it (an `OPTIONS` there: 204 with `Allow`), else 404.
  */
 const unrouted = (request: HttpServerRequest.HttpServerRequest): HttpServerResponse.HttpServerResponse => {
-  const path = new URL(request.url, "http://x").pathname
+  // the path as the router read it (`new URL` would take `//api/me` for host `api`, path `/me`)
+  const path = routePath(request.url) ?? pathOf(request.url)
   const allowed = allowedMethods(path)
-  if (allowed.length === 0) return notFound(request.method, path)
+  // the table is coarser than the router (`/docs/*` for the listed assets): its own method there is no route
+  if (allowed.length === 0 || allowed.includes(request.method)) return notFound(request.method, path)
   const allow = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ")
   if (request.method === "OPTIONS") return HttpServerResponse.empty({ status: 204, headers: { allow } })
   return HttpServerResponse.jsonUnsafe(

@@ -30,4 +30,7 @@ export const recent = <A>(limit: number, compute: (text: string) => A): ((text: 
 }
 
 /** The request target (path and query) parsed: several middlewares read it on every request. */
-export const requestUrl: (target: string) => URL = recent(256, (target) => new URL(target, "http://localhost"))
+export const requestUrl: (target: string) => URL = recent(256, (target) =>
+  // a path is appended to the origin, not resolved against it: `//api/x` would be host `api`
+  target.startsWith("/") ? new URL(`http://localhost${target}`) : new URL(target, "http://localhost"),
+)

@@ -7,7 +7,7 @@ import { once } from "node:events"
 import { connect } from "node:net"
 import type { AddressInfo } from "node:net"
 import { describe, expect, it } from "vitest"
-import { type AccessLogLine, CLIENT_CLOSED, loggedServer } from "../../api/http/RequestLog.ts"
+import { type AccessLogLine, CLIENT_CLOSED, loggablePath, loggedServer } from "../../api/http/RequestLog.ts"
 
 const waitFor = async (check: () => boolean, ms = 3000) => {
   const end = Date.now() + ms
@@ -47,5 +47,13 @@ describe("access log listener", () => {
       server.closeAllConnections()
       server.close()
     }
+  })
+})
+
+describe("loggablePath", () => {
+  it("keeps the path as sent (a leading // is a path, not a host) and redacts keys in the query and the path", () => {
+    expect(loggablePath("//api/asset_providers?scope=all")).toBe("//api/asset_providers?scope=all")
+    expect(loggablePath("/api/x?api_key=abc&b=1")).toBe("/api/x?api_key=[redacted]&b=1")
+    expect(loggablePath("/api/real_assets/fds_abc123_def/days;k=fds_x")).toBe("/api/real_assets/[redacted]/days;k=[redacted]")
   })
 })
