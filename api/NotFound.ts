@@ -10,6 +10,7 @@ import { FindMyWay, HttpRouter, HttpServerError, type HttpServerRequest, HttpSer
 import { HttpApi } from "effect/http-api"
 import { Api } from "./Api.ts"
 import { routePath } from "./http/RoutePath.ts"
+import { isAccountPath } from "./web/Cors.ts"
 
 const pathOf = (url: string): string => {
   const query = url.indexOf("?")
@@ -57,7 +58,9 @@ const unrouted = (request: HttpServerRequest.HttpServerRequest): HttpServerRespo
   const allowed = allowedMethods(path)
   // the table is coarser than the router (`/docs/*` for the listed assets): its own method there is no route
   if (allowed.length === 0 || allowed.includes(request.method)) return notFound(request.method, path)
-  const allow = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ")
+  // HEAD is the GET except on account paths (api/http/RequestLog.ts headAsGet)
+  const head = allowed.includes("GET") && !isAccountPath(path)
+  const allow = [...allowed, ...(head ? ["HEAD"] : []), "OPTIONS"].join(", ")
   if (request.method === "OPTIONS") return HttpServerResponse.empty({ status: 204, headers: { allow } })
   return HttpServerResponse.jsonUnsafe(
     { error: "method_not_allowed", status: 405, message: `${request.method} is not allowed on ${path}; allowed: ${allow}` },

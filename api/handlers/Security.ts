@@ -11,7 +11,7 @@ import { SchemaIssue } from "effect"
 import { InvalidParameter, QuotaExceeded, ServiceUnavailable, Unauthorized } from "../../schemas/ApiErrors.ts"
 import { KEY_PREFIX } from "../accounts/ApiKey.ts"
 import { KeyStore, type QuotaState } from "../accounts/KeyStore.ts"
-import { requestUrl } from "../http/Recent.ts"
+import { decodedLoosely, requestUrl } from "../http/Recent.ts"
 import { ApiKeyAuth, CurrentKey, RequestValidation } from "../Security.ts"
 
 /** Routes that verify a key without consuming quota. */
@@ -23,10 +23,13 @@ const bearerToken = (authorization: string | undefined): string | undefined => {
   return m?.[1]
 }
 
-/** A key's prefix in the target's path (the router ends the path at `;` too, and reads the rest as a query). */
+/**
+ * A key's prefix, plainly or percent-encoded, before the target's `?`: in the path, or after a
+ * `;`, where the router reads a query the URL's search parameters do not show.
+ */
 const keyInPath = (target: string): boolean => {
   const query = target.indexOf("?")
-  return (query < 0 ? target : target.slice(0, query)).includes(KEY_PREFIX)
+  return decodedLoosely(query < 0 ? target : target.slice(0, query)).includes(KEY_PREFIX)
 }
 
 export const ApiKeyAuthLive = Layer.effect(

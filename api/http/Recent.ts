@@ -11,10 +11,30 @@ import { KEY_PREFIX } from "../accounts/ApiKey.ts"
  * one-time tokens. The access log redacts their values; targets holding them are never kept.
  */
 export const SECRET_QUERY_NAMES: ReadonlyArray<string> = ["api_key", "apikey", "key", "x-api-key", "token", "access_token", "code", "state"]
-const SECRET_QUERY = new RegExp(`[?&](?:${SECRET_QUERY_NAMES.join("|")})=`, "i")
+// `;` too: the router reads what follows a `;` in the path as the query
+const SECRET_QUERY = new RegExp(`[?&;](?:${SECRET_QUERY_NAMES.join("|")})=`, "i")
 
-/** True when a request target (or a text holding one) may carry a secret in its query. */
-export const mayHoldSecret = (text: string): boolean => SECRET_QUERY.test(text) || text.includes(KEY_PREFIX)
+/** `text` percent-decoded, as the router and URLSearchParams read it (an escape that does not decode stays as it is). */
+export const decodedLoosely = (text: string): string => {
+  if (!text.includes("%")) return text
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text.replace(/%[0-9a-f]{2}/giu, (escape) => {
+      try {
+        return decodeURIComponent(escape)
+      } catch {
+        return escape
+      }
+    })
+  }
+}
+
+/** True when a request target (or a text holding one) may carry a secret, spelled plainly or percent-encoded. */
+export const mayHoldSecret = (text: string): boolean => {
+  const decoded = decodedLoosely(text)
+  return SECRET_QUERY.test(decoded) || decoded.includes(KEY_PREFIX)
+}
 
 export const recent = <A>(limit: number, compute: (text: string) => A): ((text: string) => A) => {
   const kept = new Map<string, A>()

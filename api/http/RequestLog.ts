@@ -2,15 +2,17 @@
  * The request id and the access log, at the Node HTTP level (it sees every answer: routed, 404,
  * the edge's 429, errors, and requests whose client went away).
  *   - `X-Request-Id`: a sane incoming one (1–128 chars of [A-Za-z0-9._:-]) is echoed, else a new UUID.
- *   - One JSON line per request on stdout: time, method, path (query values that look like keys,
- *     or under key-like names, replaced by "[redacted]"), status, duration_ms, request_id and the
- *     key's lookup token (the clear 8 characters that find its row), never the key, never headers.
+ *   - One JSON line per request on stdout: time, method, path (path segments and query values
+ *     that hold a key, plainly or percent-encoded, and values under secret names, after `?` or
+ *     `;`, replaced by "[redacted]"), status, duration_ms, request_id and the key's lookup token
+ *     (the clear 8 characters that find its row), never the key, never headers.
  */
 import { randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
 import { KEY_PREFIX, parseKey } from "../accounts/ApiKey.ts"
-import { recent, requestUrl, SECRET_QUERY_NAMES } from "./Recent.ts"
+import { isAccountPath } from "../web/Cors.ts"
+import { decodedLoosely, recent, requestUrl, SECRET_QUERY_NAMES } from "./Recent.ts"
 
 const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/
 const KEY_NAMES = new Set(SECRET_QUERY_NAMES)
@@ -19,19 +21,29 @@ const KEY_NAMES = new Set(SECRET_QUERY_NAMES)
 export const requestIdOf = (incoming: string | undefined): string =>
   incoming !== undefined && SANE_ID.test(incoming) ? incoming : randomUUID()
 
-/** A key's text from its prefix on (in a path: a client that put its key there). */
-const KEY_TEXT = new RegExp(`${KEY_PREFIX}[^/?;#&]*`, "g")
+/** Where the router's query begins: the first `?`, `;` or `#` after the path's first character. */
+const QUERY_START = /[?;#]/u
 
-/** The path with its query, values that look like keys (or sit under key-like names) redacted, and keys in the path. */
+/** A path segment that holds a key's prefix, plainly or percent-encoded, is not written out. */
+const loggableSegment = (segment: string): string => (decodedLoosely(segment).includes(KEY_PREFIX) ? "[redacted]" : segment)
+
+/**
+ * The target as logged: the path with any segment holding a key replaced, and the query (what
+ * follows the first `?`, `;` or `#`, as the router reads it) with values under secret names or
+ * holding a key replaced by "[redacted]".
+ */
 export const loggablePath: (url: string) => string = recent(256, (url) => {
-  const parsed = requestUrl(url)
+  const parsed = url.startsWith("/") ? undefined : requestUrl(url)
+  const target = parsed === undefined ? url : `${parsed.pathname}${parsed.search}`
+  const end = target.slice(1).search(QUERY_START)
+  const path = (end < 0 ? target : target.slice(0, end + 1)).split("/").map(loggableSegment).join("/")
+  if (end < 0) return path
   const parts: Array<string> = []
-  for (const [name, value] of parsed.searchParams) {
+  for (const [name, value] of new URLSearchParams(target.slice(end + 2))) {
     const secret = KEY_NAMES.has(name.toLowerCase()) || value.includes(KEY_PREFIX)
     parts.push(`${encodeURIComponent(name)}=${secret ? "[redacted]" : encodeURIComponent(value)}`)
   }
-  const path = parsed.pathname.includes(KEY_PREFIX) ? parsed.pathname.replace(KEY_TEXT, "[redacted]") : parsed.pathname
-  return parts.length === 0 ? path : `${path}?${parts.join("&")}`
+  return parts.length === 0 ? path : `${path}${target[end + 1]}${parts.join("&")}`
 })
 
 /** The lookup token of the key the request carries (X-Api-Key or Bearer), when well formed. */
@@ -151,18 +163,23 @@ const answerClientError = (error: Error & { readonly code?: string }, socket: Du
       ? [431, "Request Header Fields Too Large", "headers_too_large", "the request line and headers exceed 16 KiB"]
       : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
         ? [408, "Request Timeout", "request_timeout", "the request did not arrive in time"]
-        : [400, "Bad Request", "bad_request", "the request is not valid HTTP/1.1"]
+        : [400, "Bad Request", "bad_request", "the request is malformed HTTP"]
   const body = JSON.stringify({ error: code, status, message })
+  // written, then closed both ways as Node does (`end` alone leaves a half-open socket to a client that keeps its side open)
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    () => socket.destroy(),
   )
 }
 
 /**
- * HEAD is GET without the body (RFC 9110 §9.3.2), on every route: the application (whose router
- * has GET routes only) sees a GET, and Node, which made the response for a HEAD, sends its status
- * and headers (Content-Length, ETag, quota headers) but drops the body. Counted like the GET.
+ * HEAD is GET without the body (RFC 9110 §9.3.2), on the data routes, the contract and the docs:
+ * the application (whose router has GET routes only) sees a GET, and Node, which made the
+ * response for a HEAD, sends its status and headers (Content-Length, ETag, quota headers) but drops
+ * the body. Counted like the GET. Not on the account and registration paths, whose GETs can act (a
+ * one-time link shows a new key once; a sign-in callback): a link checker's HEAD must not use them
+ * up, so HEAD there is 405.
  */
 const headAsGet = (request: IncomingMessage): void => {
-  if (request.method === "HEAD") request.method = "GET"
+  if (request.method === "HEAD" && !isAccountPath(request.url ?? "/")) request.method = "GET"
 }

@@ -91,6 +91,15 @@ describe("/register with mail in data/outbox/", () => {
     for (const mail of outbox(fx.dataDir)) expect(mail).not.toMatch(KEY)
   })
 
+  it("a HEAD of the link (a mail scanner's) is 405 and leaves it unused: the GET then shows the key", async () => {
+    const link = await linkFor("scanned@example.cl", { "x-forwarded-for": "203.0.113.9" })
+    const head = await call(link, { method: "HEAD" })
+    expect(head.status).toBe(405)
+    expect(headerOf(head, "allow")).toBe("GET, OPTIONS")
+    const key = await keyFrom(link)
+    expect((await info(key)).body).toMatchObject({ tier: "free", name: "scanned@example.cl" })
+  })
+
   it("registering again with the same address issues a new key and revokes the previous one", async () => {
     const first = await keyFrom(await linkFor("rot@example.cl", { "x-forwarded-for": "203.0.113.2" }))
     const institutional = await createKey(fx.dataDir, { email: "rot@example.cl", tier: "institutional" })

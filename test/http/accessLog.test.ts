@@ -50,10 +50,46 @@ describe("access log listener", () => {
   })
 })
 
+describe("requests Node refuses", () => {
+  it("are answered in JSON and the connection is closed, also to a client that keeps its side open", async () => {
+    const server = loggedServer(() => {})()
+    server.on("request", (_req, res) => res.end("never"))
+    server.listen(0, "127.0.0.1")
+    await once(server, "listening")
+    const { port } = server.address() as AddressInfo
+    try {
+      const socket = connect({ port, host: "127.0.0.1", allowHalfOpen: true })
+      await once(socket, "connect")
+      let got = ""
+      socket.on("data", (chunk: Buffer) => {
+        got += chunk.toString("latin1")
+      })
+      socket.write(`GET /x HTTP/1.1\r\nHost: x\r\nX-Big: ${"y".repeat(20_000)}\r\n\r\n`)
+      await once(socket, "end")
+      expect(got).toMatch(/^HTTP\/1\.1 431 /)
+      expect(JSON.parse(got.slice(got.indexOf("\r\n\r\n") + 4))).toMatchObject({ error: "headers_too_large", status: 431 })
+      // the server closed its side entirely: no connection left although the client's side is open
+      const left = () => new Promise<number>((resolve) => server.getConnections((_e, n) => resolve(n)))
+      const end = Date.now() + 2000
+      while ((await left()) > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 20))
+      expect(await left()).toBe(0)
+      socket.destroy()
+    } finally {
+      server.closeAllConnections()
+      server.close()
+    }
+  })
+})
+
 describe("loggablePath", () => {
   it("keeps the path as sent (a leading // is a path, not a host) and redacts keys in the query and the path", () => {
     expect(loggablePath("//api/asset_providers?scope=all")).toBe("//api/asset_providers?scope=all")
     expect(loggablePath("/api/x?api_key=abc&b=1")).toBe("/api/x?api_key=[redacted]&b=1")
     expect(loggablePath("/api/real_assets/fds_abc123_def/days;k=fds_x")).toBe("/api/real_assets/[redacted]/days;k=[redacted]")
+    // percent-encoded, as the router and URLSearchParams decode it
+    expect(loggablePath("/api/real_assets/%66ds_abc/days?a=%66ds_b")).toBe("/api/real_assets/[redacted]/days?a=[redacted]")
+    // after `;` the router reads a query: secret names are redacted there too
+    expect(loggablePath("/api/alerts/unsubscribe/one-click;token=abc&x=1")).toBe("/api/alerts/unsubscribe/one-click;token=[redacted]&x=1")
+    expect(loggablePath("http://host:8080/api/x?code=1")).toBe("/api/x?code=[redacted]")
   })
 })

@@ -217,15 +217,27 @@ describe("HTTP caching, compression, request id and access log", () => {
     await raw(`/api/asset_providers?api_key=${encodeURIComponent(key.key)}&scope=all`, { "x-request-id": "log-check-2" })
     await raw("/api/asset_providers", { authorization: `Bearer ${key.key}`, "x-request-id": "log-check-3" })
     // a key in the path (after `;`, where the router's query begins, or as an id): refused, and redacted in the log
-    const inPath = [`/api/asset_providers;k=${key.key}`, `/api/real_assets/${key.key}/days`]
+    const encoded = `%66${key.key.slice(1)}` // "f" percent-encoded: the router decodes it
+    const inPath = [
+      `/api/asset_providers;k=${key.key}`,
+      `/api/real_assets/${key.key}/days`,
+      `/api/asset_providers;k=${encoded}`,
+      `/api/real_assets/${encoded}/days`,
+    ]
     for (const [i, path] of inPath.entries()) {
       const res = await withKey(path, { "x-request-id": `log-check-path-${i}` })
       expect(res.status, path).toBe(401)
       expect(JSON.parse(res.bytes.toString()).message, path).toMatch(/may have leaked/)
     }
-    expect(await waitFor(async () => lines.length >= 5)).toBe(true)
-    expect(lines.find((l) => l.request_id === "log-check-path-0")?.path).toBe("/api/asset_providers;k=[redacted]")
-    expect(lines.find((l) => l.request_id === "log-check-path-1")?.path).toBe("/api/real_assets/[redacted]/days")
+    // a secret name after `;` (where the router's query begins) is redacted as after `?`
+    await withKey("/api/asset_providers;token=not-a-key-but-secret", { "x-request-id": "log-check-semicolon" })
+    expect(await waitFor(async () => lines.length >= 8)).toBe(true)
+    const pathOf = (id: string) => lines.find((l) => l.request_id === id)?.path
+    expect(pathOf("log-check-path-0")).toBe("/api/asset_providers;k=[redacted]")
+    expect(pathOf("log-check-path-1")).toBe("/api/real_assets/[redacted]/days")
+    expect(pathOf("log-check-path-2")).toBe("/api/asset_providers;k=[redacted]")
+    expect(pathOf("log-check-path-3")).toBe("/api/real_assets/[redacted]/days")
+    expect(pathOf("log-check-semicolon")).toBe("/api/asset_providers;token=[redacted]")
     const byId = (id: string) => lines.find((l) => l.request_id === id)!
     const one = byId("log-check-1")
     expect(one).toMatchObject({ method: "GET", path: "/api/asset_providers", status: 200, key_lookup: key.lookup, msg: "request" })
@@ -237,6 +249,8 @@ describe("HTTP caching, compression, request id and access log", () => {
     expect(byId("log-check-3").key_lookup).toBe(key.lookup)
     const text = lines.map((l) => JSON.stringify(l)).join("\n")
     expect(text).not.toContain(key.key)
+    expect(text).not.toContain(key.key.slice(1))
+    expect(text).not.toContain("not-a-key-but-secret")
     expect(text).not.toContain("c2VjcmV0")
     expect(text.toLowerCase()).not.toContain("x-api-key")
     expect(text.toLowerCase()).not.toContain("user-agent")
@@ -286,21 +300,25 @@ describe("HTTP caching, compression, request id and access log", () => {
       const res = await request(url + path, { method, headers: { "x-api-key": key.key } })
       const text = await res.body.text()
       const json = String(res.headers["content-type"] ?? "").includes("json")
-      return { status: res.statusCode, allow: res.headers.allow, body: json ? JSON.parse(text) : text }
+      return { status: res.statusCode, allow: res.headers.allow, body: json && text !== "" ? JSON.parse(text) : text }
     }
     const cases: ReadonlyArray<readonly [string, string, number, string | undefined]> = [
       ["POST", "/api/asset_providers", 405, "GET, HEAD, OPTIONS"],
       ["DELETE", "/api/real_assets/123/days", 405, "GET, HEAD, OPTIONS"],
-      ["PUT", "/register", 405, "GET, POST, HEAD, OPTIONS"],
+      // account and registration paths: no HEAD (their GETs can act; see the register tests)
+      ["PUT", "/register", 405, "GET, POST, OPTIONS"],
       ["GET", "/api/auth/magic-link", 405, "POST, OPTIONS"],
-      ["POST", "/api/me", 405, "GET, DELETE, HEAD, OPTIONS"],
+      ["POST", "/api/me", 405, "GET, DELETE, OPTIONS"],
+      ["HEAD", "/api/me", 405, "GET, DELETE, OPTIONS"],
       ["OPTIONS", "/api/asset_providers", 204, "GET, HEAD, OPTIONS"],
       ["POST", "/api/nothing", 404, undefined],
     ]
     for (const [method, path, status, allow] of cases) {
       const res = await call(method, path)
       expect([res.status, res.allow], `${method} ${path}`).toEqual([status, allow])
-      if (status === 405) expect(res.body, `${method} ${path}`).toMatchObject({ error: "method_not_allowed", status: 405 })
+      if (status === 405 && method !== "HEAD") {
+        expect(res.body, `${method} ${path}`).toMatchObject({ error: "method_not_allowed", status: 405 })
+      }
       if (status === 404) expect(res.body).toMatchObject({ error: "not_found", status: 404 })
     }
     // every page route listed for the 405 check is served
@@ -325,6 +343,15 @@ describe("HTTP caching, compression, request id and access log", () => {
     expect(h(asked, "content-type")).toBe(h(got, "content-type"))
     expect(Number(h(asked, "x-ratelimit-remaining"))).toBe(Number(h(got, "x-ratelimit-remaining")) - 1)
     expect((await head("/api/asset_providers", { "if-none-match": h(got, "etag")! })).status).toBe(304)
+    // a compressed answer: the HEAD carries the coding and length of the GET's compressed body
+    const zipped = await withKey("/api/all-funds", { "accept-encoding": "br" })
+    const zippedHead = await head("/api/all-funds", { "accept-encoding": "br" })
+    expect(h(zipped, "content-encoding")).toBe("br")
+    expect([h(zippedHead, "content-encoding"), Number(h(zippedHead, "content-length")), zippedHead.bytes.length]).toEqual([
+      "br",
+      zipped.bytes.length,
+      0,
+    ])
     expect((await head("/nowhere")).status).toBe(404)
     expect((await head("/health")).status).toBe(200)
     expect(await waitFor(async () => lines.some((l) => l.request_id === "head-1"))).toBe(true)
