@@ -20,11 +20,11 @@ export const decodedLoosely = (text: string): string => {
   try {
     return decodeURIComponent(text)
   } catch {
-    return text.replace(/%[0-9a-f]{2}/giu, (escape) => {
+    return text.replace(/%[0-9a-f]{2}/giu, (sequence) => {
       try {
-        return decodeURIComponent(escape)
+        return decodeURIComponent(sequence)
       } catch {
-        return escape
+        return sequence
       }
     })
   }
