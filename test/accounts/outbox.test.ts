@@ -3,7 +3,7 @@ import { Effect, Layer, Option, Redacted } from "effect"
 import { mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { afterAll, describe, expect, it } from "vitest"
+import { afterAll, describe, expect, it, vi } from "vitest"
 import { AccountsConfig } from "../../api/accounts/AccountsConfig.ts"
 import { Mailer } from "../../api/accounts/Mailer.ts"
 import { mailText, outbox } from "./support/mail.ts"
@@ -29,17 +29,22 @@ describe("the outbox", () => {
 
   it("names mails so that they sort in sending order, also many within one millisecond", async () => {
     const sent = 200
-    await Effect.runPromise(
-      Effect.gen(function* () {
-        const mailer = yield* Mailer
-        for (let i = 0; i < sent; i++) yield* mailer.send({ to: "a@example.cl", subject: `mail ${i}`, text: `number ${i}` })
-      }).pipe(Effect.provide(Mailer.layer.pipe(Layer.provide(config))), Effect.scoped),
-    )
+    // the clock stands still: every mail is written in the same millisecond, so the time alone would not order them
+    vi.useFakeTimers({ toFake: ["Date"] })
+    vi.setSystemTime(new Date("2026-11-22T10:00:00.000Z"))
+    try {
+      await Effect.runPromise(
+        Effect.gen(function* () {
+          const mailer = yield* Mailer
+          for (let i = 0; i < sent; i++) yield* mailer.send({ to: "a@example.cl", subject: `mail ${i}`, text: `number ${i}` })
+        }).pipe(Effect.provide(Mailer.layer.pipe(Layer.provide(config))), Effect.scoped),
+      )
+    } finally {
+      vi.useRealTimers()
+    }
     const names = readdirSync(join(dataDir, "outbox"))
     expect(names).toHaveLength(sent)
-    // 200 files written back to back: several share a millisecond, so the time alone would not order them
-    const millis = new Set(names.map((n) => n.slice(0, "2026-11-22T10-00-00-000Z".length)))
-    expect(millis.size).toBeLessThan(sent)
+    expect(new Set(names.map((n) => n.slice(0, "2026-11-22T10-00-00-000Z".length)))).toEqual(new Set(["2026-11-22T10-00-00-000Z"]))
     const order = outbox(dataDir).map((raw) => Number(/number (\d+)/.exec(mailText(raw))?.[1]))
     expect(order).toEqual(Array.from({ length: sent }, (_, i) => i))
   })
