@@ -9,28 +9,27 @@ import { Effect } from "effect"
 import { FindMyWay, HttpRouter, HttpServerError, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApi } from "effect/http-api"
 import { Api } from "./Api.ts"
+import { beforeQuery } from "./http/Recent.ts"
 import { routePath } from "./http/RoutePath.ts"
 import { isAccountPath } from "./web/Cors.ts"
-
-const pathOf = (url: string): string => {
-  const query = url.indexOf("?")
-  return query < 0 ? url : url.slice(0, query)
-}
+import { DOCS_ROUTES } from "./web/DocsRoutes.ts"
+import { REGISTER_ROUTES } from "./web/RegisterRoutes.ts"
 
 const notFound = (method: string, path: string, why = "") =>
   HttpServerResponse.jsonUnsafe({ error: "not_found", status: 404, message: `no route ${method} ${path}${why}` }, { status: 404 })
 
+/** Where the contract is served (HttpApiBuilder's `openapiPath`, api/Server.ts). */
+export const OPENAPI_PATH = "/openapi.json"
+
 /**
- * Routes besides the API's endpoints (which HttpApi.reflect lists): the pages of api/web/ and the
- * contract. Only used to tell a wrong method (405) from an unknown path (404).
+ * Routes besides the API's endpoints (which HttpApi.reflect lists), as their modules declare them:
+ * the contract, the docs and the registration pages. Only used to tell a wrong method (405) from
+ * an unknown path (404).
  */
 export const PAGE_ROUTES: ReadonlyArray<readonly [string, FindMyWay.PathInput]> = [
-  ["GET", "/openapi.json"],
-  ["GET", "/docs"],
-  ["GET", "/docs/*"],
-  ["GET", "/register"],
-  ["POST", "/register"],
-  ["GET", "/register/verify"],
+  ["GET", OPENAPI_PATH],
+  ...DOCS_ROUTES,
+  ...REGISTER_ROUTES,
 ]
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const
@@ -54,7 +53,7 @@ export const allowedMethods = (path: string): ReadonlyArray<string> => {
  */
 const unrouted = (request: HttpServerRequest.HttpServerRequest): HttpServerResponse.HttpServerResponse => {
   // the path as the router read it (`new URL` would take `//api/me` for host `api`, path `/me`)
-  const path = routePath(request.url) ?? pathOf(request.url)
+  const path = routePath(request.url) ?? beforeQuery(request.url)
   const allowed = allowedMethods(path)
   // the table is coarser than the router (`/docs/*` for the listed assets): its own method there is no route
   if (allowed.length === 0 || allowed.includes(request.method)) return notFound(request.method, path)
@@ -86,7 +85,7 @@ const answerUnmatched = (error: unknown): Effect.Effect<HttpServerResponse.HttpS
     )
   }
   const why = reason.description === undefined ? "" : `: ${reason.description}`
-  return Effect.succeed(notFound(reason.request.method, pathOf(reason.request.url), why))
+  return Effect.succeed(notFound(reason.request.method, beforeQuery(reason.request.url), why))
 }
 
 /** The router's own "no route" (a request it could not match at all) in the JSON error shape. */

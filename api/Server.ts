@@ -18,7 +18,7 @@ import { ApiKeyAuthLive, RequestValidationLive } from "./handlers/Security.ts"
 import { httpCachingLayer } from "./http/Caching.ts"
 import { type AccessLogSink, loggedServer } from "./http/RequestLog.ts"
 import { KeyHandlers, PublicHandlers } from "./handlers/System.ts"
-import { JsonNotFound, JsonUnmatched } from "./NotFound.ts"
+import { JsonNotFound, JsonUnmatched, OPENAPI_PATH } from "./NotFound.ts"
 import { type EdgeOptions, edgeLayer } from "./ratelimit/Edge.ts"
 import { SnapshotStore } from "./SnapshotStore.ts"
 import { DocsRoutes } from "./web/DocsRoutes.ts"
@@ -35,7 +35,7 @@ export interface ServerOptions extends EdgeOptions {
   readonly accessLog?: AccessLogSink
 }
 
-export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(
+export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: OPENAPI_PATH }).pipe(
   Layer.provide([PublicHandlers, KeyHandlers, CatalogHandlers, ReturnsHandlers, MarketHandlers, FiHandlers, AccountHandlers]),
   Layer.provide([ApiKeyAuthLive, RequestValidationLive, AccountOriginLive, FiReturnsLive]),
 )

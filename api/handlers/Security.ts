@@ -11,7 +11,7 @@ import { SchemaIssue } from "effect"
 import { InvalidParameter, QuotaExceeded, ServiceUnavailable, Unauthorized } from "../../schemas/ApiErrors.ts"
 import { KEY_PREFIX } from "../accounts/ApiKey.ts"
 import { KeyStore, type QuotaState } from "../accounts/KeyStore.ts"
-import { decodedLoosely, requestUrl } from "../http/Recent.ts"
+import { beforeQuery, decodedLoosely, requestUrl } from "../http/Recent.ts"
 import { ApiKeyAuth, CurrentKey, RequestValidation } from "../Security.ts"
 
 /** Routes that verify a key without consuming quota. */
@@ -27,10 +27,7 @@ const bearerToken = (authorization: string | undefined): string | undefined => {
  * A key's prefix, plainly or percent-encoded, before the target's `?`: in the path, or after a
  * `;`, where the router reads a query the URL's search parameters do not show.
  */
-const keyInPath = (target: string): boolean => {
-  const query = target.indexOf("?")
-  return decodedLoosely(query < 0 ? target : target.slice(0, query)).includes(KEY_PREFIX)
-}
+const keyInPath = (target: string): boolean => decodedLoosely(beforeQuery(target)).includes(KEY_PREFIX)
 
 export const ApiKeyAuthLive = Layer.effect(
   ApiKeyAuth,

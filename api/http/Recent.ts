@@ -14,6 +14,12 @@ export const SECRET_QUERY_NAMES: ReadonlyArray<string> = ["api_key", "apikey", "
 // `;` too: the router reads what follows a `;` in the path as the query
 const SECRET_QUERY = new RegExp(`[?&;](?:${SECRET_QUERY_NAMES.join("|")})=`, "i")
 
+/** A request target up to its `?` (its path, and what follows a `;`, which the router reads as a query). */
+export const beforeQuery = (target: string): string => {
+  const query = target.indexOf("?")
+  return query < 0 ? target : target.slice(0, query)
+}
+
 /** `text` percent-decoded, as the router and URLSearchParams read it (an escape that does not decode stays as it is). */
 export const decodedLoosely = (text: string): string => {
   if (!text.includes("%")) return text

@@ -88,6 +88,17 @@ const serveAsset = (a: Asset, encoded: Map<string, Promise<Uint8Array>>) =>
     })
   })
 
+const DOCS_PATH = "/docs"
+
+/**
+ * Method and path of the docs routes for api/NotFound.ts (a wrong method is 405 there): the page
+ * and its files (`/docs/*` stands for the files listed in `assets`).
+ */
+export const DOCS_ROUTES = [
+  ["GET", DOCS_PATH],
+  ["GET", `${DOCS_PATH}/*`],
+] as const
+
 /** The /docs routes, merged into the server like RegisterRoutes. */
 export const DocsRoutes = HttpRouter.use((router) =>
   Effect.gen(function* () {
@@ -103,9 +114,9 @@ export const DocsRoutes = HttpRouter.use((router) =>
     const page = htmlResponse(html, 200, { "content-security-policy": DOCS_CSP, "cache-control": "no-cache" })
     // The router also matches /docs/, where the page's relative links would point one level too deep.
     const toPage = HttpServerResponse.redirect("../docs", { status: 301 })
-    yield* router.add("GET", "/docs", (request) =>
+    yield* router.add("GET", DOCS_PATH, (request) =>
       Effect.succeed(new URL(request.url, "http://x").pathname.endsWith("/") ? toPage : page),
     )
-    for (const a of assets) yield* router.add("GET", `/docs/${a.name}`, serveAsset(a, encoded))
+    for (const a of assets) yield* router.add("GET", `${DOCS_PATH}/${a.name}`, serveAsset(a, encoded))
   }),
 )

@@ -64,10 +64,13 @@ const verify = Effect.gen(function* () {
   )
 })
 
-export const RegisterRoutes = HttpRouter.use((router) =>
-  Effect.all([
-    router.add("GET", "/register", showForm),
-    router.add("POST", "/register", submit),
-    router.add("GET", "/register/verify", verify),
-  ]),
-)
+const ROUTES = [
+  { method: "GET", path: "/register", handler: showForm },
+  { method: "POST", path: "/register", handler: submit },
+  { method: "GET", path: "/register/verify", handler: verify },
+] as const
+
+/** Method and path of each registration route (api/NotFound.ts tells a wrong method from an unknown path with them). */
+export const REGISTER_ROUTES = ROUTES.map(({ method, path }) => [method, path] as const)
+
+export const RegisterRoutes = HttpRouter.use((router) => Effect.all(ROUTES.map(({ method, path, handler }) => router.add(method, path, handler))))
