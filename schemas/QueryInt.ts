@@ -6,10 +6,11 @@
  */
 import { Schema, SchemaTransformation } from "effect"
 
+/** Decimal digits only, at most 16 (any safe integer; the bounds are checked on the number). */
+export const DECIMAL_DIGITS = /^[0-9]{1,16}$/u
+
 export const QueryInt = (minimum: number, maximum: number, description: string) =>
-  Schema.String.check(
-    Schema.isPattern(/^[0-9]{1,16}$/u, { message: `an integer from ${minimum} to ${maximum}, in decimal digits` }),
-  )
+  Schema.String.check(Schema.isPattern(DECIMAL_DIGITS, { message: `an integer from ${minimum} to ${maximum}, in decimal digits` }))
     // on the text: the contract describes what is sent
     .annotate({ description })
     .pipe(

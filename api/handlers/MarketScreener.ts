@@ -11,6 +11,7 @@ import type { HttpServerResponse } from "effect/http"
 import { InvalidParameter, ServiceUnavailable } from "../../schemas/ApiErrors.ts"
 import { dateToInt } from "../../schemas/Dates.ts"
 import type { ScreenerBody } from "../../schemas/MarketCompare.ts"
+import { DECIMAL_DIGITS } from "../../schemas/QueryInt.ts"
 import { WINDOWS, type WindowKey } from "../../snapshots/compute/Windows.ts"
 import {
   type BatchInfo,
@@ -76,7 +77,7 @@ const maxText = (q: ScreenerQuery, name: keyof ScreenerQuery, max: number): stri
 const intIn = (q: ScreenerQuery, name: keyof ScreenerQuery, min: number, max: number): number | null | InvalidParameter => {
   const v = q[name]
   if (v === undefined) return null
-  if (!/^[0-9]{1,10}$/u.test(v)) return bad(name, `an integer from ${min} to ${max} (got '${v}')`)
+  if (!DECIMAL_DIGITS.test(v)) return bad(name, `an integer from ${min} to ${max} (got '${v}')`)
   const n = Number(v)
   return n < min || n > max ? bad(name, `an integer from ${min} to ${max} (got ${n})`) : n
 }
