@@ -1,5 +1,5 @@
 /** The pieces every account handler shares: the Origin rule, the session cookie, the 503 of an unavailable store. */
-import { Effect, Layer } from "effect"
+import { Duration, Effect, Layer } from "effect"
 import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { NotSignedIn, ServiceUnavailable, UntrustedOrigin } from "../../schemas/ApiErrors.ts"
 import { AccountsConfig } from "../accounts/AccountsConfig.ts"
@@ -59,7 +59,8 @@ export const setSessionCookie = (value: string | null) =>
       sameSite: "lax" as const,
       secure: config.publicUrl.protocol === "https:",
       path: "/",
-      maxAge: value === null ? 0 : Math.floor(SESSION_TTL_MS / 1000),
+      // a Duration: effect reads a bare number as milliseconds (seconds here gave Max-Age=2592, 43 minutes)
+      maxAge: Duration.millis(value === null ? 0 : SESSION_TTL_MS),
     }
     yield* HttpEffect.appendPreResponseHandler((_request, response) =>
       Effect.succeed(HttpServerResponse.setCookieUnsafe(response, SESSION_COOKIE, value ?? "", options)),

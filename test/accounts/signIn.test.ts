@@ -43,7 +43,8 @@ describe("sign-in by magic link (http public URL)", () => {
     expect(done.status).toBe(200)
     expect(done.body).toMatchObject({ email: "maria@example.cl", email_opt_in_alerts: false, email_opt_in_monthly_summary: false })
     const cookie = setCookie(done, "fds_session")!
-    expect(cookie.attributes).toEqual(expect.arrayContaining(["HttpOnly", "SameSite=Lax", "Path=/"]))
+    // 30 days in seconds, as the session lives in the store (Max-Age is in seconds: 30 × 86,400)
+    expect(cookie.attributes).toEqual(expect.arrayContaining(["HttpOnly", "SameSite=Lax", "Path=/", `Max-Age=${30 * 86_400}`]))
     expect(cookie.attributes).not.toContain("Secure") // the public URL is http here
     expect((await me(cookie.value)).body).toMatchObject({ email: "maria@example.cl" })
 
