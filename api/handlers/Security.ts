@@ -38,7 +38,7 @@ export const ApiKeyAuthLive = Layer.effect(
       apiKey: Effect.fnUntraced(function* (httpEffect, { credential, endpoint }) {
         const request = yield* HttpServerRequest.HttpServerRequest
         const query = requestUrl(request.url).searchParams
-        if ([...query.values()].some((v) => v.startsWith(KEY_PREFIX)) || keyInPath(request.url)) {
+        if ([...query].some(([name, value]) => name.includes(KEY_PREFIX) || value.includes(KEY_PREFIX)) || keyInPath(request.url)) {
           // Refused even with a valid header: URLs end up in logs and browser history.
           return yield* new Unauthorized({
             message: "keys in the query string are not accepted (this one may have leaked: rotate it); send the X-Api-Key header",

@@ -41,7 +41,9 @@ export const loggablePath: (url: string) => string = recent(256, (url) => {
   const parts: Array<string> = []
   for (const [name, value] of new URLSearchParams(target.slice(end + 2))) {
     const secret = KEY_NAMES.has(name.toLowerCase()) || value.includes(KEY_PREFIX)
-    parts.push(`${encodeURIComponent(name)}=${secret ? "[redacted]" : encodeURIComponent(value)}`)
+    // a key sent as a name (`?fds_…`) is redacted too
+    const shownName = name.includes(KEY_PREFIX) ? "[redacted]" : encodeURIComponent(name)
+    parts.push(`${shownName}=${secret ? "[redacted]" : encodeURIComponent(value)}`)
   }
   return parts.length === 0 ? path : `${path}${target[end + 1]}${parts.join("&")}`
 })

@@ -91,5 +91,8 @@ describe("loggablePath", () => {
     // after `;` the router reads a query: secret names are redacted there too
     expect(loggablePath("/api/alerts/unsubscribe/one-click;token=abc&x=1")).toBe("/api/alerts/unsubscribe/one-click;token=[redacted]&x=1")
     expect(loggablePath("http://host:8080/api/x?code=1")).toBe("/api/x?code=[redacted]")
+    // a key sent as a parameter's name
+    expect(loggablePath("/api/x?fds_abc_def&b=1")).toBe("/api/x?[redacted]=&b=1")
+    expect(loggablePath("/api/x?%66ds_abc=1")).toBe("/api/x?[redacted]=1")
   })
 })

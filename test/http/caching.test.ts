@@ -223,6 +223,9 @@ describe("HTTP caching, compression, request id and access log", () => {
       `/api/real_assets/${key.key}/days`,
       `/api/asset_providers;k=${encoded}`,
       `/api/real_assets/${encoded}/days`,
+      // as a query parameter's name
+      `/api/asset_providers?${key.key}`,
+      `/api/asset_providers?x=1&${key.key}=1`,
     ]
     for (const [i, path] of inPath.entries()) {
       const res = await withKey(path, { "x-request-id": `log-check-path-${i}` })
@@ -231,13 +234,15 @@ describe("HTTP caching, compression, request id and access log", () => {
     }
     // a secret name after `;` (where the router's query begins) is redacted as after `?`
     await withKey("/api/asset_providers;token=not-a-key-but-secret", { "x-request-id": "log-check-semicolon" })
-    expect(await waitFor(async () => lines.length >= 8)).toBe(true)
+    expect(await waitFor(async () => lines.length >= 10)).toBe(true)
     const pathOf = (id: string) => lines.find((l) => l.request_id === id)?.path
     expect(pathOf("log-check-path-0")).toBe("/api/asset_providers;k=[redacted]")
     expect(pathOf("log-check-path-1")).toBe("/api/real_assets/[redacted]/days")
     expect(pathOf("log-check-path-2")).toBe("/api/asset_providers;k=[redacted]")
     expect(pathOf("log-check-path-3")).toBe("/api/real_assets/[redacted]/days")
     expect(pathOf("log-check-semicolon")).toBe("/api/asset_providers;token=[redacted]")
+    expect(pathOf("log-check-path-4")).toBe("/api/asset_providers?[redacted]=")
+    expect(pathOf("log-check-path-5")).toBe("/api/asset_providers?x=1&[redacted]=1")
     const byId = (id: string) => lines.find((l) => l.request_id === id)!
     const one = byId("log-check-1")
     expect(one).toMatchObject({ method: "GET", path: "/api/asset_providers", status: 200, key_lookup: key.lookup, msg: "request" })
