@@ -1,7 +1,14 @@
 /** Models of the account routes (outside the keyed data API): requests as the peer contract names them, and answers. */
 import { Schema } from "effect"
 
-const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/u
+/**
+ * Characters no address here may hold: spaces, the specials, and control or format characters
+ * (NUL, ESC, zero-width spaces), which mail software drops, so that `a@x.cl` followed by a NUL
+ * would reach the same mailbox as another address (its own mail limit, user and key).
+ */
+const NOT = String.raw`\s@<>()[\]\\,;:"\p{Cc}\p{Cf}`
+/** local@domain: the domain has a dot, no empty label (`..`, a leading or trailing dot). */
+const EMAIL = new RegExp(String.raw`^[^${NOT}]+@(?!.*\.\.)[^${NOT}.][^${NOT}]*\.[^${NOT}.]+$`, "u")
 
 /** A plausible mailbox address (the mail itself proves it). */
 export const isEmailAddress = (text: string): boolean => text.length <= 254 && EMAIL.test(text)

@@ -3,7 +3,8 @@
  * on stdout, once); the others name keys by their lookup token.
  */
 import { Clock, Effect, Schema } from "effect"
-import { parseArgs } from "node:util"
+import { type ParseArgsConfig, parseArgs } from "node:util"
+import { isEmailAddress } from "../../schemas/Account.ts"
 import { AccountsDb } from "./AccountsDb.ts"
 import { listKeys, lookupOf, revokeKey, setQuota, table, usage } from "./KeyAdmin.ts"
 import { type AccountsUnavailable, attemptDb, KeyStore, type Tier } from "./KeyStore.ts"
@@ -19,10 +20,15 @@ const usageError = (message: string) => new CliError({ message, exitCode: 2 })
 const TIERS: ReadonlyArray<Tier> = ["free", "institutional", "internal"]
 const print = (text: string) => Effect.sync(() => process.stdout.write(text))
 
+/** node:util's parseArgs, its refusals (an unknown option, a value such as `-1` read as an option) as usage errors. */
+const parsed = <T extends ParseArgsConfig>(config: T) =>
+  Effect.try({ try: () => parseArgs(config), catch: (e) => usageError(e instanceof Error ? e.message : String(e)) })
+
+/** A whole number in decimal digits (no sign, exponent or hex: `1e3`, `0x10` are refused). */
+const WHOLE = /^[0-9]{1,15}$/u
+
 const quotaArg = (text: string) =>
-  Number.isInteger(Number(text)) && Number(text) >= 0 && text.trim() !== ""
-    ? Effect.succeed(Number(text))
-    : Effect.fail(usageError("the quota must be a whole number ≥ 0"))
+  WHOLE.test(text) ? Effect.succeed(Number(text)) : Effect.fail(usageError("the quota must be a whole number ≥ 0"))
 
 const lookupArg = (text: string | undefined) => {
   const lookup = text === undefined ? null : lookupOf(text)
@@ -31,12 +37,13 @@ const lookupArg = (text: string | undefined) => {
 
 const create = (args: ReadonlyArray<string>) =>
   Effect.gen(function* () {
-    const { values } = parseArgs({
+    const { values } = yield* parsed({
       args: [...args],
       options: { email: { type: "string" }, tier: { type: "string", default: "free" }, quota: { type: "string" }, name: { type: "string" } },
       strict: true,
     })
-    if (values.email === undefined || !/^[^@\s]+@[^@\s]+$/.test(values.email)) return yield* usageError("keys create needs --email E")
+    // the registration form's rule: a key's address is one that could receive mail
+    if (values.email === undefined || !isEmailAddress(values.email)) return yield* usageError("keys create needs --email E (an e-mail address)")
     const tier = values.tier as Tier
     if (!TIERS.includes(tier)) return yield* usageError(`--tier must be one of ${TIERS.join(", ")}`)
     const quota = values.quota === undefined ? undefined : yield* quotaArg(values.quota)
@@ -47,7 +54,7 @@ const create = (args: ReadonlyArray<string>) =>
 
 const list = (args: ReadonlyArray<string>) =>
   Effect.gen(function* () {
-    const { values } = parseArgs({ args: [...args], options: { email: { type: "string" } }, strict: true })
+    const { values } = yield* parsed({ args: [...args], options: { email: { type: "string" } }, strict: true })
     const db = yield* AccountsDb
     const rows = yield* attemptDb(() => listKeys(db, values.email))
     yield* print(
@@ -84,14 +91,14 @@ const setQuotaCommand = (args: ReadonlyArray<string>) =>
 
 const usageCommand = (args: ReadonlyArray<string>) =>
   Effect.gen(function* () {
-    const { values, positionals } = parseArgs({
+    const { values, positionals } = yield* parsed({
       args: [...args],
       options: { days: { type: "string", default: "7" } },
       allowPositionals: true,
       strict: true,
     })
     const days = Number(values.days)
-    if (!Number.isInteger(days) || days < 1) return yield* usageError("--days must be a whole number ≥ 1")
+    if (!WHOLE.test(values.days) || days < 1) return yield* usageError("--days must be a whole number ≥ 1")
     const lookup = positionals[0] === undefined ? undefined : yield* lookupArg(positionals[0])
     const now = yield* Clock.currentTimeMillis
     // Noon-to-noon steps never skip a local date, whatever the clock changes.

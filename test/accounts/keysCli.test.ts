@@ -95,5 +95,19 @@ describe("./fds keys", () => {
     expect((await keys("create")).code).toBe(2)
     expect((await keys("create", "--email", "t@example.cl", "--tier", "gold")).code).toBe(2)
     expect((await keys("revoke")).code).toBe(2)
+    // an option's value that looks like an option, numbers not in decimal digits, an address that could not receive mail
+    for (const args of [
+      ["create", "--email", "t@example.cl", "--quota", "-1"],
+      ["create", "--email", "t@example.cl", "--quota", "1e3"],
+      ["create", "--email", "t@example.cl", "--quota", "0x10"],
+      ["create", "--email", "a@b"],
+      ["create", "--email", "t@example.cl\u001b"],
+      ["usage", "--days", "1e1"],
+      ["list", "--nope"],
+    ]) {
+      const out = await keys(...args)
+      expect(out.code, args.join(" ")).toBe(2)
+      expect(out.stderr, args.join(" ")).not.toMatch(/\n\s+at /) // a message, not a stack trace
+    }
   })
 })

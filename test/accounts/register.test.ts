@@ -74,6 +74,10 @@ describe("/register with mail in data/outbox/", () => {
     expect(res.text).toMatch(/role="alert"/)
     expect(res.text).toMatch(/aria-invalid="true"/)
     expect(res.text).toContain('value="not-an-address"')
+    // characters mail software drops would make another address of the same mailbox
+    for (const email of ["ana@example.cl\u0000", "ana@example.cl\u200b", "ana@example.cl.", "ana@example..cl"]) {
+      expect((await register(email, { "x-forwarded-for": "203.0.113.52" })).status, JSON.stringify(email)).toBe(422)
+    }
   })
 
   it("the link shows a new free key once; opening it again shows no key", async () => {
