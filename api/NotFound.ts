@@ -5,8 +5,8 @@
  * path: 400; a path parameter longer than the router's limit: 404), which effect answers with an
  * empty 404 otherwise.
  */
-import { Effect } from "effect"
-import { FindMyWay, HttpRouter, HttpServerError, type HttpServerRequest, HttpServerResponse } from "effect/http"
+import { ByteSize, type Cause, Effect, Layer } from "effect"
+import { FindMyWay, HttpIncomingMessage, HttpRouter, HttpServerError, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApi } from "effect/http-api"
 import { Api } from "./Api.ts"
 import { beforeQuery } from "./http/Recent.ts"
@@ -69,27 +69,64 @@ const unrouted = (request: HttpServerRequest.HttpServerRequest): HttpServerRespo
 
 export const JsonNotFound = HttpRouter.use((router) => router.add("*", "*", (request) => Effect.sync(() => unrouted(request))))
 
+/**
+ * No request body is read past 16 KiB (the account routes take small JSON; `/register`'s form has
+ * its own 4 KiB): a larger one is 413 instead of being parsed in memory.
+ */
+export const MAX_BODY = ByteSize.kibibytes(16)
+export const BodyLimit = Layer.succeed(HttpIncomingMessage.MaxBodySize, MAX_BODY)
+
 /** The router's "no route" for a request it could not match at all. */
 const routeNotFound = (error: unknown): HttpServerError.RouteNotFound | undefined =>
   HttpServerError.isHttpServerError(error) && error.reason._tag === "RouteNotFound" ? error.reason : undefined
+
+/** A body effect could not read (over the size limit, or unreadable), as a failure or a defect of the request. */
+const unreadableBody = (cause: Cause.Cause<unknown>): "BodyTooLarge" | "Parse" | undefined => {
+  for (const reason of cause.reasons) {
+    const error = reason._tag === "Fail" ? reason.error : reason._tag === "Die" ? reason.defect : undefined
+    if (HttpServerError.isHttpServerError(error) && error.reason._tag === "RequestParseError") {
+      return error.reason.reason === "BodyTooLarge" ? "BodyTooLarge" : "Parse"
+    }
+  }
+  return undefined
+}
+
+const jsonError = (status: number, error: string, message: string) =>
+  HttpServerResponse.jsonUnsafe({ error, status, message }, { status })
 
 const answerUnmatched = (error: unknown): Effect.Effect<HttpServerResponse.HttpServerResponse, unknown> => {
   const reason = routeNotFound(error)
   if (reason === undefined) return Effect.fail(error)
   if (routePath(reason.request.url) === null) {
-    return Effect.succeed(
-      HttpServerResponse.jsonUnsafe(
-        { error: "bad_request", status: 400, message: "the request path has an invalid percent-encoding" },
-        { status: 400 },
-      ),
-    )
+    return Effect.succeed(jsonError(400, "bad_request", "the request path has an invalid percent-encoding"))
   }
   const why = reason.description === undefined ? "" : `: ${reason.description}`
   return Effect.succeed(notFound(reason.request.method, beforeQuery(reason.request.url), why))
 }
 
-/** The router's own "no route" (a request it could not match at all) in the JSON error shape. */
+const answerUnreadable = (cause: Cause.Cause<unknown>): Effect.Effect<HttpServerResponse.HttpServerResponse, unknown> => {
+  const unreadable = unreadableBody(cause)
+  if (unreadable === "BodyTooLarge") {
+    return Effect.succeed(jsonError(413, "payload_too_large", `the request body is over ${ByteSize.format(MAX_BODY)}`))
+  }
+  if (unreadable === "Parse") return Effect.succeed(jsonError(400, "bad_request", "the request body could not be read"))
+  return Effect.failCause(cause)
+}
+
+/** effect's plain-text 415 for a body of a type the route does not take, in the JSON error shape. */
+const jsonUnsupported = (response: HttpServerResponse.HttpServerResponse): HttpServerResponse.HttpServerResponse =>
+  response.status === 415 && response.body._tag === "Uint8Array" && response.body.contentType.startsWith("text/plain")
+    ? jsonError(415, "unsupported_media_type", new TextDecoder().decode(response.body.body))
+    : response
+
+/**
+ * What effect answers with an empty or plain-text body, in the JSON error shape: the router's own
+ * "no route" (a request it could not match at all), a body over the limit (413) or unreadable
+ * (400), and a body of a type the route does not take (415).
+ */
 export const JsonUnmatched = HttpRouter.middleware(
-  Effect.succeed((app: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>) => Effect.catch(app, answerUnmatched)),
+  Effect.succeed((app: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>) =>
+    app.pipe(Effect.catch(answerUnmatched), Effect.catchCause(answerUnreadable), Effect.map(jsonUnsupported)),
+  ),
   { global: true },
 )

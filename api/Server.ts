@@ -18,7 +18,7 @@ import { ApiKeyAuthLive, RequestValidationLive } from "./handlers/Security.ts"
 import { httpCachingLayer } from "./http/Caching.ts"
 import { type AccessLogSink, loggedServer } from "./http/RequestLog.ts"
 import { KeyHandlers, PublicHandlers } from "./handlers/System.ts"
-import { JsonNotFound, JsonUnmatched, OPENAPI_PATH } from "./NotFound.ts"
+import { BodyLimit, JsonNotFound, JsonUnmatched, OPENAPI_PATH } from "./NotFound.ts"
 import { type EdgeOptions, edgeLayer } from "./ratelimit/Edge.ts"
 import { SnapshotStore } from "./SnapshotStore.ts"
 import { DocsRoutes } from "./web/DocsRoutes.ts"
@@ -70,6 +70,7 @@ export const ServerLive = (options: ServerOptions) =>
     disableLogger: true,
   }).pipe(
     Layer.provide(NoRequestSpans),
+    Layer.provide(BodyLimit),
     Layer.provide(AccountsOnStore(options.dataDir)),
     // the request id and the access log are added at the Node level (api/http/RequestLog.ts)
     Layer.provideMerge(NodeHttpServer.layer(loggedServer(options.accessLog), { port: options.port, host: options.host })),

@@ -390,6 +390,15 @@ describe("HTTP caching, compression, request id and access log", () => {
     expect(long.head).toContain("content-type: application/json")
     expect(long.body).toMatchObject({ error: "headers_too_large", status: 431 })
 
+    // bodies effect would answer with an empty 413 or a plain-text 415
+    const post = async (body: string, contentType: string) => {
+      const res = await request(`${url}/api/auth/magic-link`, { method: "POST", body, headers: { "content-type": contentType } })
+      return { status: res.statusCode, type: res.headers["content-type"], body: (await res.body.json()) as { error: string } }
+    }
+    const huge = JSON.stringify({ email: "a@example.cl", return_url: `/${"x".repeat(20_000)}` })
+    expect(await post(huge, "application/json")).toMatchObject({ status: 413, type: "application/json", body: { error: "payload_too_large" } })
+    expect(await post("{}", "text/plain")).toMatchObject({ status: 415, type: "application/json", body: { error: "unsupported_media_type" } })
+
     const garbage = parse(await exchange("NOT HTTP AT ALL\r\n\r\n"))
     expect(garbage.head).toMatch(/^http\/1\.1 400 /)
     expect(garbage.body).toMatchObject({ error: "bad_request", status: 400 })
