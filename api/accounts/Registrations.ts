@@ -12,6 +12,7 @@ import { type AccountsUnavailable, attemptDb, insertKey, type KeyRecord } from "
 import { MailLimits } from "./MailLimits.ts"
 import { Mailer, type MailUnavailable } from "./Mailer.ts"
 import { issueToken, redeemToken } from "./OneTimeTokens.ts"
+import { santiagoDay } from "./SantiagoTime.ts"
 
 const LINK_TTL_MS = 24 * 3_600_000
 
@@ -66,14 +67,29 @@ export class Registrations extends Context.Service<
           db.transaction().execute(async (trx) => {
             const used = await redeemToken(trx, "registration", token, now)
             if (used === undefined) return null
-            await trx
-              .updateTable("api_keys")
-              .set({ revoked_at: new Date(now).toISOString() })
+            const previous = trx
+              .selectFrom("api_keys")
+              .select("id")
               .where(sql<string>`lower(email)`, "=", used.email)
               .where("tier", "=", "free")
               .where("revoked_at", "is", null)
+            // today's requests of the keys it replaces stay counted: a new key is not a new quota
+            const today = santiagoDay(new Date(now))
+            const spent = await trx
+              .selectFrom("usage")
+              .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("count"), eb.lit(0)).as("n"))
+              .where("day", "=", today)
+              .where("key_id", "in", previous)
+              .executeTakeFirstOrThrow()
+            await trx
+              .updateTable("api_keys")
+              .set({ revoked_at: new Date(now).toISOString() })
+              .where("id", "in", previous)
               .execute()
-            return insertKey(trx, { email: used.email, tier: "free" }, now)
+            const issued = await insertKey(trx, { email: used.email, tier: "free" }, now)
+            const carried = Number(spent.n)
+            if (carried > 0) await trx.insertInto("usage").values({ key_id: issued.record.id, day: today, count: carried }).execute()
+            return issued
           }),
         )
       })
