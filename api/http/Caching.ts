@@ -175,7 +175,12 @@ export const httpCaching =
   <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
     Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
-      if (!isCacheableDataRequest(request.method, request.originalUrl)) return yield* app
+      if (!isCacheableDataRequest(request.method, request.originalUrl)) {
+        if (!isAccountPath(request.originalUrl)) return yield* app
+        // account answers (the user, the watchlist, a session) are nobody's to keep
+        const answer = yield* app
+        return answer.headers["cache-control"] === undefined ? HttpServerResponse.setHeader(answer, "cache-control", "no-store") : answer
+      }
       const before = store.current()
       let response = yield* app
       if (response.status !== 200) return response
