@@ -7,6 +7,7 @@
 import Database from "better-sqlite3"
 import { Config, Context, Effect, Layer, Option, Schema } from "effect"
 import { type ColumnDefinitionBuilder as ColumnBuilder, Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect, type SqliteStatement, sql } from "kysely"
+import { closeSync, existsSync, openSync } from "node:fs"
 import pg from "pg"
 import type { AccountsDatabase } from "./AccountsTables.ts"
 
@@ -24,6 +25,9 @@ export const attemptDb = <A>(f: () => Promise<A>) =>
 export const WAL_SIZE_LIMIT = 8 * 1024 * 1024
 
 export const openAccountsDb = async (path: string): Promise<Kysely<AccountsDatabase>> => {
+  // created readable by its owner only (it holds e-mail addresses); SQLite gives its -wal and -shm
+  // files the same mode
+  if (path !== ":memory:" && !existsSync(path)) closeSync(openSync(path, "a", 0o600))
   const sqlite = new Database(path, { fileMustExist: false, timeout: 2000 })
   sqlite.pragma("journal_mode = WAL")
   sqlite.pragma("synchronous = NORMAL")

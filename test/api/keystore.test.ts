@@ -203,6 +203,14 @@ describe("quota reset on the days Chile changes its clocks (TestClock)", () => {
 })
 
 describe("the quota statement and the store's transactions", () => {
+  it("a new store's file and its WAL are readable by their owner only (they hold e-mail addresses)", () =>
+    onStore(async ({ keys, path }) => {
+      await Effect.runPromise(keys.create({ email: "mode@example.cl", tier: "free" }))
+      expect(statSync(path).mode & 0o777).toBe(0o600)
+      expect(statSync(`${path}-wal`).mode & 0o777).toBe(0o600)
+    }),
+  )
+
   it("a request counted while another transaction is open is not lost when that transaction rolls back", () =>
     onStore(async ({ db, keys }) => {
       const { record } = await Effect.runPromise(keys.create({ email: "tx@example.cl", tier: "free" }))
