@@ -28,6 +28,18 @@ export const linkSent = (email: string): string =>
 <p>No mail? Look in the spam folder, or <a href="register">ask again</a>.</p>`,
   )
 
+export const confirmKey = (token: string): string =>
+  page(
+    "Show your API key",
+    `<h1>Show your API key</h1>
+<p>This link confirms your address. Your key is shown <strong>once</strong>, on the next page: be ready to copy it.
+Getting it revokes any previous free key of this address.</p>
+<form method="post" action="verify">
+<input type="hidden" name="token" value="${escapeHtml(token)}">
+<button type="submit">Show my new key</button>
+</form>`,
+  )
+
 export const keyShown = (key: string, email: string): string =>
   page(
     "Your API key",

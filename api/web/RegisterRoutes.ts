@@ -12,7 +12,7 @@ import { Registrations } from "../accounts/Registrations.ts"
 import { clientAddress } from "../ratelimit/Edge.ts"
 import { htmlResponse } from "./Html.ts"
 import { isTrustedOrigin } from "./Origin.ts"
-import { keyShown, linkInvalid, linkSent, problem, registerForm } from "./RegisterPages.ts"
+import { confirmKey, keyShown, linkInvalid, linkSent, problem, registerForm } from "./RegisterPages.ts"
 
 const unavailable = (retryAfter: number) =>
   htmlResponse(problem("Try again later", "The service cannot do this right now. Please try again in a minute."), 503, {
@@ -21,7 +21,8 @@ const unavailable = (retryAfter: number) =>
 
 const showForm = Effect.succeed(htmlResponse(registerForm()))
 
-const submit = Effect.gen(function* () {
+/** A form of this site's own pages: the fields, or the answer (403 from elsewhere, 400 unreadable). */
+const formFields = Effect.gen(function* () {
   const request = yield* HttpServerRequest.HttpServerRequest
   const config = yield* AccountsConfig
   if (!isTrustedOrigin(config, request.headers.origin)) {
@@ -32,7 +33,14 @@ const submit = Effect.gen(function* () {
     Effect.option,
   )
   if (body._tag === "None") return htmlResponse(problem("Bad request", "The form could not be read."), 400)
-  const email = (new URLSearchParams(body.value).get("email") ?? "").trim()
+  return new URLSearchParams(body.value)
+})
+
+const submit = Effect.gen(function* () {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const fields = yield* formFields
+  if (!(fields instanceof URLSearchParams)) return fields
+  const email = (fields.get("email") ?? "").trim()
   if (!isEmailAddress(email)) {
     return htmlResponse(registerForm({ email, error: "Enter an e-mail address like name@example.com." }), 422)
   }
@@ -52,9 +60,19 @@ const submit = Effect.gen(function* () {
   )
 })
 
-const verify = Effect.gen(function* () {
+/**
+ * The mailed link only shows a button: mail scanners open links (some with GET), and the key is
+ * issued, and the previous free key revoked, once only. The button posts the token.
+ */
+const confirm = Effect.gen(function* () {
   const request = yield* HttpServerRequest.HttpServerRequest
-  const token = new URL(request.url, "http://x").searchParams.get("token") ?? ""
+  return htmlResponse(confirmKey(new URL(request.url, "http://x").searchParams.get("token") ?? ""))
+})
+
+const verify = Effect.gen(function* () {
+  const fields = yield* formFields
+  if (!(fields instanceof URLSearchParams)) return fields
+  const token = fields.get("token") ?? ""
   const registrations = yield* Registrations
   return yield* registrations.verify(token).pipe(
     Effect.map((issued) =>
@@ -67,7 +85,8 @@ const verify = Effect.gen(function* () {
 const ROUTES = [
   { method: "GET", path: "/register", handler: showForm },
   { method: "POST", path: "/register", handler: submit },
-  { method: "GET", path: "/register/verify", handler: verify },
+  { method: "GET", path: "/register/verify", handler: confirm },
+  { method: "POST", path: "/register/verify", handler: verify },
 ] as const
 
 /** Method and path of each registration route (api/NotFound.ts tells a wrong method from an unknown path with them). */

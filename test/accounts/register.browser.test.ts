@@ -59,9 +59,11 @@ describe("registration in Chromium, mail over SMTP", () => {
     return linkIn(mail.raw, `${server.url}/register/verify?token=`)
   }
 
+  /** Opens the mailed link and presses its button (the link alone issues nothing). */
   const openLink = async (link: string) => {
     const page = await browser.context.newPage()
-    const response = await page.goto(link)
+    await page.goto(link)
+    const [response] = await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Show my new key" }).click()])
     const key = (await page.locator("#api-key").count()) === 1 ? await page.locator("#api-key").textContent() : null
     const text = (await page.locator("body").textContent()) ?? ""
     await page.close()

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createKey } from "../support/server.ts"
 import { makeFixtureA } from "../support/snapshotFixture.ts"
-import { type AccountsServer, call, headerOf, ManualClock, startAccountsServer } from "./support/accountsServer.ts"
+import { type AccountsServer, call, headerOf, ManualClock, openRegistrationLink, startAccountsServer } from "./support/accountsServer.ts"
 import { linkIn, outbox } from "./support/mail.ts"
 
 const KEY = /fds_[0-9A-Za-z]{8}_[0-9A-Za-z]{49}/
@@ -28,7 +28,7 @@ describe("/register with mail in data/outbox/", () => {
     return linkIn(mails.at(-1)!, `${server.url}/register/verify?token=`)
   }
   const keyFrom = async (link: string): Promise<string> => {
-    const page = await call(link)
+    const page = await openRegistrationLink(link)
     expect(page.status).toBe(200)
     return KEY.exec(page.text)![0]
   }
@@ -82,24 +82,34 @@ describe("/register with mail in data/outbox/", () => {
 
   it("the link shows a new free key once; opening it again shows no key", async () => {
     const link = await linkFor("Ana@Example.cl", { "x-forwarded-for": "203.0.113.1" })
-    const page = await call(link)
+    const page = await openRegistrationLink(link)
     expect(page.status).toBe(200)
     expect(headerOf(page, "cache-control")).toBe("no-store")
     expect(headerOf(page, "referrer-policy")).toBe("same-origin")
     const key = KEY.exec(page.text)![0]
     expect((await info(key)).body).toMatchObject({ tier: "free", daily_quota: 300, name: "ana@example.cl" })
-    const again = await call(link)
+    const again = await openRegistrationLink(link)
     expect(again.status).toBe(410)
     expect(again.text).not.toMatch(KEY)
     // the mail carries the link, never a key
     for (const mail of outbox(fx.dataDir)) expect(mail).not.toMatch(KEY)
   })
 
-  it("a HEAD of the link (a mail scanner's) is 405 and leaves it unused: the GET then shows the key", async () => {
+  it("opening the link (as a mail scanner does: HEAD, GET) issues nothing; its button's POST shows the key", async () => {
     const link = await linkFor("scanned@example.cl", { "x-forwarded-for": "203.0.113.9" })
     const head = await call(link, { method: "HEAD" })
     expect(head.status).toBe(405)
-    expect(headerOf(head, "allow")).toBe("GET, OPTIONS")
+    expect(headerOf(head, "allow")).toBe("GET, POST, OPTIONS")
+    for (let i = 0; i < 2; i++) {
+      const page = await call(link)
+      expect(page.status).toBe(200)
+      expect(page.text).not.toMatch(KEY)
+      expect(page.text).toMatch(/<form method="post" action="verify">/)
+    }
+    // the button's POST from another site is refused, and uses nothing up either
+    const token = new URL(link).searchParams.get("token")!
+    const foreign = await call(`${server.url}/register/verify`, { method: "POST", form: { token }, headers: { origin: "https://evil.example" } })
+    expect(foreign.status).toBe(403)
     const key = await keyFrom(link)
     expect((await info(key)).body).toMatchObject({ tier: "free", name: "scanned@example.cl" })
   })
@@ -125,9 +135,9 @@ describe("/register with mail in data/outbox/", () => {
   it("a link expires after 24 hours", async () => {
     const link = await linkFor("late@example.cl", { "x-forwarded-for": "203.0.113.3" })
     clock.nowMs += 24 * 3600_000
-    expect((await call(link)).status).toBe(410)
+    expect((await openRegistrationLink(link)).status).toBe(410)
     clock.nowMs -= 24 * 3600_000
-    expect((await call(`${server.url}/register/verify?token=made-up`)).status).toBe(410)
+    expect((await openRegistrationLink(`${server.url}/register/verify?token=made-up`)).status).toBe(410)
   })
 
   it("at most 5 mails per address per hour, from any client; a rolling hour later it works again", async () => {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { generateKey } from "../../api/accounts/ApiKey.ts"
 import { createKey } from "../support/server.ts"
 import { makeFixtureA } from "../support/snapshotFixture.ts"
-import { type AccountsServer, call, type Reply, startAccountsServer } from "./support/accountsServer.ts"
+import { type AccountsServer, call, openRegistrationLink, type Reply, startAccountsServer } from "./support/accountsServer.ts"
 import { linkIn, outbox } from "./support/mail.ts"
 
 vi.mock("node:crypto", async (importOriginal) => {
@@ -64,7 +64,7 @@ describe("no clear key or request header leaks", () => {
 
     // a key from /register, shown on its page
     await call(`${server.url}/register`, { method: "POST", form: { email: "leak@example.cl" }, headers: { origin: server.url } })
-    const page = await call(linkIn(outbox(fx.dataDir).at(-1)!, `${server.url}/register/verify?token=`))
+    const page = await openRegistrationLink(linkIn(outbox(fx.dataDir).at(-1)!, `${server.url}/register/verify?token=`))
     registered = /fds_[0-9A-Za-z]{8}_[0-9A-Za-z]{49}/.exec(page.text)![0]
 
     for (const key of [registered, cliKey]) {

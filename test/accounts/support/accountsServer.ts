@@ -90,3 +90,17 @@ export const headerOf = (reply: Reply, name: string): string | undefined => {
   const v = reply.headers[name.toLowerCase()]
   return Array.isArray(v) ? v.join(", ") : v
 }
+
+/**
+ * Opens a registration link as a person does: its page (a button; nothing is issued yet), then
+ * the button's POST of the token from the page's own origin. The page of the POST is returned
+ * (the key, or 410); a link page that is not 200 is returned as it is.
+ */
+export const openRegistrationLink = async (link: string): Promise<Reply> => {
+  const origin = new URL(link).origin
+  const page = await call(link)
+  if (page.status !== 200) return page
+  const token = /name="token" value="([^"]*)"/.exec(page.text)?.[1]
+  if (token === undefined) throw new Error(`no token field on the link's page:\n${page.text}`)
+  return call(`${origin}/register/verify`, { method: "POST", form: { token }, headers: { origin } })
+}
