@@ -43,12 +43,19 @@ export const isCalendarDate = (iso: string): boolean => {
   return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d
 }
 
-export const WholeNumber = cell("a whole number", pattern(/^\d+$/))
-export const NullableWholeNumber = cell("a whole number or blank", pattern(/^\d*$/))
-export const NullableDecimal = cell("a number or blank", pattern(OPTIONAL_DECIMAL))
-export const PositiveDecimal = cell("a positive number", satisfying((s) => DECIMAL.test(s) && toNumber(s) > 0))
+/**
+ * A number a double holds (a 400-digit cell reads as Infinity, which no JSON answer can carry);
+ * counts must be exact integers. Blank passes (the patterns decide whether blank is allowed).
+ */
+const finite = (s: string): boolean => s === "" || Number.isFinite(toNumber(s))
+const exactCount = (s: string): boolean => s === "" || Number.isSafeInteger(Number(s))
+
+export const WholeNumber = cell("a whole number", satisfying((s) => /^\d+$/.test(s) && exactCount(s)))
+export const NullableWholeNumber = cell("a whole number or blank", satisfying((s) => /^\d*$/.test(s) && exactCount(s)))
+export const NullableDecimal = cell("a number or blank", satisfying((s) => OPTIONAL_DECIMAL.test(s) && finite(s)))
+export const PositiveDecimal = cell("a positive number", satisfying((s) => DECIMAL.test(s) && toNumber(s) > 0 && finite(s)))
 /** FACTOR DE AJUSTE / DE REPARTO: blank on normal days (CMF writes 0 on some days, meaning 1). */
-export const NullableFactor = cell("a non-negative number or blank", pattern(OPTIONAL_UNSIGNED_DECIMAL))
+export const NullableFactor = cell("a non-negative number or blank", satisfying((s) => OPTIONAL_UNSIGNED_DECIMAL.test(s) && finite(s)))
 export const Text = cell("a non-empty text", Schema.String.check(Schema.isNonEmpty()))
 export const AnyText = cell("text", Schema.String)
 export const YesNo = cell("S, N or blank", Schema.Literals(["S", "N", ""]))

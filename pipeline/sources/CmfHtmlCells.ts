@@ -39,10 +39,16 @@ export const isoOfDmy = (s: string): string => `${s.slice(6, 10)}-${s.slice(3, 5
 export const nullableIsoOfDmy = (s: string): string | null => (isBlank(s) || s.slice(6, 10) === "9999" ? null : isoOfDmy(s))
 export const nullableText = (s: string): string | null => (isBlank(s) ? null : s)
 
-export const ChileanNumber = cell("a number like 1.234,56", (s) => CHILEAN.test(s))
-export const PositiveChileanNumber = cell("a positive number like 1.375,0190", (s) => CHILEAN.test(s) && chileanNumber(s) > 0)
-export const NullableChileanNumber = cell("a number like 1.234,56, or blank", (s) => isBlank(s) || CHILEAN.test(s))
-export const NullableCount = cell("a whole number like 1.234, or blank", (s) => isBlank(s) || /^(?:\d{1,3}(?:\.\d{3})+|\d+)$/.test(s))
+/** A number a double holds: a cell of hundreds of digits reads as Infinity, which no JSON answer can carry. */
+const finite = (s: string): boolean => Number.isFinite(chileanNumber(s))
+
+export const ChileanNumber = cell("a number like 1.234,56", (s) => CHILEAN.test(s) && finite(s))
+export const PositiveChileanNumber = cell("a positive number like 1.375,0190", (s) => CHILEAN.test(s) && chileanNumber(s) > 0 && finite(s))
+export const NullableChileanNumber = cell("a number like 1.234,56, or blank", (s) => isBlank(s) || (CHILEAN.test(s) && finite(s)))
+export const NullableCount = cell(
+  "a whole number like 1.234, or blank",
+  (s) => isBlank(s) || (/^(?:\d{1,3}(?:\.\d{3})+|\d+)$/.test(s) && Number.isSafeInteger(chileanNumber(s))),
+)
 export const DateDmy = cell("a date DD/MM/YYYY", validDmy)
 export const NullableDateDmy = cell("a date DD/MM/YYYY, or blank", (s) => isBlank(s) || validDmy(s))
 export const Text = cell("a non-empty text", (s) => s !== "")

@@ -168,6 +168,14 @@ describe("parseCartola: rejected files", () => {
     expect((await failure(file(HEADER, row({ FECHA_INF: "2026-01-05" })))).field).toBe("FECHA_INF")
   })
 
+  it("rejects a number no double holds (it would read as Infinity, which no JSON answer can carry)", async () => {
+    const huge = "9".repeat(400)
+    const error = await failure(file(HEADER, row({ VALOR_CUOTA: huge })))
+    expect(error).toMatchObject({ line: 2, field: "VALOR_CUOTA" })
+    expect(error.message).toContain("expected a positive number")
+    expect(await failure(file(HEADER, row({ PATRIMONIO_NETO: huge })))).toMatchObject({ line: 2, field: "PATRIMONIO_NETO" })
+  })
+
   it("rejects a zero or negative price", async () => {
     expect(await failure(file(HEADER, row({ VALOR_CUOTA: "0" })))).toMatchObject({ line: 2, field: "VALOR_CUOTA" })
     expect(await failure(file(HEADER, row({ VALOR_CUOTA: "0.0000" })))).toMatchObject({ field: "VALOR_CUOTA" })
