@@ -41,7 +41,7 @@ const record = (
     sha256: sha,
     bytes: bytes.length,
   }
-  const appended = ledger.append({ type: "RawFileObserved", payload: observed })
+  const appended = ledger.observe(observed)
   return Effect.succeed({ observed, appended })
 }
 
@@ -71,7 +71,7 @@ export const collectFolder = (ledger: Ledger, raw: RawStore, dir: string, memo?:
       const known = memo?.lookup(path, stamp, stored)
       if (known !== undefined) {
         observed.push(known)
-        if (ledger.append({ type: "RawFileObserved", payload: known })) appended++
+        if (ledger.observe(known)) appended++
         continue
       }
       const r = yield* record(ledger, raw, basename(path), path, readFileSync(path))
@@ -146,7 +146,10 @@ export const collectHttp = (
     const base = options.baseUrl.replace(/\/+$/, "")
     const observed: RawFileObserved[] = []
     let appended = 0
-    const known = new Set(ledger.currentInputs().map((i) => i.name))
+    // Months (and portfolios) already in a built batch are final and not fetched again; one whose
+    // current file was never built into a batch (e.g. it was rejected) is fetched again each run.
+    const built = new Set(ledger.events("BatchBuilt").at(-1)?.payload.inputs ?? [])
+    const known = new Set(ledger.currentInputs().filter((i) => built.has(i.sha256)).map((i) => i.name))
     const keep = (r: { observed: RawFileObserved; appended: boolean }) => {
       observed.push(r.observed)
       if (r.appended) appended++

@@ -10,7 +10,6 @@
 import { Clock, Effect, Schema } from "effect"
 import { existsSync } from "node:fs"
 import { join } from "node:path"
-import { parseArgs } from "node:util"
 import { isIsoDate } from "../schemas/Dates.ts"
 import { rowCounts } from "../snapshots/ContentHash.ts"
 import { readManifest } from "../snapshots/Manifest.ts"
@@ -18,6 +17,7 @@ import { publishCurrent, readCurrent } from "../snapshots/Pointer.ts"
 import { SnapshotReader } from "../snapshots/Reader.ts"
 import { writeStatus } from "../snapshots/Status.ts"
 import { TABLES } from "../snapshots/Tables.ts"
+import { argsOrExit } from "./CliArgs.ts"
 import { lockedMessage, withRunLock } from "./daemon/RunLock.ts"
 import { Ledger } from "./ledger/Ledger.ts"
 import { PIPELINE_VERSION } from "./Version.ts"
@@ -111,7 +111,9 @@ export const rollbackHold = (
   const last = ledger.events("BatchRolledBack").at(-1)
   if (last === undefined) return null
   const lastPublished = ledger.events("BatchPublished").at(-1)?.seq ?? 0
-  const lastObserved = ledger.events("RawFileObserved").at(-1)?.seq ?? 0
+  const lastObserved = Math.max(
+    ...(["RawFileObserved", "RawFileReinstated", "RawFileWithdrawn"] as const).map((t) => ledger.events(t).at(-1)?.seq ?? 0),
+  )
   if (lastPublished > last.seq || lastObserved > last.seq) return null
   if (readCurrent(snapshotsDir) !== last.payload.file) return null
   if (ledger.events("BatchBuilt").at(-1)?.payload.file === last.payload.file) return null
@@ -120,7 +122,7 @@ export const rollbackHold = (
 
 /** `./fds pipeline rollback --to YYYY-MM-DD [--reason TEXT]`: exit 0 done, 1 refused, 2 bad arguments, 3 busy. */
 export const rollbackCommand = async (args: string[]): Promise<void> => {
-  const { values } = parseArgs({ args, options: { to: { type: "string" }, reason: { type: "string" } } })
+  const { values } = argsOrExit({ args, options: { to: { type: "string" }, reason: { type: "string" } } })
   if (values.to === undefined || !isIsoDate(values.to)) {
     console.error("fds: rollback needs --to YYYY-MM-DD")
     process.exit(2)

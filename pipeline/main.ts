@@ -1,6 +1,6 @@
-/** Pipeline command line: `sample`, `pipeline run|reproduce|rollback|daemon`. Run through ./fds. */
+/** Pipeline command line: `sample`, `pipeline run|reproduce|rollback|withdraw|daemon`. Run through ./fds. */
 import { Effect } from "effect"
-import { parseArgs } from "node:util"
+import { existsSync } from "node:fs"
 import { isIsoDate } from "../schemas/Dates.ts"
 import { daemonCommand } from "./daemon/DaemonCommand.ts"
 import { runOptionsFromEnv } from "./daemon/RunConfig.ts"
@@ -10,16 +10,15 @@ import { terminalOrLogProgress } from "./Progress.ts"
 import { reproduce } from "./Reproduce.ts"
 import { rollbackCommand } from "./Rollback.ts"
 import { writeSample } from "./sample/Sample.ts"
+import { argsOrExit, usageExit } from "./CliArgs.ts"
+import { withdraw } from "./Withdraw.ts"
 
 const env = (name: string, fallback: string): string => process.env[name] ?? fallback
 
-const fail = (message: string): never => {
-  console.error(`fds: ${message}`)
-  process.exit(2)
-}
+const fail = usageExit
 
 const sample = async (args: string[]) => {
-  const { values } = parseArgs({
+  const { values } = argsOrExit({
     args,
     options: {
       out: { type: "string" },
@@ -46,8 +45,12 @@ const sample = async (args: string[]) => {
 }
 
 const run = async (args: string[]) => {
-  const { values } = parseArgs({ args, options: { source: { type: "string" }, date: { type: "string" } } })
+  const { values } = argsOrExit({ args, options: { source: { type: "string" }, date: { type: "string" } } })
   if (values.date !== undefined && !isIsoDate(values.date)) fail("--date must be a real date YYYY-MM-DD")
+  // a folder that is not there is a bad argument (exit 2), not a rejected batch
+  if (values.source !== undefined && !/^https?:\/\//u.test(values.source) && !existsSync(values.source)) {
+    fail(`--source ${values.source}: no such folder (give a folder of CMF files or an http(s) URL)`)
+  }
   const started = performance.now()
   let options: RunOptions
   try {
@@ -84,7 +87,7 @@ const run = async (args: string[]) => {
 }
 
 const reproduceCommand = async (args: string[]) => {
-  const { values } = parseArgs({ args, options: { date: { type: "string" }, restore: { type: "boolean", default: false } } })
+  const { values } = argsOrExit({ args, options: { date: { type: "string" }, restore: { type: "boolean", default: false } } })
   if (values.date === undefined || !isIsoDate(values.date)) fail("reproduce needs --date YYYY-MM-DD")
   const exit = await Effect.runPromiseExit(reproduce(env("FDS_DATA_DIR", "./data"), values.date!, { restore: values.restore }))
   if (exit._tag === "Failure") {
@@ -103,10 +106,30 @@ const reproduceCommand = async (args: string[]) => {
   process.exit(r.outcome === "match" ? 0 : 1)
 }
 
+const withdrawCommand = async (args: string[]) => {
+  const { values } = argsOrExit({ args, options: { sha: { type: "string" }, reason: { type: "string" } } })
+  if (values.sha === undefined) fail("withdraw needs --sha HEX (12+ characters of the file's SHA-256)")
+  const exit = await Effect.runPromiseExit(withdraw(env("FDS_DATA_DIR", "./data"), values.sha!, values.reason ?? null))
+  if (exit._tag === "Success") {
+    const f = exit.value
+    console.log(`withdrawn: ${f.name} (${f.data_set}, sha ${f.sha256.slice(0, 12)}); the next run builds without it`)
+    return
+  }
+  const failure = exit.cause.reasons.find((r) => r._tag === "Fail")
+  const error = failure?._tag === "Fail" ? (failure.error as { _tag: string; reason?: string; exitCode?: number }) : undefined
+  if (error?._tag === "RunLocked") {
+    console.error(`fds: ${lockedMessage(error as unknown as RunLocked)}`)
+    process.exit(3)
+  }
+  console.error(`fds: withdraw: ${error?.reason ?? String(exit.cause)}`)
+  process.exit(error?.exitCode ?? 1)
+}
+
 const [command, sub, ...rest] = process.argv.slice(2)
 if (command === "sample") await sample([sub ?? "", ...rest].filter((a) => a !== ""))
 else if (command === "pipeline" && sub === "run") await run(rest)
 else if (command === "pipeline" && sub === "reproduce") await reproduceCommand(rest)
 else if (command === "pipeline" && sub === "rollback") await rollbackCommand(rest)
+else if (command === "pipeline" && sub === "withdraw") await withdrawCommand(rest)
 else if (command === "pipeline" && sub === "daemon") daemonCommand()
 else fail(`unknown command: ${[command, sub].filter(Boolean).join(" ")}`)

@@ -1,7 +1,8 @@
 /**
  * The event ledger (data/ledger.sqlite): append-only facts, each with the time it became known.
  * UPDATE and DELETE are refused by triggers. A raw file is recorded once per content hash, so
- * running the same files again appends nothing.
+ * running the same files again appends nothing; an earlier content delivered again after another
+ * one of its key is reinstated (`observe`).
  */
 import Database from "better-sqlite3"
 import type { DataSetName } from "../../schemas/CmfRecords.ts"
@@ -14,6 +15,14 @@ export interface RawFileObserved {
   readonly source: string
   readonly sha256: string
   readonly bytes: number
+}
+
+export interface RawFileWithdrawn {
+  readonly data_set: DataSetName
+  readonly key: string
+  readonly name: string
+  readonly sha256: string
+  readonly reason: string | null
 }
 
 export interface BatchBuilt {
@@ -45,6 +54,13 @@ export interface BatchRolledBack {
 
 export type LedgerEvent =
   | { readonly type: "RawFileObserved"; readonly payload: RawFileObserved }
+  /**
+   * A raw file recorded before was delivered again while another content was the current one of its
+   * key (e.g. the good file dropped again after a bad one was rejected): it is the current one again.
+   */
+  | { readonly type: "RawFileReinstated"; readonly payload: RawFileObserved }
+  /** An operator took a raw file out of the inputs (`pipeline withdraw`); delivering it again reinstates it. */
+  | { readonly type: "RawFileWithdrawn"; readonly payload: RawFileWithdrawn }
   | { readonly type: "BatchBuilt"; readonly payload: BatchBuilt }
   | { readonly type: "BatchPublished"; readonly payload: BatchPublished }
   | { readonly type: "BatchRejected"; readonly payload: BatchRejected }
@@ -72,6 +88,19 @@ CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
   BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
 `
 
+const inputKey = (o: { readonly data_set: string; readonly key: string }): string => `${o.data_set}|${o.key}`
+
+/** One event into the current inputs (by supersession key): observed or reinstated files in, a withdrawn one out. */
+const fold = (current: Map<string, RawFileObserved>, type: LedgerEvent["type"], payload: unknown): void => {
+  if (type === "RawFileObserved" || type === "RawFileReinstated") {
+    const observed = payload as RawFileObserved
+    current.set(inputKey(observed), observed)
+  } else if (type === "RawFileWithdrawn") {
+    const withdrawn = payload as RawFileWithdrawn
+    if (current.get(inputKey(withdrawn))?.sha256 === withdrawn.sha256) current.delete(inputKey(withdrawn))
+  }
+}
+
 export class Ledger {
   readonly db: Database.Database
   private readonly now: () => Date
@@ -97,7 +126,35 @@ export class Ledger {
     const sha = event.type === "RawFileObserved" ? event.payload.sha256 : null
     if (sha !== null && this.rawRecorded.get(sha) !== undefined) return false
     const result = this.insert.run(event.type, this.now().toISOString(), sha, JSON.stringify(event.payload))
-    return result.changes === 1
+    const appended = result.changes === 1
+    if (appended && this.current !== undefined) fold(this.current, event.type, event.payload)
+    return appended
+  }
+
+  /**
+   * Records a raw file delivered now: a new content is observed; a content recorded before that is
+   * not the current one of its key any more is reinstated (without this, a rejected file stayed the
+   * current input of its key, and delivering the good file again changed nothing). True when an
+   * event was appended.
+   */
+  observe(observed: RawFileObserved): boolean {
+    if (this.append({ type: "RawFileObserved", payload: observed })) return true
+    if (this.currentMap().get(inputKey(observed))?.sha256 === observed.sha256) return false
+    return this.append({ type: "RawFileReinstated", payload: observed })
+  }
+
+  /** The latest observation or reinstatement for each supersession key, kept up to date by `append`. */
+  private current: Map<string, RawFileObserved> | undefined
+  private currentMap(): Map<string, RawFileObserved> {
+    if (this.current === undefined) {
+      const rows = this.db
+        .prepare("SELECT type, payload FROM events WHERE type IN ('RawFileObserved', 'RawFileReinstated', 'RawFileWithdrawn') ORDER BY seq")
+        .all() as Array<{ type: LedgerEvent["type"]; payload: string }>
+      const latest = new Map<string, RawFileObserved>()
+      for (const row of rows) fold(latest, row.type, JSON.parse(row.payload))
+      this.current = latest
+    }
+    return this.current
   }
 
   events<T extends LedgerEvent["type"]>(type: T): Array<StoredEvent<PayloadOf<T>>> {
@@ -107,11 +164,9 @@ export class Ledger {
     return rows.map((r) => ({ seq: r.seq, recordedAt: r.recorded_at, payload: JSON.parse(r.payload) as PayloadOf<T> }))
   }
 
-  /** The raw files a batch folds over now: the latest observation for each supersession key. */
+  /** The raw files a batch folds over now: the latest observation (or reinstatement) for each supersession key. */
   currentInputs(): RawFileObserved[] {
-    const latest = new Map<string, RawFileObserved>()
-    for (const e of this.events("RawFileObserved")) latest.set(`${e.payload.data_set}|${e.payload.key}`, e.payload)
-    return [...latest.values()].sort((a, b) => (a.data_set + a.key < b.data_set + b.key ? -1 : 1))
+    return [...this.currentMap().values()].sort((a, b) => (a.data_set + a.key < b.data_set + b.key ? -1 : 1))
   }
 
   close(): void {

@@ -11,6 +11,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { runPipeline, type RunOptions, type RunOutcome, type Source } from "../../pipeline/Pipeline.ts"
 import { sha256 } from "../../pipeline/RawStore.ts"
+import { withdraw } from "../../pipeline/Withdraw.ts"
 import { writeSample } from "../../pipeline/sample/Sample.ts"
 import { readCurrent } from "../../snapshots/Pointer.ts"
 import { startCmfServer } from "../support/cmfServer.ts"
@@ -126,7 +127,11 @@ describe("bad input rejects the batch and keeps the previous snapshot", () => {
       writeFileSync(f, lines.join("\n"), "latin1")
     })
     const name = lastCartola(dir).split("/").at(-1)!
-    await rejectsKeepingPrevious(dir, new RegExp(`cartola_diaria ${name} line 4 field VALOR_CUOTA`))
+    const dataDir = await rejectsKeepingPrevious(dir, new RegExp(`cartola_diaria ${name} line 4 field VALOR_CUOTA`))
+    // the good file delivered again is the current one again: the batch is no longer rejected
+    const again = await run(options(dataDir, [{ kind: "folder", path: sampleDir }]))
+    expect(again._tag).toBe("Right")
+    expect(eventTypes(dataDir)).toContain("RawFileReinstated")
   })
 
   it("a file that matches no data set: named, and still stored raw for inspection", async () => {
@@ -199,7 +204,17 @@ describe("bad input rejects the batch and keeps the previous snapshot", () => {
       cells[12] = String(Number(cells[12]) + 1)
       writeFileSync(join(d, "correction.txt"), [lines[0], cells.join(";")].join("\n") + "\n", "latin1")
     })
-    await rejectsKeepingPrevious(dir, /conflicts with ffmm_todos_20261101_20261120\.txt line 2|correction\.txt line 2/)
+    const dataDir = await rejectsKeepingPrevious(dir, /conflicts with ffmm_todos_20261101_20261120\.txt line 2|correction\.txt line 2/)
+    // no later delivery supersedes a file named by its own content: the good files alone are still rejected…
+    expect((await run(options(dataDir, [{ kind: "folder", path: sampleDir }])))._tag).toBe("Left")
+    // …until the operator withdraws it; the raw bytes stay stored, and the same file dropped again is an input again
+    const correction = readFileSync(join(dir, "correction.txt"))
+    const withdrawn = await Effect.runPromise(withdraw(dataDir, sha256(correction).slice(0, 12), "a wrong correction"))
+    expect(withdrawn.name).toBe("correction.txt")
+    expect((await run(options(dataDir, [{ kind: "folder", path: sampleDir }])))._tag).toBe("Right")
+    expect(existsSync(join(dataDir, "raw", sha256(correction).slice(0, 2), sha256(correction)))).toBe(true)
+    expect((await run(options(dataDir, [{ kind: "folder", path: dir }])))._tag).toBe("Left")
+    expect(eventTypes(dataDir)).toEqual(expect.arrayContaining(["RawFileWithdrawn", "RawFileReinstated"]))
   })
 
   it("a date in the future", async () => {
@@ -276,6 +291,31 @@ describe("pipeline run over HTTP from a local CMF stand-in", () => {
       if (kind !== "html") expect(cmf.requests.length).toBe(1 + fast.retries) // retried, then gave up
     } finally {
       await cmf.close()
+    }
+  })
+
+  it("a closed month that was rejected is fetched again on the next run, not taken as final", async () => {
+    const closed = readdirSync(sampleDir).filter((n) => n.startsWith("ffmm_todos_")).sort().at(-2)!
+    const dir = variantOf("bad-closed-month", (d) => {
+      const f = join(d, closed)
+      const lines = readFileSync(f, "latin1").split("\n")
+      const cells = lines[3]!.split(";")
+      cells[12] = "12a.5" // VALOR_CUOTA
+      lines[3] = cells.join(";")
+      writeFileSync(f, lines.join("\n"), "latin1")
+    })
+    const bad = await startCmfServer(dir)
+    const good = await startCmfServer(sampleDir)
+    const dataDir = join(work, "data-refetch-closed")
+    try {
+      const first = await run(options(dataDir, [{ kind: "http", baseUrl: bad.url }], { date: "2026-11-20" }))
+      expect(first._tag).toBe("Left")
+      if (first._tag === "Left") expect(first.left.reason).toContain(`${closed} line 4 field VALOR_CUOTA`)
+      const second = await run(options(dataDir, [{ kind: "http", baseUrl: good.url }], { date: "2026-11-20" }))
+      expect(second._tag).toBe("Right")
+    } finally {
+      await bad.close()
+      await good.close()
     }
   })
 
