@@ -140,6 +140,19 @@ const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedE
     const shas = inputs.map((i) => i.sha256)
     const published = ledger.events("BatchPublished").map((e) => e.payload)
     const built = ledger.events("BatchBuilt").map((e) => e.payload)
+    // Inputs that now end before the published batch (a later delivery holding fewer days, or "Sin
+    // información") would move CURRENT back in time unasked: refused, naming what changed since.
+    const servedDate = published.findLast((e) => e.file === readCurrent(p.snapshots))?.batch_date
+    if (options.date === undefined && servedDate !== undefined && latest < servedDate) {
+      const lastInputs = new Set(built.at(-1)?.inputs ?? [])
+      const changed = inputs.filter((i) => !lastInputs.has(i.sha256)).map((i) => i.name)
+      return yield* reject(
+        `the daily values now end on ${latest}, before the published batch ${servedDate}` +
+          (changed.length > 0 ? ` (changed since it was built: ${changed.join(", ")})` : "") +
+          `; nothing was published. To build an earlier day on purpose, run with --date ${latest}`,
+        latest,
+      )
+    }
     const same = built.findLast((b) => b.batch_date === batchDate && sameInputs(b.inputs, shas))
     if (
       same !== undefined &&

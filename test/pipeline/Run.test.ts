@@ -217,6 +217,18 @@ describe("bad input rejects the batch and keeps the previous snapshot", () => {
     expect(eventTypes(dataDir)).toEqual(expect.arrayContaining(["RawFileWithdrawn", "RawFileReinstated"]))
   })
 
+  it("a later delivery holding fewer days would move CURRENT back in time: refused, naming the file", async () => {
+    const dir = variantOf("shorter-month", (d) => {
+      const f = lastCartola(d)
+      const lines = readFileSync(f, "latin1").trimEnd().split("\n")
+      writeFileSync(f, `${[lines[0], ...lines.slice(1).filter((l) => l.split(";")[3] !== "20261120")].join("\n")}\n`, "latin1")
+    })
+    const name = lastCartola(dir).split("/").at(-1)!
+    const dataDir = await rejectsKeepingPrevious(dir, new RegExp(`now end on 2026-11-19, before the published batch 2026-11-20 \\(changed since it was built: ${name}\\)`))
+    // asked for on purpose, the earlier day is built
+    expect((await run(options(dataDir, [{ kind: "folder", path: dir }], { date: "2026-11-19" })))._tag).toBe("Right")
+  })
+
   it("a date in the future", async () => {
     const dir = variantOf("bad-future", (d) => {
       const f = lastCartola(d)
