@@ -62,10 +62,13 @@ export const paths = (dataDir: string) => ({
 const sameInputs = (a: ReadonlyArray<string>, b: ReadonlyArray<string>): boolean =>
   a.length === b.length && [...a].sort().join() === [...b].sort().join()
 
+/** Build leftovers of a crashed run: temporary databases and the files SQLite kept beside them. */
+const TEMPORARY = /\.tmp(?:-wal|-shm|-journal)?$/u
+
 /** Removes build leftovers of a crashed run (never a published file). */
 const sweepTemporaryFiles = (dir: string): void => {
   if (!existsSync(dir)) return
-  for (const name of readdirSync(dir)) if (name.endsWith(".tmp")) rmSync(join(dir, name), { force: true })
+  for (const name of readdirSync(dir)) if (TEMPORARY.test(name)) rmSync(join(dir, name), { force: true })
 }
 
 export const runPipeline = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedError> =>

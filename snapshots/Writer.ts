@@ -239,14 +239,14 @@ export class SnapshotWriter {
       this.abort()
       throw e
     }
-    rmSync(this.tmpPath, { force: true })
+    removeDatabase(this.tmpPath)
     fsyncPath(packedPath)
     lap("sync_ms")
     const file = `${batchDate}-${hash.slice(0, 16)}.sqlite`
     const path = join(this.dir, file)
     if (existsSync(path)) {
       // Same date, same content: the published file stays untouched.
-      rmSync(packedPath, { force: true })
+      removeDatabase(packedPath)
       return { file, path, contentHash: hash, rowCounts: counts, created: false, timings }
     }
     renameSync(packedPath, path)
@@ -257,13 +257,21 @@ export class SnapshotWriter {
   /** Drops the temporary files (a rejected or failed build). */
   abort(): void {
     if (this.db.open) this.db.close()
-    rmSync(this.tmpPath, { force: true })
-    rmSync(this.packedPath, { force: true })
+    removeDatabase(this.tmpPath)
+    removeDatabase(this.packedPath)
   }
 
   private get packedPath(): string {
     return this.tmpPath.replace(/\.sqlite\.tmp$/, ".packed.sqlite.tmp")
   }
+}
+
+/**
+ * A temporary database file and the files SQLite keeps beside it: a reader that opened it (the
+ * hash) leaves `-wal` and `-shm` under its name, which would otherwise stay in the snapshots folder.
+ */
+const removeDatabase = (path: string): void => {
+  for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(`${path}${suffix}`, { force: true })
 }
 
 /** Below this size the hash is quicker in this thread than a worker's start (~0.1 s). */

@@ -72,6 +72,8 @@ describe("pipeline run from a folder", () => {
     if (first._tag !== "Right" || first.right.outcome !== "published") throw new Error("not published")
     expect(first.right.batchDate).toBe("2026-11-20")
     expect(readCurrent(join(dataDir, "snapshots"))).toBe(first.right.file)
+    // the build leaves nothing behind: no temporary database, nor the -wal/-shm a reader of it made
+    expect(readdirSync(join(dataDir, "snapshots")).filter((n) => n.startsWith("."))).toEqual([])
     const files = readdirSync(sampleDir).filter((n) => !n.startsWith("."))
     // one RawFileObserved per file, then BatchBuilt and BatchPublished
     expect(eventTypes(dataDir)).toEqual([...files.map(() => "RawFileObserved"), "BatchBuilt", "BatchPublished"])
