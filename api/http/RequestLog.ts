@@ -144,6 +144,16 @@ export const loggedServer = (sink?: AccessLogSink) => (): Server => {
   for (const event of ["request", "checkContinue"] as const) {
     server.on(event, listener)
     server.on(event, headAsGet)
+    // the port is bound before the application attaches its listener (the accounts services need
+    // the bound address): a request in between would get no answer at all, and a start-up probe
+    // would hang; it is 503 with Retry-After instead
+    const ours = server.listenerCount(event) + 1
+    server.on(event, (_request: IncomingMessage, response: ServerResponse) => {
+      if (server.listenerCount(event) > ours) return
+      const body = JSON.stringify({ error: "starting", status: 503, message: "the server is starting; retry in a second" })
+      response.writeHead(503, { "content-type": "application/json", "retry-after": "1", "content-length": Buffer.byteLength(body) })
+      response.end(body)
+    })
   }
   server.on("clientError", answerClientError)
   return server

@@ -50,6 +50,30 @@ describe("access log listener", () => {
   })
 })
 
+describe("before the application attaches its listener", () => {
+  it("a request is answered 503 with Retry-After (it used to get no answer at all), then served once it is attached", async () => {
+    const lines: AccessLogLine[] = []
+    const server = loggedServer((line) => lines.push(line))()
+    server.listen(0, "127.0.0.1")
+    await once(server, "listening")
+    const { port } = server.address() as AddressInfo
+    try {
+      const early = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(3000) })
+      expect(early.status).toBe(503)
+      expect(early.headers.get("retry-after")).toBe("1")
+      expect(await early.json()).toMatchObject({ error: "starting", status: 503 })
+      server.on("request", (_req, res) => res.end("ok"))
+      const later = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(3000) })
+      expect([later.status, await later.text()]).toEqual([200, "ok"])
+      expect(await waitFor(() => lines.length === 2)).toBe(true)
+      expect(lines.map((l) => l.status)).toEqual([503, 200])
+    } finally {
+      server.closeAllConnections()
+      server.close()
+    }
+  })
+})
+
 describe("requests Node refuses", () => {
   it("are answered in JSON and the connection is closed, also to a client that keeps its side open", async () => {
     const server = loggedServer(() => {})()
