@@ -189,8 +189,8 @@ const answerClientError = (error: Error & { readonly code?: string }, socket: Du
  * the application (whose router has GET routes only) sees a GET, and Node, which made the
  * response for a HEAD, sends its status and headers (Content-Length, ETag, quota headers) but drops
  * the body. Counted like the GET. Not on the account and registration paths, whose GETs can act (a
- * one-time link shows a new key once; a sign-in callback): a link checker's HEAD must not use them
- * up, so HEAD there is 405.
+ * sign-in callback redeems its code): a link checker's HEAD must not use them up, so HEAD there is
+ * 405.
  */
 const headAsGet = (request: IncomingMessage): void => {
   if (request.method === "HEAD" && !isAccountPath(request.url ?? "/")) request.method = "GET"
