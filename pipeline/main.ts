@@ -112,7 +112,10 @@ const withdrawCommand = async (args: string[]) => {
   const exit = await Effect.runPromiseExit(withdraw(env("FDS_DATA_DIR", "./data"), values.sha!, values.reason ?? null))
   if (exit._tag === "Success") {
     const f = exit.value
-    console.log(`withdrawn: ${f.name} (${f.data_set}, sha ${f.sha256.slice(0, 12)}); the next run builds without it`)
+    console.log(
+      `withdrawn: ${f.name} (${f.data_set}, sha ${f.sha256.slice(0, 12)}); the next run builds without it ` +
+        "(remove it from the inbox too: a file delivered again is an input again)",
+    )
     return
   }
   const failure = exit.cause.reasons.find((r) => r._tag === "Fail")
