@@ -51,6 +51,8 @@ export interface LoadedInputs {
   readonly repairs: Record<string, number>
   /** The latest quota date in the inputs, YYYY-MM-DD; null when they hold no rows. */
   readonly latestQuotaDate: string | null
+  /** The cartola file that holds it (named when it is refused, e.g. a date after today). */
+  readonly latestQuotaFile: string | null
 }
 
 const prefixed = (dataSet: string, repairs: Readonly<Record<string, number>>): Record<string, number> =>
@@ -78,6 +80,7 @@ export const loadInputs = (
     let registry: ReadonlyArray<FmRegistryRecord> = []
     const cartolas: CartolaInput[] = []
     let latest = 0
+    let latestFile: string | null = null
     let rows = 0
     const others = new Map<DataSetName, Array<{ name: string; records: ReadonlyArray<unknown> }>>()
     let fiUnavailable: string | null = inputs.some((i) => i.data_set === "fi_registry")
@@ -159,7 +162,10 @@ export const loadInputs = (
           if (cache === null) cartolas.push(inMemory(columns))
         }
         add(repairs, summary.repairs)
-        if (summary.latestDate > latest) latest = summary.latestDate
+        if (summary.latestDate > latest) {
+          latest = summary.latestDate
+          latestFile = input.name
+        }
         rows += summary.rows
         if (cache !== null) {
           // Parsed again if the entry went away meanwhile (these bytes parsed once: it cannot fail).
@@ -182,6 +188,7 @@ export const loadInputs = (
       fiUnavailable,
       repairs,
       latestQuotaDate: latest === 0 ? null : intToDate(latest),
+      latestQuotaFile: latestFile,
     }
   })
 

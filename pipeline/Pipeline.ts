@@ -137,7 +137,9 @@ const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedE
     )
     const latest = loaded.latestQuotaDate
     if (latest === null) return yield* reject("the daily values hold no rows")
-    if (latest > options.today) return yield* reject(`daily values dated ${latest}, after today (${options.today})`)
+    if (latest > options.today) {
+      return yield* reject(`cartola_diaria ${loaded.latestQuotaFile} field FECHA_INF: daily values dated ${latest}, after today (${options.today})`)
+    }
     const batchDate = options.date ?? latest
 
     const shas = inputs.map((i) => i.sha256)

@@ -231,7 +231,7 @@ describe("bad input rejects the batch and keeps the previous snapshot", () => {
     expect((await run(options(dataDir, [{ kind: "folder", path: dir }], { date: "2026-11-19" })))._tag).toBe("Right")
   })
 
-  it("a date in the future", async () => {
+  it("a date in the future: names the file and the field", async () => {
     const dir = variantOf("bad-future", (d) => {
       const f = lastCartola(d)
       const lines = readFileSync(f, "latin1").trimEnd().split("\n")
@@ -239,7 +239,8 @@ describe("bad input rejects the batch and keeps the previous snapshot", () => {
       cells[3] = "20261130"
       appendFileSync(f, cells.join(";") + "\n", "latin1")
     })
-    await rejectsKeepingPrevious(dir, /after today/)
+    const name = lastCartola(dir).split("/").at(-1)!
+    await rejectsKeepingPrevious(dir, new RegExp(`cartola_diaria ${name} field FECHA_INF: daily values dated 2026-11-30, after today \\(2026-11-22\\)`))
   })
 })
 
