@@ -6,6 +6,7 @@
 import { brotliDecompressSync, gunzipSync } from "node:zlib"
 import { Context, Effect, Exit, Layer, Scope } from "effect"
 import { HttpServer } from "effect/http"
+import { connect } from "node:net"
 import { request } from "undici"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { isCacheableDataRequest, secondsUntilNextBatch } from "../../api/http/Caching.ts"
@@ -40,6 +41,17 @@ describe("HTTP caching, compression, request id and access log", () => {
     return { status: res.statusCode, headers: res.headers, bytes }
   }
   const withKey = (path: string, headers: Record<string, string> = {}) => raw(path, { "x-api-key": key.key, ...headers })
+  /** Bytes written as they are on a new connection whose client side then ends; all the server sent, once it closed. */
+  const rawExchange = (text: string) =>
+    new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(new URL(url).port), "127.0.0.1", () => socket.end(text))
+      let got = ""
+      socket.on("data", (chunk: Buffer) => {
+        got += chunk.toString("latin1")
+      })
+      socket.on("close", () => resolve(got))
+      socket.on("error", reject)
+    })
 
   beforeAll(async () => {
     key = await createKey(fx.dataDir, { email: "http@example.cl", dailyQuota: QUOTA })
@@ -267,21 +279,8 @@ describe("HTTP caching, compression, request id and access log", () => {
   })
 
   it("requests with Expect: 100-continue or asking to upgrade are answered, logged and given a request id too", async () => {
-    const { connect } = await import("node:net")
-    const port = Number(new URL(url).port)
     const exchange = (extra: string, id: string) =>
-      new Promise<string>((resolve, reject) => {
-        const socket = connect(port, "127.0.0.1", () => {
-          // the client's side ends after the request: the server answers, then closes
-          socket.end(`GET /api/asset_providers HTTP/1.1\r\nHost: x\r\nX-Api-Key: ${key.key}\r\nX-Request-Id: ${id}\r\n${extra}\r\n`)
-        })
-        let text = ""
-        socket.on("data", (chunk) => {
-          text += chunk.toString("latin1")
-        })
-        socket.on("end", () => resolve(text))
-        socket.on("error", reject)
-      })
+      rawExchange(`GET /api/asset_providers HTTP/1.1\r\nHost: x\r\nX-Api-Key: ${key.key}\r\nX-Request-Id: ${id}\r\n${extra}\r\n`)
     lines.length = 0
     const cases = [
       ["Expect: 100-continue\r\nConnection: close\r\n", "expect-1"],
@@ -364,18 +363,7 @@ describe("HTTP caching, compression, request id and access log", () => {
   })
 
   it("answers what the router or Node cannot take in the JSON error shape: bad percent-encoding, oversized or malformed requests", async () => {
-    const { connect } = await import("node:net")
-    const port = Number(new URL(url).port)
-    const exchange = (text: string) =>
-      new Promise<string>((resolve, reject) => {
-        const socket = connect(port, "127.0.0.1", () => socket.end(text))
-        let got = ""
-        socket.on("data", (chunk) => {
-          got += chunk.toString("latin1")
-        })
-        socket.on("close", () => resolve(got))
-        socket.on("error", reject)
-      })
+    const exchange = rawExchange
     const parse = (text: string) => {
       const split = text.indexOf("\r\n\r\n")
       return { head: text.slice(0, split).toLowerCase(), body: JSON.parse(text.slice(split + 4)) as { error: string; status: number } }
