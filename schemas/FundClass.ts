@@ -35,7 +35,8 @@ export const currencyOf = (code: string | null): string | null => {
  * Investor class from the series label, since CMF publishes none: a label containing "APV" is
  * APV; I, INST, INSTITUCIONAL, ALTO or a label starting with "I-" is Institutional; others Retail.
  */
-export const investorClassOf = (serie: string): "APV" | "Institutional" | "Retail" => {
+export const INVESTOR_CLASSES = ["APV", "Institutional", "Retail"] as const
+export const investorClassOf = (serie: string): (typeof INVESTOR_CLASSES)[number] => {
   const s = serie.trim().toUpperCase()
   if (s.includes("APV")) return "APV"
   if (s === "I" || s === "INST" || s === "INSTITUCIONAL" || s === "ALTO" || s.startsWith("I-")) return "Institutional"

@@ -21,9 +21,11 @@ export const Vehicle = Schema.Literals(["mutual_fund", "etf", "investment_fund",
   description: "mutual_fund (default), etf, investment_fund or all",
 })
 
-export const Category = Schema.String.check(
-  Schema.makeFilter((s: string) => CATEGORY_WORDS.has(s.toLowerCase()) || `one of ${[...CATEGORY_WORDS].join(", ")} (case-insensitive)`),
-).annotate({ description: "Fund category (CMF fund type as a word), case-insensitive", examples: ["equity"] })
+/** Whether `s` is a category word, case-insensitive. */
+export const isCategory = (s: string): boolean => CATEGORY_WORDS.has(s.toLowerCase())
+export const CATEGORY_RULE = `one of ${[...CATEGORY_WORDS].join(", ")} (case-insensitive)`
+
+export const Category = Schema.String.check(Schema.makeFilter((s: string) => isCategory(s) || CATEGORY_RULE)).annotate({ description: "Fund category (CMF fund type as a word), case-insensitive", examples: ["equity"] })
 
 export const FundFamily = Schema.String.check(
   Schema.makeFilter((s: string) => familyOf(s) !== undefined || "an AFM RAR family name (e.g. Accionario eeuu) or its slug"),

@@ -24,10 +24,10 @@ export const compare = HttpApiEndpoint.get("compare", "/api/compare", {
 export const screener = HttpApiEndpoint.get("screener", "/api/screener", {
   query: {
     q: text("Substring of the fund name or RUN, case-insensitive (max 200)"),
-    fund_family: text("Catalog fundFamily, case-insensitive equality (max 200)"),
-    investor_class: text("Investor class (APV, Institutional, Retail), case-insensitive equality (max 100)"),
+    fund_family: text("Catalog fundFamily: an AFM RAR family by display name or slug, case-insensitive; unknown → 422"),
+    investor_class: text("Investor class: APV, Institutional or Retail, case-insensitive; other → 422"),
     currency: text("PESOS/CLP or DOLAR/USD, case-insensitive; required to sort by a return"),
-    category: text("Catalog category, case-insensitive equality (max 100)"),
+    category: text("Catalog category word (as on /api/all-funds), case-insensitive; unknown → 422"),
     administrator: text("Substring of the administrator name, case-insensitive (max 200)"),
     cmf_spheres_min: text("Inclusive minimum spheres, integer 1 to 5; excludes unavailable values; not above the maximum"),
     cmf_spheres_max: text("Inclusive maximum spheres, integer 1 to 5; excludes unavailable values"),

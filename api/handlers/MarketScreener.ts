@@ -12,6 +12,8 @@ import { InvalidParameter, ServiceUnavailable } from "../../schemas/ApiErrors.ts
 import { dateToInt } from "../../schemas/Dates.ts"
 import type { ScreenerBody } from "../../schemas/MarketCompare.ts"
 import { DECIMAL_DIGITS } from "../../schemas/QueryInt.ts"
+import { CATEGORY_RULE, isCategory, familyOf } from "../../schemas/MarketParams.ts"
+import { INVESTOR_CLASSES } from "../../schemas/FundClass.ts"
 import { WINDOWS, type WindowKey } from "../../snapshots/compute/Windows.ts"
 import {
   type BatchInfo,
@@ -92,6 +94,19 @@ export const parseScreen = (q: ScreenerQuery): Screen | InvalidParameter => {
     administrator: maxText(q, "administrator", 200),
   }
   for (const v of Object.values(texts)) if (v instanceof InvalidParameter) return v
+  // Closed vocabularies (the words all-funds and tac-changes accept): a value outside them is a
+  // mistake to report, not a filter that matches nothing.
+  const [familyText, investorClass, category] = [texts.fundFamily, texts.investorClass, texts.category] as Array<string | null>
+  let fundFamily: string | null = null
+  if (familyText != null) {
+    const family = familyOf(familyText)
+    if (family === undefined) return bad("fund_family", "an AFM RAR family name (e.g. Accionario eeuu) or its slug")
+    fundFamily = family.familyRar
+  }
+  if (category != null && !isCategory(category)) return bad("category", CATEGORY_RULE)
+  if (investorClass != null && !INVESTOR_CLASSES.some((c) => c.toLowerCase() === investorClass.toLowerCase())) {
+    return bad("investor_class", `one of ${INVESTOR_CLASSES.join(", ")} (case-insensitive)`)
+  }
   let currency: ContractCurrency | null = null
   if (q.currency !== undefined) {
     if (/^(pesos|clp)$/iu.test(q.currency)) currency = "PESOS"
@@ -125,10 +140,10 @@ export const parseScreen = (q: ScreenerQuery): Screen | InvalidParameter => {
   if (offset instanceof InvalidParameter) return offset
   return {
     q: texts.q as string | null,
-    fundFamily: texts.fundFamily as string | null,
-    investorClass: texts.investorClass as string | null,
+    fundFamily,
+    investorClass: investorClass ?? null,
     currency,
-    category: texts.category as string | null,
+    category: category ?? null,
     administrator: texts.administrator as string | null,
     spheresMin,
     spheresMax,

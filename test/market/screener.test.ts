@@ -89,6 +89,8 @@ describe("filters", () => {
   })
   it("fund_family, category, investor_class: case-insensitive equality", async () => {
     expect(rowIds(await screen("fund_family=accionario%20EEUU"))).toEqual(ids(...byAscendingId(["9106:A", "9107:A"])))
+    // the family's slug names it too, as on /api/all-funds
+    expect(rowIds(await screen("fund_family=Accionario-EEUU"))).toEqual(ids(...byAscendingId(["9106:A", "9107:A"])))
     expect(rowIds(await screen("category=MONEY_MARKET_90D"))).toEqual(ids("8200:BPRIV"))
     expect(rowIds(await screen("investor_class=institutional"))).toEqual(ids("9105:I"))
   })
@@ -189,6 +191,10 @@ describe("each invalid parameter → 422 naming it (never clamped)", () => {
     ["investor_class", `investor_class=${long(101)}`],
     ["currency", "currency=EUR"],
     ["category", `category=${long(101)}`],
+    // closed vocabularies (those of /api/all-funds): an unknown word is a mistake, not an empty filter
+    ["category", "category=equities"],
+    ["fund_family", "fund_family=accionario%20marte"],
+    ["investor_class", "investor_class=retail2"],
     ["administrator", `administrator=${long(201)}`],
     ["cmf_spheres_min", "cmf_spheres_min=0"],
     ["cmf_spheres_min", "cmf_spheres_min=6"],
