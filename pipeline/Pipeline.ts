@@ -42,7 +42,15 @@ export interface RunOptions {
 }
 
 export type RunOutcome =
-  | { readonly outcome: "published"; readonly batchDate: string; readonly file: string; readonly contentHash: string; readonly rowCounts: Record<string, number> }
+  | {
+      readonly outcome: "published"
+      readonly batchDate: string
+      readonly file: string
+      readonly contentHash: string
+      readonly rowCounts: Record<string, number>
+      /** Why the batch went out without its FI/ETF part (those routes answer 503), or null. */
+      readonly fiUnavailable: string | null
+    }
   | { readonly outcome: "unchanged"; readonly batchDate: string; readonly file: string; readonly note?: string }
 
 /** The batch was refused; CURRENT still names the previous snapshot. */
@@ -186,8 +194,13 @@ const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedE
       file: finished.file,
       contentHash: finished.contentHash,
       rowCounts: finished.rowCounts,
+      fiUnavailable: loaded.fiUnavailable,
     } satisfies RunOutcome
   }).pipe(Effect.scoped)
+
+/** What STATUS.json and the command line say of a batch published without its FI/ETF part. */
+export const withoutFi = (reason: string): string =>
+  `published without its FI/ETF part (the /api/fi routes and vehicle=etf|investment_fund answer 503 fi_unavailable; /health is degraded): ${reason}`
 
 /** Writes STATUS.json for /health; a run that was interrupted (daemon stopped) changed nothing and reports nothing. */
 const recordStatus = (dataDir: string, startedAt: number, exit: Exit.Exit<RunOutcome, BatchRejectedError>) =>
@@ -201,7 +214,8 @@ const recordStatus = (dataDir: string, startedAt: number, exit: Exit.Exit<RunOut
     try {
       if (Exit.isSuccess(exit)) {
         const r = exit.value
-        writeStatus(dir, { outcome: r.outcome, batch_date: r.batchDate, file: r.file, reason: r.outcome === "unchanged" ? (r.note ?? null) : null, ...times })
+        const reason = r.outcome === "unchanged" ? (r.note ?? null) : r.fiUnavailable === null ? null : withoutFi(r.fiUnavailable)
+        writeStatus(dir, { outcome: r.outcome, batch_date: r.batchDate, file: r.file, reason, ...times })
       } else if (error !== undefined) {
         writeStatus(dir, { outcome: error.kind === "content" ? "rejected" : "failed", batch_date: error.batchDate, file: current, reason: error.reason, ...times })
       } else {

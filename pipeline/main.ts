@@ -5,7 +5,7 @@ import { isIsoDate } from "../schemas/Dates.ts"
 import { daemonCommand } from "./daemon/DaemonCommand.ts"
 import { runOptionsFromEnv } from "./daemon/RunConfig.ts"
 import { lockedMessage, type RunLocked, withRunLock } from "./daemon/RunLock.ts"
-import { type RunOptions, runPipeline } from "./Pipeline.ts"
+import { type RunOptions, runPipeline, withoutFi } from "./Pipeline.ts"
 import { terminalOrLogProgress } from "./Progress.ts"
 import { reproduce } from "./Reproduce.ts"
 import { rollbackCommand } from "./Rollback.ts"
@@ -62,6 +62,7 @@ const run = async (args: string[]) => {
   const seconds = ((performance.now() - started) / 1000).toFixed(1)
   if (exit._tag === "Success") {
     const r = exit.value
+    if (r.outcome === "published" && r.fiUnavailable !== null) console.error(`fds: warning: ${withoutFi(r.fiUnavailable)}`)
     console.log(
       r.outcome === "published"
         ? `published ${r.batchDate}: ${r.file} (${Object.entries(r.rowCounts).map(([t, n]) => `${t} ${n}`).join(", ")}) in ${seconds} s`

@@ -21,7 +21,7 @@ export const PipelineStatus = Schema.Struct({
   batch_date: Schema.NullOr(Schema.String),
   /** The snapshot file CURRENT names after the run; null when nothing is published. */
   file: Schema.NullOr(Schema.String),
-  /** Why it was rejected, failed or held; null for a plain success. */
+  /** Why it was rejected, failed or held, or what a published batch lacks (its FI/ETF part); null for a plain success. */
   reason: Schema.NullOr(Schema.String),
   started_at: Schema.String,
   finished_at: Schema.String,
@@ -93,11 +93,13 @@ export type HealthState = "ok" | "degraded" | "unavailable"
 /**
  * /health's status. Unavailable: nothing serves. Degraded: the last run failed or was rejected,
  * CURRENT names a snapshot the API refused (for longer than `graceMillis`, the time a swap takes),
- * or the served batch is stale. Staleness is judged only where a pipeline reports (STATUS.json
- * exists): a data folder filled by hand or by copy has no schedule to be late against.
+ * the served batch is stale, or it was published without its FI/ETF part (missing, or failed its
+ * checks: the FI routes answer 503). Staleness is judged only where a pipeline reports
+ * (STATUS.json exists): a data folder filled by hand or by copy has no schedule to be late against.
  */
 export const healthState = (input: {
-  readonly served: { readonly batchDate: string; readonly file: string } | null
+  /** `fiUnavailable`: the snapshot says (meta `fi_status`) that it lacks its FI/ETF part. */
+  readonly served: { readonly batchDate: string; readonly file: string; readonly fiUnavailable?: boolean } | null
   readonly current: { readonly file: string; readonly sinceMillis: number } | null
   readonly status: PipelineStatus | null
   readonly nowMillis: number
@@ -105,6 +107,7 @@ export const healthState = (input: {
   readonly graceMillis: number
 }): HealthState => {
   if (input.served === null) return "unavailable"
+  if (input.served.fiUnavailable === true) return "degraded"
   const status = input.status
   if (status !== null && (status.outcome === "failed" || status.outcome === "rejected")) return "degraded"
   const c = input.current

@@ -12,7 +12,7 @@
  */
 import { Cause, Effect, Exit } from "effect"
 import cron from "node-cron"
-import { type RunOptions, type RunOutcome, runPipeline } from "../Pipeline.ts"
+import { type RunOptions, type RunOutcome, runPipeline, withoutFi } from "../Pipeline.ts"
 import type { Log } from "./Log.ts"
 import { type RetryPolicy, withSourceRetry } from "./Retry.ts"
 import { lockedMessage, withRunLock } from "./RunLock.ts"
@@ -46,6 +46,10 @@ export interface Daemon {
 const summarize = (exit: Exit.Exit<RunOutcome, unknown>): { level: "info" | "warn" | "error"; fields: Record<string, unknown> } => {
   if (Exit.isSuccess(exit)) {
     const r = exit.value
+    // a batch out without its FI/ETF part is a warning: part of the API answers 503 until the next one
+    if (r.outcome === "published" && r.fiUnavailable !== null) {
+      return { level: "warn", fields: { outcome: r.outcome, batch_date: r.batchDate, file: r.file, reason: withoutFi(r.fiUnavailable) } }
+    }
     return { level: "info", fields: { outcome: r.outcome, batch_date: r.batchDate, file: r.file, ...(r.outcome === "unchanged" && r.note !== undefined ? { note: r.note } : {}) } }
   }
   if (Exit.hasInterrupts(exit)) return { level: "warn", fields: { outcome: "interrupted" } }

@@ -47,6 +47,13 @@ describe("FI data unavailable in the published batch", () => {
     expect(days.body.data).toHaveLength(5)
   })
 
+  it("/health is degraded while the served batch lacks its FI part (ops see it without calling an FI route)", async () => {
+    const res = await api.call("/health")
+    expect(res.status).toBe(200)
+    expect(res.body.status).toBe("degraded")
+    expect(res.body.last_scraped_date).toBe("2026-02-06")
+  })
+
   it("parameter errors are still answered first (422, 400): they do not depend on the batch", async () => {
     expect((await api.call("/api/fi/instruments?limit=501")).status).toBe(422)
     expect((await api.call(`/api/fi/instruments/${id}/cartera/holdings?month=2025-13`)).status).toBe(400)
@@ -74,5 +81,9 @@ describe("a snapshot that does not declare FI data", () => {
     expect(header(fi, "retry-after")).toBeDefined()
     const fm = await get(`${server.url}/api/asset_providers`, { "x-api-key": key })
     expect(fm.status).toBe(200)
+  })
+
+  it("/health stays ok: a snapshot that says nothing of FI data predates it, nothing failed", async () => {
+    expect(((await get(`${server.url}/health`)).body as { status: string }).status).toBe("ok")
   })
 })

@@ -69,6 +69,11 @@ describe("the health state", () => {
     expect(healthState({ ...late, status: null })).toBe("ok") // no STATUS.json: no schedule to be late against
   })
 
+  it("is degraded while the served batch says it lacks its FI/ETF part", () => {
+    expect(healthState({ ...base, served: { ...base.served, fiUnavailable: true } })).toBe("degraded")
+    expect(healthState({ ...base, served: { ...base.served, fiUnavailable: false } })).toBe("ok")
+  })
+
   it("is degraded when CURRENT names a file the API has not taken for longer than the grace", () => {
     const other = { file: "2026-11-20-1111111111111111.sqlite", sinceMillis: base.nowMillis - 5_000 }
     expect(healthState({ ...base, current: other })).toBe("ok") // a swap takes a moment

@@ -15,13 +15,16 @@ export const root = join(import.meta.dirname, "..", "..", "..")
 const main = join(root, "pipeline", "main.ts")
 const crashAt = join(import.meta.dirname, "crashAt.ts")
 
-/** The sample's registry and 2026 daily values (through 2026-11-20) in `dir`; the whole sample in `dir`-full. */
+/**
+ * The sample's registry, 2026 daily values (through 2026-11-20) and FI lists (so that a batch
+ * carries its FI part: /health is degraded without it) in `dir`; the whole sample in `dir`-full.
+ */
 export const writeMiniSample = async (dir: string): Promise<{ readonly mini: string; readonly full: string }> => {
   const full = `${dir}-full`
   await writeSample({ out: full, scale: "small", seed: 5, endDate: "2026-11-20" })
   mkdirSync(dir, { recursive: true })
   for (const f of readdirSync(full)) {
-    if (f.startsWith("fm_ident2") || f.startsWith("ffmm_todos_2026")) copyFileSync(join(full, f), join(dir, f))
+    if (f.startsWith("fm_ident2") || f.startsWith("ffmm_todos_2026") || f.startsWith("fi_consulta_")) copyFileSync(join(full, f), join(dir, f))
   }
   return { mini: dir, full }
 }
