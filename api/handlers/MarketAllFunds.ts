@@ -15,6 +15,7 @@ import { keptLru } from "../../snapshots/readers/MarketDb.ts"
 import { readyAnswer } from "../../snapshots/readers/MarketReady.ts"
 import type { Lease } from "../SnapshotStore.ts"
 import { fiUnavailable, type VehicleUnavailable } from "./MarketVehicles.ts"
+import { FI_RETRY_AFTER_SECONDS } from "./FiSnapshot.ts"
 import { OffThreadRenderer } from "./OffThreadRender.ts"
 import { afterBatch, jsonBytes, readyResponse } from "./MarketResponses.ts"
 
@@ -35,8 +36,9 @@ const filtersOf = (q: AllFundsQuery): AllFundsFilters => ({
   ...(q.article107_regulation_status === undefined ? {} : { article107Status: q.article107_regulation_status }),
 })
 
+/** A vehicle's rows missing from the batch (its FI/ETF part) come back only with another batch: the FI routes' Retry-After. */
 const unavailable = (u: VehicleUnavailable) =>
-  new ServiceUnavailable({ reason: u.unavailable, message: u.message, retryAfter: 300 })
+  new ServiceUnavailable({ reason: u.unavailable, message: u.message, retryAfter: FI_RETRY_AFTER_SECONDS })
 
 export const allFundsAnswer = (
   lease: Lease,

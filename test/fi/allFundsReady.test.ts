@@ -70,7 +70,8 @@ describe("stored all-funds answers per vehicle", () => {
       const res = await readyWithoutFi.call(`/api/all-funds?vehicle=${vehicle}`)
       expect(res.status).toBe(503)
       expect(res.body.error).toBe("fi_unavailable")
-      expect(header(res, "retry-after")).toBe("300")
+      // the same advice as the /api/fi routes for the same state (it was 300 here, 3600 there)
+      expect(header(res, "retry-after")).toBe("3600")
     }
   })
 })
