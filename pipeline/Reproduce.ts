@@ -30,19 +30,24 @@ export interface ReproduceResult {
   readonly restored: boolean
 }
 
-export const reproduce = (dataDir: string, batchDate: string, options: { readonly restore: boolean }) =>
+export const reproduce = (dataDir: string, batchDate: string, options: { readonly restore: boolean; readonly file?: string | undefined }) =>
   Effect.gen(function* () {
     const p = paths(dataDir)
     const ledger = yield* Effect.acquireRelease(
       Effect.sync(() => new Ledger(p.ledger)),
       (l) => Effect.sync(() => l.close()),
     )
-    const built = ledger
+    // the latest build of the date, or the one `file` names (a day rebuilt after a CMF correction has several)
+    const builds = ledger
       .events("BatchBuilt")
       .map((e) => e.payload)
       .filter((b) => b.batch_date === batchDate)
-      .at(-1)
-    if (built === undefined) return yield* new ReproduceFailed({ reason: `no batch was built for ${batchDate}` })
+    if (builds.length === 0) return yield* new ReproduceFailed({ reason: `no batch was built for ${batchDate}` })
+    const built = options.file === undefined ? builds.at(-1) : builds.findLast((b) => b.file === options.file)
+    if (built === undefined) {
+      const files = [...new Set(builds.map((b) => b.file))].join(", ")
+      return yield* new ReproduceFailed({ reason: `${options.file} was not built for ${batchDate} (its builds: ${files})` })
+    }
     const raw = new RawStore(p.raw)
     const inputs: RawFileObserved[] = []
     // One pass over the ledger (a lookup per input re-read every event: ~25 s at full scale).

@@ -1,7 +1,8 @@
 /**
- * `pipeline rollback --to D`: re-points CURRENT to the latest snapshot published for date D, if
- * retention kept its file and it still passes the checks the API makes, and records the fact in
- * the ledger (BatchRolledBack) and in STATUS.json. The API swaps to it by itself.
+ * `pipeline rollback --to D [--file F]`: re-points CURRENT to the latest snapshot published for
+ * date D (or to F, one of D's published builds: a day rebuilt after a CMF correction has several),
+ * if retention kept its file and it still passes the checks the API makes, and records the fact
+ * in the ledger (BatchRolledBack) and in STATUS.json. The API swaps to it by itself.
  *
  * A rollback holds: a later run that observes no new raw file since the rollback publishes
  * nothing and says so (see `rollbackHold`), so the daily job does not silently undo an explicit
@@ -33,6 +34,8 @@ export interface RollbackResult {
   readonly previous: string | null
   /** CURRENT already named this file: nothing was changed or recorded. */
   readonly alreadyCurrent: boolean
+  /** The files published for the date, oldest first (more than one: `--file` chooses). */
+  readonly builds: ReadonlyArray<string>
 }
 
 /** Why the file may not serve (the API's own checks, short of nothing); null when it may. */
@@ -55,7 +58,11 @@ export const snapshotProblem = (dir: string, file: string): string | null => {
   }
 }
 
-export const rollback = (dataDir: string, date: string, options: { readonly reason?: string | undefined } = {}) =>
+export const rollback = (
+  dataDir: string,
+  date: string,
+  options: { readonly reason?: string | undefined; readonly file?: string | undefined } = {},
+) =>
   Effect.gen(function* () {
     const startedAt = new Date(yield* Clock.currentTimeMillis).toISOString()
     const dir = join(dataDir, "snapshots")
@@ -64,12 +71,17 @@ export const rollback = (dataDir: string, date: string, options: { readonly reas
       (l) => Effect.sync(() => l.close()),
     )
     const published = ledger.events("BatchPublished").map((e) => e.payload)
-    const target = published.findLast((p) => p.batch_date === date)
-    if (target === undefined) {
+    const ofDate = published.filter((p) => p.batch_date === date)
+    const builds = [...new Set(ofDate.map((p) => p.file))]
+    if (ofDate.length === 0) {
       const dates = [...new Set(published.map((p) => p.batch_date))].sort().slice(-5)
       return yield* new RollbackRefused({
         reason: `no batch was published for ${date}${dates.length > 0 ? ` (latest published: ${dates.join(", ")})` : ""}`,
       })
+    }
+    const target = options.file === undefined ? ofDate.at(-1)! : ofDate.findLast((p) => p.file === options.file)
+    if (target === undefined) {
+      return yield* new RollbackRefused({ reason: `${options.file} was not published for ${date} (its builds: ${builds.join(", ")})` })
     }
     if (!existsSync(join(dir, target.file))) {
       return yield* new RollbackRefused({
@@ -81,7 +93,7 @@ export const rollback = (dataDir: string, date: string, options: { readonly reas
     const problem = snapshotProblem(dir, target.file)
     if (problem !== null) return yield* new RollbackRefused({ reason: `the snapshot of ${date} (${target.file}) may not serve: ${problem}` })
     const previous = readCurrent(dir)
-    if (previous === target.file) return { batchDate: date, file: target.file, previous, alreadyCurrent: true } satisfies RollbackResult
+    if (previous === target.file) return { batchDate: date, file: target.file, previous, alreadyCurrent: true, builds } satisfies RollbackResult
     publishCurrent(dir, target.file)
     ledger.append({
       type: "BatchRolledBack",
@@ -96,7 +108,7 @@ export const rollback = (dataDir: string, date: string, options: { readonly reas
       finished_at: new Date(yield* Clock.currentTimeMillis).toISOString(),
       pipeline_version: PIPELINE_VERSION,
     })
-    return { batchDate: date, file: target.file, previous, alreadyCurrent: false } satisfies RollbackResult
+    return { batchDate: date, file: target.file, previous, alreadyCurrent: false, builds } satisfies RollbackResult
   }).pipe(Effect.scoped)
 
 /**
@@ -120,15 +132,15 @@ export const rollbackHold = (
   return { batchDate: last.payload.batch_date, file: last.payload.file, recordedAt: last.recordedAt }
 }
 
-/** `./fds pipeline rollback --to YYYY-MM-DD [--reason TEXT]`: exit 0 done, 1 refused, 2 bad arguments, 3 busy. */
+/** `./fds pipeline rollback --to YYYY-MM-DD [--file SNAPSHOT] [--reason TEXT]`: exit 0 done, 1 refused, 2 bad arguments, 3 busy. */
 export const rollbackCommand = async (args: string[]): Promise<void> => {
-  const { values } = argsOrExit({ args, options: { to: { type: "string" }, reason: { type: "string" } } })
+  const { values } = argsOrExit({ args, options: { to: { type: "string" }, file: { type: "string" }, reason: { type: "string" } } })
   if (values.to === undefined || !isIsoDate(values.to)) {
     console.error("fds: rollback needs --to YYYY-MM-DD")
     process.exit(2)
   }
   const dataDir = process.env.FDS_DATA_DIR ?? "./data"
-  const exit = await Effect.runPromiseExit(withRunLock(dataDir, rollback(dataDir, values.to, { reason: values.reason })))
+  const exit = await Effect.runPromiseExit(withRunLock(dataDir, rollback(dataDir, values.to, { reason: values.reason, file: values.file })))
   if (exit._tag === "Success") {
     const r = exit.value
     console.log(
@@ -136,6 +148,9 @@ export const rollbackCommand = async (args: string[]): Promise<void> => {
         ? `unchanged: CURRENT already names ${r.file} (${r.batchDate})`
         : `rolled back to ${r.batchDate}: CURRENT names ${r.file} (was ${r.previous ?? "nothing"}); the API swaps to it by itself`,
     )
+    if (r.builds.length > 1) {
+      console.log(`${r.batchDate} has ${r.builds.length} published builds, oldest first: ${r.builds.join(", ")}; --file chooses one`)
+    }
     return
   }
   const failure = exit.cause.reasons.find((r) => r._tag === "Fail")?.error

@@ -88,9 +88,14 @@ const run = async (args: string[]) => {
 }
 
 const reproduceCommand = async (args: string[]) => {
-  const { values } = argsOrExit({ args, options: { date: { type: "string" }, restore: { type: "boolean", default: false } } })
+  const { values } = argsOrExit({
+    args,
+    options: { date: { type: "string" }, file: { type: "string" }, restore: { type: "boolean", default: false } },
+  })
   if (values.date === undefined || !isIsoDate(values.date)) fail("reproduce needs --date YYYY-MM-DD")
-  const exit = await Effect.runPromiseExit(reproduce(env("FDS_DATA_DIR", "./data"), values.date!, { restore: values.restore }))
+  const exit = await Effect.runPromiseExit(
+    reproduce(env("FDS_DATA_DIR", "./data"), values.date!, { restore: values.restore, file: values.file }),
+  )
   if (exit._tag === "Failure") {
     const failure = exit.cause.reasons.find((r) => r._tag === "Fail")
     console.error(`reproduce failed: ${failure?._tag === "Fail" ? (failure.error as { reason: string }).reason : String(exit.cause)}`)

@@ -121,6 +121,32 @@ describe("pipeline rollback", () => {
     expect(await waitFor(async () => (await servedDate()) === "2026-11-20", 5000)).toBe(true)
   })
 
+  it("a day built twice (a CMF correction): --file picks the earlier build; a file not published for the day is refused", async () => {
+    const corrected = current()
+    expect(corrected).not.toBe(published["2026-11-20"])
+    const latest = await cli("rollback", "--to", "2026-11-20")
+    expect(latest.stdout).toContain(`unchanged: CURRENT already names ${corrected}`)
+    expect(latest.stdout).toContain(`2026-11-20 has 2 published builds, oldest first: ${published["2026-11-20"]}, ${corrected}; --file chooses one`)
+    const wrong = await cli("rollback", "--to", "2026-11-20", "--file", published["2026-11-19"]!)
+    expect(wrong.code).toBe(1)
+    expect(wrong.stderr).toContain(`${published["2026-11-19"]} was not published for 2026-11-20 (its builds: ${published["2026-11-20"]}, ${corrected})`)
+    expect(current()).toBe(corrected)
+    // an auditor rebuilds either build of the day from the ledger and the raw store
+    const both = [await cli("reproduce", "--date", "2026-11-20", "--file", published["2026-11-20"]!), await cli("reproduce", "--date", "2026-11-20")]
+    expect(both.map((r) => [r.code, r.stdout.startsWith("match: ")])).toEqual([[0, true], [0, true]])
+    expect(both[0]!.stdout).toContain(published["2026-11-20"]!.slice(11, 27))
+    expect(both[1]!.stdout).toContain(corrected.slice(11, 27))
+    const notBuilt = await cli("reproduce", "--date", "2026-11-20", "--file", published["2026-11-19"]!)
+    expect([notBuilt.code, notBuilt.stderr]).toEqual([1, expect.stringContaining(`${published["2026-11-19"]} was not built for 2026-11-20 (its builds: ${published["2026-11-20"]}, ${corrected})`)])
+    const earlier = await cli("rollback", "--to", "2026-11-20", "--file", published["2026-11-20"]!, "--reason", "the correction was wrong")
+    expect(earlier.code, earlier.stderr).toBe(0)
+    expect(current()).toBe(published["2026-11-20"])
+    expect(ledgerRows(dataDir).at(-1)).toMatchObject({
+      type: "BatchRolledBack",
+      payload: { batch_date: "2026-11-20", file: published["2026-11-20"], from_file: corrected, reason: "the correction was wrong" },
+    })
+  })
+
   it("a day restored by reproduce --restore can be rolled back to", async () => {
     const restored = await cli("reproduce", "--date", "2026-11-18", "--restore")
     expect(restored.stdout).toMatch(/^match: .*restored/)
