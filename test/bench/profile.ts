@@ -3,9 +3,10 @@
  * under `node --cpu-prof` while autocannon loads one route; then the V8 profile is summarised by
  * self time per function, per source file and per area (our api/ code by concern, effect's HTTP
  * and core, node internals, GC, idle), and by the inclusive time of our middleware functions.
- * Then, unprofiled, the same load on our server, on effect's bare HTTP stack answering the same
- * bytes (test/bench/effectFloorServer.ts) and on plain node:http (the ceiling), with each
- * server's CPU time per request from /proc.
+ * Then, unprofiled, the same load on our server, on effect's HttpApi with one endpoint at the same
+ * path and no middleware (test/bench/httpApiFloorServer.ts), on effect's bare HTTP router
+ * (test/bench/effectFloorServer.ts), both answering the same bytes, and on plain node:http (the
+ * ceiling), with each server's CPU time per request from /proc.
  *
  *   node test/bench/profile.ts                      # /api/asset_providers, 10 s, 50 connections
  *   PROFILE_PATH=/api/all-funds BENCH_SECONDS=20 node test/bench/profile.ts
@@ -210,10 +211,13 @@ export const profileServer = async () => {
     table("self time by function", a.functions, 30)
     table("inclusive time of our functions (synchronous part of each call)", a.inclusive, 25)
 
-    // The same bytes, unprofiled, with the server's CPU per request: ours, effect's bare HTTP stack, plain node:http.
+    // The same bytes, unprofiled, with the server's CPU per request: ours, effect's HttpApi and bare
+    // router, plain node:http.
     const bodyFile = join(work, "body.json")
+    const pathOnly = path.split("?")[0]!
     const servers = {
       ours: await startApi(env),
+      httpapi_floor: await startProcess([join(root, "test/bench/httpApiFloorServer.ts"), bodyFile, pathOnly], env),
       effect_floor: await startProcess([join(root, "test/bench/effectFloorServer.ts"), bodyFile], env),
       plain: await startProcess([join(root, "test/bench/plainServer.ts"), bodyFile], env),
     }
@@ -221,8 +225,11 @@ export const profileServer = async () => {
     const comparison: Record<string, Round & { cpuMsPerRequest: number }> = {}
     console.log("\n| server (unprofiled) | req/s | p50 ms | p99 ms | server CPU ms / request |\n|---|---|---|---|---|")
     for (const [name, server] of Object.entries(servers)) {
-      const target = name === "ours" ? server.url + path : server.url
+      const target = name === "ours" || name === "httpapi_floor" ? server.url + path : server.url
       const headers = name === "ours" ? auth : {}
+      const sample = await request(target, { headers })
+      const same = Buffer.from(await sample.body.arrayBuffer()).equals(body)
+      if (sample.statusCode !== 200 || (name !== "ours" && !same)) throw new Error(`${name} does not answer the same bytes (${sample.statusCode})`)
       await round(target, headers, 1, connections) // warm-up
       const before = cpuMs(server.child.pid)
       const r = await round(target, headers, seconds, connections)
