@@ -24,9 +24,15 @@ const base62 = (bytes: Uint8Array, length: number): string => {
   return out
 }
 
+/** Six base62 digits of the CRC32 (62⁶ > 2³²), in number arithmetic: it runs on every request's key. */
 const checksum = (body: string): string => {
-  const c = crc32(body)
-  return base62(new Uint8Array([c >>> 24, (c >>> 16) & 255, (c >>> 8) & 255, c & 255]), 6)
+  let n = crc32(body) >>> 0
+  let out = ""
+  for (let i = 0; i < 6; i++) {
+    out = ALPHABET[n % 62]! + out
+    n = Math.floor(n / 62)
+  }
+  return out
 }
 
 export interface NewKey {
