@@ -12,7 +12,8 @@ import {
   NullableFactor,
   NullableWholeNumber,
   PositiveDecimal,
-  Text,
+  Code,
+  Name,
   toNullableBoolean,
   toNullableNumber,
   toNumber,
@@ -33,8 +34,8 @@ export const CARTOLA_COLUMNS = [
 ] as const
 
 const cells = [
-  WholeNumber, Text, WholeNumber, DateYmd, NullableDecimal, Text, YesNo,
-  NullableDecimal, Text, NullableDecimal, NullableDecimal, NullableDecimal,
+  WholeNumber, Name, WholeNumber, DateYmd, NullableDecimal, Code, YesNo,
+  NullableDecimal, Code, NullableDecimal, NullableDecimal, NullableDecimal,
   PositiveDecimal, NullableDecimal, NullableWholeNumber, NullableWholeNumber, YesNo, NullableDecimal,
   NullableDecimal, NullableDecimal, NullableDecimal, NullableDecimal, NullableDecimal,
   NullableFactor, NullableFactor

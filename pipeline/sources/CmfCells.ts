@@ -57,6 +57,12 @@ export const PositiveDecimal = cell("a positive number", satisfying((s) => DECIM
 /** FACTOR DE AJUSTE / DE REPARTO: blank on normal days (CMF writes 0 on some days, meaning 1). */
 export const NullableFactor = cell("a non-negative number or blank", satisfying((s) => OPTIONAL_UNSIGNED_DECIMAL.test(s) && finite(s)))
 export const Text = cell("a non-empty text", Schema.String.check(Schema.isNonEmpty()))
+/**
+ * Identifier-like cells (a series label, a currency) and names (administrator, fund): a value far
+ * longer than any real one is a row whose separators went missing, not a label to publish.
+ */
+export const Code = cell("a non-empty code of at most 40 characters", satisfying((s) => s !== "" && s.length <= 40))
+export const Name = cell("a non-empty name of at most 400 characters", satisfying((s) => s !== "" && s.length <= 400))
 export const AnyText = cell("text", Schema.String)
 export const YesNo = cell("S, N or blank", Schema.Literals(["S", "N", ""]))
 /** FECHA_INF: `YYYYMMDD`, a real calendar date. */

@@ -23,6 +23,10 @@ export interface CmfProblem {
   readonly detail: string
 }
 
+/** A cell's text as a message quotes it: whole up to 80 characters, else its start and its length. */
+export const quoted = (cell: string): string =>
+  cell.length <= 80 ? `"${cell}"` : `"${cell.slice(0, 60)}…" (${cell.length.toLocaleString("en-US")} characters)`
+
 export const cmfFileInvalid = (p: CmfProblem): CmfFileInvalid =>
   new CmfFileInvalid({
     dataSet: p.dataSet,

@@ -9,7 +9,7 @@ import { Effect } from "effect"
 import { HTMLElement, parse, TextNode } from "node-html-parser"
 import type { DataSetName } from "../../schemas/CmfRecords.ts"
 import type { HtmlCell } from "./CmfHtmlCells.ts"
-import { type CmfFileInvalid, cmfFileInvalid } from "./CmfFileInvalid.ts"
+import { type CmfFileInvalid, cmfFileInvalid, quoted } from "./CmfFileInvalid.ts"
 import { repairMojibake } from "./Mojibake.ts"
 
 const latin1 = new TextDecoder("latin1")
@@ -213,7 +213,7 @@ export const readHtmlTable = (
       const bad = columns.findIndex(([, cell], i) => !cell.valid(cells[i]!))
       if (bad !== -1) {
         const [name, cell] = columns[bad]!
-        return Effect.fail(tableProblem(spec, file, number, name, `expected ${cell.expected}, got "${cells[bad]}"`))
+        return Effect.fail(tableProblem(spec, file, number, name, `expected ${cell.expected}, got ${quoted(cells[bad]!)}`))
       }
       const error = onRow(cells, number)
       if (error !== undefined) return Effect.fail(error)

@@ -2,7 +2,7 @@
 import { Effect, Result, type Schema, type SchemaIssue } from "effect"
 import type { DataSetName } from "../../schemas/CmfRecords.ts"
 import { expectedOf, issueColumn } from "./CmfCells.ts"
-import { type CmfFileInvalid, cmfFileInvalid } from "./CmfFileInvalid.ts"
+import { type CmfFileInvalid, cmfFileInvalid, quoted } from "./CmfFileInvalid.ts"
 import { forEachCsvRow } from "./CmfCsv.ts"
 import { decodeCmfText, headerCell, isSinInformacion } from "./CmfText.ts"
 
@@ -102,7 +102,7 @@ export const readCmfTable = <Row>(
       if (Result.isFailure(decoded)) {
         const at = issueColumn(decoded.failure) ?? 0
         const expected = expectedOf(table.cells[at]!)
-        return problem(line, columns[at]!, `expected ${expected}, got "${cells[at] ?? ""}"`)
+        return problem(line, columns[at]!, `expected ${expected}, got ${quoted(cells[at] ?? "")}`)
       }
       return onRow(decoded.success, line)
     })

@@ -10,7 +10,8 @@ import {
   isoFromDmy,
   NullableDateDmy,
   NullableFundType,
-  Text,
+  Code,
+  Name,
   toNullableNumber,
   toNumber,
   WholeNumber
@@ -27,8 +28,8 @@ export const FM_REGISTRY_COLUMNS = [
 ] as const
 
 const cells = [
-  WholeNumber, Text, WholeNumber, Text, AnyText, NullableDateDmy, AnyText, NullableFundType,
-  NullableDateDmy, NullableDateDmy, Text
+  WholeNumber, Name, WholeNumber, Name, AnyText, NullableDateDmy, AnyText, NullableFundType,
+  NullableDateDmy, NullableDateDmy, Code
 ] as const
 
 // The parser sets `line` in place before handing it out as an FmRegistryRecord.

@@ -176,6 +176,19 @@ describe("parseCartola: rejected files", () => {
     expect(await failure(file(HEADER, row({ PATRIMONIO_NETO: huge })))).toMatchObject({ line: 2, field: "PATRIMONIO_NETO" })
   })
 
+  it("rejects a series label or currency far longer than any real one, quoting only its start", async () => {
+    const long = "A".repeat(50_000)
+    const error = await failure(file(HEADER, row(), row({ SERIE: long })))
+    expect(error).toMatchObject({ line: 3, field: "SERIE" })
+    expect(error.message).toBe(
+      `cartola_diaria ${FILE} line 3 field SERIE: expected a non-empty code of at most 40 characters, got "${"A".repeat(60)}…" (50,000 characters)`,
+    )
+    expect(await failure(file(HEADER, row({ MONEDA: "PESOS".repeat(9) })))).toMatchObject({ line: 2, field: "MONEDA" })
+    expect(await failure(file(HEADER, row({ NOM_ADM: "X".repeat(401) })))).toMatchObject({ line: 2, field: "NOM_ADM" })
+    // the longest accepted: 40 and 400 characters
+    expect((await parse(file(HEADER, row({ SERIE: "S".repeat(40), NOM_ADM: "N".repeat(400) })))).records[0]).toMatchObject({ serie: "S".repeat(40) })
+  })
+
   it("rejects a zero or negative price", async () => {
     expect(await failure(file(HEADER, row({ VALOR_CUOTA: "0" })))).toMatchObject({ line: 2, field: "VALOR_CUOTA" })
     expect(await failure(file(HEADER, row({ VALOR_CUOTA: "0.0000" })))).toMatchObject({ field: "VALOR_CUOTA" })
