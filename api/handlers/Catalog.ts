@@ -5,7 +5,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { InvalidParameter, NotFound } from "../../schemas/ApiErrors.ts"
 import { dateToInt, intToDate } from "../../schemas/Dates.ts"
 import { currencyOf, FUND_TYPE_CATEGORY, investorClassOf } from "../../schemas/FundClass.ts"
-import { formatRun, isUuid, parseUint32 } from "../../schemas/Ids.ts"
+import { formatRun, parseUint32 } from "../../schemas/Ids.ts"
 import type { SnapshotReader } from "../../snapshots/Reader.ts"
 import { fiCatalog } from "../../snapshots/readers/FiCatalog.ts"
 import { resolveAssetId } from "../../snapshots/readers/ReturnsSeries.ts"
@@ -14,6 +14,7 @@ import { Api } from "../Api.ts"
 import type { Lease } from "../SnapshotStore.ts"
 import { providersAll } from "./FiProviders.ts"
 import { fiDaysResponse } from "./FiReturnsDays.ts"
+import { canonicalAssetText, parseAssetRef } from "./ReturnsSubject.ts"
 import { readFi } from "./FiSnapshot.ts"
 import { readSnapshot, withSnapshot } from "./Snapshot.ts"
 
@@ -189,21 +190,19 @@ export const CatalogHandlers = HttpApiBuilder.group(Api, "catalog", (handlers) =
         ),
       ),
     )
-    .handle("days", ({ params, query }) =>
-      isUuid(params.asset_id)
-        ? withSnapshot((lease) =>
-            fiDaysResponse(lease, params.asset_id, query.from_date === undefined ? 0 : dateToInt(query.from_date)),
-          )
-        : Effect.flatMap(idParam("asset_id", params.asset_id), (assetId) =>
-        withSnapshot((lease) =>
-          Effect.flatMap(
-            daysResponse(lease, params.asset_id, assetId, query.from_date === undefined ? 0 : dateToInt(query.from_date)),
-            (response) =>
-              response === null
-                ? Effect.fail(new NotFound({ message: `no series with id ${params.asset_id}`, parameter: "asset_id" }))
-                : Effect.succeed(response),
-          ),
-        ),
-      ),
-    ),
+    .handle("days", ({ params, query }) => {
+      const text = canonicalAssetText(params.asset_id)
+      const from = query.from_date === undefined ? 0 : dateToInt(query.from_date)
+      return Effect.flatMap(parseAssetRef(text), (ref) =>
+        ref.kind === "fi"
+          ? withSnapshot((lease) => fiDaysResponse(lease, ref.id, from))
+          : withSnapshot((lease) =>
+              Effect.flatMap(daysResponse(lease, text, ref.id, from), (response) =>
+                response === null
+                  ? Effect.fail(new NotFound({ message: `no series with id ${text}`, parameter: "asset_id" }))
+                  : Effect.succeed(response),
+              ),
+            ),
+      )
+    }),
 )

@@ -17,7 +17,7 @@ import type { Lease } from "../SnapshotStore.ts"
 import { fmReturnsAnswer } from "./ReturnsAnswer.ts"
 import { enabledBases, requireEnabled } from "./ReturnsBases.ts"
 import { expenseRatioBody, expenseRatioHistoryBody, fromMonth, riskBody } from "./ReturnsMetrics.ts"
-import { FiReturnsSource, noFiSource, parseAssetRef } from "./ReturnsSubject.ts"
+import { canonicalAssetText, FiReturnsSource, noFiSource, parseAssetRef } from "./ReturnsSubject.ts"
 import { withSnapshot } from "./Snapshot.ts"
 
 const notFound = (text: string) => new NotFound({ message: `no series with id ${text}`, parameter: "asset_id" })
@@ -51,7 +51,7 @@ export const ReturnsHandlers = HttpApiBuilder.group(
       .handle("returns", ({ params, query }) => {
         const valuation = query.valuation ?? "accounting"
         const basis = query.return_basis ?? "price"
-        const text = params.asset_id
+        const text = canonicalAssetText(params.asset_id)
         return Effect.andThen(
           requireEnabled(bases, valuation, basis),
           perSeries(
@@ -87,9 +87,10 @@ export const ReturnsHandlers = HttpApiBuilder.group(
           ),
         )
       })
-      .handle("riskMetrics", ({ params }) =>
-        perSeries(
-          params.asset_id,
+      .handle("riskMetrics", ({ params }) => {
+        const text = canonicalAssetText(params.asset_id)
+        return perSeries(
+          text,
           (lease, id) =>
             lease.read((r) => {
               const s = resolveSeries(r.db, id)
@@ -98,34 +99,36 @@ export const ReturnsHandlers = HttpApiBuilder.group(
               // The batch's stored snapshot; computed now only if this batch has none for the series.
               const batch = dateToInt(r.batchDate)
               const risk = storedRisk(r.db, assetId) ?? seriesRisk(loadHistory(r.db, assetId, batch), batch, currency)
-              return riskBody(params.asset_id, s, risk)
+              return riskBody(text, s, risk)
             }),
-          (lease, id) => fi.riskMetrics(lease, id, params.asset_id),
-        ),
-      )
-      .handle("expenseRatio", ({ params }) =>
-        perSeries(
-          params.asset_id,
+          (lease, id) => fi.riskMetrics(lease, id, text),
+        )
+      })
+      .handle("expenseRatio", ({ params }) => {
+        const text = canonicalAssetText(params.asset_id)
+        return perSeries(
+          text,
           (lease, id) =>
             lease.read((r) => {
               const s = resolveSeries(r.db, id)
-              return s === null ? null : expenseRatioBody(params.asset_id, s, latestTac(r.db, s.series.asset_id))
+              return s === null ? null : expenseRatioBody(text, s, latestTac(r.db, s.series.asset_id))
             }),
-          (lease, id) => fi.expenseRatio(lease, id, params.asset_id),
-        ),
-      )
-      .handle("expenseRatioHistory", ({ params, query }) =>
-        perSeries(
-          params.asset_id,
+          (lease, id) => fi.expenseRatio(lease, id, text),
+        )
+      })
+      .handle("expenseRatioHistory", ({ params, query }) => {
+        const text = canonicalAssetText(params.asset_id)
+        return perSeries(
+          text,
           (lease, id) =>
             lease.read((r) => {
               const s = resolveSeries(r.db, id)
               return s === null
                 ? null
-                : expenseRatioHistoryBody(params.asset_id, tacHistory(r.db, s.series.asset_id, fromMonth(query.from_date)))
+                : expenseRatioHistoryBody(text, tacHistory(r.db, s.series.asset_id, fromMonth(query.from_date)))
             }),
-          (lease, id) => fi.expenseRatioHistory(lease, id, params.asset_id, query.from_date),
-        ),
-      )
+          (lease, id) => fi.expenseRatioHistory(lease, id, text, query.from_date),
+        )
+      })
   }),
 )

@@ -14,6 +14,17 @@ import type { Lease } from "../SnapshotStore.ts"
 /** An asset_id from the path: FM (unsigned 32-bit) or FI/ETF (UUID text, lower case). */
 export type AssetRef = { readonly kind: "fm"; readonly id: number } | { readonly kind: "fi"; readonly id: string }
 
+/**
+ * The asset_id as answers spell it: a decimal id without leading zeros, a UUID in lower case (the
+ * same series asked as `0002385517857` or in capitals is the same resource, with one id). Text
+ * that is neither form is returned as it is (parseAssetRef refuses it).
+ */
+export const canonicalAssetText = (text: string): string => {
+  if (isUuid(text)) return text.toLowerCase()
+  const id = parseUint32(text)
+  return id === null ? text : String(id)
+}
+
 /** Parses the path's asset_id; 422 naming it when it is neither form. */
 export const parseAssetRef = (text: string): Effect.Effect<AssetRef, InvalidParameter> => {
   if (isUuid(text)) return Effect.succeed({ kind: "fi", id: text.toLowerCase() })

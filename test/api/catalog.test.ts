@@ -234,6 +234,9 @@ describe("catalog routes", () => {
       const res = await call(`/api/real_assets/00${a.assetId}/days`)
       expect(res.status).toBe(200)
       expect((res.body as DaysBody).data.map((d) => d.attributes.price)).toEqual(a.quotas.map((q) => q.price))
+      // ids as the series' own (`<id>_<date>`), not as the path spelled it
+      expect((res.body as DaysBody).data.map((d) => d.id)).toEqual(a.quotas.map((q) => `${a.assetId}_${q.date}`))
+      expect((res.body as { meta: { asset_id: string } }).meta.asset_id).toBe(String(a.assetId))
     })
 
     it("from_date that is not a real YYYY-MM-DD date → 422 naming from_date", async () => {

@@ -55,6 +55,15 @@ describe("FI/ETF ids on /api/real_assets", () => {
     ])
   })
 
+  it.each(ROUTES)("/%s: a UUID asked in capitals is answered as asked in lower case (one resource, one id)", async (route) => {
+    const serie = testSerieId(7030, "B")
+    const lower = await api.call(`/api/real_assets/${serie}/${route}`)
+    const upper = await api.call(`/api/real_assets/${serie.toUpperCase()}/${route}`)
+    expect([lower.status, upper.status]).toEqual([200, 200])
+    expect(upper.body).toEqual(lower.body)
+    expect(JSON.stringify(upper.body)).not.toContain(serie.toUpperCase())
+  })
+
   it.each(ROUTES)("/%s: an unknown UUID (of any version: nil and max too), or an instrument without series, → 404", async (route) => {
     const otherUuids = ["00000000-0000-0000-0000-000000000000", "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF", "0f8fad5b-d9cb-069f-c000-000000000000"]
     for (const id of [UNKNOWN, testInstrumentId(7020), ...otherUuids]) {

@@ -108,6 +108,13 @@ describe("parameters and ids", () => {
     expect((padded.body as { data: { attributes: unknown } }).data.attributes).toEqual(
       (plain.body as { data: { attributes: unknown } }).data.attributes,
     )
+    // the answer names the series by its id, not by the spelling asked (was `000<id>`)
+    expect(padded.body).toEqual(plain.body)
+    for (const route of ["risk_metrics", "expense_ratio", "expense_ratio/history"]) {
+      const asked = await h.call(`/api/real_assets/000${ALL_WINDOWS.assetId}/${route}`)
+      expect(asked.status, route).toBe(200)
+      expect(asked.body, route).toEqual((await h.call(`/api/real_assets/${ALL_WINDOWS.assetId}/${route}`)).body)
+    }
   })
 
   it("a key is required", async () => {
