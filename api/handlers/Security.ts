@@ -110,12 +110,18 @@ const keyCheckUnavailable = () =>
 
 const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
 
+/**
+ * A query value arrives as text, or as a list when the parameter is repeated (`?limit=10&limit=20`):
+ * for a parameter that takes one value, the schema's "Expected string" means that, and says so.
+ */
+const REPEATED = "given more than once; send it once"
+
 export const RequestValidationLive = HttpApiMiddleware.layerSchemaErrorTransform(RequestValidation, (error) => {
   const issues = formatIssues(error.cause.issue).issues.map((i) => ({
     path: (i.path ?? []).map((p) => (typeof p === "object" && p !== null && "key" in p ? p.key : p)) as Array<
       string | number
     >,
-    message: i.message,
+    message: error.kind === "Query" && i.message === "Expected string" ? REPEATED : i.message,
   }))
   const first = issues[0]
   const name = first !== undefined && first.path.length > 0 ? String(first.path[0]) : error.kind.toLowerCase()

@@ -193,6 +193,7 @@ describe("each invalid parameter → 422 naming it (never clamped)", () => {
     ["category", `category=${long(101)}`],
     // closed vocabularies (those of /api/all-funds): an unknown word is a mistake, not an empty filter
     ["category", "category=equities"],
+    ["limit", "limit=10&limit=20"], // given twice
     ["fund_family", "fund_family=accionario%20marte"],
     ["investor_class", "investor_class=retail2"],
     ["administrator", `administrator=${long(201)}`],

@@ -117,6 +117,14 @@ describe("parameters and ids", () => {
     }
   })
 
+  it("a parameter given twice → 422 naming it and saying so (it was \"Expected string\")", async () => {
+    const res = await h.call(path(ALL_WINDOWS.assetId, "?as_of_date=2026-01-01&as_of_date=2026-02-01"))
+    expect(res.status).toBe(422)
+    const body = res.body as { parameter: string; message: string }
+    expect(body.parameter).toBe("as_of_date")
+    expect(body.message).toBe("invalid query parameter as_of_date: given more than once; send it once")
+  })
+
   it("a key is required", async () => {
     const res = await get(h.server.url + path(ALL_WINDOWS.assetId))
     expect(res.status).toBe(401)
