@@ -137,6 +137,7 @@ export const stage = (inputs: StageInputs, batchDate: string): Effect.Effect<Sta
     Object.assign(repairs, tac.repairs, afm.repairs, spheres.repairs, benchmarks.repairs, fi?.repairs ?? {})
     return {
       meta: {
+        ...(afm.reportDate === null ? {} : { afm_report_date: afm.reportDate }),
         fi_status: fi === null ? "unavailable" : "available",
         ...(inputs.fiUnavailable === null ? {} : { fi_unavailable_reason: inputs.fiUnavailable }),
       },

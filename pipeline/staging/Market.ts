@@ -38,6 +38,8 @@ export const stageAfm = (
 ) => {
   const rows = new Map<number, AfmCategoriesTable>()
   const repairs = { afm_unclassified: 0, afm_unknown_series: 0 }
+  // the classification's date (FECHA): the latest of the rows kept, null when none is kept
+  let reportDate: string | null = null
   for (const r of records) {
     const family = afmFamilyOf(r.category)
     if (family === null || r.category === null) {
@@ -50,8 +52,9 @@ export const stageAfm = (
       continue
     }
     rows.set(id, { asset_id: id, category: r.category, family_rar: family.familyRar, family_slug: family.slug, currency: r.currency })
+    if (reportDate === null || r.date > reportDate) reportDate = r.date
   }
-  return { rows: [...rows.values()].sort((a, b) => a.asset_id - b.asset_id), repairs }
+  return { rows: [...rows.values()].sort((a, b) => a.asset_id - b.asset_id), repairs, reportDate }
 }
 
 export const stageSpheres = (

@@ -32,6 +32,10 @@ export const SUMMARY_METHODOLOGY = {
     "funds closed since then are left out.",
 }
 
+/** The AFM classification's date (meta `afm_report_date`, YYYY-MM-DD); null in a batch without it. */
+const afmReportDate = (db: Database.Database): string | null =>
+  (db.prepare("SELECT value FROM meta WHERE key = 'afm_report_date'").get() as { value: string } | undefined)?.value ?? null
+
 export const marketSummary = (db: Database.Database, batchDate: number, dates: MarketDates, latest: MarketDates) => {
   const rows = marketRows(db, universe(db, batchDate), dates)
   const usdClp = usdOn(db, dates.date)
@@ -47,7 +51,7 @@ export const marketSummary = (db: Database.Database, batchDate: number, dates: M
       monthlyBaseDate: toIsoDate(dates.monthlyBaseDate),
       batchDate: toIsoDate(batchDate),
       methodology: SUMMARY_METHODOLOGY,
-      universe: "current_funds",
+      universe: "current_vigente",
       backtest,
       survivorshipBias: backtest
         ? "historical date: a backtest over today's funds; funds closed since that date are not included"
@@ -55,6 +59,7 @@ export const marketSummary = (db: Database.Database, batchDate: number, dates: M
       usdClp,
       classification: {
         available: classified.length > 0,
+        reportDate: afmReportDate(db),
         classifiedSeries: classified.length,
         unclassifiedSeries: rows.length - classified.length,
         coverageByPatrimonyClp: totalClp > 0 ? clp(classified) / totalClp : null,

@@ -41,6 +41,7 @@ export const publishMarketSnapshot = (snapshotsDir: string, options: MarketSnaps
     writer.insertRows("article107", ARTICLE107)
     writer.insertRows("indicators", INDICATORS)
     writer.insertRows("afm_categories", AFM)
+    writer.insertMeta({ afm_report_date: "2026-02-27" })
     writer.insertRows("benchmarks", BENCHMARKS)
     writer.insertRows("benchmark_prices", BENCHMARK_PRICES)
     writer.insertRows("fi_instruments", FI_INSTRUMENTS)

@@ -34,7 +34,8 @@ describe("the latest summary", () => {
     expect(latest.meta.methodology.movers).toContain("0.15")
     expect(latest.meta.methodology.families).toContain("opening patrimony")
     // classified: 8043-A, 9105-A, 8106-B, 9106-A, 9107-A, 8200-BPRIV; unclassified: 9105-I, 9300, 9301, 9302
-    expect(latest.meta.classification).toMatchObject({ available: true, classifiedSeries: 6, unclassifiedSeries: 4 })
+    expect(latest.meta.classification).toMatchObject({ available: true, reportDate: "2026-02-27", classifiedSeries: 6, unclassifiedSeries: 4 })
+    expect(latest.meta.universe).toBe("current_vigente") // the reference contract's word
     // CLP: classified 1010+3000+1020+4641+1000+500 = 11171 (millions); all convertible 11171+100+200+300 = 11771 (EUR left out)
     expect(latest.meta.classification.coverageByPatrimonyClp).toBeCloseTo(11171 / 11771, 9)
   })
