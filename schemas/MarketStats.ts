@@ -37,6 +37,7 @@ export const AgfEvolutionResponse = Schema.Struct({
     from_month: Schema.NullOr(Schema.String),
     to_month: Schema.NullOr(Schema.String),
     currency: Schema.NullOr(Schema.String),
+    through_date: Schema.String.annotate({ description: "The batch date: the last month's values are its quotes up to this date (a partial month)" }),
     methodology: Schema.String,
   }),
 }).annotate({ identifier: "AgfEvolutionResponse" })

@@ -94,7 +94,10 @@ export const agfEvolutionAnswer = (
           from_month: query.from_month ?? null,
           to_month: query.to_month ?? null,
           currency: metric === "patrimony" ? "CLP" : null,
-          methodology: "Each series' last quote of the month; otherwise as /api/agf_stats/ranking.",
+          through_date: r.batchDate,
+          methodology:
+            "Each series' last quote of the month; the batch's own month is partial (its last quotes up to through_date). " +
+            "Otherwise as /api/agf_stats/ranking.",
         },
       }
     }),

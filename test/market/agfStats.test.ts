@@ -78,6 +78,9 @@ describe("/api/agf_stats/evolution", () => {
       { month: "2026-03", "Alfa AGF S.A.": 2530e6, "Beta AGF S.A.": 8741e6 },
     ])
     expect(res.body.meta).toMatchObject({ metric: "patrimony", administrators: ["Alfa AGF S.A.", "Beta AGF S.A."], currency: "CLP" })
+    // 2026-03 is the batch's own month (batch 2026-03-04): its values are quotes up to that date
+    expect(res.body.meta.through_date).toBe("2026-03-04")
+    expect(res.body.meta.methodology).toContain("partial")
   })
 
   it("shareholders, one administrator, from_month and to_month inclusive", async () => {
