@@ -99,6 +99,9 @@ export class Users extends Context.Service<
             await trx.deleteFrom("watchlist").where("user_id", "=", userId).execute()
             await trx.deleteFrom("alert_mails").where("user_id", "=", userId).execute()
             await trx.deleteFrom("login_tokens").where("email", "=", user.email).execute()
+            // The address's self-service keys (free, from /register) go with it. Keys the operator
+            // issued under an agreement (institutional, internal) are the organisation's: one
+            // person removing a personal account must not stop them; `./fds keys revoke` does.
             await trx
               .updateTable("api_keys")
               .set({
@@ -107,6 +110,7 @@ export class Users extends Context.Service<
                 revoked_at: sql<string>`coalesce(revoked_at, ${new Date(now).toISOString()})`,
               })
               .where(sql<string>`lower(email)`, "=", user.email)
+              .where("tier", "=", "free")
               .execute()
             await trx.deleteFrom("users").where("id", "=", userId).execute()
           }),

@@ -114,9 +114,10 @@ describe("/api/me", () => {
     expect(statSync(join(fx.dataDir, "secret.key")).mode & 0o077).toBe(0)
   })
 
-  it("DELETE /api/me removes the user's data and revokes the address's keys", async () => {
+  it("DELETE /api/me removes the user's data and revokes the address's free keys, not those the operator issued", async () => {
     const gone = await signIn(server.url, fx.dataDir, "gone@example.cl")
     const { key } = await createKey(fx.dataDir, { email: "Gone@Example.cl" })
+    const agreed = await createKey(fx.dataDir, { email: "gone@example.cl", tier: "institutional", dailyQuota: 25000 })
     expect((await call(`${server.url}/api/key/info`, { headers: { "x-api-key": key } })).status).toBe(200)
     await as("POST", "/api/me/watchlist", { serie_id: A }, gone)
     const id = userId("gone@example.cl")
@@ -127,8 +128,10 @@ describe("/api/me", () => {
     expect(rows("SELECT * FROM sessions WHERE user_id = ?", id)).toEqual([])
     expect(rows("SELECT * FROM watchlist WHERE user_id = ?", id)).toEqual([])
     expect(rows("SELECT * FROM login_tokens WHERE email = ?", "gone@example.cl")).toEqual([])
-    expect(rows("SELECT * FROM api_keys WHERE lower(email) = ?", "gone@example.cl")).toEqual([])
+    // the free key is revoked and no longer names the address; the institutional one is untouched
+    expect(rows("SELECT tier, revoked_at FROM api_keys WHERE lower(email) = ?", "gone@example.cl")).toEqual([{ tier: "institutional", revoked_at: null }])
     expect((await call(`${server.url}/api/key/info`, { headers: { "x-api-key": key } })).status).toBe(401)
+    expect((await call(`${server.url}/api/key/info`, { headers: { "x-api-key": agreed.key } })).status).toBe(200)
     // the others are untouched
     expect((await as("GET", "/api/me")).status).toBe(200)
   })
