@@ -18,7 +18,7 @@ export const AccountOriginLive = Layer.effect(
     return AccountOrigin.of(
       Effect.fn("AccountOrigin")(function* (httpEffect, { endpoint }) {
         const request = yield* HttpServerRequest.HttpServerRequest
-        if (!ORIGIN_EXEMPT.has(endpoint.identifier) && !isTrustedOrigin(config, request.headers.origin)) {
+        if (!ORIGIN_EXEMPT.has(endpoint.identifier) && !isTrustedOrigin(config, request)) {
           return yield* new UntrustedOrigin({ message: "requests to account routes must come from this service's own pages" })
         }
         return yield* httpEffect

@@ -25,7 +25,7 @@ const showForm = Effect.succeed(htmlResponse(registerForm()))
 const formFields = Effect.gen(function* () {
   const request = yield* HttpServerRequest.HttpServerRequest
   const config = yield* AccountsConfig
-  if (!isTrustedOrigin(config, request.headers.origin)) {
+  if (!isTrustedOrigin(config, request)) {
     return htmlResponse(problem("Not allowed", "This form can only be sent from this site's own page."), 403)
   }
   const body = yield* request.text.pipe(

@@ -70,6 +70,22 @@ describe("/api/me", () => {
     expect((await as("GET", "/api/me/watchlist")).body).toEqual({ data: [{ serie_id: B, added_at: expect.any(String) }] })
   })
 
+  it("without Origin, a change is judged by its Referer (403 from another site or an unreadable one); a GET is not", async () => {
+    const change = (headers: Record<string, string>) =>
+      call(`${server.url}/api/me/alerts`, { method: "PATCH", json: { email_opt_in_alerts: false }, headers: { cookie: `fds_session=${cookie}`, ...headers } })
+    for (const referer of ["https://evil.example/page", "not a url"]) {
+      const refused = await change({ referer })
+      expect(refused.status, referer).toBe(403)
+      expectErrorShape(refused.body, 403)
+    }
+    expect((await change({ referer: `${server.url}/account` })).status).toBe(200)
+    expect((await change({})).status).toBe(200) // neither header: not a browser
+    // Origin, when present, decides (a same-site Referer does not rescue a foreign Origin)
+    expect((await change({ origin: "https://evil.example", referer: `${server.url}/account` })).status).toBe(403)
+    // reading is judged by Origin alone: a page linked from elsewhere (Referer) may open it
+    expect((await call(`${server.url}/api/me`, { headers: { cookie: `fds_session=${cookie}`, referer: "https://mail.example/inbox" } })).status).toBe(200)
+  })
+
   it("alert preferences: an absent or null field leaves the flag as it is", async () => {
     expect((await as("PATCH", "/api/me/alerts", { email_opt_in_alerts: true })).body).toEqual({
       email_opt_in_alerts: true,

@@ -65,6 +65,13 @@ describe("/register with mail in data/outbox/", () => {
       const res = await register("victim@example.cl", { origin, "x-forwarded-for": "203.0.113.50" })
       expect(res.status).toBe(403)
     }
+    // a browser that leaves Origin out: its Referer decides
+    const noOrigin = await call(`${server.url}/register`, {
+      method: "POST",
+      form: { email: "victim@example.cl" },
+      headers: { referer: "https://evil.example/form", "x-forwarded-for": "203.0.113.50" },
+    })
+    expect(noOrigin.status).toBe(403)
     expect(outbox(fx.dataDir).length).toBe(before)
   })
 
