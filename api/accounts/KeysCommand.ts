@@ -9,6 +9,7 @@ import { AccountsDb } from "./AccountsDb.ts"
 import { listKeys, lookupOf, revokeKey, setQuota, table, usage } from "./KeyAdmin.ts"
 import { type AccountsUnavailable, attemptDb, KeyStore, type Tier } from "./KeyStore.ts"
 import { santiagoDay } from "./SantiagoTime.ts"
+import { DECIMAL_DIGITS } from "../../schemas/QueryInt.ts"
 
 /** Bad arguments (exit 2) or an unknown key (exit 1). */
 export class CliError extends Schema.TaggedError<CliError>()("CliError", {
@@ -24,11 +25,13 @@ const print = (text: string) => Effect.sync(() => process.stdout.write(text))
 const parsed = <T extends ParseArgsConfig>(config: T) =>
   Effect.try({ try: () => parseArgs(config), catch: (e) => usageError(e instanceof Error ? e.message : String(e)) })
 
-/** A whole number in decimal digits (no sign, exponent or hex: `1e3`, `0x10` are refused). */
-const WHOLE = /^[0-9]{1,15}$/u
+/** A whole number in decimal digits, as the API's integer parameters (no sign, exponent or hex: `1e3`, `0x10` are refused). */
+const whole = (text: string): number | null => (DECIMAL_DIGITS.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : null)
 
-const quotaArg = (text: string) =>
-  WHOLE.test(text) ? Effect.succeed(Number(text)) : Effect.fail(usageError("the quota must be a whole number ≥ 0"))
+const quotaArg = (text: string) => {
+  const n = whole(text)
+  return n === null ? Effect.fail(usageError("the quota must be a whole number ≥ 0")) : Effect.succeed(n)
+}
 
 const lookupArg = (text: string | undefined) => {
   const lookup = text === undefined ? null : lookupOf(text)
@@ -97,8 +100,8 @@ const usageCommand = (args: ReadonlyArray<string>) =>
       allowPositionals: true,
       strict: true,
     })
-    const days = Number(values.days)
-    if (!WHOLE.test(values.days) || days < 1) return yield* usageError("--days must be a whole number ≥ 1")
+    const days = whole(values.days)
+    if (days === null || days < 1) return yield* usageError("--days must be a whole number ≥ 1")
     const lookup = positionals[0] === undefined ? undefined : yield* lookupArg(positionals[0])
     const now = yield* Clock.currentTimeMillis
     // Noon-to-noon steps never skip a local date, whatever the clock changes.

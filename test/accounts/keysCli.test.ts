@@ -100,6 +100,8 @@ describe("./fds keys", () => {
       ["create", "--email", "t@example.cl", "--quota", "-1"],
       ["create", "--email", "t@example.cl", "--quota", "1e3"],
       ["create", "--email", "t@example.cl", "--quota", "0x10"],
+      ["create", "--email", "t@example.cl", "--quota", "9999999999999999"], // past 2⁵³: not held exactly
+      ["usage", "--days", "0"],
       ["create", "--email", "a@b"],
       ["create", "--email", "t@example.cl\u001b"],
       ["usage", "--days", "1e1"],
