@@ -20,6 +20,7 @@ import { type AccessLogSink, loggedServer } from "./http/RequestLog.ts"
 import { KeyHandlers, PublicHandlers } from "./handlers/System.ts"
 import { BodyLimit, JsonNotFound, JsonUnmatched, OPENAPI_PATH } from "./NotFound.ts"
 import { type EdgeOptions, edgeLayer } from "./ratelimit/Edge.ts"
+import { warmSnapshot } from "./snapshot/Warm.ts"
 import { SnapshotStore } from "./SnapshotStore.ts"
 import { DocsRoutes } from "./web/DocsRoutes.ts"
 import { RegisterRoutes } from "./web/RegisterRoutes.ts"
@@ -45,6 +46,7 @@ const snapshotStore = (options: ServerOptions) =>
     dir: join(options.dataDir, "snapshots"),
     pollMillis: options.pollMillis ?? 2000,
     drainMillis: options.drainMillis ?? 30_000,
+    warm: warmSnapshot,
   })
 
 /** Everything the routes need that lives outside the HTTP layer. */

@@ -41,6 +41,19 @@ export interface SnapshotStoreOptions {
   readonly dir: string
   readonly pollMillis: number
   readonly drainMillis: number
+  /**
+   * Work done on a checked snapshot before it is swapped in (caches its first requests would
+   * otherwise build, all at once, on the event loop): it should give the loop back between steps
+   * and stop when `stillWanted()` turns false (a newer CURRENT, the API stopping). A failure is
+   * logged and the snapshot swaps in all the same.
+   */
+  readonly warm?: (snapshot: WarmSnapshot, stillWanted: () => boolean) => Promise<void>
+}
+
+export interface WarmSnapshot {
+  readonly reader: SnapshotReader
+  readonly file: string
+  readonly contentHash: string
 }
 
 export class SnapshotStore extends Context.Service<

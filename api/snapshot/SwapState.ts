@@ -111,24 +111,49 @@ export class SwapState {
   /** Applies a check's verdict, unless the check was dropped meanwhile. */
   private decide(pending: PendingCheck, verdict: Verdict): Promise<void> {
     if (this.pending !== pending) return decided
-    this.pending = null
-    if (verdict._tag === "Cancelled") return decided
+    if (verdict._tag === "Cancelled") {
+      this.pending = null
+      return decided
+    }
     if (verdict._tag === "Failed") {
+      this.pending = null
       this.refuse(pending, verdict.reason)
       return decided
     }
     // CURRENT moved before its watch event came in: check what it names now instead
-    if (readCurrent(this.options.dir) !== pending.file) return this.refresh()
-    this.swapIn(pending, verdict.snapshot)
-    return decided
+    if (readCurrent(this.options.dir) !== pending.file) {
+      this.pending = null
+      return this.refresh()
+    }
+    return this.swapIn(pending, verdict.snapshot)
   }
 
-  private swapIn(pending: PendingCheck, verified: VerifiedSnapshot): void {
+  /**
+   * Opens the checked file, warms it (options.warm; the check stays pending meanwhile, so a
+   * newer CURRENT or stop drops it), then swaps it in.
+   */
+  private async swapIn(pending: PendingCheck, verified: VerifiedSnapshot): Promise<void> {
     const { file } = pending
     let reader: SnapshotReader | null = null
     try {
       reader = new SnapshotReader(join(this.options.dir, file))
       if (reader.batchDate !== verified.batchDate) throw new Error("the file changed after it was checked")
+      const warm = this.options.warm
+      if (warm !== undefined) {
+        const began = performance.now()
+        const stillWanted = () => this.pending === pending && !this.stopped
+        try {
+          await warm({ reader, file, contentHash: verified.contentHash }, stillWanted)
+        } catch (e) {
+          console.error(JSON.stringify({ level: "warn", msg: "snapshot warm-up failed; swapping in all the same", file, error: String(e) }))
+        }
+        if (!stillWanted()) {
+          reader.close()
+          return
+        }
+        console.log(JSON.stringify({ level: "info", msg: "snapshot warmed", file, warm_ms: Math.round(performance.now() - began) }))
+      }
+      this.pending = null
       const next: Loaded = {
         generation: ++this.generation,
         file,
@@ -144,6 +169,7 @@ export class SwapState {
       console.log(JSON.stringify({ level: "info", msg: "snapshot swapped in", file, generation: next.generation, check_ms: checkMillis }))
       if (previous !== null) this.retire(previous)
     } catch (e) {
+      if (this.pending === pending) this.pending = null
       reader?.close()
       this.refuse(pending, String(e))
     }

@@ -24,6 +24,9 @@ export const prepared = (db: Database.Database, sql: string): Database.Statement
   return stmt
 }
 
+/** Whether `memo` holds a value for this handle and key. */
+export const isMemoised = (db: Database.Database, key: string): boolean => values.get(db)?.has(key) === true
+
 /** `compute()` once per handle and key. */
 export const memo = <A>(db: Database.Database, key: string, compute: () => A): A => {
   let byDb = values.get(db)
