@@ -59,10 +59,12 @@ export const NullableFactor = cell("a non-negative number or blank", satisfying(
 export const Text = cell("a non-empty text", Schema.String.check(Schema.isNonEmpty()))
 /**
  * Identifier-like cells (a series label, a currency) and names (administrator, fund): a value far
- * longer than any real one is a row whose separators went missing, not a label to publish.
+ * longer than any real one is a row whose separators went missing, not a label to publish. The
+ * bounds are several times the longest real value (labels of a few characters, names under 150),
+ * so that no real file is refused by them.
  */
-export const Code = cell("a non-empty code of at most 40 characters", satisfying((s) => s !== "" && s.length <= 40))
-export const Name = cell("a non-empty name of at most 400 characters", satisfying((s) => s !== "" && s.length <= 400))
+export const Code = cell("a non-empty code of at most 100 characters", satisfying((s) => s !== "" && s.length <= 100))
+export const Name = cell("a non-empty name of at most 1000 characters", satisfying((s) => s !== "" && s.length <= 1000))
 export const AnyText = cell("text", Schema.String)
 export const YesNo = cell("S, N or blank", Schema.Literals(["S", "N", ""]))
 /** FECHA_INF: `YYYYMMDD`, a real calendar date. */

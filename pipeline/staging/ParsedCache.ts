@@ -4,14 +4,17 @@
  * time, it is never an input of its own (`reproduce` parses from the raw store), and a new parser
  * version ignores old entries.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { deserialize, serialize } from "node:v8"
 import type { Parsed } from "../sources/DataSet.ts"
 import type { CartolaColumns, CartolaSummary } from "./CartolaColumns.ts"
 
-/** Bump when the parser or CartolaColumns changes what a file yields. */
-export const PARSED_CACHE_VERSION = 1
+/**
+ * Bump when the parser or CartolaColumns changes what a file yields (or refuses: 2, the length
+ * limits of codes and names, so that a file parsed before them is read again, as reproduce does).
+ */
+export const PARSED_CACHE_VERSION = 2
 
 export class ParsedCache {
   readonly dir: string
@@ -22,6 +25,7 @@ export class ParsedCache {
     this.dir = join(dataDir, "cache", `cartola-v${PARSED_CACHE_VERSION}`)
     this.recordsDir = join(dataDir, "cache", `records-v${PARSED_CACHE_VERSION}`)
     this.records = options.records ?? true
+    removeOtherVersions(join(dataDir, "cache"))
   }
 
   /** Parsed records of any other data set (FI pages are the slow ones to parse). */
@@ -67,4 +71,18 @@ const writeEntry = (dir: string, name: string, value: unknown): void => {
   const tmp = `${path}.${process.pid}.tmp`
   writeFileSync(tmp, serialize(value))
   renameSync(tmp, path)
+}
+
+/** Entries of another cache version are never read again: their folders go (they can hold GBs at full size). */
+const removeOtherVersions = (cacheDir: string): void => {
+  let names: string[]
+  try {
+    names = readdirSync(cacheDir)
+  } catch {
+    return
+  }
+  for (const name of names) {
+    const m = /^(cartola|records)-v(\d+)$/u.exec(name)
+    if (m !== null && Number(m[2]) !== PARSED_CACHE_VERSION) rmSync(join(cacheDir, name), { recursive: true, force: true })
+  }
 }

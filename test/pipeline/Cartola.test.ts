@@ -181,12 +181,12 @@ describe("parseCartola: rejected files", () => {
     const error = await failure(file(HEADER, row(), row({ SERIE: long })))
     expect(error).toMatchObject({ line: 3, field: "SERIE" })
     expect(error.message).toBe(
-      `cartola_diaria ${FILE} line 3 field SERIE: expected a non-empty code of at most 40 characters, got "${"A".repeat(60)}…" (50,000 characters)`,
+      `cartola_diaria ${FILE} line 3 field SERIE: expected a non-empty code of at most 100 characters, got "${"A".repeat(60)}…" (50,000 characters)`,
     )
-    expect(await failure(file(HEADER, row({ MONEDA: "PESOS".repeat(9) })))).toMatchObject({ line: 2, field: "MONEDA" })
-    expect(await failure(file(HEADER, row({ NOM_ADM: "X".repeat(401) })))).toMatchObject({ line: 2, field: "NOM_ADM" })
-    // the longest accepted: 40 and 400 characters
-    expect((await parse(file(HEADER, row({ SERIE: "S".repeat(40), NOM_ADM: "N".repeat(400) })))).records[0]).toMatchObject({ serie: "S".repeat(40) })
+    expect(await failure(file(HEADER, row({ MONEDA: "PESOS".repeat(21) })))).toMatchObject({ line: 2, field: "MONEDA" })
+    expect(await failure(file(HEADER, row({ NOM_ADM: "X".repeat(1001) })))).toMatchObject({ line: 2, field: "NOM_ADM" })
+    // the longest accepted: 100 and 1,000 characters
+    expect((await parse(file(HEADER, row({ SERIE: "S".repeat(100), NOM_ADM: "N".repeat(1000) })))).records[0]).toMatchObject({ serie: "S".repeat(100) })
   })
 
   it("rejects a zero or negative price", async () => {
