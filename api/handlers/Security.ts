@@ -4,7 +4,7 @@
  * the key's row and the one counting statement at the end of the turn); the quota headers are set
  * on whatever response the route then gives (errors included) through a pre-response handler.
  */
-import { Effect, Layer, Redacted } from "effect"
+import { Effect, Layer, Option, Redacted } from "effect"
 import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiMiddleware } from "effect/http-api"
 import { SchemaIssue } from "effect"
@@ -112,25 +112,29 @@ const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
 
 /**
  * A query value arrives as text, or as a list when the parameter is repeated (`?limit=10&limit=20`):
- * for a parameter that takes one value, the schema's "Expected string" means that, and says so.
+ * an issue about a one-value parameter whose value is a list says that, whatever the schema's own
+ * words ("Expected string", or the allowed values of an enum).
  */
 const REPEATED = "given more than once; send it once"
 
-export const RequestValidationLive = HttpApiMiddleware.layerSchemaErrorTransform(RequestValidation, (error) => {
-  const issues = formatIssues(error.cause.issue).issues.map((i) => ({
-    path: (i.path ?? []).map((p) => (typeof p === "object" && p !== null && "key" in p ? p.key : p)) as Array<
-      string | number
-    >,
-    message: error.kind === "Query" && i.message === "Expected string" ? REPEATED : i.message,
-  }))
-  const first = issues[0]
-  const name = first !== undefined && first.path.length > 0 ? String(first.path[0]) : error.kind.toLowerCase()
-  const where = { Params: "path parameter", Query: "query parameter", Headers: "header", Body: "body field", Payload: "body field", ResponseHeaders: "response header" }[error.kind]
-  return Effect.fail(
-    new InvalidParameter({
-      parameter: name,
-      message: `invalid ${where} ${name}: ${first?.message ?? "invalid value"}`,
-      issues,
-    }),
-  )
-})
+export const RequestValidationLive = HttpApiMiddleware.layerSchemaErrorTransform(RequestValidation, (error) =>
+  Effect.gen(function* () {
+    const query = error.kind === "Query" ? yield* Effect.serviceOption(HttpServerRequest.ParsedSearchParams) : Option.none()
+    const repeated = (path: ReadonlyArray<string | number>) =>
+      path.length === 1 && Option.isSome(query) && Array.isArray(query.value[String(path[0])])
+    const issues = formatIssues(error.cause.issue).issues.map((i) => {
+      const path = (i.path ?? []).map((p) => (typeof p === "object" && p !== null && "key" in p ? p.key : p)) as Array<string | number>
+      return { path, message: repeated(path) ? REPEATED : i.message }
+    })
+    const first = issues[0]
+    const name = first !== undefined && first.path.length > 0 ? String(first.path[0]) : error.kind.toLowerCase()
+    const where = { Params: "path parameter", Query: "query parameter", Headers: "header", Body: "body field", Payload: "body field", ResponseHeaders: "response header" }[error.kind]
+    return yield* Effect.fail(
+      new InvalidParameter({
+        parameter: name,
+        message: `invalid ${where} ${name}: ${first?.message ?? "invalid value"}`,
+        issues,
+      }),
+    )
+  }),
+)

@@ -123,6 +123,10 @@ describe("parameters and ids", () => {
     const body = res.body as { parameter: string; message: string }
     expect(body.parameter).toBe("as_of_date")
     expect(body.message).toBe("invalid query parameter as_of_date: given more than once; send it once")
+    // an enum parameter too (its schema's words were the allowed values)
+    const twice = await h.call(path(ALL_WINDOWS.assetId, "?valuation=accounting&valuation=accounting"))
+    expect([twice.status, (twice.body as { parameter: string }).parameter]).toEqual([422, "valuation"])
+    expect((twice.body as { message: string }).message).toContain("given more than once")
   })
 
   it("a key is required", async () => {
