@@ -25,6 +25,8 @@ export interface Loaded {
   readonly contentHash: string
   /** Rows in the snapshot's data tables (for /health), counted by the check before the swap. */
   readonly totalRecords: number
+  /** The snapshot says it lacks its FI/ETF part (meta fi_status; for /health, read at the swap). */
+  readonly fiUnavailable: boolean
   leases: number
   retired: boolean
 }

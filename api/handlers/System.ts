@@ -10,14 +10,6 @@ import { dirname, join } from "node:path"
 import { CURRENT, readCurrent } from "../../snapshots/Pointer.ts"
 import { healthState, readStatus } from "../../snapshots/Status.ts"
 import { type Loaded, SnapshotStore } from "../SnapshotStore.ts"
-import { memo } from "../../snapshots/readers/MarketDb.ts"
-
-/** Whether the snapshot says it was published without its FI/ETF part (meta `fi_status`; a snapshot that says nothing predates it). */
-const fiUnavailable = (loaded: Loaded): boolean =>
-  memo(loaded.reader.db, "health:fiUnavailable", () => {
-    const row = loaded.reader.db.prepare("SELECT value FROM meta WHERE key = 'fi_status'").get() as { value: string } | undefined
-    return row !== undefined && row.value !== "available"
-  })
 
 /** Hours after the end of the batch date before the data counts as stale (see snapshots/Status.ts). */
 const StaleAfterHours = Config.Number("FDS_STALE_AFTER_HOURS").pipe(Config.withDefault(36))
@@ -29,7 +21,7 @@ const servedHealth = (loaded: Loaded) =>
     const current = readCurrent(dir)
     const since = statSync(join(dir, CURRENT), { throwIfNoEntry: false })?.mtimeMs ?? 0
     return healthState({
-      served: { batchDate: loaded.reader.batchDate, file: loaded.file, fiUnavailable: fiUnavailable(loaded) },
+      served: { batchDate: loaded.reader.batchDate, file: loaded.file, fiUnavailable: loaded.fiUnavailable },
       current: current === null ? null : { file: current, sinceMillis: since },
       status: readStatus(dir),
       nowMillis: yield* Clock.currentTimeMillis,

@@ -138,12 +138,15 @@ export class SwapState {
     try {
       reader = new SnapshotReader(join(this.options.dir, file))
       if (reader.batchDate !== verified.batchDate) throw new Error("the file changed after it was checked")
+      const checkMillis = Math.round(performance.now() - pending.began)
+      let warmMillis: number | undefined
       const warm = this.options.warm
       if (warm !== undefined) {
         const began = performance.now()
         const stillWanted = () => this.pending === pending && !this.stopped
         try {
           await warm({ reader, file, contentHash: verified.contentHash }, stillWanted)
+          warmMillis = Math.round(performance.now() - began)
         } catch (e) {
           console.error(JSON.stringify({ level: "warn", msg: "snapshot warm-up failed; swapping in all the same", file, error: String(e) }))
         }
@@ -151,7 +154,12 @@ export class SwapState {
           reader.close()
           return
         }
-        console.log(JSON.stringify({ level: "info", msg: "snapshot warmed", file, warm_ms: Math.round(performance.now() - began) }))
+        // CURRENT moved during the warm-up and no refresh came to say so yet: what it names now goes first
+        if (readCurrent(this.options.dir) !== file) {
+          reader.close()
+          this.pending = null
+          return this.refresh()
+        }
       }
       this.pending = null
       const next: Loaded = {
@@ -160,13 +168,22 @@ export class SwapState {
         reader,
         contentHash: verified.contentHash,
         totalRecords: totalRecords(verified.rowCounts),
+        fiUnavailable: saysFiUnavailable(reader),
         leases: 0,
         retired: false,
       }
       const previous = this.loaded
       this.loaded = next
-      const checkMillis = Math.round(performance.now() - pending.began)
-      console.log(JSON.stringify({ level: "info", msg: "snapshot swapped in", file, generation: next.generation, check_ms: checkMillis }))
+      console.log(
+        JSON.stringify({
+          level: "info",
+          msg: "snapshot swapped in",
+          file,
+          generation: next.generation,
+          check_ms: checkMillis,
+          ...(warmMillis === undefined ? {} : { warm_ms: warmMillis }),
+        }),
+      )
       if (previous !== null) this.retire(previous)
     } catch (e) {
       if (this.pending === pending) this.pending = null
@@ -182,13 +199,17 @@ export class SwapState {
     )
   }
 
-  /** Gives up a check (its file is not refused: it may be named again) and ends its worker. */
+  /**
+   * Gives up a check (its file is not refused: it may be named again) and ends its worker; a
+   * warm-up under way sees it is no longer wanted and closes its file (stop waits for both).
+   */
   private drop(pending: PendingCheck, why: string): void {
     this.pending = null
     console.log(JSON.stringify({ level: "info", msg: "snapshot check abandoned", file: pending.file, why }))
-    const exited = pending.verification.cancel()
-    this.exiting.add(exited)
-    void exited.finally(() => this.exiting.delete(exited))
+    for (const ended of [pending.verification.cancel(), pending.done]) {
+      this.exiting.add(ended)
+      void ended.finally(() => this.exiting.delete(ended))
+    }
   }
 
   private retire(loaded: Loaded): void {
@@ -204,3 +225,9 @@ export class SwapState {
 const mtime = (path: string): string => String(statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? "none")
 const fileSignature = (dir: string, file: string): string =>
   [join(dir, "CURRENT"), join(dir, file), manifestPath(dir, file)].map(mtime).join("|")
+
+/** Whether the snapshot says (meta fi_status) that it lacks its FI/ETF part; one that says nothing predates it. */
+const saysFiUnavailable = (reader: SnapshotReader): boolean => {
+  const row = reader.db.prepare("SELECT value FROM meta WHERE key = 'fi_status'").get() as { value: string } | undefined
+  return row !== undefined && row.value !== "available"
+}

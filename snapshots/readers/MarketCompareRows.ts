@@ -121,9 +121,10 @@ export const warmCompareRows = async (
   batchDate: number,
   info: BatchInfo,
   stillWanted: () => boolean = () => db.open,
+  rowsPerStep = ROWS_PER_STEP,
 ): Promise<void> => {
   if (!hasReturns(db) || isMemoised(db, rowsKey(batchDate, info))) return
-  const steps = buildRows(db, batchDate, info)
+  const steps = buildRows(db, batchDate, info, rowsPerStep)
   for (;;) {
     const step = steps.next()
     if (step.done === true) {
@@ -137,7 +138,12 @@ export const warmCompareRows = async (
 }
 
 /** The rows, read ROWS_PER_STEP series at a time (a yield between steps). */
-function* buildRows(db: Database.Database, batchDate: number, info: BatchInfo): Generator<void, ReadonlyArray<CompareRow>> {
+function* buildRows(
+  db: Database.Database,
+  batchDate: number,
+  info: BatchInfo,
+  rowsPerStep = ROWS_PER_STEP,
+): Generator<void, ReadonlyArray<CompareRow>> {
   const dates = latestDates(db, batchDate)
   const cutoff = toIsoDate(batchDate)
   let cachedIndicators: ReturnType<typeof loadIndicators> | undefined
@@ -148,7 +154,7 @@ function* buildRows(db: Database.Database, batchDate: number, info: BatchInfo): 
   const rows: CompareRow[] = []
   let read = 0
   for (const u of universe(db, batchDate)) {
-    if (++read % ROWS_PER_STEP === 0) yield
+    if (++read % rowsPerStep === 0) yield
     const values = dates === null ? undefined : seriesValues(db, u.assetId, dates)
     const stored = storedReturns(db, u.assetId, u.currencyCode, "accounting", "price", batchDate)
     const returns: ReturnsResult =

@@ -9,7 +9,9 @@ import { SwapState } from "../../api/snapshot/SwapState.ts"
 import { warmSnapshot } from "../../api/snapshot/Warm.ts"
 import type { WarmSnapshot } from "../../api/SnapshotStore.ts"
 import { dateToInt } from "../../schemas/Dates.ts"
-import { batchInfo, compareRows } from "../../snapshots/readers/MarketCompareRows.ts"
+import { join } from "node:path"
+import { batchInfo, compareRows, warmCompareRows } from "../../snapshots/readers/MarketCompareRows.ts"
+import { SnapshotReader } from "../../snapshots/Reader.ts"
 import { isMemoised } from "../../snapshots/readers/MarketDb.ts"
 import { SPHERES } from "../market/compareFixture.ts"
 import { publishMarketSnapshot } from "../market/marketSnapshot.ts"
@@ -40,11 +42,12 @@ describe("warming a snapshot before the swap", () => {
     const dir = makeDataDir()
     cleanups.push(() => dir.cleanup())
     const first = publish(dir, 1)
-    const seen: Array<{ file: string; servingMeanwhile: string | null }> = []
+    const seen: Array<{ file: string; servingMeanwhile: string | null; builtBefore: boolean; builtAfter: boolean }> = []
     const state: SwapState = store(dir, async (w, stillWanted) => {
-      seen.push({ file: w.file, servingMeanwhile: state.loaded?.file ?? null })
+      const builtBefore = isMemoised(w.reader.db, KEY(w))
       await warmSnapshot(w, stillWanted)
-      expect(isMemoised(w.reader.db, KEY(w))).toBe(true)
+      // (an expect here would be caught as a failed warm-up: recorded, checked below)
+      seen.push({ file: w.file, servingMeanwhile: state.loaded?.file ?? null, builtBefore, builtAfter: isMemoised(w.reader.db, KEY(w)) })
     })
     await state.refresh()
     expect(state.loaded?.file).toBe(first)
@@ -52,8 +55,8 @@ describe("warming a snapshot before the swap", () => {
     await state.refresh()
     expect(state.loaded?.file).toBe(second)
     expect(seen).toEqual([
-      { file: first, servingMeanwhile: null },
-      { file: second, servingMeanwhile: first },
+      { file: first, servingMeanwhile: null, builtBefore: false, builtAfter: true },
+      { file: second, servingMeanwhile: first, builtBefore: false, builtAfter: true },
     ])
     // the served snapshot's rows are the warmed ones: asking for them builds nothing new
     const loaded = state.loaded!
@@ -104,6 +107,89 @@ describe("warming a snapshot before the swap", () => {
     expect(warmed[1]).toMatchObject({ file: second, wanted: false })
     expect(warmed[1]!.open()).toBe(false)
     expect(warmed.map((w) => w.file)).toEqual([first, second, third])
+  })
+
+  it("CURRENT moved during the warm-up with nobody asking: the file it names now is checked and swapped in instead", async () => {
+    const dir = makeDataDir()
+    cleanups.push(() => dir.cleanup())
+    const first = publish(dir, 9)
+    let release: () => void = () => undefined
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const warmed: Array<{ file: string; open: () => boolean }> = []
+    const state = store(dir, async (w) => {
+      warmed.push({ file: w.file, open: () => w.reader.db.open })
+      if (warmed.length === 1) await held
+    })
+    const swap = state.refresh()
+    const deadline = Date.now() + 10_000
+    while (warmed.length < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10))
+    const second = publish(dir, 10) // no refresh: the store here neither watches nor polls
+    release()
+    await swap
+    expect(state.loaded?.file).toBe(second)
+    expect(warmed.map((w) => w.file)).toEqual([first, second])
+    expect(warmed[0]!.open()).toBe(false)
+  })
+
+  it("stop during a warm-up waits for it to end, and its file is closed", async () => {
+    const dir = makeDataDir()
+    cleanups.push(() => dir.cleanup())
+    publish(dir, 11)
+    let open: (() => boolean) | null = null
+    let stepsAfterStop = 0
+    const state = new SwapState({
+      dir: dir.snapshotsDir,
+      pollMillis: 60_000,
+      drainMillis: 1_000,
+      warm: async (w, stillWanted) => {
+        open = () => w.reader.db.open
+        // a warm-up in steps, as warmCompareRows: it ends at the first step after it is no longer wanted
+        while (stillWanted()) await new Promise((r) => setTimeout(r, 5))
+        stepsAfterStop++
+      },
+    })
+    const swap = state.refresh()
+    const deadline = Date.now() + 10_000 // the check (in a worker) is done and the warm-up turns
+    while (open === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10))
+    expect(open).not.toBeNull()
+    await state.stop()
+    expect(stepsAfterStop).toBe(1) // stop returned after the warm-up saw it
+    expect(open!()).toBe(false)
+    expect(state.loaded).toBeNull()
+    await swap
+  })
+
+  it("warmCompareRows reads in steps, giving the event loop back between them; stopped midway it keeps nothing", async () => {
+    const dir = makeDataDir()
+    cleanups.push(() => dir.cleanup())
+    publish(dir, 8)
+    const state = store(dir, undefined)
+    await state.refresh()
+    const { reader, file, contentHash } = state.loaded!
+    const batchDate = dateToInt(reader.batchDate)
+    const info = batchInfo(file, contentHash, reader.batchDate)
+    const key = `compareRows:${batchDate}:${info.batchId}`
+    // 10 series, 3 per step: it asks whether it is still wanted after each step; false the second time
+    let asked = 0
+    await warmCompareRows(reader.db, batchDate, info, () => ++asked < 2, 3)
+    expect(asked).toBe(2)
+    expect(isMemoised(reader.db, key)).toBe(false)
+    // to the end: 3 steps, each after a turn of the event loop (an immediate queued first runs in between)
+    const order: string[] = []
+    setImmediate(() => order.push("immediate"))
+    await warmCompareRows(reader.db, batchDate, info, () => {
+      order.push("step")
+      return true
+    }, 3)
+    expect(order).toEqual(["immediate", "step", "step", "step"])
+    expect(isMemoised(reader.db, key)).toBe(true)
+    // the stepwise rows are the rows built in one piece (a fresh handle has none memoised)
+    const other = new SnapshotReader(join(dir.snapshotsDir, file))
+    cleanups.push(() => other.close())
+    expect(compareRows(other.db, batchDate, info)).toHaveLength(10)
+    expect(compareRows(reader.db, batchDate, info)).toEqual(compareRows(other.db, batchDate, info))
   })
 
   it("a warm-up that fails still lets the snapshot in", async () => {
