@@ -31,6 +31,13 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c()
 })
 
+/** A fresh data folder, removed after the test. */
+const dataDir = (): FixtureDir => {
+  const dir = makeDataDir()
+  cleanups.push(() => dir.cleanup())
+  return dir
+}
+
 const store = (dir: FixtureDir, warm: ConstructorParameters<typeof SwapState>[0]["warm"]) => {
   const state = new SwapState({ dir: dir.snapshotsDir, pollMillis: 60_000, drainMillis: 1_000, ...(warm === undefined ? {} : { warm }) })
   cleanups.push(() => state.stop())
@@ -39,8 +46,7 @@ const store = (dir: FixtureDir, warm: ConstructorParameters<typeof SwapState>[0]
 
 describe("warming a snapshot before the swap", () => {
   it("builds the compare rows before the snapshot serves; the previous one serves meanwhile", async () => {
-    const dir = makeDataDir()
-    cleanups.push(() => dir.cleanup())
+    const dir = dataDir()
     const first = publish(dir, 1)
     const seen: Array<{ file: string; servingMeanwhile: string | null; builtBefore: boolean; builtAfter: boolean }> = []
     const state: SwapState = store(dir, async (w, stillWanted) => {
@@ -66,8 +72,7 @@ describe("warming a snapshot before the swap", () => {
   })
 
   it("without a warm step nothing is built ahead (the control)", async () => {
-    const dir = makeDataDir()
-    cleanups.push(() => dir.cleanup())
+    const dir = dataDir()
     publish(dir, 3)
     const state = store(dir, undefined)
     await state.refresh()
@@ -77,13 +82,9 @@ describe("warming a snapshot before the swap", () => {
   })
 
   it("a newer CURRENT during the warm-up: that swap is given up, its file closed, the newer one swaps in", async () => {
-    const dir = makeDataDir()
-    cleanups.push(() => dir.cleanup())
+    const dir = dataDir()
     const first = publish(dir, 4)
-    let release: () => void = () => undefined
-    const held = new Promise<void>((resolve) => {
-      release = resolve
-    })
+    const { promise: held, resolve: release } = Promise.withResolvers<void>()
     const warmed: Array<{ file: string; wanted: boolean; open: () => boolean }> = []
     const state: SwapState = store(dir, async (w, stillWanted) => {
       const entry = { file: w.file, wanted: true, open: () => w.reader.db.open }
@@ -110,13 +111,9 @@ describe("warming a snapshot before the swap", () => {
   })
 
   it("CURRENT moved during the warm-up with nobody asking: the file it names now is checked and swapped in instead", async () => {
-    const dir = makeDataDir()
-    cleanups.push(() => dir.cleanup())
+    const dir = dataDir()
     const first = publish(dir, 9)
-    let release: () => void = () => undefined
-    const held = new Promise<void>((resolve) => {
-      release = resolve
-    })
+    const { promise: held, resolve: release } = Promise.withResolvers<void>()
     const warmed: Array<{ file: string; open: () => boolean }> = []
     const state = store(dir, async (w) => {
       warmed.push({ file: w.file, open: () => w.reader.db.open })
@@ -134,8 +131,7 @@ describe("warming a snapshot before the swap", () => {
   })
 
   it("stop during a warm-up waits for it to end, and its file is closed", async () => {
-    const dir = makeDataDir()
-    cleanups.push(() => dir.cleanup())
+    const dir = dataDir()
     publish(dir, 11)
     let open: (() => boolean) | null = null
     let stepsAfterStop = 0
@@ -162,8 +158,7 @@ describe("warming a snapshot before the swap", () => {
   })
 
   it("warmCompareRows reads in steps, giving the event loop back between them; stopped midway it keeps nothing", async () => {
-    const dir = makeDataDir()
-    cleanups.push(() => dir.cleanup())
+    const dir = dataDir()
     publish(dir, 8)
     const state = store(dir, undefined)
     await state.refresh()
@@ -193,8 +188,7 @@ describe("warming a snapshot before the swap", () => {
   })
 
   it("a warm-up that fails still lets the snapshot in", async () => {
-    const dir = makeDataDir()
-    cleanups.push(() => dir.cleanup())
+    const dir = dataDir()
     const file = publish(dir, 7)
     const state = store(dir, async () => {
       throw new Error("warm-up broke")
