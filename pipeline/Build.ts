@@ -116,13 +116,13 @@ export const loadInputs = (
     for (const input of inputs) {
       if (input.data_set !== "fm_registry" && input.data_set !== "cartola_diaria") {
         // structuredClone: the records' strings are slices of the decoded page; copies let it go.
-        const cached = cache?.getRecords(input.sha256)
+        const cached = cache?.getRecords(input)
         const parsed =
           cached !== undefined
             ? Effect.succeed(cached)
             : Effect.map(sourceOf(input.data_set).parse(raw.get(input.sha256), input.name), (p) => {
                 const copy = { records: structuredClone(p.records), repairs: p.repairs }
-                cache?.putRecords(input.sha256, copy)
+                cache?.putRecords(input, copy)
                 parsedOne(input.bytes)
                 return copy
               })
@@ -149,16 +149,16 @@ export const loadInputs = (
         const parse = (p: { records: ReadonlyArray<CartolaRecord>; duplicatesSkipped: number; footnotesSkipped: number }) =>
           toColumns(input.name, p.records, { duplicate_rows: p.duplicatesSkipped, footnote_rows: p.footnotesSkipped })
         // From the cache only the summary is read now; the columns are loaded when merged.
-        let summary = cache?.getSummary(input.sha256)
+        let summary = cache?.getSummary(input)
         if (summary === undefined || !Array.isArray(summary.series)) {
-          let columns = cache?.get(input.sha256)
+          let columns = cache?.get(input)
           if (columns === undefined) {
             columns = parse(yield* parseCartola(raw.get(input.sha256), input.name))
-            cache?.put(input.sha256, columns)
+            cache?.put(input, columns)
             parsedOne(input.bytes)
           }
           summary = summarize(columns)
-          cache?.putSummary(input.sha256, summary)
+          cache?.putSummary(input, summary)
           if (cache === null) cartolas.push(inMemory(columns))
         }
         add(repairs, summary.repairs)
@@ -173,7 +173,7 @@ export const loadInputs = (
           cartolas.push({
             file: summary.file,
             firstDate: summary.firstDate,
-            load: () => cache.get(sha256) ?? parse(Effect.runSync(parseCartola(raw.get(sha256), name))),
+            load: () => cache.get({ sha256, name }) ?? parse(Effect.runSync(parseCartola(raw.get(sha256), name))),
             summary,
           })
         }

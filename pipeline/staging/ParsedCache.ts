@@ -4,6 +4,7 @@
  * time, it is never an input of its own (`reproduce` parses from the raw store), and a new parser
  * version ignores old entries.
  */
+import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { deserialize, serialize } from "node:v8"
@@ -12,9 +13,23 @@ import type { CartolaColumns, CartolaSummary } from "./CartolaColumns.ts"
 
 /**
  * Bump when the parser or CartolaColumns changes what a file yields (or refuses: 2, the length
- * limits of codes and names, so that a file parsed before them is read again, as reproduce does).
+ * limits of codes and names, so that a file parsed before them is read again, as reproduce does;
+ * 3, entries keyed by name as well as content).
  */
-export const PARSED_CACHE_VERSION = 2
+export const PARSED_CACHE_VERSION = 3
+
+/**
+ * Which file an entry is of: its bytes and its name. What a file yields can depend on its name
+ * (the month of a portfolio, the symbol of a benchmark, the range of a cartola), so the same bytes
+ * under another name are parsed again, never read back with the first name's month or symbol.
+ */
+export interface CacheEntry {
+  readonly sha256: string
+  readonly name: string
+}
+
+const entryKey = (entry: CacheEntry): string =>
+  `${entry.sha256}-${createHash("sha256").update(entry.name, "utf8").digest("hex").slice(0, 16)}`
 
 export class ParsedCache {
   readonly dir: string
@@ -29,30 +44,30 @@ export class ParsedCache {
   }
 
   /** Parsed records of any other data set (FI pages are the slow ones to parse). */
-  getRecords(sha256: string): Parsed<unknown> | undefined {
+  getRecords(entry: CacheEntry): Parsed<unknown> | undefined {
     if (!this.records) return undefined
-    return readEntry(join(this.recordsDir, `${sha256}.bin`)) as Parsed<unknown> | undefined
+    return readEntry(join(this.recordsDir, `${entryKey(entry)}.bin`)) as Parsed<unknown> | undefined
   }
 
-  putRecords(sha256: string, parsed: Parsed<unknown>): void {
-    if (this.records) writeEntry(this.recordsDir, `${sha256}.bin`, parsed)
+  putRecords(entry: CacheEntry, parsed: Parsed<unknown>): void {
+    if (this.records) writeEntry(this.recordsDir, `${entryKey(entry)}.bin`, parsed)
   }
 
   /** What a batch needs of a cartola before merging (a few bytes, not the file's columns). */
-  getSummary(sha256: string): CartolaSummary | undefined {
-    return readEntry(join(this.dir, `${sha256}.summary`)) as CartolaSummary | undefined
+  getSummary(entry: CacheEntry): CartolaSummary | undefined {
+    return readEntry(join(this.dir, `${entryKey(entry)}.summary`)) as CartolaSummary | undefined
   }
 
-  putSummary(sha256: string, summary: CartolaSummary): void {
-    writeEntry(this.dir, `${sha256}.summary`, summary)
+  putSummary(entry: CacheEntry, summary: CartolaSummary): void {
+    writeEntry(this.dir, `${entryKey(entry)}.summary`, summary)
   }
 
-  get(sha256: string): CartolaColumns | undefined {
-    return readEntry(join(this.dir, `${sha256}.bin`)) as CartolaColumns | undefined
+  get(entry: CacheEntry): CartolaColumns | undefined {
+    return readEntry(join(this.dir, `${entryKey(entry)}.bin`)) as CartolaColumns | undefined
   }
 
-  put(sha256: string, columns: CartolaColumns): void {
-    writeEntry(this.dir, `${sha256}.bin`, columns)
+  put(entry: CacheEntry, columns: CartolaColumns): void {
+    writeEntry(this.dir, `${entryKey(entry)}.bin`, columns)
   }
 }
 

@@ -105,6 +105,43 @@ describe("pipeline run from a folder", () => {
   })
 })
 
+describe("the same bytes under another name", () => {
+  const holdings = (dataDir: string, file: string) => {
+    const db = new Database(join(dataDir, "snapshots", file), { readonly: true })
+    try {
+      return db.prepare("SELECT month, count(*) AS n FROM fm_holdings WHERE market = 'N' GROUP BY month ORDER BY month").all() as Array<{
+        month: string
+        n: number
+      }>
+    } finally {
+      db.close()
+    }
+  }
+
+  it("are parsed for that name (a portfolio's month comes from it), never read back from the parse cache under the first", async () => {
+    const dataDir = join(work, "data-renamed")
+    const first = await run(options(dataDir, [{ kind: "folder", path: sampleDir }]))
+    if (first._tag !== "Right" || first.right.outcome !== "published") throw new Error("not published")
+    const before = new Map(holdings(dataDir, first.right.file).map((r) => [r.month, r.n]))
+    const october = before.get("2026-10")!
+    expect(october).toBeGreaterThan(0)
+    expect(before.has("2025-10")).toBe(false)
+    // October's national portfolio delivered again as September 2025's (a month the sample lacks)
+    const copied = variantOf("renamed-portfolio", (dir) => copyFileSync(join(dir, "ffm_NACI_202610.txt"), join(dir, "ffm_NACI_202510.txt")))
+    const second = await run(options(dataDir, [{ kind: "folder", path: copied }]))
+    if (second._tag !== "Right" || second.right.outcome !== "published") throw new Error(JSON.stringify(second))
+    const after = new Map(holdings(dataDir, second.right.file).map((r) => [r.month, r.n]))
+    expect(after.get("2025-10")).toBe(october) // was nothing: the cached records said 2026-10
+    expect(after.get("2026-10")).toBe(october) // was doubled
+    // the same bytes under a name without a month are refused, as on a fresh data folder
+    const unnamed = variantOf("unnamed-portfolio", (dir) => copyFileSync(join(dir, "ffm_NACI_202610.txt"), join(dir, "ffm_NACI.txt")))
+    const third = await run(options(dataDir, [{ kind: "folder", path: unnamed }]))
+    expect(third._tag).toBe("Left")
+    if (third._tag === "Left") expect(third.left.reason).toContain("ffm_NACI.txt")
+    expect(readCurrent(join(dataDir, "snapshots"))).toBe(second.right.file)
+  })
+})
+
 describe("bad input rejects the batch and keeps the previous snapshot", () => {
   const rejectsKeepingPrevious = async (dir: string, expected: RegExp) => {
     const dataDir = join(work, `data-${dir.split("/").at(-1)}`)
