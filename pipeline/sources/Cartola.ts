@@ -102,9 +102,21 @@ export interface CartolaParsed {
 }
 
 /**
+ * The dates a cartola's name says it holds (`ffmm_todos_20261101_20261120.txt`, as the CMF names
+ * a download and the collector saves it), YYYY-MM-DD; null for a name without them.
+ */
+const rangeOfName = (file: string): { readonly from: string; readonly to: string } | null => {
+  const m = /ffmm_todos_(\d{4})(\d{2})(\d{2})_(\d{4})(\d{2})(\d{2})(?!\d)/iu.exec(file.split(/[\\/]/).pop() ?? file)
+  if (m === null) return null
+  const from = `${m[1]}-${m[2]}-${m[3]}`
+  const to = `${m[4]}-${m[5]}-${m[6]}`
+  return from <= to ? { from, to } : null
+}
+
+/**
  * Parses one cartola file. Fails with `CmfFileInvalid` on a missing or wrong header, a wrong column
- * count (including a truncated last line), a bad cell, or a repeated (RUN_FM, SERIE, FECHA_INF)
- * whose values differ. A body that is only "Sin información" gives zero rows.
+ * count (including a truncated last line), a bad cell, a row dated outside the dates the file's
+ * name gives, or a repeated (RUN_FM, SERIE, FECHA_INF) whose values differ. A body that is only "Sin información" gives zero rows.
  */
 export const parseCartola: (
   bytes: Uint8Array,
@@ -114,8 +126,18 @@ export const parseCartola: (
   const seen = new Map<string, CartolaRecord>()
   const names = new Map<string, string>()
   let duplicatesSkipped = 0
+  const range = rangeOfName(file)
 
   const onRow = (record: CartolaDraft, line: number): CmfFileInvalid | undefined => {
+    if (range !== null && (record.date < range.from || record.date > range.to)) {
+      return cmfFileInvalid({
+        dataSet: "cartola_diaria",
+        file,
+        line,
+        field: "FECHA_INF",
+        detail: `${record.date.replaceAll("-", "")} is outside the dates the file's name gives (${range.from} to ${range.to})`
+      })
+    }
     let agfName = names.get(record.agfName)
     if (agfName === undefined) {
       agfName = repairMojibake(record.agfName)

@@ -161,6 +161,16 @@ describe("parseCartola: rejected files", () => {
     expect(error).toMatchObject({ line: 2, field: "PATRIMONIO_NETO" })
   })
 
+  it("rejects a row dated outside the dates the file's name gives (it would replace another day's values)", async () => {
+    const error = await failure(file(HEADER, row(), row({ SERIE: "B", FECHA_INF: "20181215" })))
+    expect(error).toMatchObject({ line: 3, field: "FECHA_INF" })
+    expect(error.message).toBe(
+      `cartola_diaria ${FILE} line 3 field FECHA_INF: 20181215 is outside the dates the file's name gives (2026-01-01 to 2026-01-31)`,
+    )
+    // a name without dates says nothing to check against
+    expect((await Effect.runPromise(parseCartola(file(HEADER, row({ FECHA_INF: "20181215" })), "cartola.txt"))).records).toHaveLength(1)
+  })
+
   it("rejects a date that is not on the calendar", async () => {
     const error = await failure(file(HEADER, row({ FECHA_INF: "20260230" })))
     expect(error).toMatchObject({ line: 2, field: "FECHA_INF" })

@@ -5,7 +5,7 @@
  */
 import Database from "better-sqlite3"
 import { Effect } from "effect"
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -275,9 +275,24 @@ describe("bad input rejects the batch and keeps the previous snapshot", () => {
       const cells = lines[1]!.split(";")
       cells[3] = "20261130"
       appendFileSync(f, cells.join(";") + "\n", "latin1")
+      // the month's file as CMF would name it through the 30th (a row outside its name's dates is refused on its own)
+      renameSync(f, f.replace(/_\d{8}\.txt$/, "_20261130.txt"))
     })
     const name = lastCartola(dir).split("/").at(-1)!
+    expect(name).toBe("ffmm_todos_20261101_20261130.txt")
     await rejectsKeepingPrevious(dir, new RegExp(`cartola_diaria ${name} field FECHA_INF: daily values dated 2026-11-30, after today \\(2026-11-22\\)`))
+  })
+
+  it("a row dated outside its file's name: names the file, line and field", async () => {
+    const dir = variantOf("bad-outside", (d) => {
+      const f = lastCartola(d)
+      const lines = readFileSync(f, "latin1").trimEnd().split("\n")
+      const cells = lines[1]!.split(";")
+      cells[3] = "20181215"
+      appendFileSync(f, cells.join(";") + "\n", "latin1")
+    })
+    const name = lastCartola(dir).split("/").at(-1)!
+    await rejectsKeepingPrevious(dir, new RegExp(`cartola_diaria ${name} line \\d+ field FECHA_INF: 20181215 is outside the dates the file's name gives`))
   })
 })
 
