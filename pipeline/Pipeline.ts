@@ -20,6 +20,11 @@ import { Ledger } from "./ledger/Ledger.ts"
 import { RawStore } from "./RawStore.ts"
 import { rollbackHold } from "./Rollback.ts"
 import { PIPELINE_VERSION } from "./Version.ts"
+import type { CmfFileInvalid } from "./sources/CmfFileInvalid.ts"
+
+
+/** SHA-256 of zero bytes: an empty file is said to be empty, not of an unknown kind. */
+const EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
 export type Source =
   | { readonly kind: "folder"; readonly path: string }
@@ -124,7 +129,8 @@ const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedE
             reject(
               e.sha256 === ""
                 ? `source folder ${e.file} does not exist`
-                : `${e.file} matches no CMF data set we read (stored as raw ${e.sha256.slice(0, 12)})`,
+                : `${e.file} ${e.sha256 === EMPTY_SHA256 ? "is empty" : "matches no CMF data set we read"} (stored as raw ${e.sha256.slice(0, 12)}); ` +
+                  "remove it from the source, or give it the name and header of a CMF file (README, \"Formats we parse\")",
             ),
           CmfSourceError: (e) => reject(`CMF source ${e.url}: ${e.message}`, options.date ?? null, "source"),
         }),
@@ -140,8 +146,17 @@ const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedE
       return { outcome: "unchanged", batchDate: hold.batchDate, file: hold.file, note } satisfies RunOutcome
     }
 
+    // A refused file stays an input until one with the same key (for most data sets, its name)
+    // replaces it, or it is withdrawn: the message says how, with the raw file's hash.
+    const refusing = (e: CmfFileInvalid): string => {
+      const sha = inputs.find((i) => i.name === e.file)?.sha256
+      return sha === undefined
+        ? e.message
+        : `${e.message} (raw ${sha.slice(0, 12)}: a corrected file replaces it when delivered under the same name; ` +
+            `\`./fds pipeline withdraw --sha ${sha.slice(0, 12)}\` takes it out of the inputs)`
+    }
     const loaded = yield* loadInputs(raw, inputs, new ParsedCache(options.dataDir), options.progress).pipe(
-      Effect.catchTag("CmfFileInvalid", (e) => reject(e.message)),
+      Effect.catchTag("CmfFileInvalid", (e) => reject(refusing(e))),
     )
     const latest = loaded.latestQuotaDate
     if (latest === null) return yield* reject("the daily values hold no rows")
@@ -178,7 +193,7 @@ const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedE
     }
 
     const finished = yield* buildSnapshot(p.snapshots, inputs, loaded, batchDate).pipe(
-      Effect.catchTag("CmfFileInvalid", (e) => reject(e.message, batchDate)),
+      Effect.catchTag("CmfFileInvalid", (e) => reject(refusing(e), batchDate)),
       Effect.catchTag("BuildFailed", (e) => reject(e.reason, batchDate, "build")),
     )
     ledger.append({

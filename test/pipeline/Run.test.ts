@@ -166,16 +166,29 @@ describe("bad input rejects the batch and keeps the previous snapshot", () => {
       writeFileSync(f, lines.join("\n"), "latin1")
     })
     const name = lastCartola(dir).split("/").at(-1)!
-    const dataDir = await rejectsKeepingPrevious(dir, new RegExp(`cartola_diaria ${name} line 4 field VALOR_CUOTA`))
+    const sha = sha256(readFileSync(lastCartola(dir))).slice(0, 12)
+    // with what to do: the file stays an input until replaced under its name, or withdrawn
+    const dataDir = await rejectsKeepingPrevious(
+      dir,
+      new RegExp(
+        `cartola_diaria ${name} line 4 field VALOR_CUOTA: .*\\(raw ${sha}: a corrected file replaces it when delivered under the same name; ` +
+          `\`\\./fds pipeline withdraw --sha ${sha}\` takes it out of the inputs\\)$`,
+      ),
+    )
     // the good file delivered again is the current one again: the batch is no longer rejected
     const again = await run(options(dataDir, [{ kind: "folder", path: sampleDir }]))
     expect(again._tag).toBe("Right")
     expect(eventTypes(dataDir)).toContain("RawFileReinstated")
   })
 
+  it("an empty file is said to be empty", async () => {
+    const dir = variantOf("bad-empty", (d) => writeFileSync(join(d, "ffmm_todos_20261001_20261031.txt"), ""))
+    await rejectsKeepingPrevious(dir, /ffmm_todos_20261001_20261031\.txt is empty \(stored as raw e3b0c44298fc\); remove it from the source/)
+  })
+
   it("a file that matches no data set: named, and still stored raw for inspection", async () => {
     const dir = variantOf("bad-unknown", (d) => writeFileSync(join(d, "notes.txt"), "hello;world\n1;2\n"))
-    const dataDir = await rejectsKeepingPrevious(dir, /notes\.txt matches no CMF data set/)
+    const dataDir = await rejectsKeepingPrevious(dir, /notes\.txt matches no CMF data set we read \(stored as raw [0-9a-f]{12}\); remove it from the source/)
     const sha = sha256(Buffer.from("hello;world\n1;2\n"))
     expect(existsSync(join(dataDir, "raw", sha.slice(0, 2), sha))).toBe(true)
   })
