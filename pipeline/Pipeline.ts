@@ -146,14 +146,17 @@ const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedE
       return { outcome: "unchanged", batchDate: hold.batchDate, file: hold.file, note } satisfies RunOutcome
     }
 
-    // A refused file stays an input until one with the same key (for most data sets, its name)
-    // replaces it, or it is withdrawn: the message says how, with the raw file's hash.
+    // A refused file stays an input until a file with the same key replaces it, or it is
+    // withdrawn: the message says which, with the raw file's hash. A file whose content gave no
+    // key (keyed by its own hash) is never replaced by a corrected one.
     const refusing = (e: CmfFileInvalid): string => {
-      const sha = inputs.find((i) => i.name === e.file)?.sha256
-      return sha === undefined
-        ? e.message
-        : `${e.message} (raw ${sha.slice(0, 12)}: a corrected file replaces it when delivered under the same name; ` +
-            `\`./fds pipeline withdraw --sha ${sha.slice(0, 12)}\` takes it out of the inputs)`
+      const input = inputs.find((i) => i.name === e.file)
+      if (input === undefined) return e.message
+      const sha = input.sha256.slice(0, 12)
+      const withdraw = `\`./fds pipeline withdraw --sha ${sha}\` takes it out of the inputs`
+      return input.key === input.sha256
+        ? `${e.message} (raw ${sha}: its content gives no key, so no corrected file replaces it; ${withdraw})`
+        : `${e.message} (raw ${sha}: a corrected file for the same ${input.data_set} key ${input.key} replaces it; ${withdraw})`
     }
     const loaded = yield* loadInputs(raw, inputs, new ParsedCache(options.dataDir), options.progress).pipe(
       Effect.catchTag("CmfFileInvalid", (e) => reject(refusing(e))),

@@ -171,7 +171,7 @@ describe("bad input rejects the batch and keeps the previous snapshot", () => {
     const dataDir = await rejectsKeepingPrevious(
       dir,
       new RegExp(
-        `cartola_diaria ${name} line 4 field VALOR_CUOTA: .*\\(raw ${sha}: a corrected file replaces it when delivered under the same name; ` +
+        `cartola_diaria ${name} line 4 field VALOR_CUOTA: .*\\(raw ${sha}: a corrected file for the same cartola_diaria key from_20261101 replaces it; ` +
           `\`\\./fds pipeline withdraw --sha ${sha}\` takes it out of the inputs\\)$`,
       ),
     )
@@ -179,6 +179,18 @@ describe("bad input rejects the batch and keeps the previous snapshot", () => {
     const again = await run(options(dataDir, [{ kind: "folder", path: sampleDir }]))
     expect(again._tag).toBe("Right")
     expect(eventTypes(dataDir)).toContain("RawFileReinstated")
+  })
+
+  it("a file whose content gives no key: the message says no corrected file replaces it, withdraw does", async () => {
+    const dir = variantOf("bad-indicator", (d) => {
+      const f = join(d, "cmf_dolar_2026.json")
+      writeFileSync(f, readFileSync(f).subarray(0, 5000))
+    })
+    const sha = sha256(readFileSync(join(dir, "cmf_dolar_2026.json"))).slice(0, 12)
+    await rejectsKeepingPrevious(
+      dir,
+      new RegExp(`cmf_dolar_2026\\.json.*\\(raw ${sha}: its content gives no key, so no corrected file replaces it; \`\\./fds pipeline withdraw --sha ${sha}\``),
+    )
   })
 
   it("an empty file is said to be empty", async () => {
