@@ -1,6 +1,6 @@
 /** Pipeline command line: `sample`, `pipeline run|reproduce|rollback|withdraw|daemon`. Run through ./fds. */
 import { Effect } from "effect"
-import { existsSync } from "node:fs"
+import { existsSync, statSync } from "node:fs"
 import { isIsoDate } from "../schemas/Dates.ts"
 import { daemonCommand } from "./daemon/DaemonCommand.ts"
 import { runOptionsFromEnv } from "./daemon/RunConfig.ts"
@@ -48,8 +48,12 @@ const run = async (args: string[]) => {
   const { values } = argsOrExit({ args, options: { source: { type: "string" }, date: { type: "string" } } })
   if (values.date !== undefined && !isIsoDate(values.date)) fail("--date must be a real date YYYY-MM-DD")
   // a folder that is not there is a bad argument (exit 2), not a rejected batch
-  if (values.source !== undefined && !/^https?:\/\//u.test(values.source) && !existsSync(values.source)) {
-    fail(`--source ${values.source}: no such folder (give a folder of CMF files or an http(s) URL)`)
+  if (values.source !== undefined && /^https?:\/\//u.test(values.source) && !URL.canParse(values.source)) {
+    fail(`--source ${values.source}: not a URL (give a folder of CMF files or an http(s) URL)`)
+  }
+  if (values.source !== undefined && !/^https?:\/\//u.test(values.source) && !statSync(values.source, { throwIfNoEntry: false })?.isDirectory()) {
+    const what = existsSync(values.source) ? "not a folder" : "no such folder"
+    fail(`--source ${values.source}: ${what} (give a folder of CMF files or an http(s) URL)`)
   }
   const started = performance.now()
   let options: RunOptions
