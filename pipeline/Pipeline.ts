@@ -8,6 +8,7 @@
 import { Clock, Effect, Exit, Schema } from "effect"
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs"
 import { join } from "node:path"
+import { intToDate } from "../schemas/Dates.ts"
 import { publishCurrent, readCurrent } from "../snapshots/Pointer.ts"
 import { buildSnapshot, loadInputs, type Progress } from "./Build.ts"
 import { applyRetention } from "../snapshots/Retention.ts"
@@ -165,6 +166,17 @@ const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedE
     if (latest === null) return yield* reject("the daily values hold no rows")
     if (latest > options.today) {
       return yield* reject(`cartola_diaria ${loaded.latestQuotaFile} field FECHA_INF: daily values dated ${latest}, after today (${options.today})`)
+    }
+    if (options.date !== undefined) {
+      // a batch is dated by its data: --date picks an earlier day that the inputs hold
+      const firsts = loaded.cartolas.map((c) => c.firstDate).filter((d) => d > 0)
+      const earliest = firsts.length === 0 ? null : intToDate(Math.min(...firsts))
+      if (earliest !== null && options.date < earliest) {
+        return yield* reject(`--date ${options.date} is before the first daily value in the inputs (${earliest}): the batch would hold no quotes`, options.date)
+      }
+      if (options.date > latest) {
+        return yield* reject(`--date ${options.date} is after the latest daily value in the inputs (${latest}): a batch is dated by its data`, options.date)
+      }
     }
     const batchDate = options.date ?? latest
 

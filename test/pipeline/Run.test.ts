@@ -103,6 +103,20 @@ describe("pipeline run from a folder", () => {
     const db = new Database(join(dataDir, "snapshots", file), { readonly: true })
     expect((db.prepare("SELECT max(date) d FROM quotas").get() as { d: number }).d).toBeLessThanOrEqual(20260630)
   })
+
+  it("--date before the first daily value or after the last is refused (an empty batch, or one dated past its data)", async () => {
+    const dataDir = join(work, "data-date-bounds")
+    const first = await run(options(dataDir, [{ kind: "folder", path: sampleDir }]))
+    expect(first._tag).toBe("Right")
+    const current = readCurrent(join(dataDir, "snapshots"))
+    const early = await run(options(dataDir, [{ kind: "folder", path: sampleDir }], { date: "2018-01-01" }))
+    expect(early._tag === "Left" && early.left.reason).toMatch(/^--date 2018-01-01 is before the first daily value in the inputs \(2019-01-0\d\)/)
+    const late = await run(options(dataDir, [{ kind: "folder", path: sampleDir }], { date: "2026-11-21" }))
+    expect(late._tag === "Left" && late.left.reason).toBe(
+      "--date 2026-11-21 is after the latest daily value in the inputs (2026-11-20): a batch is dated by its data",
+    )
+    expect(readCurrent(join(dataDir, "snapshots"))).toBe(current)
+  })
 })
 
 describe("the same bytes under another name", () => {
