@@ -3,6 +3,8 @@
  * (no earlier parse cache, no published file) and compares its content hash with the one recorded when D
  * was built. Auditors get a yes or no; "version differs" says the pipeline changed since.
  */
+import Database from "better-sqlite3"
+import { contentHash } from "../snapshots/ContentHash.ts"
 import { Effect, Schema } from "effect"
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs"
 import { join } from "node:path"
@@ -26,8 +28,26 @@ export interface ReproduceResult {
   readonly actualHash: string
   readonly builtWith: string
   readonly reproducedWith: string
-  /** True when the snapshot file was missing (retention) and the rebuilt one was put back. */
+  /** True when the snapshot file was missing (retention), or altered, and the rebuilt one was put back. */
   readonly restored: boolean
+  /**
+   * The file on disk against the recorded hash: absent (retention), the same, or altered since it
+   * was published (its content hash is another: a rebuild that matches does not vouch for it).
+   */
+  readonly onDisk: { readonly state: "absent" | "same" } | { readonly state: "altered"; readonly hash: string }
+}
+
+/** The content hash of a snapshot file on disk (read-only), or an error's text when it cannot be read. */
+const hashOnDisk = (path: string): string => {
+  let db: Database.Database | null = null
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true })
+    return contentHash(db)
+  } catch (e) {
+    return `unreadable (${String(e)})`
+  } finally {
+    db?.close()
+  }
 }
 
 export const reproduce = (dataDir: string, batchDate: string, options: { readonly restore: boolean; readonly file?: string | undefined }) =>
@@ -67,7 +87,10 @@ export const reproduce = (dataDir: string, batchDate: string, options: { readonl
       const match = finished.contentHash === built.content_hash
       let restored = false
       const target = join(p.snapshots, built.file)
-      if (match && options.restore && !existsSync(target)) {
+      const diskHash = existsSync(target) ? hashOnDisk(target) : null
+      const onDisk: ReproduceResult["onDisk"] =
+        diskHash === null ? { state: "absent" } : diskHash === built.content_hash ? { state: "same" } : { state: "altered", hash: diskHash }
+      if (match && options.restore && onDisk.state !== "same") {
         mkdirSync(p.snapshots, { recursive: true })
         renameSync(finished.path, target)
         if (!existsSync(manifestPath(p.snapshots, built.file))) {
@@ -84,6 +107,7 @@ export const reproduce = (dataDir: string, batchDate: string, options: { readonl
         builtWith: built.pipeline_version,
         reproducedWith: PIPELINE_VERSION,
         restored,
+        onDisk,
       } satisfies ReproduceResult
     } finally {
       rmSync(scratch, { recursive: true, force: true })

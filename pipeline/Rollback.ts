@@ -12,7 +12,7 @@ import { Clock, Effect, Schema } from "effect"
 import { existsSync } from "node:fs"
 import { join } from "node:path"
 import { isIsoDate } from "../schemas/Dates.ts"
-import { rowCounts } from "../snapshots/ContentHash.ts"
+import { contentHash, rowCounts } from "../snapshots/ContentHash.ts"
 import { readManifest } from "../snapshots/Manifest.ts"
 import { publishCurrent, readCurrent } from "../snapshots/Pointer.ts"
 import { SnapshotReader } from "../snapshots/Reader.ts"
@@ -50,7 +50,10 @@ export const snapshotProblem = (dir: string, file: string): string | null => {
     for (const { name } of TABLES) {
       if (counts[name] !== manifest.row_counts[name]) return `row count of ${name} differs from its manifest`
     }
-    return reader.quickCheck() ? null : "PRAGMA quick_check failed"
+    if (!reader.quickCheck()) return "PRAGMA quick_check failed"
+    // the whole content, as published (a value changed in place keeps the counts and passes quick_check)
+    const hash = contentHash(reader.db)
+    return hash === manifest.content_hash ? null : `its content hash ${hash} differs from its manifest's (the file was altered since it was published)`
   } catch (e) {
     return String(e)
   } finally {

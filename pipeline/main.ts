@@ -106,14 +106,20 @@ const reproduceCommand = async (args: string[]) => {
     process.exit(1)
   }
   const r = exit.value
+  const altered =
+    r.onDisk.state === "altered"
+      ? r.restored
+        ? `; the file on disk had been altered (content hash ${r.onDisk.hash}) and was replaced by the rebuilt one`
+        : `; but the file on disk, ${r.file}, has content hash ${r.onDisk.hash}: it was altered since it was published (--restore replaces it)`
+      : ""
   const line =
     r.outcome === "match"
-      ? `match: ${r.batchDate} rebuilt from the ledger and raw store has content hash ${r.actualHash}${r.restored ? ` (restored ${r.file})` : ""}`
+      ? `match: ${r.batchDate} rebuilt from the ledger and raw store has content hash ${r.actualHash}${r.restored && r.onDisk.state === "absent" ? ` (restored ${r.file})` : ""}${altered}`
       : r.outcome === "version_differs"
         ? `version differs: ${r.batchDate} was built by pipeline ${r.builtWith}, this is ${r.reproducedWith}; hash ${r.actualHash} ≠ ${r.expectedHash}`
         : `hash differs: ${r.batchDate} rebuilt as ${r.actualHash}, published as ${r.expectedHash}`
   console.log(line)
-  process.exit(r.outcome === "match" ? 0 : 1)
+  process.exit(r.outcome === "match" && (r.onDisk.state !== "altered" || r.restored) ? 0 : 1)
 }
 
 const withdrawCommand = async (args: string[]) => {
