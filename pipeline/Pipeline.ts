@@ -21,6 +21,7 @@ import { Ledger } from "./ledger/Ledger.ts"
 import { RawStore } from "./RawStore.ts"
 import { rollbackHold } from "./Rollback.ts"
 import { PIPELINE_VERSION } from "./Version.ts"
+import { failureText } from "./Failure.ts"
 import type { CmfFileInvalid } from "./sources/CmfFileInvalid.ts"
 
 
@@ -249,7 +250,7 @@ const recordStatus = (dataDir: string, startedAt: number, exit: Exit.Exit<RunOut
       } else if (error !== undefined) {
         writeStatus(dir, { outcome: error.kind === "content" ? "rejected" : "failed", batch_date: error.batchDate, file: current, reason: error.reason, ...times })
       } else {
-        writeStatus(dir, { outcome: "failed", batch_date: null, file: current, reason: String(exit.cause).slice(0, 2000), ...times })
+        writeStatus(dir, { outcome: "failed", batch_date: null, file: current, reason: failureText(exit.cause).slice(0, 2000), ...times })
       }
     } catch (e) {
       // A full disk may refuse the status too; the run's own outcome must still come through.

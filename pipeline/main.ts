@@ -12,6 +12,7 @@ import { rollbackCommand } from "./Rollback.ts"
 import { writeSample } from "./sample/Sample.ts"
 import { argsOrExit, usageExit } from "./CliArgs.ts"
 import { withdraw } from "./Withdraw.ts"
+import { failureText } from "./Failure.ts"
 
 const env = (name: string, fallback: string): string => process.env[name] ?? fallback
 
@@ -83,11 +84,13 @@ const run = async (args: string[]) => {
     process.exit(3)
   }
   if (rejected !== undefined && rejected._tag === "Fail") {
-    console.error(`batch rejected: ${(rejected.error as { reason: string }).reason}`)
+    const { reason, kind } = rejected.error as { reason: string; kind?: string }
+    // as STATUS.json says: a refused content is a rejection, a source or build failure a failure
+    console.error(`${kind === undefined || kind === "content" ? "batch rejected" : "batch failed"}: ${reason}`)
     console.error("CURRENT was not changed; the previous snapshot keeps serving.")
     process.exit(1)
   }
-  console.error(`pipeline failed: ${String(cause)}`)
+  console.error(`pipeline failed: ${failureText(cause)}`)
   process.exit(1)
 }
 

@@ -67,7 +67,7 @@ describe("the disk full while a snapshot is written", () => {
     const full = await runCli(dataDir, ["pipeline", "run", "--source", mini], limit)
     expect(full.code, full.stdout).toBe(1)
     // ENOSPC is SQLite's "database or disk is full"; EFBIG (the file-size limit) its "disk I/O error".
-    expect(full.stderr).toMatch(tmpfs ? /batch rejected: snapshot build failed: .*disk is full/ : /batch rejected: snapshot build failed: .*disk I\/O error/)
+    expect(full.stderr).toMatch(tmpfs ? /batch failed: snapshot build failed: .*disk is full/ : /batch failed: snapshot build failed: .*disk I\/O error/)
     expect(full.stderr).toContain("CURRENT was not changed")
     const after = expectNothingHalfPublished(dataDir)
     expect(after.current).toBe(before.current)
