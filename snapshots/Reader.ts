@@ -28,6 +28,8 @@ export class SnapshotReader {
   readonly db: Database.Database
   readonly batchDate: string
   readonly formatVersion: number
+  /** The meta table, read once when the snapshot opens (a snapshot never changes). */
+  readonly meta: ReadonlyMap<string, string>
   private readonly stmts
 
   constructor(path: string) {
@@ -36,12 +38,13 @@ export class SnapshotReader {
     try {
       this.db.pragma("locking_mode = EXCLUSIVE")
       this.db.pragma("mmap_size = 268435456")
-      const meta = new Map(
+      const meta: ReadonlyMap<string, string> = new Map(
         (this.db.prepare("SELECT key, value FROM meta").all() as Array<{ key: string; value: string }>).map((r) => [
           r.key,
           r.value,
         ]),
       )
+      this.meta = meta
       this.formatVersion = Number(meta.get("format_version"))
       if (this.formatVersion !== FORMAT_VERSION) {
         throw new Error(`snapshot format ${meta.get("format_version")} is not ${FORMAT_VERSION}: ${path}`)

@@ -20,23 +20,27 @@ export type AssetRef = { readonly kind: "fm"; readonly id: number } | { readonly
  * that is neither form is returned as it is (parseAssetRef refuses it).
  */
 export const canonicalAssetText = (text: string): string => {
-  if (isUuid(text)) return text.toLowerCase()
+  const ref = assetRefOf(text)
+  return ref === null ? text : String(ref.id)
+}
+
+const assetRefOf = (text: string): AssetRef | null => {
+  if (isUuid(text)) return { kind: "fi", id: text.toLowerCase() }
   const id = parseUint32(text)
-  return id === null ? text : String(id)
+  return id === null ? null : { kind: "fm", id }
 }
 
 /** Parses the path's asset_id; 422 naming it when it is neither form. */
 export const parseAssetRef = (text: string): Effect.Effect<AssetRef, InvalidParameter> => {
-  if (isUuid(text)) return Effect.succeed({ kind: "fi", id: text.toLowerCase() })
-  const id = parseUint32(text)
-  return id === null
+  const ref = assetRefOf(text)
+  return ref === null
     ? Effect.fail(
         new InvalidParameter({
           parameter: "asset_id",
           message: "invalid path parameter asset_id: expected a decimal id (unsigned 32-bit) or a UUID",
         }),
       )
-    : Effect.succeed({ kind: "fm", id })
+    : Effect.succeed(ref)
 }
 
 /** A returns request for an FI/ETF series (only `return_basis=price` reaches it). */

@@ -228,10 +228,6 @@ const fileSignature = (dir: string, file: string): string =>
 
 /** Whether the snapshot says (meta fi_status) that it lacks its FI/ETF part; one that says nothing predates it. */
 const saysFiUnavailable = (reader: SnapshotReader): boolean => {
-  try {
-    const row = reader.db.prepare("SELECT value FROM meta WHERE key = 'fi_status'").get() as { value: string } | undefined
-    return row !== undefined && row.value !== "available"
-  } catch {
-    return false // no meta to read: a report of /health is no reason to refuse a checked snapshot
-  }
+  const status = reader.meta.get("fi_status")
+  return status !== undefined && status !== "available"
 }

@@ -62,6 +62,12 @@ const variantOf = (name: string, change: (dir: string) => void): string => {
   change(dir)
   return dir
 }
+/** Appends to a cartola a copy of its first data row dated `yyyymmdd` (FECHA_INF). */
+const appendFirstRowDated = (file: string, yyyymmdd: string) => {
+  const cells = readFileSync(file, "latin1").trimEnd().split("\n")[1]!.split(";")
+  cells[3] = yyyymmdd
+  appendFileSync(file, `${cells.join(";")}\n`, "latin1")
+}
 const lastCartola = (dir: string) => join(dir, readdirSync(dir).filter((n) => n.startsWith("ffmm_todos_")).sort().at(-1)!)
 
 describe("pipeline run from a folder", () => {
@@ -310,10 +316,7 @@ describe("bad input rejects the batch and keeps the previous snapshot", () => {
   it("a date in the future: names the file and the field", async () => {
     const dir = variantOf("bad-future", (d) => {
       const f = lastCartola(d)
-      const lines = readFileSync(f, "latin1").trimEnd().split("\n")
-      const cells = lines[1]!.split(";")
-      cells[3] = "20261130"
-      appendFileSync(f, cells.join(";") + "\n", "latin1")
+      appendFirstRowDated(f, "20261130")
       // the month's file as CMF would name it through the 30th (a row outside its name's dates is refused on its own)
       renameSync(f, f.replace(/_\d{8}\.txt$/, "_20261130.txt"))
     })
@@ -323,13 +326,7 @@ describe("bad input rejects the batch and keeps the previous snapshot", () => {
   })
 
   it("a row dated outside its file's name: names the file, line and field", async () => {
-    const dir = variantOf("bad-outside", (d) => {
-      const f = lastCartola(d)
-      const lines = readFileSync(f, "latin1").trimEnd().split("\n")
-      const cells = lines[1]!.split(";")
-      cells[3] = "20181215"
-      appendFileSync(f, cells.join(";") + "\n", "latin1")
-    })
+    const dir = variantOf("bad-outside", (d) => appendFirstRowDated(lastCartola(d), "20181215"))
     const name = lastCartola(dir).split("/").at(-1)!
     await rejectsKeepingPrevious(dir, new RegExp(`cartola_diaria ${name} line \\d+ field FECHA_INF: 20181215 is outside the dates the file's name gives`))
   })
