@@ -1,12 +1,13 @@
 /**
  * The PostgreSQL accounts store going away under API processes (`node api/main.ts serve`, what
- * `./fds serve` runs): a fast restart of the cluster under light load, and the server closing idle
- * sessions itself (idle_session_timeout). No process dies: keyed requests get 503
- * key_check_unavailable with Retry-After while the store is away, 200 again once it is back (the
- * pool opens new connections by itself), and the lost connections are logged as JSON lines that
- * never show the store's password.
+ * `./fds serve` runs): a fast restart of the cluster under light load, the server closing idle
+ * sessions itself (idle_session_timeout), and a partition (a relay that stops answering). No
+ * process dies: keyed requests get 503 key_check_unavailable with Retry-After while the store is
+ * away, 200 again once it is back (the pool opens new connections by itself), and the lost
+ * connections are logged as JSON lines that never show the store's password.
  */
 import { execFile } from "node:child_process"
+import { connect, createServer, type Server, type Socket } from "node:net"
 import { promisify } from "node:util"
 import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -59,6 +60,59 @@ const expectKeyCheckUnavailable = (reply: Reply) => {
   expect((reply.body as { error: string }).error).toBe("key_check_unavailable")
   expect(Number(headerOf(reply, "retry-after"))).toBeGreaterThan(0)
 }
+
+/**
+ * A TCP relay to the cluster that can be cut like a network partition: cut() drops the relayed
+ * connections and from then on accepts new ones without ever answering; heal() relays again.
+ */
+const startRelay = async (target: URL) => {
+  let cut = false
+  const open = new Set<Socket>()
+  const server: Server = createServer((socket) => {
+    open.add(socket)
+    socket.on("close", () => open.delete(socket))
+    socket.on("error", () => socket.destroy())
+    if (cut) return
+    const upstream = connect(Number(target.port), target.hostname)
+    open.add(upstream)
+    upstream.on("close", () => {
+      open.delete(upstream)
+      socket.destroy()
+    })
+    upstream.on("error", () => upstream.destroy())
+    socket.on("close", () => upstream.destroy())
+    socket.pipe(upstream).pipe(socket)
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const address = server.address()
+  const port = typeof address === "object" && address !== null ? address.port : 0
+  const dropAll = () => {
+    for (const s of open) s.destroy()
+  }
+  return {
+    url: (database: URL) => {
+      const relayed = new URL(database)
+      relayed.port = String(port)
+      return relayed.href
+    },
+    cut: () => {
+      cut = true
+      dropAll()
+    },
+    heal: () => {
+      cut = false
+      dropAll()
+    },
+    close: () => {
+      dropAll()
+      return new Promise<void>((resolve) => server.close(() => resolve()))
+    },
+  }
+}
+
+/** `reply`, or a failure after `millis` (a request left hanging). */
+const within = <A>(millis: number, reply: Promise<A>): Promise<A> =>
+  Promise.race([reply, new Promise<A>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${millis} ms`)), millis).unref())])
 
 const logLines = (replica: Replica) =>
   replica
@@ -135,7 +189,7 @@ describe("the PostgreSQL accounts store going away under the API processes", () 
     const lost = [a, b].flatMap(logLines).filter((l) => l.msg === "accounts store connection lost")
     expect(lost.length).toBeGreaterThan(0)
     expect(lost.every((l) => l.level === "warn" && typeof l.error === "string")).toBe(true)
-  })
+  }, 120_000)
 
   it("idle_session_timeout ends the pool's idle connections: the process lives on and the next requests are answered", async () => {
     const url = withPassword(await cluster!.createDatabase("idle"))
@@ -162,5 +216,32 @@ describe("the PostgreSQL accounts store going away under the API processes", () 
     expect(replica.output()).not.toContain(PASSWORD)
     const lost = logLines(replica).filter((l) => l.msg === "accounts store connection lost")
     expect(lost.length).toBeGreaterThan(0)
-  })
+  }, 120_000)
+
+  it("a store that stops answering (a network partition): keyed requests answer 503 key_check_unavailable within seconds, 200 once it answers again", async () => {
+    const direct = new URL(withPassword(await cluster!.createDatabase("partition")))
+    const relay = await startRelay(direct)
+    try {
+      const url = relay.url(direct)
+      const key = await keys(url, "create", "--email", "partition@example.cl")
+      const replica = await serve(url)
+      expect((await call(replica.url + DATA, { headers: { "x-api-key": key } })).status).toBe(200)
+      relay.cut()
+      const began = Date.now()
+      // bounded here: before the pool had a connection timeout these waited for good
+      const during = await Promise.all(Array.from({ length: 3 }, () => within(20_000, call(replica.url + DATA, { headers: { "x-api-key": key } }))))
+      const waited = Date.now() - began
+      for (const reply of during) expectKeyCheckUnavailable(reply)
+      // the pool gives up connecting after 5 s: not a request left hanging
+      expect(waited).toBeLessThan(10_000)
+      relay.heal()
+      expect(
+        await waitFor(async () => (await call(replica.url + DATA, { headers: { "x-api-key": key } })).status === 200, 15_000, 200),
+      ).toBe(true)
+      expect(alive(replica), replica.output()).toBe(true)
+      expect(replica.output()).not.toContain(PASSWORD)
+    } finally {
+      await relay.close()
+    }
+  }, 120_000)
 })
