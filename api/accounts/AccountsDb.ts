@@ -1,14 +1,16 @@
 /**
- * The accounts store (data/accounts.sqlite): keys, usage counters, users, sessions, one-time
- * tokens, watchlists and the alert mails already sent. Mutable state lives here, apart from the immutable snapshots, and is
- * reached through kysely so that a PostgreSQL dialect can replace SQLite when several API machines
- * share it.
+ * The accounts store (data/accounts.sqlite, or where FDS_ACCOUNTS_PATH says): keys, usage
+ * counters, users, sessions, one-time tokens, watchlists and the alert mails already sent.
+ * Mutable state lives here, apart from the immutable snapshots, and is reached through kysely so
+ * that a PostgreSQL dialect can replace SQLite when several API machines share it.
  */
 import Database from "better-sqlite3"
 import { Config, Context, Effect, Layer, Option, Schema } from "effect"
 import { type ColumnDefinitionBuilder as ColumnBuilder, Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect, type SqliteStatement, sql } from "kysely"
-import { closeSync, existsSync, openSync } from "node:fs"
+import { closeSync, existsSync, mkdirSync, openSync } from "node:fs"
+import { dirname } from "node:path"
 import pg from "pg"
+import { accountsPath } from "./AccountsConfig.ts"
 import type { AccountsDatabase } from "./AccountsTables.ts"
 
 export type { AccountsDatabase, ApiKeysTable, UsageTable } from "./AccountsTables.ts"
@@ -26,8 +28,11 @@ export const WAL_SIZE_LIMIT = 8 * 1024 * 1024
 
 export const openAccountsDb = async (path: string): Promise<Kysely<AccountsDatabase>> => {
   // created readable by its owner only (it holds e-mail addresses); SQLite gives its -wal and -shm
-  // files the same mode
-  if (path !== ":memory:" && !existsSync(path)) closeSync(openSync(path, "a", 0o600))
+  // files the same mode; a folder of its own (FDS_ACCOUNTS_PATH) is created for the owner only
+  if (path !== ":memory:" && !existsSync(path)) {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
+    closeSync(openSync(path, "a", 0o600))
+  }
   const sqlite = new Database(path, { fileMustExist: false, timeout: 2000 })
   sqlite.pragma("journal_mode = WAL")
   sqlite.pragma("synchronous = NORMAL")
@@ -112,14 +117,16 @@ export const sqliteOf = (db: Kysely<AccountsDatabase>): Database.Database | unde
 
 /**
  * The open accounts database, shared by every accounts service of the process: PostgreSQL when
- * FDS_ACCOUNTS_URL is a postgres:// URL (several API processes share it), else the SQLite file.
+ * FDS_ACCOUNTS_URL is a postgres:// URL (several API processes share it), else the SQLite file
+ * (FDS_ACCOUNTS_PATH, by default accounts.sqlite in the data folder `dataDir`).
  */
 export class AccountsDb extends Context.Service<AccountsDb, Kysely<AccountsDatabase>>()("fds/api/accounts/AccountsDb") {
-  static readonly layer = (path: string) =>
+  static readonly layer = (dataDir: string) =>
     Layer.effect(
       AccountsDb,
       Effect.gen(function* () {
         const url = yield* Config.option(Config.String("FDS_ACCOUNTS_URL")).pipe(Effect.orDie)
+        const path = yield* accountsPath(dataDir).pipe(Effect.orDie)
         return yield* Effect.acquireRelease(
           Effect.promise(() => openAccountsStore(path, Option.getOrUndefined(url))),
           (db) => Effect.promise(() => db.destroy()),
