@@ -1,7 +1,6 @@
 /** API command line: `serve` and `keys`. Run through ./fds. */
 import { NodeRuntime } from "@effect/platform-node"
 import { Config, Effect, Layer } from "effect"
-import { join } from "node:path"
 import { setFlagsFromString } from "node:v8"
 import { AccountsDb } from "./accounts/AccountsDb.ts"
 import { CliError, keysCommand } from "./accounts/KeysCommand.ts"
@@ -49,7 +48,7 @@ const serve = Effect.gen(function* () {
 
 const keys = (sub: string | undefined, args: ReadonlyArray<string>) =>
   Effect.flatMap(DataDir, (dataDir) =>
-    keysCommand(sub, args).pipe(Effect.provide(KeyStore.layer.pipe(Layer.provideMerge(AccountsDb.layer(join(dataDir, "accounts.sqlite")))))),
+    keysCommand(sub, args).pipe(Effect.provide(KeyStore.layer.pipe(Layer.provideMerge(AccountsDb.layer(dataDir))))),
   )
 
 const [command, sub, ...rest] = process.argv.slice(2)

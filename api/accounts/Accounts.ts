@@ -1,6 +1,5 @@
 /** Every accounts service over one accounts store (accounts.sqlite, or PostgreSQL with FDS_ACCOUNTS_URL), with its settings, mailer and mail limits. */
 import { Layer } from "effect"
-import { join } from "node:path"
 import { AccountsConfig } from "./AccountsConfig.ts"
 import { AccountsDb } from "./AccountsDb.ts"
 import { KeyStore } from "./KeyStore.ts"
@@ -21,6 +20,6 @@ export const AccountsOnStore = (dataDir: string) =>
     Layer.provideMerge(AccountsConfig.layer(dataDir)),
   )
 
-export const accountsStore = (dataDir: string) => AccountsDb.layer(join(dataDir, "accounts.sqlite"))
+export const accountsStore = (dataDir: string) => AccountsDb.layer(dataDir)
 
 export const AccountsLive = (dataDir: string) => AccountsOnStore(dataDir).pipe(Layer.provideMerge(accountsStore(dataDir)))

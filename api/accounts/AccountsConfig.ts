@@ -86,6 +86,16 @@ const secretFile = (dataDir: string): Uint8Array => {
   return new Uint8Array(Buffer.from(readFileSync(path, "utf8").trim(), "hex"))
 }
 
+/**
+ * The SQLite accounts file: FDS_ACCOUNTS_PATH, else `<data dir>/accounts.sqlite`. Set it to keep
+ * the store (and so every keyed route) off the data volume, which raw files and snapshots can fill.
+ */
+export const accountsPath = (dataDir: string): Config.Config<string> =>
+  Config.String("FDS_ACCOUNTS_PATH").pipe(
+    Config.withDefault(""),
+    Config.map((path) => (path.trim() === "" ? join(dataDir, "accounts.sqlite") : path)),
+  )
+
 /** An absolute link under the public URL (which may carry a path prefix). */
 export const publicLink = (
   config: Pick<AccountsSettings, "publicUrl">,

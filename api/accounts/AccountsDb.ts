@@ -1,14 +1,16 @@
 /**
- * The accounts store (data/accounts.sqlite): keys, usage counters, users, sessions, one-time
- * tokens, watchlists and the alert mails already sent. Mutable state lives here, apart from the immutable snapshots, and is
- * reached through kysely so that a PostgreSQL dialect can replace SQLite when several API machines
- * share it.
+ * The accounts store (data/accounts.sqlite, or where FDS_ACCOUNTS_PATH says): keys, usage
+ * counters, users, sessions, one-time tokens, watchlists and the alert mails already sent.
+ * Mutable state lives here, apart from the immutable snapshots, and is reached through kysely so
+ * that a PostgreSQL dialect can replace SQLite when several API machines share it.
  */
 import Database from "better-sqlite3"
 import { Config, Context, Effect, Layer, Option, Schema } from "effect"
 import { type ColumnDefinitionBuilder as ColumnBuilder, Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect, type SqliteStatement, sql } from "kysely"
-import { closeSync, existsSync, openSync } from "node:fs"
+import { closeSync, existsSync, mkdirSync, openSync } from "node:fs"
+import { dirname } from "node:path"
 import pg from "pg"
+import { accountsPath } from "./AccountsConfig.ts"
 import type { AccountsDatabase } from "./AccountsTables.ts"
 
 export type { AccountsDatabase, ApiKeysTable, UsageTable } from "./AccountsTables.ts"
@@ -26,8 +28,11 @@ export const WAL_SIZE_LIMIT = 8 * 1024 * 1024
 
 export const openAccountsDb = async (path: string): Promise<Kysely<AccountsDatabase>> => {
   // created readable by its owner only (it holds e-mail addresses); SQLite gives its -wal and -shm
-  // files the same mode
-  if (path !== ":memory:" && !existsSync(path)) closeSync(openSync(path, "a", 0o600))
+  // files the same mode; a folder of its own (FDS_ACCOUNTS_PATH) is created for the owner only
+  if (path !== ":memory:" && !existsSync(path)) {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
+    closeSync(openSync(path, "a", 0o600))
+  }
   const sqlite = new Database(path, { fileMustExist: false, timeout: 2000 })
   sqlite.pragma("journal_mode = WAL")
   sqlite.pragma("synchronous = NORMAL")
@@ -52,7 +57,9 @@ const pgTypes = {
  * several API processes; the tables are created when missing.
  */
 export const openPostgresAccountsDb = async (url: string, poolSize = 10): Promise<Kysely<AccountsDatabase>> => {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes })
+  // a server that does not answer at all (not one that refuses) fails the request (503) after 5 s
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes, connectionTimeoutMillis: 5_000 })
+  survivesLostConnections(pool)
   const db = new Kysely<AccountsDatabase>({ dialect: new PostgresDialect({ pool }) })
   try {
     await migrate(db, "postgres")
@@ -62,6 +69,28 @@ export const openPostgresAccountsDb = async (url: string, poolSize = 10): Promis
   }
   postgres.add(db)
   return db
+}
+
+/**
+ * A connection the server ends (a restart, idle_session_timeout, pg_terminate_backend) must not
+ * end the process: pg emits 'error' on the client (an idle one's is re-emitted by the pool), and
+ * Node throws an 'error' nobody listens to. The pool drops such a client (kysely releases it to the
+ * pool, which sees it is no longer queryable) and opens a new one for the next query, so the store
+ * comes back by itself; a request whose query was on it fails with AccountsUnavailable (503). Each
+ * lost connection is logged once (a client may report the server's message, then the closed socket).
+ */
+const survivesLostConnections = (pool: pg.Pool): void => {
+  // every client's errors are logged by its own listener below
+  pool.on("error", () => {})
+  pool.on("connect", (client) => {
+    let logged = false
+    client.on("error", (e: Error & { readonly code?: string }) => {
+      if (logged) return
+      logged = true
+      // the message and SQLSTATE only: the error object also holds the client and its settings
+      console.error(JSON.stringify({ level: "warn", msg: "accounts store connection lost", code: e.code ?? null, error: e.message }))
+    })
+  })
 }
 
 /** A store URL (`postgres://…`/`postgresql://…`) selects PostgreSQL; anything else is refused. */
@@ -88,14 +117,16 @@ export const sqliteOf = (db: Kysely<AccountsDatabase>): Database.Database | unde
 
 /**
  * The open accounts database, shared by every accounts service of the process: PostgreSQL when
- * FDS_ACCOUNTS_URL is a postgres:// URL (several API processes share it), else the SQLite file.
+ * FDS_ACCOUNTS_URL is a postgres:// URL (several API processes share it), else the SQLite file
+ * (FDS_ACCOUNTS_PATH, by default accounts.sqlite in the data folder `dataDir`).
  */
 export class AccountsDb extends Context.Service<AccountsDb, Kysely<AccountsDatabase>>()("fds/api/accounts/AccountsDb") {
-  static readonly layer = (path: string) =>
+  static readonly layer = (dataDir: string) =>
     Layer.effect(
       AccountsDb,
       Effect.gen(function* () {
         const url = yield* Config.option(Config.String("FDS_ACCOUNTS_URL")).pipe(Effect.orDie)
+        const path = yield* accountsPath(dataDir).pipe(Effect.orDie)
         return yield* Effect.acquireRelease(
           Effect.promise(() => openAccountsStore(path, Option.getOrUndefined(url))),
           (db) => Effect.promise(() => db.destroy()),

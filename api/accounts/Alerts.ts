@@ -191,5 +191,5 @@ export const AlertsLive = (dataDir: string) =>
   Alerts.layer.pipe(
     Layer.provideMerge(Mailer.layer),
     Layer.provideMerge(AccountsConfig.layer(dataDir)),
-    Layer.provideMerge(Layer.mergeAll(AccountsDb.layer(join(dataDir, "accounts.sqlite")), serveAddress)),
+    Layer.provideMerge(Layer.mergeAll(AccountsDb.layer(dataDir), serveAddress)),
   )

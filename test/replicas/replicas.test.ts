@@ -4,62 +4,15 @@
  * the limit holds across them, and a key revoked with `./fds keys revoke` (node api/main.ts keys
  * revoke) against the shared store is refused by both at once.
  */
-import { type ChildProcess, execFile, spawn } from "node:child_process"
-import { join } from "node:path"
+import { execFile } from "node:child_process"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { call } from "../accounts/support/accountsServer.ts"
 import { startPostgres, type TestPostgres } from "../support/postgres.ts"
 import { makeFixtureA } from "../support/snapshotFixture.ts"
+import { main, type Replica, root, startReplica, stopReplica } from "./support/replica.ts"
 
-const root = join(import.meta.dirname, "..", "..")
-const main = join(root, "api", "main.ts")
 const DATA = "/api/asset_providers"
-
-interface Replica {
-  readonly url: string
-  readonly process: ChildProcess
-  readonly output: () => string
-}
-
-/** `node api/main.ts serve` with PORT=0; its URL from the "Listening on" log line, then ready when it answers. */
-const startReplica = async (env: Record<string, string>): Promise<Replica> => {
-  const child = spawn(process.execPath, [main, "serve"], {
-    cwd: root,
-    env: { ...process.env, ...env, PORT: "0", HOST: "127.0.0.1" },
-    stdio: ["ignore", "pipe", "pipe"],
-  })
-  let output = ""
-  child.stdout?.on("data", (d: Buffer) => (output += d.toString()))
-  child.stderr?.on("data", (d: Buffer) => (output += d.toString()))
-  const deadline = Date.now() + 30_000
-  while (Date.now() < deadline && child.exitCode === null) {
-    const url = /Listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1]
-    if (url !== undefined) {
-      try {
-        const r = await fetch(`${url}/api/key/info`, { signal: AbortSignal.timeout(2000) })
-        await r.text()
-        if (r.status === 401) return { url, process: child, output: () => output }
-      } catch {
-        // not answering yet
-      }
-    }
-    await new Promise((r) => setTimeout(r, 100))
-  }
-  child.kill("SIGKILL")
-  throw new Error(`replica did not start:\n${output}`)
-}
-
-const stopReplica = (replica: Replica | undefined): Promise<void> =>
-  new Promise((resolve) => {
-    if (replica === undefined || replica.process.exitCode !== null) return resolve()
-    const timer = setTimeout(() => replica.process.kill("SIGKILL"), 10_000)
-    replica.process.once("exit", () => {
-      clearTimeout(timer)
-      resolve()
-    })
-    replica.process.kill("SIGTERM")
-  })
 
 describe("two API replicas on one PostgreSQL and one snapshot folder", () => {
   const fx = makeFixtureA()

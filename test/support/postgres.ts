@@ -17,6 +17,10 @@ export interface TestPostgres {
   readonly url: (database?: string) => string
   /** A new empty database; its URL. */
   readonly createDatabase: (prefix?: string) => Promise<string>
+  /** Stops the server (`pg_ctl stop -m <mode>`, fast by default) and keeps its files, for `restart`. */
+  readonly halt: (mode?: "smart" | "fast" | "immediate") => void
+  /** Starts a halted server again, on the same port. */
+  readonly restart: () => void
   readonly stop: () => void
 }
 
@@ -96,7 +100,15 @@ export const startPostgres = async (): Promise<TestPostgres> => {
           }
           return url(name)
         }
-        return { url, createDatabase, stop }
+        const halt = (mode: "smart" | "fast" | "immediate" = "fast") => {
+          run("pg_ctl", ["stop", "-D", data, "-m", mode, "-w", "-t", "30"])
+          started = false
+        }
+        const restart = () => {
+          run("pg_ctl", ["start", "-D", data, "-w", "-t", "30", "-l", join(dir, "server.log"), "-o", options])
+          started = true
+        }
+        return { url, createDatabase, halt, restart, stop }
       } catch (e) {
         lastError = e // the port was taken in between: another one
       }
