@@ -2,14 +2,12 @@
  * Settings of the account side (registration, login, mail), read through Effect Config from the
  * environment. Every default lets `./fds serve` run on a fresh machine: the public URL defaults to
  * the server's own address, mail goes to data/outbox/ without FDS_SMTP_URL, and the signing
- * secret is generated once into data/secret.key without FDS_SECRET.
+ * secret is generated once into data/secret.key without FDS_SECRET (ServiceSecret.ts).
  */
-import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
+import { Config, Context, Effect, Layer, Option, type Redacted } from "effect"
 import { HttpServer } from "effect/http"
 import { NetAddress } from "effect/net"
-import { randomBytes } from "node:crypto"
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
+import { serviceSecret } from "./ServiceSecret.ts"
 
 export interface OidcSettings {
   readonly issuer: URL
@@ -27,7 +25,7 @@ export interface AccountsSettings {
   readonly mailFrom: string
   /** None: FDS_OIDC_CLIENT_ID / FDS_OIDC_CLIENT_SECRET unset, social login answers 503. */
   readonly oidc: Option.Option<OidcSettings>
-  /** HMAC key of the unsubscribe tokens. */
+  /** HMAC key of the unsubscribe tokens (at least 32 bytes; see ServiceSecret.ts). */
   readonly secret: Redacted.Redacted<Uint8Array>
   readonly mailsPerEmailPerHour: number
   readonly mailsPerIpPerHour: number
@@ -61,29 +59,12 @@ export class AccountsConfig extends Context.Service<AccountsConfig, AccountsSett
             Option.isSome(clientId) && Option.isSome(clientSecret)
               ? Option.some({ issuer, clientId: clientId.value, clientSecret: clientSecret.value })
               : Option.none(),
-          secret: Option.isSome(secret)
-            ? Redacted.make(new Uint8Array(Buffer.from(Redacted.value(secret.value), "utf8")))
-            : Redacted.make(secretFile(dataDir)),
+          secret: yield* serviceSecret(secret, dataDir),
           mailsPerEmailPerHour: yield* Config.Int("FDS_MAIL_PER_EMAIL_PER_HOUR").pipe(Config.withDefault(5)),
           mailsPerIpPerHour: yield* Config.Int("FDS_MAIL_PER_IP_PER_HOUR").pipe(Config.withDefault(20)),
         })
       }),
     )
-}
-
-/** data/secret.key: 32 random bytes written once (mode 0600), then reused across restarts. */
-const secretFile = (dataDir: string): Uint8Array => {
-  const path = join(dataDir, "secret.key")
-  if (!existsSync(path)) {
-    mkdirSync(dataDir, { recursive: true })
-    try {
-      writeFileSync(path, randomBytes(32).toString("hex") + "\n", { mode: 0o600, flag: "wx" })
-    } catch (e) {
-      // Another process wrote it first: use theirs.
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e
-    }
-  }
-  return new Uint8Array(Buffer.from(readFileSync(path, "utf8").trim(), "hex"))
 }
 
 /** An absolute link under the public URL (which may carry a path prefix). */
