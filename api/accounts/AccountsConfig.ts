@@ -4,7 +4,7 @@
  * the server's own address, mail goes to data/outbox/ without FDS_SMTP_URL, and the signing
  * secret is generated once into data/secret.key without FDS_SECRET (ServiceSecret.ts).
  */
-import { Config, Context, Effect, Layer, Option, type Redacted } from "effect"
+import { Config, Context, Effect, Layer, Option, type Redacted, Schema } from "effect"
 import { HttpServer } from "effect/http"
 import { NetAddress } from "effect/net"
 import { serviceSecret } from "./ServiceSecret.ts"
@@ -27,8 +27,10 @@ export interface AccountsSettings {
   readonly oidc: Option.Option<OidcSettings>
   /** HMAC key of the unsubscribe tokens (at least 32 bytes; see ServiceSecret.ts). */
   readonly secret: Redacted.Redacted<Uint8Array>
+  /** Mail limits per rolling hour (MailLimits.ts): per mailbox, per client address, per mail domain. */
   readonly mailsPerEmailPerHour: number
   readonly mailsPerIpPerHour: number
+  readonly mailsPerDomainPerHour: number
 }
 
 export class AccountsConfig extends Context.Service<AccountsConfig, AccountsSettings>()("fds/api/accounts/AccountsConfig") {
@@ -60,12 +62,20 @@ export class AccountsConfig extends Context.Service<AccountsConfig, AccountsSett
               ? Option.some({ issuer, clientId: clientId.value, clientSecret: clientSecret.value })
               : Option.none(),
           secret: yield* serviceSecret(secret, dataDir),
-          mailsPerEmailPerHour: yield* Config.Int("FDS_MAIL_PER_EMAIL_PER_HOUR").pipe(Config.withDefault(5)),
-          mailsPerIpPerHour: yield* Config.Int("FDS_MAIL_PER_IP_PER_HOUR").pipe(Config.withDefault(20)),
+          mailsPerEmailPerHour: yield* perHour("FDS_MAIL_PER_EMAIL_PER_HOUR", 5),
+          mailsPerIpPerHour: yield* perHour("FDS_MAIL_PER_IP_PER_HOUR", 20),
+          // Protects third-party domains from a flood sent through us, big providers included; 50
+          // an hour is far above the sign-ups one domain brings this service (raise it for a
+          // launch, or when most users share one employer's domain).
+          mailsPerDomainPerHour: yield* perHour("FDS_MAIL_PER_DOMAIN_PER_HOUR", 50),
         })
       }),
     )
 }
+
+/** A mail limit: a whole number of mails per hour, at least 1 (0 would not mean "no limit"). */
+const perHour = (name: string, fallback: number) =>
+  Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)), name).pipe(Config.withDefault(fallback))
 
 /** An absolute link under the public URL (which may carry a path prefix). */
 export const publicLink = (
