@@ -2,14 +2,12 @@
  * Settings of the account side (registration, login, mail), read through Effect Config from the
  * environment. Every default lets `./fds serve` run on a fresh machine: the public URL defaults to
  * the server's own address, mail goes to data/outbox/ without FDS_SMTP_URL, and the signing
- * secret is generated once into data/secret.key without FDS_SECRET.
+ * secret is generated once into data/secret.key without FDS_SECRET (ServiceSecret.ts).
  */
-import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
+import { Config, Context, Effect, Layer, Option, type Redacted, Schema } from "effect"
 import { HttpServer } from "effect/http"
 import { NetAddress } from "effect/net"
-import { randomBytes } from "node:crypto"
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
+import { serviceSecret } from "./ServiceSecret.ts"
 
 export interface OidcSettings {
   readonly issuer: URL
@@ -27,10 +25,12 @@ export interface AccountsSettings {
   readonly mailFrom: string
   /** None: FDS_OIDC_CLIENT_ID / FDS_OIDC_CLIENT_SECRET unset, social login answers 503. */
   readonly oidc: Option.Option<OidcSettings>
-  /** HMAC key of the unsubscribe tokens. */
+  /** HMAC key of the unsubscribe tokens (at least 32 bytes; see ServiceSecret.ts). */
   readonly secret: Redacted.Redacted<Uint8Array>
+  /** Mail limits per rolling hour (MailLimits.ts): per mailbox, per client address, per mail domain. */
   readonly mailsPerEmailPerHour: number
   readonly mailsPerIpPerHour: number
+  readonly mailsPerDomainPerHour: number
 }
 
 export class AccountsConfig extends Context.Service<AccountsConfig, AccountsSettings>()("fds/api/accounts/AccountsConfig") {
@@ -61,30 +61,21 @@ export class AccountsConfig extends Context.Service<AccountsConfig, AccountsSett
             Option.isSome(clientId) && Option.isSome(clientSecret)
               ? Option.some({ issuer, clientId: clientId.value, clientSecret: clientSecret.value })
               : Option.none(),
-          secret: Option.isSome(secret)
-            ? Redacted.make(new Uint8Array(Buffer.from(Redacted.value(secret.value), "utf8")))
-            : Redacted.make(secretFile(dataDir)),
-          mailsPerEmailPerHour: yield* Config.Int("FDS_MAIL_PER_EMAIL_PER_HOUR").pipe(Config.withDefault(5)),
-          mailsPerIpPerHour: yield* Config.Int("FDS_MAIL_PER_IP_PER_HOUR").pipe(Config.withDefault(20)),
+          secret: yield* serviceSecret(secret, dataDir),
+          mailsPerEmailPerHour: yield* perHour("FDS_MAIL_PER_EMAIL_PER_HOUR", 5),
+          mailsPerIpPerHour: yield* perHour("FDS_MAIL_PER_IP_PER_HOUR", 20),
+          // Protects third-party domains from a flood sent through us, big providers included; 50
+          // an hour is far above the sign-ups one domain brings this service (raise it for a
+          // launch, or when most users share one employer's domain).
+          mailsPerDomainPerHour: yield* perHour("FDS_MAIL_PER_DOMAIN_PER_HOUR", 50),
         })
       }),
     )
 }
 
-/** data/secret.key: 32 random bytes written once (mode 0600), then reused across restarts. */
-const secretFile = (dataDir: string): Uint8Array => {
-  const path = join(dataDir, "secret.key")
-  if (!existsSync(path)) {
-    mkdirSync(dataDir, { recursive: true })
-    try {
-      writeFileSync(path, randomBytes(32).toString("hex") + "\n", { mode: 0o600, flag: "wx" })
-    } catch (e) {
-      // Another process wrote it first: use theirs.
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e
-    }
-  }
-  return new Uint8Array(Buffer.from(readFileSync(path, "utf8").trim(), "hex"))
-}
+/** A mail limit: a whole number of mails per hour, at least 1 (0 would not mean "no limit"). */
+const perHour = (name: string, fallback: number) =>
+  Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)), name).pipe(Config.withDefault(fallback))
 
 /**
  * The SQLite accounts file: FDS_ACCOUNTS_PATH, else `<data dir>/accounts.sqlite`. Set it to keep

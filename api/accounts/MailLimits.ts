@@ -1,11 +1,15 @@
 /**
- * Limits on the requests that send mail (/register, magic links): at most N mails per e-mail
- * address and M per client address in any rolling hour, so the service cannot be used to flood a
- * mailbox. Kept in memory (a restart forgets them; the hour is short); time from the Effect clock.
+ * Limits on the requests that send mail (/register, magic links), so that the service cannot be
+ * used to flood a mailbox or a mail domain: in any rolling hour at most N mails per mailbox (the
+ * address as MailboxAddress.ts reads it: `victim+1@…` is `victim@…`), M per client address and D
+ * per mail domain (many addresses at one domain flood its mail server as well; the big providers
+ * are counted too: bursts to them get a sender throttled or filtered as spam). Kept in memory (a
+ * restart forgets them; the hour is short; each replica counts its own); time from the Effect clock.
  */
 import { Clock, Context, Effect, Layer } from "effect"
 import { RateLimited } from "../../schemas/ApiErrors.ts"
 import { AccountsConfig } from "./AccountsConfig.ts"
+import { mailboxKey, mailDomain } from "./MailboxAddress.ts"
 
 const WINDOW_MS = 3_600_000
 
@@ -41,7 +45,7 @@ export class SendWindows {
 export class MailLimits extends Context.Service<
   MailLimits,
   {
-    /** Counts one mail for the e-mail and the client address, or fails when either is over its limit. */
+    /** Counts one mail for the mailbox, the client address and the mail domain, or fails when one is over its limit. */
     readonly take: (email: string, client: string) => Effect.Effect<void, RateLimited>
   }
 >()("fds/api/accounts/MailLimits") {
@@ -49,20 +53,27 @@ export class MailLimits extends Context.Service<
     MailLimits,
     Effect.gen(function* () {
       const config = yield* AccountsConfig
-      const perEmail = new SendWindows(config.mailsPerEmailPerHour)
+      const perMailbox = new SendWindows(config.mailsPerEmailPerHour)
       const perClient = new SendWindows(config.mailsPerIpPerHour)
+      const perDomain = new SendWindows(config.mailsPerDomainPerHour)
       const take = Effect.fn("MailLimits.take")(function* (email: string, client: string) {
         const now = yield* Clock.currentTimeMillis
-        const address = email.toLowerCase()
-        const wait = Math.max(perEmail.waitMs(address, now), perClient.waitMs(client, now))
-        if (wait > 0) {
+        const mailbox = mailboxKey(email)
+        const domain = mailDomain(email)
+        const waits = [
+          { ms: perMailbox.waitMs(mailbox, now), what: "for this address" },
+          { ms: perClient.waitMs(client, now), what: "from this client" },
+          { ms: perDomain.waitMs(domain, now), what: "for addresses at this mail domain" },
+        ].filter((w) => w.ms > 0)
+        if (waits.length > 0) {
           return yield* new RateLimited({
-            message: "too many mails asked for this address or from this client; retry later",
-            retryAfter: Math.ceil(wait / 1000),
+            message: `too many mails asked ${waits.map((w) => w.what).join(" and ")}; retry later`,
+            retryAfter: Math.ceil(Math.max(...waits.map((w) => w.ms)) / 1000),
           })
         }
-        perEmail.record(address, now)
+        perMailbox.record(mailbox, now)
         perClient.record(client, now)
+        perDomain.record(domain, now)
       })
       return MailLimits.of({ take })
     }),

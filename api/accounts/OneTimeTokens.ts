@@ -55,3 +55,31 @@ export const redeemToken = (db: Kysely<AccountsDatabase>, kind: TokenKind, token
     .where("expires_ms", ">", nowMs)
     .returning(["email", "return_url", "subject"])
     .executeTakeFirst()
+
+/**
+ * Uses a token as redeemToken does, and with it every other unused token of its kind for the same
+ * address, in one statement: of several links mailed to one address only the first used works,
+ * also when two are used at once (PostgreSQL: the second statement waits on the rows the first
+ * marked, then finds them used and marks nothing).
+ */
+export const redeemTokenOfAddress = async (db: Kysely<AccountsDatabase>, kind: TokenKind, token: string, nowMs: number) => {
+  const hash = sha256(token)
+  const marked = await db
+    .updateTable("login_tokens")
+    .set({ used_ms: nowMs })
+    .where("kind", "=", kind)
+    .where("used_ms", "is", null)
+    .where("email", "=", (eb) =>
+      eb
+        .selectFrom("login_tokens")
+        .select("email")
+        .where("token_hash", "=", hash)
+        .where("kind", "=", kind)
+        .where("used_ms", "is", null)
+        .where("expires_ms", ">", nowMs),
+    )
+    .returning(["token_hash", "email", "return_url", "subject"])
+    .execute()
+  const row = marked.find((r) => r.token_hash === hash)
+  return row === undefined ? undefined : { email: row.email, return_url: row.return_url, subject: row.subject }
+}

@@ -50,7 +50,7 @@ const submit = Effect.gen(function* () {
     Effect.catchTags({
       RateLimited: (e) =>
         Effect.succeed(
-          htmlResponse(problem("Too many requests", "Too many links were asked for this address or from here. Try again later."), 429, {
+          htmlResponse(problem("Too many requests", "Too many links were asked for this address, its mail domain, or from here. Try again later."), 429, {
             "retry-after": String(e.retryAfter),
           }),
         ),

@@ -24,6 +24,7 @@ describe("the outbox", () => {
       secret: Redacted.make(new Uint8Array(32)),
       mailsPerEmailPerHour: 5,
       mailsPerIpPerHour: 20,
+      mailsPerDomainPerHour: 50,
     }),
   )
 

@@ -139,6 +139,24 @@ describe("/register with mail in data/outbox/", () => {
     expect((await info(institutional.key)).status).toBe(200)
   })
 
+  it("using one link of an address ends its other links: the older answers as a used link does, the new key stays", async () => {
+    const older = await linkFor("twice@example.cl", { "x-forwarded-for": "203.0.113.4" })
+    const newer = await linkFor("twice@example.cl", { "x-forwarded-for": "203.0.113.4" })
+    const key = await keyFrom(newer)
+    const late = await openRegistrationLink(older)
+    const used = await openRegistrationLink(newer)
+    expect(late.status).toBe(410)
+    expect(late.text).not.toMatch(KEY)
+    expect(late.text).toBe(used.text)
+    expect((await info(key)).body).toMatchObject({ tier: "free", name: "twice@example.cl" })
+    // and the other way round: the older link used first ends the newer one
+    const first = await linkFor("twice2@example.cl", { "x-forwarded-for": "203.0.113.5" })
+    const second = await linkFor("twice2@example.cl", { "x-forwarded-for": "203.0.113.5" })
+    const key2 = await keyFrom(first)
+    expect((await openRegistrationLink(second)).status).toBe(410)
+    expect((await info(key2)).status).toBe(200)
+  })
+
   it("a link expires after 24 hours", async () => {
     const link = await linkFor("late@example.cl", { "x-forwarded-for": "203.0.113.3" })
     clock.nowMs += 24 * 3600_000

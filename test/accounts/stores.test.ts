@@ -15,6 +15,7 @@ import { type AccountsDatabase, openAccountsDb, openAccountsStore } from "../../
 import { listKeys, revokeKey, setQuota, usage } from "../../api/accounts/KeyAdmin.ts"
 import { KeyStore } from "../../api/accounts/KeyStore.ts"
 import { issueToken, redeemToken } from "../../api/accounts/OneTimeTokens.ts"
+import { redeemRegistration } from "../../api/accounts/Registrations.ts"
 import { findOrCreateUser } from "../../api/accounts/Users.ts"
 import { startPostgres, type TestPostgres } from "../support/postgres.ts"
 
@@ -182,6 +183,36 @@ describe.each([
       expect(redeemed.filter((r) => r !== undefined)).toEqual([{ email: "person@example.cl", return_url: "/me", subject: null }])
       const row = yield* Effect.promise(() => db.selectFrom("login_tokens").select(["created_ms", "expires_ms"]).executeTakeFirstOrThrow())
       expect(row).toEqual({ created_ms: now, expires_ms: now + 900_000 })
+    }),
+  )
+
+  it.effect("using one registration link of an address ends its others, also when two are used at once", () =>
+    Effect.gen(function* () {
+      const { db, other } = yield* withStore
+      const now = Date.UTC(2026, 10, 20, 15, 0, 0)
+      const link = (email: string, at: number) =>
+        issueToken(db, { kind: "registration", email, returnUrl: null, ttlMs: 86_400_000 }, at)
+      const freeKeys = (email: string) =>
+        db.selectFrom("api_keys").select("id").where("email", "=", email).where("revoked_at", "is", null).execute()
+      // one after the other: the newer used, the older (and a third) refused; the newer key stays
+      const [older, newer, third] = yield* Effect.promise(() =>
+        Promise.all([link("seq@example.cl", now), link("seq@example.cl", now + 1), link("seq@example.cl", now + 2)]),
+      )
+      const someoneElse = yield* Effect.promise(() => link("else@example.cl", now))
+      const issued = yield* Effect.promise(() => redeemRegistration(db, newer!, now + 10))
+      expect(issued?.record.email).toBe("seq@example.cl")
+      expect(yield* Effect.promise(() => redeemRegistration(other, older!, now + 11))).toBeNull()
+      expect(yield* Effect.promise(() => redeemRegistration(db, third!, now + 12))).toBeNull()
+      expect(yield* Effect.promise(() => freeKeys("seq@example.cl"))).toEqual([{ id: issued!.record.id }])
+      // another address's link is not touched
+      expect((yield* Effect.promise(() => redeemRegistration(db, someoneElse, now + 13)))?.record.email).toBe("else@example.cl")
+      // at once (PostgreSQL: two pooled connections): one key, one refusal
+      const [a, b] = yield* Effect.promise(() => Promise.all([link("race@example.cl", now), link("race@example.cl", now + 1)]))
+      const raced = yield* Effect.promise(() =>
+        Promise.all([redeemRegistration(db, a!, now + 20), redeemRegistration(db, b!, now + 20)]),
+      )
+      expect(raced.filter((r) => r !== null)).toHaveLength(1)
+      expect(yield* Effect.promise(() => freeKeys("race@example.cl"))).toHaveLength(1)
     }),
   )
 })
