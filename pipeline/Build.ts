@@ -3,21 +3,19 @@
  * `pipeline run` and `pipeline reproduce`, so that an audit rebuilds with exactly the same code.
  */
 import { Effect, Schema } from "effect"
-import type { CartolaRecord, DataSetName, FmRegistryRecord } from "../schemas/CmfRecords.ts"
+import type { DataSetName } from "../schemas/CmfRecords.ts"
 import { intToDate } from "../schemas/Dates.ts"
 import { writeManifest } from "../snapshots/Manifest.ts"
 import { FORMAT_VERSION } from "../snapshots/Tables.ts"
 import { type FinishedSnapshot, SnapshotWriter } from "../snapshots/Writer.ts"
 import type { RawFileObserved } from "./ledger/Ledger.ts"
 import type { RawStore } from "./RawStore.ts"
-import { parseCartola } from "./sources/Cartola.ts"
 import type { CmfFileInvalid } from "./sources/CmfFileInvalid.ts"
-import { parseFmRegistry } from "./sources/FmRegistry.ts"
-import { sourceOf } from "./sources/Sources.ts"
+import type { DataSetAdapter, LoadContext, LoadedFile } from "./sources/DataSet.ts"
+import { ADAPTERS } from "./sources/Sources.ts"
 import { runComputations } from "./compute/Alongside.ts"
 import { COMPUTATIONS } from "./compute/Computations.ts"
 import { type StagedBatch, stage } from "./Stage.ts"
-import { type CartolaInput, inMemory, summarize, toColumns } from "./staging/CartolaColumns.ts"
 import type { ParsedCache } from "./staging/ParsedCache.ts"
 import { PIPELINE_VERSION } from "./Version.ts"
 
@@ -31,28 +29,17 @@ export interface Progress {
 }
 export const silentProgress: Progress = { start: () => {}, file: () => {}, stop: () => {} }
 
-/** Data sets of the FI/ETF part: a failure there makes FI "unavailable" instead of rejecting the batch. */
-export const FI_DATA_SETS: ReadonlySet<DataSetName> = new Set([
-  "fi_registry",
-  "fi_book_values",
-  "fi_portfolio",
-  "fi_fact_sheets",
-  "etf_tickers",
-])
-
 export interface LoadedInputs {
-  readonly registry: ReadonlyArray<FmRegistryRecord>
-  /** Emptied by buildSnapshot once merged: a LoadedInputs builds one snapshot. */
-  readonly cartolas: ReadonlyArray<CartolaInput>
-  /** Records of every other data set, by data set, file by file. */
-  readonly others: ReadonlyMap<DataSetName, ReadonlyArray<{ readonly name: string; readonly records: ReadonlyArray<unknown> }>>
+  /** The loaded files of each data set, in the ledger's order. Emptied by buildSnapshot once staged: a LoadedInputs builds one snapshot. */
+  readonly files: ReadonlyMap<DataSetName, ReadonlyArray<LoadedFile>>
   /** Why the FI/ETF part is unavailable in this batch; null when it is available. */
   readonly fiUnavailable: string | null
   readonly repairs: Record<string, number>
-  /** The latest quota date in the inputs, YYYY-MM-DD; null when they hold no rows. */
+  /** The first and latest value dates of the daily-values data sets, YYYY-MM-DD; null when they hold no rows. */
+  readonly firstQuotaDate: string | null
   readonly latestQuotaDate: string | null
-  /** The cartola file that holds it (named when it is refused, e.g. a date after today). */
-  readonly latestQuotaFile: string | null
+  /** The file that holds the latest (named when it is refused, e.g. a date after today), with its data set. */
+  readonly latestQuotaFile: { readonly dataSet: DataSetName; readonly name: string } | null
 }
 
 const prefixed = (dataSet: string, repairs: Readonly<Record<string, number>>): Record<string, number> =>
@@ -68,28 +55,45 @@ const add = (into: Record<string, number>, from: Readonly<Record<string, number>
   for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v
 }
 
-/** Parses every input; parsed cartolas come from (and go to) the cache when one is given. */
+/** The default load of an adapter: its records, parsed once and cached by content. */
+const loadRecords = (adapter: DataSetAdapter, context: LoadContext): Effect.Effect<LoadedFile, CmfFileInvalid> => {
+  const cached = context.cache?.getRecords(context)
+  const parsed =
+    cached !== undefined
+      ? Effect.succeed(cached)
+      : Effect.map(adapter.parse(context.bytes(), context.name), (p) => {
+          // structuredClone: the records' strings are slices of the decoded page; copies let it go.
+          const copy = { records: structuredClone(p.records), repairs: p.repairs }
+          context.cache?.putRecords(context, copy)
+          context.parsed(context.size)
+          return copy
+        })
+  return Effect.map(parsed, (p) => ({ name: context.name, data: p.records, repairs: p.repairs, rows: p.records.length }))
+}
+
+/** Parses every input through its adapter (from and to the parse cache when one is given). */
 export const loadInputs = (
   raw: RawStore,
   inputs: ReadonlyArray<RawFileObserved>,
   cache: ParsedCache | null,
   progress: Progress = silentProgress,
+  adapters: ReadonlyArray<DataSetAdapter> = ADAPTERS,
 ): Effect.Effect<LoadedInputs, CmfFileInvalid> =>
   Effect.gen(function* () {
     const repairs: Record<string, number> = {}
-    let registry: ReadonlyArray<FmRegistryRecord> = []
-    const cartolas: CartolaInput[] = []
+    let first = 0
     let latest = 0
-    let latestFile: string | null = null
+    let latestFile: LoadedInputs["latestQuotaFile"] = null
     let rows = 0
-    const others = new Map<DataSetName, Array<{ name: string; records: ReadonlyArray<unknown> }>>()
-    let fiUnavailable: string | null = inputs.some((i) => i.data_set === "fi_registry")
-      ? null
-      : "no FI registry among the inputs"
+    const files = new Map<DataSetName, LoadedFile[]>()
+    // A required FI data set missing: the batch goes out without its FI/ETF part (a core one rejects it: Pipeline.ts).
+    const missingFi = adapters.find((a) => a.part === "fi" && a.required !== undefined && !inputs.some((i) => i.data_set === a.name))
+    let fiUnavailable: string | null = missingFi?.required ?? null
     // Parsed records repeat the same strings across rows and files (dates, labels, fund names,
     // fee texts); one instance of each instead of one per occurrence saves ~0.3 GB at full scale.
     const strings = new Map<string, string>()
-    const intern = (records: ReadonlyArray<unknown>): void => {
+    const intern = (records: unknown): void => {
+      if (!Array.isArray(records)) return
       for (const record of records) {
         if (typeof record !== "object" || record === null) continue
         const fields = record as Record<string, unknown>
@@ -106,87 +110,56 @@ export const loadInputs = (
     // ~256 MB of parsed input keeps the peak near what is live (it varied 1.75–2.65 GB without).
     let parsedBytes = 0
     let collectedAt = 0
-    const parsedOne = (bytes: number): void => {
+    const parsed = (bytes: number): void => {
       parsedBytes += bytes
       if (parsedBytes - collectedAt < 256e6) return
       collectedAt = parsedBytes
       collectGarbage()
     }
+    const byName = new Map(adapters.map((a) => [a.name, a]))
     progress.start(inputs.length, inputs.reduce((n, i) => n + i.bytes, 0))
     for (const input of inputs) {
-      if (input.data_set !== "fm_registry" && input.data_set !== "cartola_diaria") {
-        // structuredClone: the records' strings are slices of the decoded page; copies let it go.
-        const cached = cache?.getRecords(input)
-        const parsed =
-          cached !== undefined
-            ? Effect.succeed(cached)
-            : Effect.map(sourceOf(input.data_set).parse(raw.get(input.sha256), input.name), (p) => {
-                const copy = { records: structuredClone(p.records), repairs: p.repairs }
-                cache?.putRecords(input, copy)
-                parsedOne(input.bytes)
-                return copy
-              })
-        if (FI_DATA_SETS.has(input.data_set)) {
-          const result = yield* Effect.result(parsed)
-          if (result._tag === "Failure") {
-            fiUnavailable ??= result.failure.message
-            continue
-          }
-          add(repairs, prefixed(input.data_set, result.success.repairs))
-          intern(result.success.records)
-          pushTo(others, input.data_set, { name: input.name, records: result.success.records })
-        } else {
-          const p = yield* parsed
-          add(repairs, prefixed(input.data_set, p.repairs))
-          intern(p.records)
-          pushTo(others, input.data_set, { name: input.name, records: p.records })
+      const adapter = byName.get(input.data_set)
+      if (adapter === undefined) return yield* Effect.die(new Error(`no adapter for data set ${input.data_set}`))
+      const context: LoadContext = {
+        sha256: input.sha256,
+        name: input.name,
+        size: input.bytes,
+        bytes: () => raw.get(input.sha256),
+        cache,
+        parsed,
+      }
+      const load = adapter.load === undefined ? loadRecords(adapter, context) : adapter.load(context)
+      let file: LoadedFile
+      if (adapter.part === "fi") {
+        const result = yield* Effect.result(load)
+        if (result._tag === "Failure") {
+          fiUnavailable ??= result.failure.message
+          continue
         }
-      } else if (input.data_set === "fm_registry") {
-        const p = yield* parseFmRegistry(raw.get(input.sha256), input.name)
-        registry = p.records
-        add(repairs, { registry_repeated_rows: p.duplicatesSkipped, footnote_rows: p.footnotesSkipped })
-      } else if (input.data_set === "cartola_diaria") {
-        const parse = (p: { records: ReadonlyArray<CartolaRecord>; duplicatesSkipped: number; footnotesSkipped: number }) =>
-          toColumns(input.name, p.records, { duplicate_rows: p.duplicatesSkipped, footnote_rows: p.footnotesSkipped })
-        // From the cache only the summary is read now; the columns are loaded when merged.
-        let summary = cache?.getSummary(input)
-        if (summary === undefined || !Array.isArray(summary.series)) {
-          let columns = cache?.get(input)
-          if (columns === undefined) {
-            columns = parse(yield* parseCartola(raw.get(input.sha256), input.name))
-            cache?.put(input, columns)
-            parsedOne(input.bytes)
-          }
-          summary = summarize(columns)
-          cache?.putSummary(input, summary)
-          if (cache === null) cartolas.push(inMemory(columns))
-        }
-        add(repairs, summary.repairs)
-        if (summary.latestDate > latest) {
-          latest = summary.latestDate
-          latestFile = input.name
-        }
-        rows += summary.rows
-        if (cache !== null) {
-          // Parsed again if the entry went away meanwhile (these bytes parsed once: it cannot fail).
-          const { sha256, name } = input
-          cartolas.push({
-            file: summary.file,
-            firstDate: summary.firstDate,
-            load: () => cache.get({ sha256, name }) ?? parse(Effect.runSync(parseCartola(raw.get(sha256), name))),
-            summary,
-          })
+        file = result.success
+      } else {
+        file = yield* load
+      }
+      add(repairs, prefixed(input.data_set, file.repairs))
+      intern(file.data)
+      pushTo(files, input.data_set, file)
+      if (adapter.dailyValues === true) {
+        if (file.firstDate !== undefined && file.firstDate > 0 && (first === 0 || file.firstDate < first)) first = file.firstDate
+        if (file.latestDate !== undefined && file.latestDate > latest) {
+          latest = file.latestDate
+          latestFile = { dataSet: input.data_set, name: input.name }
         }
       }
+      rows += file.rows
       progress.file(input.name, rows, input.bytes)
     }
     progress.stop()
     return {
-      registry,
-      cartolas,
-      others,
+      files,
       fiUnavailable,
       repairs,
+      firstQuotaDate: first === 0 ? null : intToDate(first),
       latestQuotaDate: latest === 0 ? null : intToDate(latest),
       latestQuotaFile: latestFile,
     }
@@ -222,11 +195,10 @@ export const buildSnapshot = (
 ): Effect.Effect<FinishedSnapshot, CmfFileInvalid | BuildFailed> =>
   Effect.gen(function* () {
     let t = performance.now()
-    let staged: StagedBatch | null = yield* stage(loaded, batchDate)
+    let staged: StagedBatch | null = yield* stage(ADAPTERS, loaded, batchDate)
     // Everything parsed is staged now: let the per-file columns (~56 B per row of the whole
     // history) and the records go; a LoadedInputs builds one snapshot.
-    ;(loaded.cartolas as CartolaInput[]).length = 0
-    ;(loaded.others as Map<DataSetName, unknown>).clear()
+    ;(loaded.files as Map<DataSetName, unknown>).clear()
     collectGarbage()
     const repairs: Record<string, number> = { ...staged.repairs }
     const stageMs = Math.round(performance.now() - t)

@@ -8,7 +8,6 @@
 import { Clock, Effect, Exit, Schema } from "effect"
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs"
 import { join } from "node:path"
-import { intToDate } from "../schemas/Dates.ts"
 import { publishCurrent, readCurrent } from "../snapshots/Pointer.ts"
 import { buildSnapshot, loadInputs, type Progress } from "./Build.ts"
 import { applyRetention } from "../snapshots/Retention.ts"
@@ -22,6 +21,8 @@ import { RawStore } from "./RawStore.ts"
 import { rollbackHold } from "./Rollback.ts"
 import { PIPELINE_VERSION } from "./Version.ts"
 import { failureText } from "./Failure.ts"
+import { type Held, plan, planInputs, refuseFutureDate } from "./Plan.ts"
+import { ADAPTERS } from "./sources/Sources.ts"
 import type { CmfFileInvalid } from "./sources/CmfFileInvalid.ts"
 
 
@@ -74,9 +75,6 @@ export const paths = (dataDir: string) => ({
   snapshots: join(dataDir, "snapshots"),
 })
 
-const sameInputs = (a: ReadonlyArray<string>, b: ReadonlyArray<string>): boolean =>
-  a.length === b.length && [...a].sort().join() === [...b].sort().join()
-
 /** Build leftovers of a crashed run: temporary databases and the files SQLite kept beside them. */
 const TEMPORARY = /\.tmp(?:-wal|-shm|-journal)?$/u
 
@@ -109,10 +107,20 @@ const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedE
           payload: { batch_date: batchDate, reason, inputs: ledger.currentInputs().map((i) => i.sha256) },
         }),
       ).pipe(Effect.andThen(Effect.fail(new BatchRejectedError({ reason, kind, batchDate }))))
+    /** A decision other than publishing, carried out: a rejection recorded, or the served batch left as it is. */
+    const carryOut = (decision: Held): Effect.Effect<RunOutcome, BatchRejectedError> =>
+      decision.kind === "reject"
+        ? reject(decision.reason, decision.batchDate)
+        : Effect.succeed({
+            outcome: "unchanged",
+            batchDate: decision.batchDate,
+            file: decision.file,
+            ...(decision.note === undefined ? {} : { note: decision.note }),
+          } satisfies RunOutcome)
 
-    if (options.date !== undefined && options.date > options.today) {
-      return yield* reject(`batch date ${options.date} is in the future (today is ${options.today})`, options.date)
-    }
+    // A date in the future is refused before anything is fetched.
+    const future = refuseFutureDate(options.date, options.today)
+    if (future !== null) return yield* carryOut(future)
 
     for (const source of options.sources) {
       const collected =
@@ -140,13 +148,15 @@ const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedE
     }
 
     const inputs = ledger.currentInputs()
-    if (!inputs.some((i) => i.data_set === "fm_registry")) return yield* reject("no FM registry (fm_ident2) among the inputs")
-    if (!inputs.some((i) => i.data_set === "cartola_diaria")) return yield* reject("no daily values (cartola diaria) among the inputs")
-    const hold = rollbackHold(ledger, p.snapshots)
-    if (hold !== null) {
-      const note = `held by the rollback to ${hold.batchDate} (${hold.recordedAt}): no new CMF file since, CURRENT stays on ${hold.file}; new files publish again, or roll forward with \`pipeline rollback --to\``
-      return { outcome: "unchanged", batchDate: hold.batchDate, file: hold.file, note } satisfies RunOutcome
-    }
+    const before = planInputs({
+      date: options.date,
+      today: options.today,
+      dataSets: inputs.map((i) => i.data_set),
+      required: ADAPTERS.filter((a) => a.part === "core" && a.required !== undefined).map((a) => ({ dataSet: a.name, missing: a.required! })),
+      dailyValues: ADAPTERS.filter((a) => a.dailyValues === true).map((a) => a.name),
+      hold: rollbackHold(ledger, p.snapshots),
+    })
+    if (before.kind !== "proceed") return yield* carryOut(before)
 
     // A refused file stays an input until a file with the same key replaces it, or it is
     // withdrawn: the message says which, with the raw file's hash. A file whose content gave no
@@ -163,50 +173,25 @@ const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedE
     const loaded = yield* loadInputs(raw, inputs, new ParsedCache(options.dataDir), options.progress).pipe(
       Effect.catchTag("CmfFileInvalid", (e) => reject(refusing(e))),
     )
-    const latest = loaded.latestQuotaDate
-    if (latest === null) return yield* reject("the daily values hold no rows")
-    if (latest > options.today) {
-      return yield* reject(`cartola_diaria ${loaded.latestQuotaFile} field FECHA_INF: daily values dated ${latest}, after today (${options.today})`)
-    }
-    if (options.date !== undefined) {
-      // a batch is dated by its data: --date picks an earlier day that the inputs hold
-      const firsts = loaded.cartolas.map((c) => c.firstDate).filter((d) => d > 0)
-      const earliest = firsts.length === 0 ? null : intToDate(Math.min(...firsts))
-      if (earliest !== null && options.date < earliest) {
-        return yield* reject(`--date ${options.date} is before the first daily value in the inputs (${earliest}): the batch would hold no quotes`, options.date)
-      }
-      if (options.date > latest) {
-        return yield* reject(`--date ${options.date} is after the latest daily value in the inputs (${latest}): a batch is dated by its data`, options.date)
-      }
-    }
-    const batchDate = options.date ?? latest
-
-    const shas = inputs.map((i) => i.sha256)
     const published = ledger.events("BatchPublished").map((e) => e.payload)
-    const built = ledger.events("BatchBuilt").map((e) => e.payload)
-    // Inputs that now end before the published batch (a later delivery holding fewer days, or "Sin
-    // información") would move CURRENT back in time unasked: refused, naming what changed since.
-    const servedDate = published.findLast((e) => e.file === readCurrent(p.snapshots))?.batch_date
-    if (options.date === undefined && servedDate !== undefined && latest < servedDate) {
-      const lastInputs = new Set(built.at(-1)?.inputs ?? [])
-      const changed = inputs.filter((i) => !lastInputs.has(i.sha256)).map((i) => i.name)
-      return yield* reject(
-        `the daily values now end on ${latest}, before the published batch ${servedDate}` +
-          (changed.length > 0 ? ` (changed since it was built: ${changed.join(", ")})` : "") +
-          `; nothing was published. To build an earlier day on purpose, run with --date ${latest}`,
-        latest,
-      )
-    }
-    const same = built.findLast((b) => b.batch_date === batchDate && sameInputs(b.inputs, shas))
-    if (
-      same !== undefined &&
-      same.pipeline_version === PIPELINE_VERSION &&
-      existsSync(join(p.snapshots, same.file)) &&
-      readCurrent(p.snapshots) === same.file &&
-      published.some((e) => e.file === same.file)
-    ) {
-      return { outcome: "unchanged", batchDate, file: same.file } satisfies RunOutcome
-    }
+    const current = readCurrent(p.snapshots)
+    const servedDate = published.findLast((e) => e.file === current)?.batch_date
+    const decision = plan({
+      date: options.date,
+      today: options.today,
+      inputs,
+      firstQuotaDate: loaded.firstQuotaDate,
+      latestQuotaDate: loaded.latestQuotaDate,
+      latestQuotaFile: loaded.latestQuotaFile,
+      built: ledger.events("BatchBuilt").map((e) => e.payload),
+      served: current === null || servedDate === undefined ? null : { batchDate: servedDate, file: current },
+      onDisk: (file) => existsSync(join(p.snapshots, file)),
+      wasPublished: (file) => published.some((e) => e.file === file),
+      pipelineVersion: PIPELINE_VERSION,
+    })
+    if (decision.kind !== "publish") return yield* carryOut(decision)
+    const { batchDate } = decision
+    const shas = inputs.map((i) => i.sha256)
 
     const finished = yield* buildSnapshot(p.snapshots, inputs, loaded, batchDate).pipe(
       Effect.catchTag("CmfFileInvalid", (e) => reject(refusing(e), batchDate)),

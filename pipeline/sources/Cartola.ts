@@ -21,8 +21,10 @@ import {
   YesNo
 } from "./CmfCells.ts"
 import { type CmfFileInvalid, cmfFileInvalid } from "./CmfFileInvalid.ts"
-import { type CmfTable, readCmfTable } from "./CmfTable.ts"
+import { type CmfTable, isBareSinInformacion, readCmfTable, startsWithHeader } from "./CmfTable.ts"
+import type { DataSetSource } from "./DataSet.ts"
 import { repairMojibake } from "./Mojibake.ts"
+import { uniqueRows } from "./UniqueRows.ts"
 
 /** The exact cartola header (the last two names contain spaces). */
 export const CARTOLA_COLUMNS = [
@@ -122,11 +124,15 @@ export const parseCartola: (
   bytes: Uint8Array,
   file: string
 ) => Effect.Effect<CartolaParsed, CmfFileInvalid> = Effect.fn("parseCartola")(function* (bytes, file) {
-  const records: Array<CartolaRecord> = []
-  const seen = new Map<string, CartolaRecord>()
   const names = new Map<string, string>()
-  let duplicatesSkipped = 0
   const range = rangeOfName(file)
+  const unique = uniqueRows<CartolaDraft>({
+    dataSet: "cartola_diaria",
+    file,
+    keyOf: (r) => `${r.run}|${r.serie}|${r.date}`,
+    describe: (r) => `RUN_FM ${r.run} SERIE ${r.serie} FECHA_INF ${r.date.replaceAll("-", "")}`,
+    compared: COMPARED,
+  })
 
   const onRow = (record: CartolaDraft, line: number): CmfFileInvalid | undefined => {
     if (range !== null && (record.date < range.from || record.date > range.to)) {
@@ -143,32 +149,31 @@ export const parseCartola: (
       agfName = repairMojibake(record.agfName)
       names.set(record.agfName, agfName)
     }
-    record.line = line
     record.agfName = agfName
-    const key = `${record.run}|${record.serie}|${record.date}`
-    const earlier = seen.get(key)
-    if (earlier === undefined) {
-      seen.set(key, record)
-      records.push(record)
-      return undefined
-    }
-    const differing = COMPARED.find(([field]) => earlier[field] !== record[field])
-    if (differing === undefined) {
-      duplicatesSkipped++
-      return undefined
-    }
-    const [field, column] = differing
-    return cmfFileInvalid({
-      dataSet: "cartola_diaria",
-      file,
-      line,
-      field: column,
-      detail:
-        `conflicts with line ${earlier.line} for RUN_FM ${record.run} SERIE ${record.serie} ` +
-        `FECHA_INF ${record.date.replaceAll("-", "")}: ${String(earlier[field])} vs ${String(record[field])}`
-    })
+    return unique.onRow(record, line)
   }
 
   const { footnotesSkipped } = yield* readCmfTable(table, bytes, file, onRow)
-  return { records, duplicatesSkipped, footnotesSkipped }
+  return { records: unique.records, duplicatesSkipped: unique.duplicatesSkipped(), footnotesSkipped }
 })
+
+const CARTOLA_NAME = /ffmm_todos_(\d{8})_(\d{8})/
+
+/**
+ * The cartola as a data set: recognised by its header (a bare "Sin información" answer counts as an
+ * empty range); a range is keyed by its first day, so a later, longer fetch of a month replaces the
+ * shorter one.
+ */
+export const CartolaSource: DataSetSource<CartolaRecord> = {
+  name: "cartola_diaria",
+  detect: (bytes) => startsWithHeader(bytes, CARTOLA_COLUMNS) || isBareSinInformacion(bytes),
+  parse: (bytes, file) =>
+    Effect.map(parseCartola(bytes, file), (p) => ({
+      records: p.records,
+      repairs: { duplicate_rows: p.duplicatesSkipped, footnote_rows: p.footnotesSkipped },
+    })),
+  key: (name, _bytes, sha) => {
+    const m = CARTOLA_NAME.exec(name)
+    return m === null ? sha : `from_${m[1]}`
+  },
+}

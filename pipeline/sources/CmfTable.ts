@@ -34,6 +34,19 @@ export interface CmfTableRead {
 export const isHeader = (cells: ReadonlyArray<string>, columns: ReadonlyArray<string>): boolean =>
   cells.length === columns.length && cells.every((c, i) => headerCell(c) === columns[i])
 
+const HEAD_BYTES = 8 * 1024
+
+/** True when the first non-blank line of the bytes (latin-1, `;` cells) is exactly this header. */
+export const startsWithHeader = (bytes: Uint8Array, columns: ReadonlyArray<string>): boolean => {
+  const head = decodeCmfText(bytes.subarray(0, HEAD_BYTES))
+  const firstLine = head.split(/\r\n|\n|\r/).find((line) => line.trim() !== "")
+  return firstLine !== undefined && isHeader(firstLine.split(";"), columns)
+}
+
+/** CMF's bare "Sin información" answer (no header): a small body that says only that. */
+export const isBareSinInformacion = (bytes: Uint8Array): boolean =>
+  bytes.length <= HEAD_BYTES && isSinInformacion(decodeCmfText(bytes))
+
 const isBlank = (row: ReadonlyArray<string>): boolean => row.length <= 1 && (row[0] ?? "").trim() === ""
 
 // A footnote is a single-cell line with words in it: "(1) Cifras en ...". A single cell of digits

@@ -1,16 +1,46 @@
 /**
- * What every raw data set plugs into the pipeline: how to recognise its bytes (never by file
- * name), how to parse them into records, and which supersession key an observation has (a later
- * observation with the same key replaces an earlier one when the ledger is folded into a batch).
+ * The data-set port: what every raw data set plugs into the pipeline. An adapter says how to
+ * recognise its bytes (never by file name), how to parse them into records, which supersession key
+ * an observation has (a later observation with the same key replaces an earlier one when the
+ * ledger is folded into a batch), and how its files are staged into the snapshot's tables. The
+ * pipeline's orchestration (collect, load, stage) knows no data set by name: every adapter is
+ * registered in one table, `Sources.ts`.
  */
 import type { Effect } from "effect"
 import type { DataSetName } from "../../schemas/CmfRecords.ts"
+import type { StageContext } from "../Stage.ts"
+import type { ParsedCache } from "../staging/ParsedCache.ts"
 import type { CmfFileInvalid } from "./CmfFileInvalid.ts"
 
 export interface Parsed<R> {
   readonly records: ReadonlyArray<R>
   /** Normal quirks repaired or skipped (duplicate rows, footnotes, "Sin información" rows, …), counted. */
   readonly repairs: Readonly<Record<string, number>>
+}
+
+/** One input file as a batch holds it between parsing and staging. */
+export interface LoadedFile {
+  readonly name: string
+  /** The parsed records, or what the adapter's own `load` keeps instead (the cartola's columns). */
+  readonly data: unknown
+  /** The adapter's repair counters for this file (named by the adapter; the manifest prefixes them with the data set). */
+  readonly repairs: Readonly<Record<string, number>>
+  readonly rows: number
+  /** Data sets of daily values: the first and latest value dates the file holds, YYYYMMDD (0: none). */
+  readonly firstDate?: number
+  readonly latestDate?: number
+}
+
+/** What an adapter's own `load` may use: the raw bytes, the parse cache, and the GC pacing of a cold build. */
+export interface LoadContext {
+  readonly sha256: string
+  readonly name: string
+  /** The file's size in bytes. */
+  readonly size: number
+  readonly bytes: () => Uint8Array
+  readonly cache: ParsedCache | null
+  /** Tells the loader that `bytes` bytes were parsed (not read from the cache). */
+  readonly parsed: (bytes: number) => void
 }
 
 export interface DataSetSource<R> {
@@ -24,4 +54,37 @@ export interface DataSetSource<R> {
    * hint (it may be any dropped file's name); prefer what the content says.
    */
   readonly key: (name: string, bytes: Uint8Array, sha256: string) => string
+}
+
+/**
+ * A data set as the pipeline runs it: its source (detect, parse, key) plus how its files enter a
+ * batch and how they are staged.
+ */
+export interface DataSetAdapter<R = unknown> extends DataSetSource<R> {
+  /**
+   * `fi`: the FI/ETF part; a file of it that fails to parse publishes the batch without that part
+   * (its routes answer 503) instead of rejecting the batch. `core`: any failure rejects the batch.
+   */
+  readonly part: "core" | "fi"
+  /**
+   * Data sets of daily values date the batch: the latest value date among their files is the
+   * batch date unless `--date` says otherwise; a batch needs at least one file of one of them.
+   */
+  readonly dailyValues?: boolean
+  /**
+   * Set when a batch needs a file of this data set: what to say when none is among the inputs. A
+   * core data set's absence rejects the batch; an FI one's publishes it without its FI/ETF part.
+   */
+  readonly required?: string
+  /**
+   * How a file enters a batch when an array of records would not fit (the cartola's history as
+   * typed columns, cached as such). Default: the records, parsed once and cached by content.
+   */
+  readonly load?: (context: LoadContext) => Effect.Effect<LoadedFile, CmfFileInvalid>
+  /**
+   * This data set's part of staging, in the table's order: it reads its own files (and what earlier
+   * steps staged) from the context and adds its tables, repairs and meta. Data sets staged together
+   * (the FI/ETF part, the benchmarks) have one step, on the first of them.
+   */
+  readonly stage?: (context: StageContext) => Effect.Effect<void, CmfFileInvalid>
 }

@@ -16,9 +16,11 @@ import {
   toNumber,
   WholeNumber
 } from "./CmfCells.ts"
-import { type CmfFileInvalid, cmfFileInvalid } from "./CmfFileInvalid.ts"
-import { type CmfTable, readCmfTable } from "./CmfTable.ts"
+import type { CmfFileInvalid } from "./CmfFileInvalid.ts"
+import { type CmfTable, readCmfTable, startsWithHeader } from "./CmfTable.ts"
+import type { DataSetSource } from "./DataSet.ts"
 import { repairMojibake } from "./Mojibake.ts"
+import { uniqueRows } from "./UniqueRows.ts"
 
 /** The exact registry header. */
 export const FM_REGISTRY_COLUMNS = [
@@ -79,33 +81,25 @@ export const parseFmRegistry: (
   bytes: Uint8Array,
   file: string
 ) => Effect.Effect<FmRegistryParsed, CmfFileInvalid> = Effect.fn("parseFmRegistry")(function* (bytes, file) {
-  const records: Array<FmRegistryRecord> = []
-  const byRun = new Map<number, FmRegistryRecord>()
-  let duplicatesSkipped = 0
-
-  const onRow = (record: FmRegistryDraft, line: number): CmfFileInvalid | undefined => {
-    record.line = line
-    const earlier = byRun.get(record.run)
-    if (earlier === undefined) {
-      byRun.set(record.run, record)
-      records.push(record)
-      return undefined
-    }
-    const differing = COMPARED.find(([field]) => earlier[field] !== record[field])
-    if (differing === undefined) {
-      duplicatesSkipped++
-      return undefined
-    }
-    const [field, column] = differing
-    return cmfFileInvalid({
-      dataSet: "fm_registry",
-      file,
-      line,
-      field: column,
-      detail: `conflicts with line ${earlier.line} for RUN ${record.run}: ${String(earlier[field])} vs ${String(record[field])}`
-    })
-  }
-
+  const unique = uniqueRows<FmRegistryDraft>({
+    dataSet: "fm_registry",
+    file,
+    keyOf: (r) => `RUN ${r.run}`,
+    compared: COMPARED,
+  })
+  const onRow = unique.onRow
   const { footnotesSkipped } = yield* readCmfTable(table, bytes, file, onRow)
-  return { records, duplicatesSkipped, footnotesSkipped }
+  return { records: unique.records, duplicatesSkipped: unique.duplicatesSkipped(), footnotesSkipped }
 })
+
+/** The registry as a data set: recognised by its header; one key, so the newest file replaces the older. */
+export const FmRegistrySource: DataSetSource<FmRegistryRecord> = {
+  name: "fm_registry",
+  detect: (bytes) => startsWithHeader(bytes, FM_REGISTRY_COLUMNS),
+  parse: (bytes, file) =>
+    Effect.map(parseFmRegistry(bytes, file), (p) => ({
+      records: p.records,
+      repairs: { repeated_rows: p.duplicatesSkipped, footnote_rows: p.footnotesSkipped },
+    })),
+  key: () => "fm_ident2",
+}

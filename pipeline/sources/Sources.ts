@@ -1,78 +1,64 @@
-/** Every data set the pipeline reads, in the order detection tries them. */
-import { Effect } from "effect"
+/**
+ * Every data set the pipeline reads, as one table of adapters (the data-set port, DataSet.ts). The
+ * table's order is staging's order (renames before the daily values they relabel; the registry and
+ * the daily values before everything keyed by fund or series); detection tries the same order, and
+ * no two signatures overlap (test/pipeline/Detect.test.ts).
+ *
+ * To add a data set: its source file (detect, parse, key), a staging step if it adds tables, and a
+ * row here.
+ */
 import type { DataSetName } from "../../schemas/CmfRecords.ts"
+import { stageDailyValues, stageRegistry } from "../staging/Core.ts"
+import { loadCartola } from "../staging/CartolaColumns.ts"
+import { fiStep } from "../staging/Fi.ts"
+import { article107Step, fmHoldingsStep, renamesStep, tacStep } from "../staging/FmExtras.ts"
+import { afmStep, benchmarksStep, indicatorsStep, spheresStep } from "../staging/Market.ts"
 import { AfmCategoriesSource } from "./AfmCategories.ts"
 import { Article107Source } from "./Article107.ts"
 import { BenchmarkCatalogSource } from "./BenchmarkCatalog.ts"
 import { BenchmarkPricesSource } from "./BenchmarkPrices.ts"
-import { parseCartola } from "./Cartola.ts"
+import { CartolaSource } from "./Cartola.ts"
 import { CmfSpheresSource } from "./CmfSpheres.ts"
-import type { DataSetSource } from "./DataSet.ts"
-import { detectDataSet as detectCore } from "./Detect.ts"
+import { decodeCmfText, isSinInformacion } from "./CmfText.ts"
+import type { DataSetAdapter, DataSetSource } from "./DataSet.ts"
 import { EtfTickersSource } from "./EtfTickers.ts"
 import { FiBookValuesSource } from "./FiBookValues.ts"
 import { FiFactSheetsSource } from "./FiFactSheets.ts"
 import { FiPortfolioSource } from "./FiPortfolio.ts"
 import { FiRegistrySource } from "./FiRegistry.ts"
-import { decodeCmfText, isSinInformacion } from "./CmfText.ts"
 import { FmPortfolioSource, marketFromName } from "./FmPortfolio.ts"
-import { monthFromName } from "./MonthHint.ts"
-import { parseFmRegistry } from "./FmRegistry.ts"
+import { FmRegistrySource } from "./FmRegistry.ts"
 import { FmTacSource } from "./FmTac.ts"
 import { IndicatorsSource } from "./Indicators.ts"
+import { monthFromName } from "./MonthHint.ts"
 import { SeriesRenamesSource } from "./SeriesRenames.ts"
 
-const CARTOLA_NAME = /ffmm_todos_(\d{8})_(\d{8})/
+const adapter = <R>(source: DataSetSource<R>, rest: Omit<DataSetAdapter<R>, keyof DataSetSource<R>>): DataSetAdapter =>
+  ({ ...source, ...rest }) as DataSetAdapter
 
-const FmRegistrySource: DataSetSource<unknown> = {
-  name: "fm_registry",
-  detect: (bytes) => detectCore(bytes) === "fm_registry",
-  parse: (bytes, file) =>
-    Effect.map(parseFmRegistry(bytes, file), (p) => ({
-      records: p.records,
-      repairs: { registry_repeated_rows: p.duplicatesSkipped, footnote_rows: p.footnotesSkipped },
-    })),
-  key: () => "fm_ident2",
-}
+export const ADAPTERS: ReadonlyArray<DataSetAdapter> = [
+  adapter(SeriesRenamesSource, { part: "core", stage: renamesStep }),
+  adapter(FmRegistrySource, { part: "core", required: "no FM registry (fm_ident2) among the inputs", stage: stageRegistry }),
+  adapter(CartolaSource, { part: "core", dailyValues: true, load: loadCartola, stage: stageDailyValues }),
+  adapter(FmTacSource, { part: "core", stage: tacStep }),
+  adapter(FmPortfolioSource, { part: "core", stage: fmHoldingsStep }),
+  adapter(Article107Source, { part: "core", stage: article107Step }),
+  adapter(AfmCategoriesSource, { part: "core", stage: afmStep }),
+  adapter(CmfSpheresSource, { part: "core", stage: spheresStep }),
+  adapter(BenchmarkCatalogSource, { part: "core", stage: benchmarksStep }),
+  adapter(BenchmarkPricesSource, { part: "core" }), // staged with the catalog
+  adapter(IndicatorsSource, { part: "core", stage: indicatorsStep }),
+  adapter(FiRegistrySource, { part: "fi", required: "no FI registry among the inputs", stage: fiStep }),
+  adapter(FiBookValuesSource, { part: "fi" }), // the FI/ETF part is staged as one, on the registry
+  adapter(FiPortfolioSource, { part: "fi" }),
+  adapter(FiFactSheetsSource, { part: "fi" }),
+  adapter(EtfTickersSource, { part: "fi" }),
+]
 
-/** The cartola: a range is keyed by its first day, so a later, longer fetch of a month replaces the shorter. */
-const CartolaSource: DataSetSource<unknown> = {
-  name: "cartola_diaria",
-  detect: (bytes) => detectCore(bytes) === "cartola_diaria",
-  parse: (bytes, file) =>
-    Effect.map(parseCartola(bytes, file), (p) => ({
-      records: p.records,
-      repairs: { duplicate_rows: p.duplicatesSkipped, footnote_rows: p.footnotesSkipped },
-    })),
-  key: (name, _bytes, sha) => {
-    const m = CARTOLA_NAME.exec(name)
-    return m === null ? sha : `from_${m[1]}`
-  },
-}
-
-export const SOURCES: ReadonlyArray<DataSetSource<unknown>> = [
-  FmRegistrySource,
-  CartolaSource,
-  FmTacSource,
-  FmPortfolioSource,
-  Article107Source,
-  SeriesRenamesSource,
-  AfmCategoriesSource,
-  CmfSpheresSource,
-  BenchmarkCatalogSource,
-  BenchmarkPricesSource,
-  IndicatorsSource,
-  FiRegistrySource,
-  FiBookValuesSource,
-  FiPortfolioSource,
-  FiFactSheetsSource,
-  EtfTickersSource,
-] as ReadonlyArray<DataSetSource<unknown>>
-
-export const sourceOf = (name: DataSetName): DataSetSource<unknown> => {
-  const source = SOURCES.find((s) => s.name === name)
-  if (source === undefined) throw new Error(`no source for data set ${name}`)
-  return source
+export const adapterOf = (name: DataSetName): DataSetAdapter => {
+  const found = ADAPTERS.find((s) => s.name === name)
+  if (found === undefined) throw new Error(`no adapter for data set ${name}`)
+  return found
 }
 
 /**
@@ -80,8 +66,8 @@ export const sourceOf = (name: DataSetName): DataSetSource<unknown> => {
  * CMF's bare "Sin información" answer (no header) is a cartola range unless the name says it is a
  * monthly portfolio file (NACI/EXTR and one YYYYMM), where it means an empty month.
  */
-export const detect = (bytes: Uint8Array, nameHint = ""): DataSetSource<unknown> | null => {
-  const found = SOURCES.find((s) => s.detect(bytes)) ?? null
+export const detect = (bytes: Uint8Array, nameHint = ""): DataSetAdapter | null => {
+  const found = ADAPTERS.find((s) => s.detect(bytes)) ?? null
   if (
     found?.name === "cartola_diaria" &&
     bytes.length <= 8192 &&
@@ -89,7 +75,7 @@ export const detect = (bytes: Uint8Array, nameHint = ""): DataSetSource<unknown>
     marketFromName(nameHint) !== null &&
     monthFromName(nameHint) !== null
   ) {
-    return sourceOf("fm_portfolio")
+    return adapterOf("fm_portfolio")
   }
   return found
 }

@@ -1,5 +1,5 @@
 /**
- * Keeps one row per natural key for the market `;` tables: an identical repeat is skipped and
+ * Keeps one row per natural key, for every data set's tables: an identical repeat is skipped and
  * counted (a quirk), a repeat with different values rejects the file naming both lines.
  */
 import type { DataSetName } from "../../schemas/CmfRecords.ts"
@@ -18,6 +18,8 @@ export const uniqueRows = <R extends { readonly line: number }>(options: {
   readonly file: string
   /** The natural key and how to name it in a message, e.g. `RUN 8001 SERIE A`. */
   readonly keyOf: (row: R) => string
+  /** How to name the key in a message when `keyOf` is a compact form (a hot path: millions of rows). */
+  readonly describe?: (row: R) => string
   /** Record fields compared on a repeat, with their column names. */
   readonly compared: ReadonlyArray<readonly [keyof R, string]>
   /** How a null value is written in the file (default "blank"). */
@@ -47,7 +49,7 @@ export const uniqueRows = <R extends { readonly line: number }>(options: {
       file: options.file,
       line,
       field: column,
-      detail: `conflicts with line ${earlier.line} for ${key}: ${show(earlier[field])} vs ${show(row[field])}`
+      detail: `conflicts with line ${earlier.line} for ${options.describe?.(row) ?? key}: ${show(earlier[field])} vs ${show(row[field])}`
     })
   }
   return { records, onRow, duplicatesSkipped: () => duplicates }

@@ -3,7 +3,11 @@
  * the whole history is ~10M rows, which as objects would not fit the memory budget, and columns
  * can be cached on disk and merged cheaply. Null numbers are NaN.
  */
+import { Effect } from "effect"
 import type { CartolaRecord } from "../../schemas/CmfRecords.ts"
+import { type CartolaParsed, parseCartola } from "../sources/Cartola.ts"
+import type { CmfFileInvalid } from "../sources/CmfFileInvalid.ts"
+import type { LoadContext, LoadedFile } from "../sources/DataSet.ts"
 import { dateToInt } from "../../schemas/Dates.ts"
 
 export interface CartolaSeriesInfo {
@@ -133,3 +137,46 @@ export const toColumns = (
   }
   return { file, series, ...cols, repairs }
 }
+
+/**
+ * The cartola's own load: its rows as columns (a file of the history is ~10M rows over all months),
+ * cached as columns; from the cache only the summary is read now, the columns when merged. The
+ * file's data is a CartolaInput.
+ */
+export const loadCartola = (context: LoadContext): Effect.Effect<LoadedFile, CmfFileInvalid> =>
+  Effect.gen(function* () {
+    const { cache, name, sha256 } = context
+    const parse = (p: CartolaParsed) =>
+      toColumns(name, p.records, { duplicate_rows: p.duplicatesSkipped, footnote_rows: p.footnotesSkipped })
+    let summary = cache?.getSummary(context)
+    let input: CartolaInput | null = null
+    if (summary === undefined || !Array.isArray(summary.series)) {
+      let columns = cache?.get(context)
+      if (columns === undefined) {
+        columns = parse(yield* parseCartola(context.bytes(), name))
+        cache?.put(context, columns)
+        context.parsed(context.size)
+      }
+      summary = summarize(columns)
+      cache?.putSummary(context, summary)
+      if (cache === null) input = inMemory(columns)
+    }
+    if (input === null && cache !== null) {
+      // Parsed again if the entry went away meanwhile (these bytes parsed once: it cannot fail).
+      const bytes = context.bytes
+      input = {
+        file: summary.file,
+        firstDate: summary.firstDate,
+        load: () => cache.get({ sha256, name }) ?? parse(Effect.runSync(parseCartola(bytes(), name))),
+        summary,
+      }
+    }
+    return {
+      name,
+      data: input,
+      repairs: summary.repairs,
+      rows: summary.rows,
+      firstDate: summary.firstDate,
+      latestDate: summary.latestDate,
+    } satisfies LoadedFile
+  })

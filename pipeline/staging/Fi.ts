@@ -4,6 +4,8 @@
  * administrator by normalised name when one exists (same provider_id), else gets an id of its own
  * from the name. Series and prices come from the book-value pages, cut at the batch date.
  */
+import { Effect } from "effect"
+import { coreOf, type StageContext } from "../Stage.ts"
 import { dateToInt, intToDate } from "../../schemas/Dates.ts"
 import { fiSeriesId, instrumentId, providerIdByName } from "../../schemas/Ids.ts"
 import type { EtfTickerRecord } from "../../schemas/records/EtfTickers.ts"
@@ -163,3 +165,33 @@ export const stageFi = (inputs: FiInputs, administrators: ReadonlyArray<Administ
     repairs,
   }
 }
+
+/**
+ * The FI/ETF part, staged together on the FI registry's adapter; empty tables (and meta
+ * fi_status unavailable) when the part is unavailable in this batch.
+ */
+export const fiStep = (context: StageContext) =>
+  Effect.sync(() => {
+    const fi =
+      context.fiUnavailable === null
+        ? stageFi(
+            {
+              registry: context.records<FiRegistryRecord>("fi_registry"),
+              bookValues: context.records<FiBookValueRecord>("fi_book_values"),
+              portfolios: context.records<FiPortfolioRecord>("fi_portfolio"),
+              factSheets: context.records<FiFactSheetRecord>("fi_fact_sheets"),
+              etfTickers: context.records<EtfTickerRecord>("etf_tickers"),
+            },
+            coreOf(context).administrators,
+            context.cutoff,
+          )
+        : null
+    context.meta.fi_status = fi === null ? "unavailable" : "available"
+    if (context.fiUnavailable !== null) context.meta.fi_unavailable_reason = context.fiUnavailable
+    context.tables.set("fi_instruments", fi?.instruments ?? [])
+    context.tables.set("fi_series", fi?.series ?? [])
+    context.tables.set("fi_prices", fi?.prices ?? [])
+    context.tables.set("fi_holdings", fi?.holdings ?? [])
+    context.tables.set("fi_fact_sheets", fi?.factSheets ?? [])
+    Object.assign(context.repairs, fi?.repairs ?? {})
+  })

@@ -1,4 +1,6 @@
 /** Staging of the FM data sets beyond daily values: TAC, portfolios, article 107, renames. */
+import { Effect } from "effect"
+import { coreOf, type StageContext } from "../Stage.ts"
 import { dateToInt } from "../../schemas/Dates.ts"
 import { assetId } from "../../schemas/Ids.ts"
 import type { Article107Record } from "../../schemas/records/Article107.ts"
@@ -123,3 +125,25 @@ export const stageArticle107 = (records: ReadonlyArray<Article107Record>): Artic
       series_exception: JSON.stringify(r.seriesException),
     }))
 }
+
+/** The renames step: first, so that the daily values join a renamed series' old label. */
+export const renamesStep = (context: StageContext) =>
+  Effect.sync(() => {
+    const renames = stageRenames(context.records<SeriesRenameRecord>("series_renames"))
+    context.relabel = renames.relabel
+    context.renameAliases = renames.aliases
+  })
+
+export const tacStep = (context: StageContext) =>
+  Effect.sync(() => {
+    const core = coreOf(context)
+    const tac = stageTac(context.records<FmTacRecord>("fm_tac"), core.funds, core.administrators, core.known, core.aliasOf)
+    context.tables.set("tac", tac.rows)
+    Object.assign(context.repairs, tac.repairs)
+  })
+
+export const fmHoldingsStep = (context: StageContext) =>
+  Effect.sync(() => void context.tables.set("fm_holdings", stageFmHoldings(context.records<FmPortfolioRecord>("fm_portfolio"))))
+
+export const article107Step = (context: StageContext) =>
+  Effect.sync(() => void context.tables.set("article107", stageArticle107(context.records<Article107Record>("article107"))))

@@ -1,4 +1,6 @@
 /** Staging of the market context: UF/USD, AFM families, CMF spheres, benchmarks. */
+import { Effect } from "effect"
+import { coreOf, type StageContext } from "../Stage.ts"
 import { dateToInt } from "../../schemas/Dates.ts"
 import { assetId } from "../../schemas/Ids.ts"
 import { afmFamilyOf, type AfmCategoryRecord } from "../../schemas/records/AfmCategories.ts"
@@ -110,3 +112,36 @@ export const stageBenchmarks = (
     repairs: { benchmark_prices_without_catalog: outside },
   }
 }
+
+export const indicatorsStep = (context: StageContext) =>
+  Effect.sync(() => void context.tables.set("indicators", stageIndicators(context.records<IndicatorRecord>("indicators"), context.cutoff)))
+
+export const afmStep = (context: StageContext) =>
+  Effect.sync(() => {
+    const core = coreOf(context)
+    const afm = stageAfm(context.records<AfmCategoryRecord>("afm_categories"), core.known, core.aliasOf)
+    if (afm.reportDate !== null) context.meta.afm_report_date = afm.reportDate
+    context.tables.set("afm_categories", afm.rows)
+    Object.assign(context.repairs, afm.repairs)
+  })
+
+export const spheresStep = (context: StageContext) =>
+  Effect.sync(() => {
+    const core = coreOf(context)
+    const spheres = stageSpheres(context.records<CmfSpheresRecord>("cmf_spheres"), core.known, core.aliasOf)
+    context.tables.set("cmf_spheres", spheres.rows)
+    Object.assign(context.repairs, spheres.repairs)
+  })
+
+/** The catalog and the prices, staged together (on the catalog's adapter). */
+export const benchmarksStep = (context: StageContext) =>
+  Effect.sync(() => {
+    const benchmarks = stageBenchmarks(
+      context.records<BenchmarkCatalogRecord>("benchmark_catalog"),
+      context.records<BenchmarkPriceRecord>("benchmark_prices"),
+      context.cutoff,
+    )
+    context.tables.set("benchmarks", benchmarks.benchmarks)
+    context.tables.set("benchmark_prices", benchmarks.prices)
+    Object.assign(context.repairs, benchmarks.repairs)
+  })

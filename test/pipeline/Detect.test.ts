@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest"
-import { detectDataSet } from "../../pipeline/sources/Detect.ts"
+import { detect } from "../../pipeline/sources/Sources.ts"
+
+const detectDataSet = (bytes: Uint8Array) => detect(bytes)?.name ?? null
 
 const REGISTRY_HEADER =
   "RUT Administradora;Raz. Social Administradora;RUN Fondo;Nombre Fondo;Nombre Corto;Fecha Res. Aprobación del RI;Nro. Res. Aprobación del RI;Tipo de Fondo Mutuo;Fecha Inicio Operaciones;Fecha Término Operaciones;Moneda"

@@ -5,7 +5,9 @@ import { BenchmarkCatalogSource } from "../../pipeline/sources/BenchmarkCatalog.
 import { BenchmarkPricesSource } from "../../pipeline/sources/BenchmarkPrices.ts"
 import { CmfSpheresSource } from "../../pipeline/sources/CmfSpheres.ts"
 import type { DataSetSource } from "../../pipeline/sources/DataSet.ts"
-import { detectDataSet } from "../../pipeline/sources/Detect.ts"
+import { detect } from "../../pipeline/sources/Sources.ts"
+
+const detectDataSet = (bytes: Uint8Array) => detect(bytes)?.name ?? null
 import { IndicatorsSource } from "../../pipeline/sources/Indicators.ts"
 import {
   AFM_FILE,

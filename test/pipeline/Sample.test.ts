@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { CartolaRecord, FmRegistryRecord } from "../../schemas/CmfRecords.ts"
 import { writeSample } from "../../pipeline/sample/Sample.ts"
 import { parseCartola } from "../../pipeline/sources/Cartola.ts"
-import { detectDataSet } from "../../pipeline/sources/Detect.ts"
+import { detect } from "../../pipeline/sources/Sources.ts"
+
+const detectDataSet = (bytes: Uint8Array) => detect(bytes)?.name ?? null
 import { parseFmRegistry } from "../../pipeline/sources/FmRegistry.ts"
 
 const END = "2026-11-20"
