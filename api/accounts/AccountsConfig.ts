@@ -7,6 +7,7 @@
 import { Config, Context, Effect, Layer, Option, type Redacted, Schema } from "effect"
 import { HttpServer } from "effect/http"
 import { NetAddress } from "effect/net"
+import { join } from "node:path"
 import { serviceSecret } from "./ServiceSecret.ts"
 
 export interface OidcSettings {
