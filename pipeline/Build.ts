@@ -4,7 +4,7 @@
  */
 import { Effect, Schema } from "effect"
 import type { DataSetName } from "../schemas/CmfRecords.ts"
-import { intToDate } from "../schemas/Dates.ts"
+import { dateToInt, intToDate } from "../schemas/Dates.ts"
 import { writeManifest } from "../snapshots/Manifest.ts"
 import { FORMAT_VERSION } from "../snapshots/Tables.ts"
 import { type FinishedSnapshot, SnapshotWriter } from "../snapshots/Writer.ts"
@@ -68,7 +68,16 @@ const loadRecords = (adapter: DataSetAdapter, context: LoadContext): Effect.Effe
           context.parsed(context.size)
           return copy
         })
-  return Effect.map(parsed, (p) => ({ name: context.name, data: p.records, repairs: p.repairs, rows: p.records.length }))
+  return Effect.map(parsed, (p) => {
+    const latest = adapter.latestOf?.(p.records) ?? null
+    return {
+      name: context.name,
+      data: p.records,
+      repairs: p.repairs,
+      rows: p.records.length,
+      ...(latest === null ? {} : { latestDate: dateToInt(latest) }),
+    }
+  })
 }
 
 /** Parses every input through its adapter (from and to the parse cache when one is given). */

@@ -6,7 +6,10 @@
 import { Effect, Schema } from "effect"
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import { basename, join } from "node:path"
+import type { CaptchaSolver } from "./fetch/CaptchaSolver.ts"
+import { CartolaSession, fetchCartolaRange } from "./fetch/CartolaDownload.ts"
 import { CmfSourceError, type FetchOptions, getPage, postForm } from "./fetch/CmfHttp.ts"
+import { type IndicatorFetcher, indicatorYears } from "./fetch/IndicatorFetch.ts"
 import type { Ledger, RawFileObserved } from "./ledger/Ledger.ts"
 import type { RawStore } from "./RawStore.ts"
 import { FolderMemo } from "./FolderMemo.ts"
@@ -21,6 +24,14 @@ export interface CollectResult {
   readonly observed: ReadonlyArray<RawFileObserved>
   /** How many of them were new to the ledger. */
   readonly appended: number
+  /** Data sets this source could not fetch unattended (no captcha command, no API key): they wait for a dropped file. */
+  readonly waiting: ReadonlyArray<WaitingDataSet>
+}
+
+export interface WaitingDataSet {
+  readonly dataSet: "cartola_diaria" | "indicators"
+  /** What is missing, said once per run. */
+  readonly why: string
 }
 
 const record = (
@@ -80,10 +91,9 @@ export const collectFolder = (ledger: Ledger, raw: RawStore, dir: string, memo?:
       if (r.appended) appended++
     }
     memo?.save()
-    return { observed, appended } satisfies CollectResult
+    return { observed, appended, waiting: [] } satisfies CollectResult
   })
 
-const ddmmyyyy = (iso: string): string => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`
 const compact = (iso: string): string => iso.replaceAll("-", "")
 const monthEnd = (y: number, m: number): string =>
   `${y}-${String(m).padStart(2, "0")}-${String(new Date(Date.UTC(y, m, 0)).getUTCDate()).padStart(2, "0")}`
@@ -124,11 +134,12 @@ export const closedMonths = (until: string, count: number): string[] => {
 }
 
 /**
- * From the CMF over HTTP, where CMF has a plain URL: the FM registry; the daily cartola month by
- * month (CMF serves at most ~31 days per request; months already recorded whole are not fetched
- * again, the current month is fetched again each day); the monthly portfolios; the FI/ETF lists.
- * The rest (TAC as XLS, FI book values behind reCAPTCHA, UF/USD behind API keys, curated lists)
- * arrives as dropped files in the inbox.
+ * From the CMF over HTTP: the FM registry; the daily cartola month by month through its captcha
+ * form when a solver is configured (CMF serves at most ~31 days per request; months already
+ * recorded whole are not fetched again, the current month is fetched again each day); the monthly
+ * portfolios; the FI/ETF lists; UF and dólar by year from the CMF API or SIETE when credentials are
+ * given. What is not fetched (the cartola without a solver, indicators without credentials, FI book
+ * values behind reCAPTCHA, curated lists) arrives as dropped files in the inbox.
  */
 export const collectHttp = (
   ledger: Ledger,
@@ -140,6 +151,10 @@ export const collectHttp = (
     readonly fetch: FetchOptions
     /** How many closed months of portfolios to fetch. */
     readonly portfolioMonths: number
+    /** Solves the cartola form's captcha; null: the cartola is not fetched (it waits for a drop). */
+    readonly captcha: CaptchaSolver | null
+    /** UF and dólar from an API; null: they wait for a drop. */
+    readonly indicators: IndicatorFetcher | null
   },
 ) =>
   Effect.gen(function* () {
@@ -156,17 +171,18 @@ export const collectHttp = (
     }
     const registryUrl = `${base}/institucional/estadisticas/fm_ident2.php`
     keep(yield* record(ledger, raw, "fm_ident2.txt", registryUrl, yield* postForm(registryUrl, {}, options.fetch)))
-    const cartolaUrl = `${base}/institucional/estadisticas/cfm_download.php`
-    for (const { first, last } of monthRanges(options.historyStart, options.until)) {
-      const name = `ffmm_todos_${compact(first)}_${compact(last)}.txt`
-      const whole = last === monthEnd(Number(first.slice(0, 4)), Number(first.slice(5, 7)))
-      if (whole && known.has(name)) continue
-      const bytes = yield* postForm(
-        cartolaUrl,
-        { txt_inicio: ddmmyyyy(first), txt_termino: ddmmyyyy(last), ffmm: "%", captcha: "" },
-        options.fetch,
-      )
-      keep(yield* record(ledger, raw, name, `${cartolaUrl}?${first}..${last}`, bytes))
+    const waiting: WaitingDataSet[] = []
+    if (options.captcha === null) {
+      waiting.push({ dataSet: "cartola_diaria", why: "FDS_CAPTCHA_COMMAND is not set: the cartola is not fetched; drop it into the inbox" })
+    } else {
+      const session = new CartolaSession(base)
+      for (const { first, last } of monthRanges(options.historyStart, options.until)) {
+        const name = `ffmm_todos_${compact(first)}_${compact(last)}.txt`
+        const whole = last === monthEnd(Number(first.slice(0, 4)), Number(first.slice(5, 7)))
+        if (whole && known.has(name)) continue
+        const bytes = yield* fetchCartolaRange(session, { first, last }, options.captcha, options.fetch)
+        keep(yield* record(ledger, raw, name, `${base}/institucional/estadisticas/cfm_download.php?${first}..${last}`, bytes))
+      }
     }
     // Monthly portfolios of the last closed months; a month already recorded is final.
     const portfolioUrl = `${base}/institucional/estadisticas/ffm_download.php`
@@ -189,7 +205,18 @@ export const collectHttp = (
         keep(yield* record(ledger, raw, `fi_consulta_${entidad}_${estado}.html`, url, yield* getPage(url, options.fetch)))
       }
     }
-    return { observed, appended } satisfies CollectResult
+    // UF and dólar by year: every year not yet recorded whole, and always the last two.
+    if (options.indicators === null) {
+      waiting.push({ dataSet: "indicators", why: "neither FDS_CMF_API_KEY nor FDS_BCCH_USER/FDS_BCCH_PASS is set: UF and dólar are not fetched; drop them into the inbox" })
+    } else {
+      const recorded = new Set(ledger.currentInputs().map((i) => i.name))
+      for (const year of indicatorYears(options.indicators, options.historyStart, options.until, (n) => recorded.has(n))) {
+        for (const file of yield* options.indicators.fetchYear(year, options.fetch)) {
+          keep(yield* record(ledger, raw, file.name, file.url, file.bytes))
+        }
+      }
+    }
+    return { observed, appended, waiting } satisfies CollectResult
   })
 
 export { CmfSourceError }

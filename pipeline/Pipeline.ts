@@ -9,17 +9,20 @@ import { Clock, Effect, Exit, Schema } from "effect"
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { publishCurrent, readCurrent } from "../snapshots/Pointer.ts"
-import { buildSnapshot, loadInputs, type Progress } from "./Build.ts"
+import { buildSnapshot, type LoadedInputs, loadInputs, type Progress } from "./Build.ts"
 import { applyRetention } from "../snapshots/Retention.ts"
-import { writeStatus } from "../snapshots/Status.ts"
-import { collectFolder, collectHttp } from "./Collect.ts"
+import { readStatus, type SourceReport, writeStatus } from "../snapshots/Status.ts"
+import { collectFolder, collectHttp, type WaitingDataSet } from "./Collect.ts"
 import { FolderMemo } from "./FolderMemo.ts"
 import { ParsedCache } from "./staging/ParsedCache.ts"
+import type { CaptchaSolver } from "./fetch/CaptchaSolver.ts"
 import type { FetchOptions } from "./fetch/CmfHttp.ts"
-import { Ledger } from "./ledger/Ledger.ts"
+import type { IndicatorFetcher } from "./fetch/IndicatorFetch.ts"
+import { Ledger, type RawFileObserved } from "./ledger/Ledger.ts"
 import { RawStore } from "./RawStore.ts"
 import { rollbackHold } from "./Rollback.ts"
 import { PIPELINE_VERSION } from "./Version.ts"
+import { intToDate } from "../schemas/Dates.ts"
 import { failureText } from "./Failure.ts"
 import { type Held, plan, planInputs, refuseFutureDate } from "./Plan.ts"
 import { ADAPTERS } from "./sources/Sources.ts"
@@ -46,10 +49,23 @@ export interface RunOptions {
   readonly retentionDays?: number | undefined
   /** Closed months of FM portfolios fetched over HTTP (default 12). */
   readonly portfolioMonths?: number | undefined
+  /** Solves the cartola form's captcha (FDS_CAPTCHA_COMMAND); absent or null: the cartola waits for a drop. */
+  readonly captcha?: CaptchaSolver | null | undefined
+  /** UF and dólar from the CMF API or SIETE; absent or null: they wait for a drop. */
+  readonly indicators?: IndicatorFetcher | null | undefined
   readonly progress?: Progress | undefined
 }
 
-export type RunOutcome =
+/** What every successful run reports beside its outcome: each data set's freshness, and what waits for a drop. */
+interface RunReport {
+  /** Null when the run did not read its inputs (held by a rollback): STATUS.json keeps the last report. */
+  readonly sources: ReadonlyArray<SourceReport> | null
+  /** Data sets not fetched unattended this run, and why (said once per run). */
+  readonly waiting: ReadonlyArray<WaitingDataSet>
+}
+
+export type RunOutcome = RunReport &
+  (
   | {
       readonly outcome: "published"
       readonly batchDate: string
@@ -60,6 +76,7 @@ export type RunOutcome =
       readonly fiUnavailable: string | null
     }
   | { readonly outcome: "unchanged"; readonly batchDate: string; readonly file: string; readonly note?: string }
+  )
 
 /** The batch was refused; CURRENT still names the previous snapshot. */
 export class BatchRejectedError extends Schema.TaggedError<BatchRejectedError>()("BatchRejectedError", {
@@ -108,10 +125,14 @@ const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedE
         }),
       ).pipe(Effect.andThen(Effect.fail(new BatchRejectedError({ reason, kind, batchDate }))))
     /** A decision other than publishing, carried out: a rejection recorded, or the served batch left as it is. */
+    const waiting: WaitingDataSet[] = []
+    let sources: ReadonlyArray<SourceReport> | null = null
     const carryOut = (decision: Held): Effect.Effect<RunOutcome, BatchRejectedError> =>
       decision.kind === "reject"
         ? reject(decision.reason, decision.batchDate)
         : Effect.succeed({
+            sources,
+            waiting,
             outcome: "unchanged",
             batchDate: decision.batchDate,
             file: decision.file,
@@ -132,8 +153,10 @@ const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedE
               until: options.date ?? options.today,
               fetch: options.fetch,
               portfolioMonths: options.portfolioMonths ?? 12,
+              captcha: options.captcha ?? null,
+              indicators: options.indicators ?? null,
             })
-      yield* collected.pipe(
+      const result = yield* collected.pipe(
         Effect.catchTags({
           UnrecognizedFile: (e) =>
             reject(
@@ -145,6 +168,7 @@ const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedE
           CmfSourceError: (e) => reject(`CMF source ${e.url}: ${e.message}`, options.date ?? null, "source"),
         }),
       )
+      waiting.push(...result.waiting)
     }
 
     const inputs = ledger.currentInputs()
@@ -173,6 +197,7 @@ const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedE
     const loaded = yield* loadInputs(raw, inputs, new ParsedCache(options.dataDir), options.progress).pipe(
       Effect.catchTag("CmfFileInvalid", (e) => reject(refusing(e))),
     )
+    sources = reportSources(ledger, inputs, loaded, waiting)
     const published = ledger.events("BatchPublished").map((e) => e.payload)
     const current = readCurrent(p.snapshots)
     const servedDate = published.findLast((e) => e.file === current)?.batch_date
@@ -205,6 +230,8 @@ const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedE
     ledger.append({ type: "BatchPublished", payload: { batch_date: batchDate, file: finished.file, content_hash: finished.contentHash } })
     applyRetention(p.snapshots, options.retentionDays ?? 14)
     return {
+      sources,
+      waiting,
       outcome: "published",
       batchDate,
       file: finished.file,
@@ -213,6 +240,37 @@ const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedE
       fiUnavailable: loaded.fiUnavailable,
     } satisfies RunOutcome
   }).pipe(Effect.scoped)
+
+/**
+ * Each data set's freshness from the batch's inputs: the latest date its parsed files' values are
+ * of, when and how its newest file came (the ledger), and whether it waits for a drop.
+ */
+const reportSources = (
+  ledger: Ledger,
+  inputs: ReadonlyArray<RawFileObserved>,
+  loaded: LoadedInputs,
+  waiting: ReadonlyArray<WaitingDataSet>,
+): ReadonlyArray<SourceReport> => {
+  const recordedAt = new Map<string, string>()
+  for (const type of ["RawFileObserved", "RawFileReinstated"] as const) {
+    for (const e of ledger.events(type)) recordedAt.set(e.payload.sha256, e.recordedAt)
+  }
+  return ADAPTERS.map((adapter) => {
+    const mine = inputs.filter((i) => i.data_set === adapter.name)
+    let newest: RawFileObserved | null = null
+    for (const i of mine) if (newest === null || (recordedAt.get(i.sha256) ?? "") > (recordedAt.get(newest.sha256) ?? "")) newest = i
+    let latest = 0
+    for (const f of loaded.files.get(adapter.name) ?? []) if ((f.latestDate ?? 0) > latest) latest = f.latestDate!
+    return {
+      data_set: adapter.name,
+      cadence: adapter.cadence,
+      how: newest === null ? null : /^https?:\/\//.test(newest.source) ? "fetched" : "dropped",
+      latest_value_date: latest === 0 ? null : intToDate(latest),
+      last_received_at: newest === null ? null : (recordedAt.get(newest.sha256) ?? null),
+      waiting: waiting.find((w) => w.dataSet === adapter.name)?.why ?? null,
+    }
+  })
+}
 
 /** What STATUS.json and the command line say of a batch published without its FI/ETF part. */
 export const withoutFi = (reason: string): string =>
@@ -227,15 +285,32 @@ const recordStatus = (dataDir: string, startedAt: number, exit: Exit.Exit<RunOut
     const error = Exit.isFailure(exit) ? exit.cause.reasons.find((r) => r._tag === "Fail")?.error : undefined
     const times = { started_at: new Date(startedAt).toISOString(), finished_at: new Date(finishedAt).toISOString(), pipeline_version: PIPELINE_VERSION }
     const current = existsSync(dir) ? readCurrent(dir) : null
+    // A run that did not read its inputs (held, rejected, failed) keeps the last report of their freshness.
+    const previous = existsSync(dir) ? readStatus(dir)?.sources : undefined
     try {
       if (Exit.isSuccess(exit)) {
         const r = exit.value
         const reason = r.outcome === "unchanged" ? (r.note ?? null) : r.fiUnavailable === null ? null : withoutFi(r.fiUnavailable)
-        writeStatus(dir, { outcome: r.outcome, batch_date: r.batchDate, file: r.file, reason, ...times })
+        const sources = r.sources ?? previous
+        writeStatus(dir, { outcome: r.outcome, batch_date: r.batchDate, file: r.file, reason, ...times, ...(sources === undefined ? {} : { sources }) })
       } else if (error !== undefined) {
-        writeStatus(dir, { outcome: error.kind === "content" ? "rejected" : "failed", batch_date: error.batchDate, file: current, reason: error.reason, ...times })
+        writeStatus(dir, {
+          outcome: error.kind === "content" ? "rejected" : "failed",
+          batch_date: error.batchDate,
+          file: current,
+          reason: error.reason,
+          ...times,
+          ...(previous === undefined ? {} : { sources: previous }),
+        })
       } else {
-        writeStatus(dir, { outcome: "failed", batch_date: null, file: current, reason: failureText(exit.cause).slice(0, 2000), ...times })
+        writeStatus(dir, {
+          outcome: "failed",
+          batch_date: null,
+          file: current,
+          reason: failureText(exit.cause).slice(0, 2000),
+          ...times,
+          ...(previous === undefined ? {} : { sources: previous }),
+        })
       }
     } catch (e) {
       // A full disk may refuse the status too; the run's own outcome must still come through.

@@ -11,6 +11,7 @@ import { reproduce } from "./Reproduce.ts"
 import { rollbackCommand } from "./Rollback.ts"
 import { writeSample } from "./sample/Sample.ts"
 import { argsOrExit, usageExit } from "./CliArgs.ts"
+import { statusCommand } from "./StatusCommand.ts"
 import { withdraw } from "./Withdraw.ts"
 import { failureText } from "./Failure.ts"
 
@@ -68,6 +69,7 @@ const run = async (args: string[]) => {
   if (exit._tag === "Success") {
     const r = exit.value
     if (r.outcome === "published" && r.fiUnavailable !== null) console.error(`fds: warning: ${withoutFi(r.fiUnavailable)}`)
+    for (const w of r.waiting) console.error(`fds: warning: ${w.dataSet} waits for a drop: ${w.why}`)
     console.log(
       r.outcome === "published"
         ? `published ${r.batchDate}: ${r.file} (${Object.entries(r.rowCounts).map(([t, n]) => `${t} ${n}`).join(", ")}) in ${seconds} s`
@@ -154,4 +156,5 @@ else if (command === "pipeline" && sub === "reproduce") await reproduceCommand(r
 else if (command === "pipeline" && sub === "rollback") await rollbackCommand(rest)
 else if (command === "pipeline" && sub === "withdraw") await withdrawCommand(rest)
 else if (command === "pipeline" && sub === "daemon") daemonCommand()
+else if (command === "pipeline" && sub === "status") statusCommand(process.env)
 else fail(`unknown command: ${[command, sub].filter(Boolean).join(" ")}`)

@@ -14,6 +14,25 @@ export const STATUS = "STATUS.json"
 export const RunOutcomeName = Schema.Literals(["published", "unchanged", "rejected", "failed", "rolled_back"])
 export type RunOutcomeName = typeof RunOutcomeName.Type
 
+/** How often a data set's values come: what "late" means for it. */
+export const SourceCadence = Schema.Literals(["daily", "monthly", "quarterly", "irregular"])
+export type SourceCadence = typeof SourceCadence.Type
+
+/** One data set's freshness, as the run that wrote STATUS.json saw its inputs. */
+export const SourceReport = Schema.Struct({
+  data_set: Schema.String,
+  cadence: SourceCadence,
+  /** How its newest input came: fetched from the CMF (or an API), or dropped into the inbox; null: no input. */
+  how: Schema.NullOr(Schema.Literals(["fetched", "dropped"])),
+  /** The latest date its values are of (a monthly file: its month's last day); null: no input, or undated. */
+  latest_value_date: Schema.NullOr(Schema.String),
+  /** When its newest input was first recorded (ISO instant); null: no input. */
+  last_received_at: Schema.NullOr(Schema.String),
+  /** Why it is not fetched unattended (no captcha command, no API key); null when it is fetched or only ever dropped. */
+  waiting: Schema.NullOr(Schema.String),
+})
+export type SourceReport = typeof SourceReport.Type
+
 /** The pipeline status file (one JSON object). */
 export const PipelineStatus = Schema.Struct({
   outcome: RunOutcomeName,
@@ -26,6 +45,8 @@ export const PipelineStatus = Schema.Struct({
   started_at: Schema.String,
   finished_at: Schema.String,
   pipeline_version: Schema.String,
+  /** Each data set's freshness (absent in a status written before pipeline 0.4). */
+  sources: Schema.optional(Schema.Array(SourceReport)),
 })
 export type PipelineStatus = typeof PipelineStatus.Type
 
@@ -114,4 +135,49 @@ export const healthState = (input: {
   if (c !== null && c.file !== input.served.file && input.nowMillis - c.sinceMillis > input.graceMillis) return "degraded"
   if (status !== null && input.nowMillis > staleAt(input.served.batchDate, input.staleAfterHours)) return "degraded"
   return "ok"
+}
+
+export type SourceState = "fresh" | "late" | "waiting" | "missing"
+
+/** `date` (YYYY-MM-DD) minus `n` weekdays (holidays are not known). */
+export const weekdaysBefore = (date: string, n: number): string => {
+  let d = Date.parse(`${date}T00:00:00Z`)
+  for (let left = n; left > 0; ) {
+    d -= DAY
+    if (![0, 6].includes(new Date(d).getUTCDay())) left--
+  }
+  return isoDay(d)
+}
+
+/** The last day of the month `months` before the month of `date`. */
+const monthEndBefore = (date: string, months: number): string => {
+  const y = Number(date.slice(0, 4))
+  const m = Number(date.slice(5, 7)) - months
+  return isoDay(Date.UTC(y, m, 0))
+}
+
+/**
+ * The oldest latest-value date that is still fresh on `today`: daily values a day behind are
+ * normal (the CMF publishes a business day's values on the next one), so two weekdays back; a
+ * monthly file describes a closed month and arrives during the next, so the month-end two months
+ * back; a quarterly one, six. Irregular data sets (registries, curated lists) are never late.
+ */
+export const freshSince = (cadence: SourceCadence, today: string): string | null =>
+  cadence === "daily"
+    ? weekdaysBefore(today, 2)
+    : cadence === "monthly"
+      ? monthEndBefore(today, 2)
+      : cadence === "quarterly"
+        ? monthEndBefore(today, 6)
+        : null
+
+/**
+ * A data set's state on `today`: missing (no input, nothing to wait for), waiting (not fetched
+ * unattended, and no fresh drop), late (older than its cadence allows), or fresh.
+ */
+export const sourceState = (source: SourceReport, today: string): SourceState => {
+  if (source.last_received_at === null) return source.waiting === null ? "missing" : "waiting"
+  const since = freshSince(source.cadence, today)
+  if (since === null || (source.latest_value_date !== null && source.latest_value_date >= since)) return "fresh"
+  return source.waiting === null ? "late" : "waiting"
 }

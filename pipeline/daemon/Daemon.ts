@@ -50,7 +50,11 @@ const summarize = (exit: Exit.Exit<RunOutcome, unknown>): { level: "info" | "war
     if (r.outcome === "published" && r.fiUnavailable !== null) {
       return { level: "warn", fields: { outcome: r.outcome, batch_date: r.batchDate, file: r.file, reason: withoutFi(r.fiUnavailable) } }
     }
-    return { level: "info", fields: { outcome: r.outcome, batch_date: r.batchDate, file: r.file, ...(r.outcome === "unchanged" && r.note !== undefined ? { note: r.note } : {}) } }
+    const waiting = r.waiting.length === 0 ? {} : { waiting: r.waiting.map((w) => `${w.dataSet}: ${w.why}`) }
+    return {
+      level: r.waiting.length === 0 ? "info" : "warn",
+      fields: { outcome: r.outcome, batch_date: r.batchDate, file: r.file, ...(r.outcome === "unchanged" && r.note !== undefined ? { note: r.note } : {}), ...waiting },
+    }
   }
   if (Exit.hasInterrupts(exit)) return { level: "warn", fields: { outcome: "interrupted" } }
   const error = exit.cause.reasons.find((r) => r._tag === "Fail")?.error as { _tag?: string; kind?: string; reason?: string } | undefined

@@ -5,7 +5,9 @@
 import { existsSync } from "node:fs"
 import { join } from "node:path"
 import type { Progress } from "../Build.ts"
+import { captchaSolverFromEnv } from "../fetch/CaptchaSolver.ts"
 import { defaultFetchOptions } from "../fetch/CmfHttp.ts"
+import { indicatorFetcherFromEnv } from "../fetch/IndicatorFetch.ts"
 import type { RunOptions, Source } from "../Pipeline.ts"
 
 export type Env = Readonly<Record<string, string | undefined>>
@@ -53,6 +55,8 @@ export const runOptionsFromEnv = (
   historyStart: envOr(env, "FDS_HISTORY_START", "2007-12-31"),
   retentionDays: envNumber(env, "FDS_RETENTION_DAYS", 14),
   progress: args.progress,
+  captcha: captchaSolverFromEnv(env),
+  indicators: indicatorFetcherFromEnv(env),
   fetch: {
     ...defaultFetchOptions,
     timeoutMillis: envNumber(env, "FDS_FETCH_TIMEOUT_MS", defaultFetchOptions.timeoutMillis),

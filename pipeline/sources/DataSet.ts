@@ -8,6 +8,7 @@
  */
 import type { Effect } from "effect"
 import type { DataSetName } from "../../schemas/CmfRecords.ts"
+import type { SourceCadence } from "../../snapshots/Status.ts"
 import type { StageContext } from "../Stage.ts"
 import type { ParsedCache } from "../staging/ParsedCache.ts"
 import type { CmfFileInvalid } from "./CmfFileInvalid.ts"
@@ -66,6 +67,10 @@ export interface DataSetAdapter<R = unknown> extends DataSetSource<R> {
    * (its routes answer 503) instead of rejecting the batch. `core`: any failure rejects the batch.
    */
   readonly part: "core" | "fi"
+  /** How often its values come (what "late" means for it in /health's sources). */
+  readonly cadence: SourceCadence
+  /** The latest date (YYYY-MM-DD) a file's records are of, for its freshness; absent: undated (a registry, a list). */
+  readonly latestOf?: (records: ReadonlyArray<R>) => string | null
   /**
    * Data sets of daily values date the batch: the latest value date among their files is the
    * batch date unless `--date` says otherwise; a batch needs at least one file of one of them.

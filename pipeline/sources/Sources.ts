@@ -36,23 +36,42 @@ import { SeriesRenamesSource } from "./SeriesRenames.ts"
 const adapter = <R>(source: DataSetSource<R>, rest: Omit<DataSetAdapter<R>, keyof DataSetSource<R>>): DataSetAdapter =>
   ({ ...source, ...rest }) as DataSetAdapter
 
+/** The latest of the records' `field` (a date YYYY-MM-DD, or a month YYYY-MM: its last day). */
+const latest =
+  <R>(field: keyof R) =>
+  (records: ReadonlyArray<R>): string | null => {
+    let max: string | null = null
+    for (const r of records) {
+      const v = r[field]
+      if (typeof v === "string" && (max === null || v > max)) max = v
+    }
+    if (max === null || max.length !== 7) return max
+    const [y, m] = max.split("-").map(Number)
+    return new Date(Date.UTC(y!, m!, 0)).toISOString().slice(0, 10)
+  }
+
 export const ADAPTERS: ReadonlyArray<DataSetAdapter> = [
-  adapter(SeriesRenamesSource, { part: "core", stage: renamesStep }),
-  adapter(FmRegistrySource, { part: "core", required: "no FM registry (fm_ident2) among the inputs", stage: stageRegistry }),
-  adapter(CartolaSource, { part: "core", dailyValues: true, load: loadCartola, stage: stageDailyValues }),
-  adapter(FmTacSource, { part: "core", stage: tacStep }),
-  adapter(FmPortfolioSource, { part: "core", stage: fmHoldingsStep }),
-  adapter(Article107Source, { part: "core", stage: article107Step }),
-  adapter(AfmCategoriesSource, { part: "core", stage: afmStep }),
-  adapter(CmfSpheresSource, { part: "core", stage: spheresStep }),
-  adapter(BenchmarkCatalogSource, { part: "core", stage: benchmarksStep }),
-  adapter(BenchmarkPricesSource, { part: "core" }), // staged with the catalog
-  adapter(IndicatorsSource, { part: "core", stage: indicatorsStep }),
-  adapter(FiRegistrySource, { part: "fi", required: "no FI registry among the inputs", stage: fiStep }),
-  adapter(FiBookValuesSource, { part: "fi" }), // the FI/ETF part is staged as one, on the registry
-  adapter(FiPortfolioSource, { part: "fi" }),
-  adapter(FiFactSheetsSource, { part: "fi" }),
-  adapter(EtfTickersSource, { part: "fi" }),
+  adapter(SeriesRenamesSource, { part: "core", cadence: "irregular", stage: renamesStep }),
+  adapter(FmRegistrySource, {
+    part: "core",
+    cadence: "irregular",
+    required: "no FM registry (fm_ident2) among the inputs",
+    stage: stageRegistry,
+  }),
+  adapter(CartolaSource, { part: "core", cadence: "daily", dailyValues: true, load: loadCartola, stage: stageDailyValues }),
+  adapter(FmTacSource, { part: "core", cadence: "monthly", latestOf: latest("period"), stage: tacStep }),
+  adapter(FmPortfolioSource, { part: "core", cadence: "monthly", latestOf: latest("month"), stage: fmHoldingsStep }),
+  adapter(Article107Source, { part: "core", cadence: "irregular", stage: article107Step }),
+  adapter(AfmCategoriesSource, { part: "core", cadence: "irregular", latestOf: latest("date"), stage: afmStep }),
+  adapter(CmfSpheresSource, { part: "core", cadence: "irregular", stage: spheresStep }),
+  adapter(BenchmarkCatalogSource, { part: "core", cadence: "irregular", stage: benchmarksStep }),
+  adapter(BenchmarkPricesSource, { part: "core", cadence: "daily", latestOf: latest("date") }), // staged with the catalog
+  adapter(IndicatorsSource, { part: "core", cadence: "daily", latestOf: latest("date"), stage: indicatorsStep }),
+  adapter(FiRegistrySource, { part: "fi", cadence: "irregular", required: "no FI registry among the inputs", stage: fiStep }),
+  adapter(FiBookValuesSource, { part: "fi", cadence: "daily", latestOf: latest("date") }), // the FI/ETF part is staged as one, on the registry
+  adapter(FiPortfolioSource, { part: "fi", cadence: "quarterly", latestOf: latest("period") }),
+  adapter(FiFactSheetsSource, { part: "fi", cadence: "irregular" }),
+  adapter(EtfTickersSource, { part: "fi", cadence: "irregular" }),
 ]
 
 export const adapterOf = (name: DataSetName): DataSetAdapter => {

@@ -19,6 +19,7 @@ import { alertsAfterPublish, sendAlerts } from "../../ops/SendAlerts.ts"
 import { type AccountsServer, call, startAccountsServer } from "../accounts/support/accountsServer.ts"
 import { type SentMail, type SmtpSink, startSmtpSink } from "../accounts/support/mail.ts"
 import { signIn } from "../accounts/support/session.ts"
+import { writeSolver } from "../support/captchaSolver.ts"
 import { type CmfServer, startCmfServer } from "../support/cmfServer.ts"
 import { waitFor } from "../support/server.ts"
 import { root } from "./support/ops.ts"
@@ -135,8 +136,10 @@ const as = (email: string, method: string, path: string, json?: unknown) =>
 
 const mailsTo = (to: string): SentMail[] => smtp.mails.filter((m) => m.to === to)
 
+let solveCommand = ""
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "fds-alerts-"))
+  solveCommand = writeSolver(work)
   const full = join(work, "full")
   await writeSample({ out: full, scale: "small", seed: 5, endDate: "2026-11-20" })
   // The first batch: the registry, this year's daily values and October's TAC.
@@ -281,6 +284,7 @@ describe("alert mails after a publish", () => {
         ...process.env,
         ...env,
         FDS_CMF_BASE_URL: cmf.url,
+        FDS_CAPTCHA_COMMAND: solveCommand,
         FDS_INBOX_DIR: inbox,
         FDS_HISTORY_START: "2026-10-01",
         FDS_PIPELINE_CRON: "* * * * * *",

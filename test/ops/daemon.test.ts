@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { writeSolver } from "../support/captchaSolver.ts"
 import { type CmfServer, startCmfServer } from "../support/cmfServer.ts"
 import { waitFor } from "../support/server.ts"
 import { readStatusFile, root, writeMiniSample } from "./support/ops.ts"
@@ -25,6 +26,7 @@ interface LogLine {
 
 let work: string
 let cmf: CmfServer
+let solveCommand = ""
 let daemon: ChildProcess | null = null
 const lines: LogLine[] = []
 
@@ -32,6 +34,7 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "fds-daemon-"))
   const { full } = await writeMiniSample(join(work, "mini"))
   cmf = await startCmfServer(full)
+  solveCommand = writeSolver(work)
 })
 afterAll(async () => {
   daemon?.kill("SIGKILL")
@@ -53,6 +56,7 @@ describe("pipeline daemon", () => {
         ...process.env,
         FDS_DATA_DIR: dataDir,
         FDS_CMF_BASE_URL: cmf.url,
+        FDS_CAPTCHA_COMMAND: solveCommand,
         FDS_HISTORY_START: "2026-10-01",
         FDS_PIPELINE_CRON: "* * * * * *",
         FDS_FETCH_TIMEOUT_MS: "1500",

@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { writeSolver } from "../support/captchaSolver.ts"
 import { type CmfServer, startCmfServer } from "../support/cmfServer.ts"
 import { waitFor } from "../support/server.ts"
 import { root, runCli, writeMiniSample } from "./support/ops.ts"
@@ -18,6 +19,7 @@ import { root, runCli, writeMiniSample } from "./support/ops.ts"
 let work: string
 let mini: string
 let cmf: CmfServer
+let solveCommand = ""
 let folders = 0
 const children: ChildProcess[] = []
 
@@ -26,6 +28,7 @@ beforeAll(async () => {
   const sample = await writeMiniSample(join(work, "mini"))
   mini = sample.mini
   cmf = await startCmfServer(sample.full)
+  solveCommand = writeSolver(work)
 })
 afterAll(async () => {
   for (const child of children) child.kill("SIGKILL")
@@ -59,7 +62,7 @@ const exitOf = (child: ChildProcess): Promise<number | null> =>
 /** `pipeline daemon` ticking every second on the CMF stand-in, through bash when `shellPrefix` is given. */
 const startDaemon = (dir: string, shellPrefix?: string) => {
   const main = join(root, "pipeline", "main.ts")
-  const env = { FDS_DATA_DIR: dir, FDS_CMF_BASE_URL: cmf.url, FDS_HISTORY_START: "2026-10-01", FDS_PIPELINE_CRON: "* * * * * *", FDS_PIPELINE_RETRIES: "0" }
+  const env = { FDS_DATA_DIR: dir, FDS_CMF_BASE_URL: cmf.url, FDS_CAPTCHA_COMMAND: solveCommand, FDS_HISTORY_START: "2026-10-01", FDS_PIPELINE_CRON: "* * * * * *", FDS_PIPELINE_RETRIES: "0" }
   const child =
     shellPrefix === undefined
       ? spawnTracked(process.execPath, [main, "pipeline", "daemon"], env)

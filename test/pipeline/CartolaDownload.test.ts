@@ -4,7 +4,7 @@
  * validation, download; tries, refusals and solver failures.
  */
 import { Effect, Exit } from "effect"
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest"
@@ -12,6 +12,7 @@ import { captchaSolverFromEnv, commandSolver } from "../../pipeline/fetch/Captch
 import { CartolaSession, fetchCartolaRange } from "../../pipeline/fetch/CartolaDownload.ts"
 import { CmfSourceError, postForm } from "../../pipeline/fetch/CmfHttp.ts"
 import { parseCartola } from "../../pipeline/sources/Cartola.ts"
+import { writeSolver } from "../support/captchaSolver.ts"
 import { type CmfCaptchaServer, startCmfCaptchaServer } from "../support/cmfCaptchaServer.ts"
 
 // Real rows of the CMF's cartola (ffmm_todos_20250701_20250731.txt), two days of fund 8011.
@@ -34,26 +35,8 @@ let solveCommand = ""
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "fds-captcha-"))
-  const script = join(dir, "solve.mjs")
-  writeFileSync(
-    script,
-    `const parts = []
-for await (const c of process.stdin) parts.push(c)
-const png = Buffer.concat(parts)
-for (let at = 8; at + 8 <= png.length; ) {
-  const length = png.readUInt32BE(at)
-  const type = png.toString("latin1", at + 4, at + 8)
-  if (type === "tEXt") {
-    const [key, value] = png.toString("latin1", at + 8, at + 8 + length).split("\\0")
-    if (key === "captcha") { process.stdout.write(value + "\\n"); process.exit(0) }
-  }
-  at += 12 + length
-}
-process.stderr.write("no captcha text in the image\\n")
-process.exit(3)
-`,
-  )
-  solveCommand = `"${process.execPath}" "${script}"`
+  solveCommand = writeSolver(dir)
+
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 beforeEach(async () => {

@@ -14,11 +14,18 @@ import { sha256 } from "../../pipeline/RawStore.ts"
 import { withdraw } from "../../pipeline/Withdraw.ts"
 import { writeSample } from "../../pipeline/sample/Sample.ts"
 import { readCurrent } from "../../snapshots/Pointer.ts"
+import { captchaSolverFromEnv } from "../../pipeline/fetch/CaptchaSolver.ts"
+import { writeSolver } from "../support/captchaSolver.ts"
 import { startCmfServer } from "../support/cmfServer.ts"
 
 let work: string
 let sampleDir: string
 const fast = { timeoutMillis: 2000, retries: 2, retryBaseMillis: 10 }
+
+/** Solves the fake CMF's cartola captcha (the HTTP runs fetch the cartola through its form). */
+const solverDir = mkdtempSync(join(tmpdir(), "fds-run-solver-"))
+const captcha = captchaSolverFromEnv({ FDS_CAPTCHA_COMMAND: writeSolver(solverDir) })
+afterAll(() => rmSync(solverDir, { recursive: true, force: true }))
 
 const options = (dataDir: string, sources: Source[], extra: Partial<RunOptions> = {}): RunOptions => ({
   dataDir,
@@ -26,6 +33,7 @@ const options = (dataDir: string, sources: Source[], extra: Partial<RunOptions> 
   today: "2026-11-22",
   historyStart: "2018-12-01",
   fetch: fast,
+  captcha,
   ...extra,
 })
 type Outcome =

@@ -60,7 +60,8 @@ export const captchaPng = (text: string): Buffer => {
   ])
 }
 
-const FORM_PAGE = (withImage: boolean) =>
+/** The cartola form page, as the CMF serves it (with its captcha image, unless `withImage` is false). */
+export const FORM_PAGE = (withImage: boolean) =>
   `<!DOCTYPE html><html><head><title>Cartola diaria</title></head><body><form method="post" action="cfm_download.php">` +
   `<input id="txt_inicio" name="txt_inicio"><input id="txt_termino" name="txt_termino">` +
   (withImage ? `<img alt="captcha" src="/sitio/biblioteca/captcha2/captcha.php" id="captcha_img">` : "") +

@@ -1,21 +1,29 @@
 /**
  * A local stand-in for the CMF web site, for tests: it answers CMF's own download paths with the
- * bytes of a sample folder, as CMF would. POST fm_ident2.php → the registry file; POST
- * cfm_download.php with txt_inicio/txt_termino (DD/MM/YYYY) → the cartola rows of that range under
- * the real header, or "Sin información" when there are none; POST ffm_download.php (aa, mm,
+ * bytes of a sample folder, as CMF would. POST fm_ident2.php → the registry file; the cartola
+ * through its captcha form, as the CMF serves it: GET fondos_cartola_diaria.php → a PHPSESSID and
+ * the captcha image's address, GET the image → a PNG carrying a new code (test/support/
+ * captchaSolver.ts reads it), POST accion=valida → "1"/"0"; then POST cfm_download.php with
+ * txt_inicio/txt_termino (DD/MM/YYYY) and the validated code in that session → the cartola rows of
+ * that range under the real header, or "Sin información" when there are none (without them: the
+ * form page again); POST ffm_download.php (aa, mm,
  * cartera) → that month's portfolio file; GET consulta.php (entidad, Estado) → the FI list page.
  * Faults can be switched on per path.
  */
+import { randomBytes } from "node:crypto"
 import { readdirSync, readFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { join } from "node:path"
+import { captchaPng, FORM_PAGE } from "./cmfCaptchaServer.ts"
 
 export type Fault = "500" | "hang" | "html" | "garbage"
 
 export interface CmfServer {
   readonly url: string
   readonly requests: Array<{ path: string; form: Record<string, string> }>
+  /** Captcha images served (each a new code). */
+  readonly captchas: () => number
   fault: { path: string; kind: Fault; times: number } | null
   close(): Promise<void>
 }
@@ -34,9 +42,12 @@ export const startCmfServer = async (sampleDir: string): Promise<CmfServer> => {
   }
   const toCompact = (ddmmyyyy: string) => ddmmyyyy.slice(6, 10) + ddmmyyyy.slice(3, 5) + ddmmyyyy.slice(0, 2)
 
+  const sessions = new Map<string, { code: string | null; validated: string | null }>()
+  let captchas = 0
   const state: CmfServer = {
     url: "",
     requests: [],
+    captchas: () => captchas,
     fault: null,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   }
@@ -69,7 +80,35 @@ export const startCmfServer = async (sampleDir: string): Promise<CmfServer> => {
         res.writeHead(200, { "content-type": "text/plain; charset=iso-8859-1" }).end(registry)
         return
       }
+      const sid = /(?:^|;\s*)PHPSESSID=([^;]+)/.exec(req.headers.cookie ?? "")?.[1]
+      const session = sid === undefined ? undefined : sessions.get(sid)
+      if (path === "/institucional/estadisticas/fondos_cartola_diaria.php") {
+        if (session === undefined) {
+          const id = randomBytes(8).toString("hex")
+          sessions.set(id, { code: null, validated: null })
+          res.setHeader("set-cookie", `PHPSESSID=${id}; path=/`)
+        }
+        res.writeHead(200, { "content-type": "text/html; charset=iso-8859-1" }).end(FORM_PAGE(true))
+        return
+      }
+      if (path === "/sitio/biblioteca/captcha2/captcha.php") {
+        if (session === undefined) return void res.writeHead(403).end("no session")
+        if (req.method === "GET") {
+          session.code = randomBytes(3).toString("hex").toUpperCase()
+          captchas++
+          res.writeHead(200, { "content-type": "image/png" }).end(captchaPng(session.code))
+          return
+        }
+        const ok = form.accion === "valida" && session.code !== null && form.valor === session.code
+        if (ok) session.validated = session.code
+        res.writeHead(200, { "content-type": "text/html" }).end(ok ? "1" : "0")
+        return
+      }
       if (path === "/institucional/estadisticas/cfm_download.php") {
+        if (session === undefined || session.validated === null || form.captcha !== session.validated) {
+          res.writeHead(200, { "content-type": "text/html; charset=iso-8859-1" }).end(FORM_PAGE(true))
+          return
+        }
         const from = toCompact(form.txt_inicio ?? "")
         const to = toCompact(form.txt_termino ?? "")
         const rows = cartolaLines.filter((r) => r.date >= from && r.date <= to).map((r) => r.line)
