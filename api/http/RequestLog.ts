@@ -1,31 +1,34 @@
 /**
- * The request id and the access log, at the Node HTTP level (it sees every answer: routed, 404,
+ * The request id and the access log, at the Node level (it sees every answer: routed, 404,
  * the edge's 429, errors, and requests whose client went away).
- *   - `X-Request-Id`: a sane incoming one (1–128 chars of [A-Za-z0-9._:-]) is echoed, else a new UUID.
- *   - One JSON line per request on stdout: time, method, path (path segments and query values
- *     that hold a key, plainly or percent-encoded, and values under secret names, after `?` or
- *     `;`, replaced by "[redacted]"), status, duration_ms, request_id and the key's lookup token
- *     (the clear 8 characters that find its row), never the key, never headers.
+ *   - `X-Request-Id`: an incoming one of 1–64 chars of [A-Za-z0-9._-] that is not shaped like a
+ *     key is echoed, else a new UUID.
+ *   - One JSON line per request on stdout: time, method, path (path segments, query names and
+ *     values shaped like a key, with or without its prefix, plainly or percent-encoded, and values
+ *     under secret names, after `?` or `;`, replaced by "[redacted]"), status, duration_ms,
+ *     request_id and the key's lookup token (the clear 8 characters that find its row), never the
+ *     key, never headers.
  */
 import { randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
-import { KEY_PREFIX, parseKey } from "../accounts/ApiKey.ts"
+import { parseKey } from "../accounts/ApiKey.ts"
 import { isAccountPath } from "../web/Cors.ts"
-import { decodedLoosely, recent, requestUrl, SECRET_QUERY_NAMES } from "./Recent.ts"
+import { recent, requestUrl } from "./Recent.ts"
+import { holdsKey, SECRET_QUERY_NAMES } from "./Secrets.ts"
 
-const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/
+const SAFE_ID = /^[A-Za-z0-9._-]{1,64}$/
 const KEY_NAMES = new Set(SECRET_QUERY_NAMES)
 
-/** The incoming X-Request-Id when it is sane, else a fresh UUID. */
+/** The incoming X-Request-Id when it is short, of safe characters and not shaped like a key; else a fresh UUID. */
 export const requestIdOf = (incoming: string | undefined): string =>
-  incoming !== undefined && SANE_ID.test(incoming) ? incoming : randomUUID()
+  incoming !== undefined && SAFE_ID.test(incoming) && !holdsKey(incoming) ? incoming : randomUUID()
 
 /** Where the router's query begins: the first `?`, `;` or `#` after the path's first character. */
 const QUERY_START = /[?;#]/u
 
-/** A path segment that holds a key's prefix, plainly or percent-encoded, is not written out. */
-const loggableSegment = (segment: string): string => (decodedLoosely(segment).includes(KEY_PREFIX) ? "[redacted]" : segment)
+/** A path segment that holds a key, plainly or percent-encoded, is not written out. */
+const loggableSegment = (segment: string): string => (holdsKey(segment) ? "[redacted]" : segment)
 
 /**
  * The target as logged: the path with any segment holding a key replaced, and the query (what
@@ -40,9 +43,9 @@ export const loggablePath: (url: string) => string = recent(256, (url) => {
   if (end < 0) return path
   const parts: Array<string> = []
   for (const [name, value] of new URLSearchParams(target.slice(end + 2))) {
-    const secret = KEY_NAMES.has(name.toLowerCase()) || value.includes(KEY_PREFIX)
+    const secret = KEY_NAMES.has(name.toLowerCase()) || holdsKey(value)
     // a key sent as a name (`?fds_…`) is redacted too
-    const shownName = name.includes(KEY_PREFIX) ? "[redacted]" : encodeURIComponent(name)
+    const shownName = holdsKey(name) ? "[redacted]" : encodeURIComponent(name)
     parts.push(`${shownName}=${secret ? "[redacted]" : encodeURIComponent(value)}`)
   }
   return parts.length === 0 ? path : `${path}${target[end + 1]}${parts.join("&")}`
