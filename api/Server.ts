@@ -17,6 +17,7 @@ import { ReturnsHandlers } from "./handlers/Returns.ts"
 import { ApiKeyAuthLive, RequestValidationLive } from "./handlers/Security.ts"
 import { httpCachingLayer } from "./http/Caching.ts"
 import { type AccessLogSink, loggedServer } from "./http/RequestLog.ts"
+import { type ErrorLogSink, serverErrorsLayer } from "./http/ServerErrors.ts"
 import { KeyHandlers, PublicHandlers } from "./handlers/System.ts"
 import { BodyLimit, JsonNotFound, JsonUnmatched, OPENAPI_PATH } from "./NotFound.ts"
 import { type EdgeOptions, edgeLayer } from "./ratelimit/Edge.ts"
@@ -34,6 +35,8 @@ export interface ServerOptions extends EdgeOptions {
   readonly drainMillis?: number
   /** Where the JSON access log lines go (default: stdout). */
   readonly accessLog?: AccessLogSink
+  /** Where the JSON error lines of failed requests go (default: stderr). */
+  readonly errorLog?: ErrorLogSink
 }
 
 export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: OPENAPI_PATH }).pipe(
@@ -66,11 +69,17 @@ const NoRequestSpans = Layer.succeed(HttpMiddleware.TracerDisabledWhen)(() => tr
  * accounts store (its connection and tables) are built before the port is bound: a request
  * accepted before the routes are attached gets no answer at all. The accounts services come
  * after: their default public URL is the bound address.
+ * The global middlewares wrap the routes in the order they are registered, the first outermost:
+ * the JSON 500 and its error line (serverErrorsLayer) are registered before all the others, so a
+ * failure in any of them, or in any route, is answered and logged.
  */
 export const ServerLive = (options: ServerOptions) =>
-  HttpRouter.serve(Layer.mergeAll(ApiRoutes, RegisterRoutes, DocsRoutes, edgeLayer(options), JsonNotFound, JsonUnmatched, httpCachingLayer), {
-    disableLogger: true,
-  }).pipe(
+  HttpRouter.serve(
+    Layer.mergeAll(ApiRoutes, RegisterRoutes, DocsRoutes, edgeLayer(options), JsonNotFound, JsonUnmatched, httpCachingLayer).pipe(
+      Layer.provide(serverErrorsLayer(options.errorLog)),
+    ),
+    { disableLogger: true },
+  ).pipe(
     Layer.provide(NoRequestSpans),
     Layer.provide(BodyLimit),
     Layer.provide(AccountsOnStore(options.dataDir)),

@@ -2,7 +2,7 @@
  * The request id and the access log, at the Node level (it sees every answer: routed, 404,
  * the edge's 429, errors, and requests whose client went away).
  *   - `X-Request-Id`: an incoming one of 1–64 chars of [A-Za-z0-9._-] that is not shaped like a
- *     key is echoed, else a new UUID.
+ *     key is echoed, else a new UUID; the request carries the id it is known by from then on.
  *   - One JSON line per request on stdout: time, method, path (path segments, query names and
  *     values shaped like a key, with or without its prefix, plainly or percent-encoded, and values
  *     under secret names, after `?` or `;`, replaced by "[redacted]"), status, duration_ms,
@@ -19,6 +19,9 @@ import { holdsKey, SECRET_QUERY_NAMES } from "./Secrets.ts"
 
 const SAFE_ID = /^[A-Za-z0-9._-]{1,64}$/
 const KEY_NAMES = new Set(SECRET_QUERY_NAMES)
+
+/** The header holding the request id: on the response, and on the request once the listener has run. */
+export const REQUEST_ID_HEADER = "x-request-id"
 
 /** The incoming X-Request-Id when it is short, of safe characters and not shaped like a key; else a fresh UUID. */
 export const requestIdOf = (incoming: string | undefined): string =>
@@ -102,8 +105,10 @@ export const CLIENT_CLOSED = 499
 /**
  * The request id and the access line, at the Node level: a `request` listener that runs before
  * the application's (it is added when the server is created). It sets `X-Request-Id` on the
- * response (Node merges it with the headers the application writes) and logs once the response
- * is closed: the status sent (all of the answer or part of it), or 499 when nothing was sent.
+ * response (Node merges it with the headers the application writes) and on the request (where
+ * the application reads the id it quotes in a 5xx body, api/http/ServerErrors.ts), and logs once
+ * the response is closed: the status sent (all of the answer or part of it), or 499 when nothing
+ * was sent.
  *
  * It used to be an effect middleware around the whole application; that took every request off
  * effect's one-frame path and kept each request's objects alive past a young-generation
@@ -115,9 +120,10 @@ export const accessLogListener =
   (request: IncomingMessage, response: ServerResponse): void => {
     const started = performance.now()
     const method = request.method ?? "" // as asked (headAsGet changes a HEAD to GET for the application)
-    const incoming = request.headers["x-request-id"]
+    const incoming = request.headers[REQUEST_ID_HEADER]
     const id = requestIdOf(typeof incoming === "string" ? incoming : undefined)
-    response.setHeader("x-request-id", id)
+    request.headers[REQUEST_ID_HEADER] = id
+    response.setHeader(REQUEST_ID_HEADER, id)
     response.once("close", () => {
       sink({
         time: new Date().toISOString(),
@@ -151,9 +157,14 @@ export const loggedServer = (sink?: AccessLogSink) => (): Server => {
     // the bound address): a request in between would get no answer at all, and a start-up probe
     // would hang; it is 503 with Retry-After instead
     const ours = server.listenerCount(event) + 1
-    server.on(event, (_request: IncomingMessage, response: ServerResponse) => {
+    server.on(event, (request: IncomingMessage, response: ServerResponse) => {
       if (server.listenerCount(event) > ours) return
-      const body = JSON.stringify({ error: "starting", status: 503, message: "the server is starting; retry in a second" })
+      const body = JSON.stringify({
+        error: "starting",
+        status: 503,
+        message: "the server is starting; retry in a second",
+        request_id: request.headers[REQUEST_ID_HEADER],
+      })
       response.writeHead(503, { "content-type": "application/json", "retry-after": "1", "content-length": Buffer.byteLength(body) })
       response.end(body)
     })

@@ -52,7 +52,7 @@ describe("access log listener", () => {
 })
 
 describe("before the application attaches its listener", () => {
-  it("a request is answered 503 with Retry-After (it used to get no answer at all), then served once it is attached", async () => {
+  it("a request is answered 503 with Retry-After and its request id (it used to get no answer at all), then served once it is attached", async () => {
     const lines: AccessLogLine[] = []
     const server = loggedServer((line) => lines.push(line))()
     server.listen(0, "127.0.0.1")
@@ -62,7 +62,7 @@ describe("before the application attaches its listener", () => {
       const early = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(3000) })
       expect(early.status).toBe(503)
       expect(early.headers.get("retry-after")).toBe("1")
-      expect(await early.json()).toMatchObject({ error: "starting", status: 503 })
+      expect(await early.json()).toMatchObject({ error: "starting", status: 503, request_id: early.headers.get("x-request-id") })
       server.on("request", (_req, res) => res.end("ok"))
       const later = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(3000) })
       expect([later.status, await later.text()]).toEqual([200, "ok"])
