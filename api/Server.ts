@@ -20,13 +20,14 @@ import { type AccessLogSink, loggedServer } from "./http/RequestLog.ts"
 import { type ErrorLogSink, serverErrorsLayer } from "./http/ServerErrors.ts"
 import { KeyHandlers, PublicHandlers } from "./handlers/System.ts"
 import { BodyLimit, JsonNotFound, JsonUnmatched, OPENAPI_PATH } from "./NotFound.ts"
+import type { ConnectionLimits } from "./ratelimit/ConnectionGuard.ts"
 import { type EdgeOptions, edgeLayer } from "./ratelimit/Edge.ts"
 import { warmSnapshot } from "./snapshot/Warm.ts"
 import { SnapshotStore } from "./SnapshotStore.ts"
 import { DocsRoutes } from "./web/DocsRoutes.ts"
 import { RegisterRoutes } from "./web/RegisterRoutes.ts"
 
-export interface ServerOptions extends EdgeOptions {
+export interface ServerOptions extends EdgeOptions, ConnectionLimits {
   readonly dataDir: string
   readonly host: string
   /** 0 = an ephemeral port (tests). */
@@ -84,6 +85,6 @@ export const ServerLive = (options: ServerOptions) =>
     Layer.provide(BodyLimit),
     Layer.provide(AccountsOnStore(options.dataDir)),
     // the request id and the access log are added at the Node level (api/http/RequestLog.ts)
-    Layer.provideMerge(NodeHttpServer.layer(loggedServer(options.accessLog), { port: options.port, host: options.host })),
+    Layer.provideMerge(NodeHttpServer.layer(loggedServer(options.accessLog, options), { port: options.port, host: options.host })),
     Layer.provide(Layer.mergeAll(snapshotStore(options), accountsStore(options.dataDir), OffThreadRenderer.layer)),
   )

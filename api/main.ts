@@ -34,6 +34,8 @@ const serve = Effect.gen(function* () {
   const proxies = yield* Config.String("FDS_TRUSTED_PROXIES").pipe(Config.withDefault(""))
   const trustedProxies = proxies.split(",").map((p) => p.trim()).filter((p) => p !== "")
   // Loaded here so that `keys` commands start without the whole server.
+  const { connectionLimitsFromEnv } = yield* Effect.promise(() => import("./ratelimit/ConnectionGuard.ts"))
+  const limits = yield* connectionLimitsFromEnv
   const { ServerLive } = yield* Effect.promise(() => import("./Server.ts"))
   console.error(JSON.stringify({ level: "info", msg: "serving", url: `http://${host}:${port}`, dataDir }))
   return yield* Layer.launch(
@@ -43,6 +45,7 @@ const serve = Effect.gen(function* () {
       port,
       trustedProxies,
       rateLimit: perSecond > 0 ? { perSecond, burst: Math.max(1, burst) } : undefined,
+      ...limits,
     }),
   )
 })

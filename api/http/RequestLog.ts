@@ -14,6 +14,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from "node:stream"
 import { parseKey } from "../accounts/ApiKey.ts"
 import { isAccountPath } from "../web/Cors.ts"
+import { type ConnectionLimits, guardConnections, timeoutOptions } from "../ratelimit/ConnectionGuard.ts"
 import { recent, requestUrl } from "./Recent.ts"
 import { holdsKey, SECRET_QUERY_NAMES } from "./Secrets.ts"
 
@@ -145,10 +146,12 @@ export const accessLogListener =
  * ordinary requests and those with `Expect: 100-continue` (Node's `checkContinue`). The API has
  * no upgrade routes, so the server accepts no upgrade (`shouldUpgradeCallback`, Node ≥ 24.9): a
  * request asking to upgrade (`Upgrade: websocket`, `h2c`) is an ordinary request to Node, answered
- * and logged as one, whatever `upgrade` listener effect's Node server adds.
+ * and logged as one, whatever `upgrade` listener effect's Node server adds. Slow and greedy
+ * clients meet the limits of api/ratelimit/ConnectionGuard.ts.
  */
-export const loggedServer = (sink?: AccessLogSink) => (): Server => {
-  const server = createServer({ shouldUpgradeCallback: () => false })
+export const loggedServer = (sink?: AccessLogSink, limits?: ConnectionLimits) => (): Server => {
+  const server = createServer({ shouldUpgradeCallback: () => false, ...timeoutOptions(limits) })
+  guardConnections(server, limits)
   const listener = accessLogListener(sink)
   for (const event of ["request", "checkContinue"] as const) {
     server.on(event, listener)
