@@ -1,10 +1,12 @@
 /**
  * `./fds serve` as a child process (`node api/main.ts serve`, what ./fds runs once its toolchain
- * is installed): bad limits are refused, and the connection limits of the environment reach the
- * server.
+ * is installed): a port already in use is named with its host and the variable to change (it
+ * printed only "fds: "), bad limits are refused, and the connection limits of the environment
+ * reach the server.
  */
 import { spawn } from "node:child_process"
-import { connect } from "node:net"
+import { once } from "node:events"
+import { type AddressInfo, connect, createServer } from "node:net"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
@@ -37,6 +39,20 @@ const serveUntilExit = (env: Record<string, string>, timeoutMillis = 20_000) =>
   })
 
 describe("./fds serve", () => {
+  it("on a port in use exits 2 naming the port, the host and PORT", async () => {
+    const taken = createServer()
+    taken.listen(0, "127.0.0.1")
+    await once(taken, "listening")
+    const port = (taken.address() as AddressInfo).port
+    try {
+      const { code, stderr } = await serveUntilExit({ PORT: String(port), HOST: "127.0.0.1" })
+      expect(code).toBe(2)
+      expect(stderr).toContain(`fds: port ${port} on 127.0.0.1 is in use (EADDRINUSE); set PORT`)
+    } finally {
+      taken.close()
+    }
+  }, 30_000)
+
   it("refuses a headers timeout longer than the request timeout, and a negative cap", async () => {
     const longer = await serveUntilExit({ PORT: "0", FDS_HEADERS_TIMEOUT_MS: "40000", FDS_REQUEST_TIMEOUT_MS: "30000" })
     expect(longer.code).toBe(2)
