@@ -17,15 +17,17 @@ import { ReturnsHandlers } from "./handlers/Returns.ts"
 import { ApiKeyAuthLive, RequestValidationLive } from "./handlers/Security.ts"
 import { httpCachingLayer } from "./http/Caching.ts"
 import { type AccessLogSink, loggedServer } from "./http/RequestLog.ts"
+import { type ErrorLogSink, serverErrorsLayer } from "./http/ServerErrors.ts"
 import { KeyHandlers, PublicHandlers } from "./handlers/System.ts"
 import { BodyLimit, JsonNotFound, JsonUnmatched, OPENAPI_PATH } from "./NotFound.ts"
+import type { ConnectionLimits } from "./ratelimit/ConnectionGuard.ts"
 import { type EdgeOptions, edgeLayer } from "./ratelimit/Edge.ts"
 import { warmSnapshot } from "./snapshot/Warm.ts"
 import { SnapshotStore } from "./SnapshotStore.ts"
 import { DocsRoutes } from "./web/DocsRoutes.ts"
 import { RegisterRoutes } from "./web/RegisterRoutes.ts"
 
-export interface ServerOptions extends EdgeOptions {
+export interface ServerOptions extends EdgeOptions, ConnectionLimits {
   readonly dataDir: string
   readonly host: string
   /** 0 = an ephemeral port (tests). */
@@ -34,6 +36,8 @@ export interface ServerOptions extends EdgeOptions {
   readonly drainMillis?: number
   /** Where the JSON access log lines go (default: stdout). */
   readonly accessLog?: AccessLogSink
+  /** Where the JSON error lines of failed requests go (default: stderr). */
+  readonly errorLog?: ErrorLogSink
 }
 
 export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: OPENAPI_PATH }).pipe(
@@ -66,15 +70,21 @@ const NoRequestSpans = Layer.succeed(HttpMiddleware.TracerDisabledWhen)(() => tr
  * accounts store (its connection and tables) are built before the port is bound: a request
  * accepted before the routes are attached gets no answer at all. The accounts services come
  * after: their default public URL is the bound address.
+ * The global middlewares wrap the routes in the order they are registered, the first outermost:
+ * the JSON 500 and its error line (serverErrorsLayer) are registered before all the others, so a
+ * failure in any of them, or in any route, is answered and logged.
  */
 export const ServerLive = (options: ServerOptions) =>
-  HttpRouter.serve(Layer.mergeAll(ApiRoutes, RegisterRoutes, DocsRoutes, edgeLayer(options), JsonNotFound, JsonUnmatched, httpCachingLayer), {
-    disableLogger: true,
-  }).pipe(
+  HttpRouter.serve(
+    Layer.mergeAll(ApiRoutes, RegisterRoutes, DocsRoutes, edgeLayer(options), JsonNotFound, JsonUnmatched, httpCachingLayer).pipe(
+      Layer.provide(serverErrorsLayer(options.errorLog)),
+    ),
+    { disableLogger: true },
+  ).pipe(
     Layer.provide(NoRequestSpans),
     Layer.provide(BodyLimit),
     Layer.provide(AccountsOnStore(options.dataDir)),
     // the request id and the access log are added at the Node level (api/http/RequestLog.ts)
-    Layer.provideMerge(NodeHttpServer.layer(loggedServer(options.accessLog), { port: options.port, host: options.host })),
+    Layer.provideMerge(NodeHttpServer.layer(loggedServer(options.accessLog, options), { port: options.port, host: options.host })),
     Layer.provide(Layer.mergeAll(snapshotStore(options), accountsStore(options.dataDir), OffThreadRenderer.layer)),
   )

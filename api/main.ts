@@ -20,6 +20,19 @@ const DataDir = Config.String("FDS_DATA_DIR").pipe(Config.withDefault("./data"))
  */
 const calmYoungGeneration = () => setFlagsFromString("--no-allocation-site-pretenuring")
 
+/** Why the server could not listen, in words and with the variable to change (effect's ServeError has no message). */
+const listenFailure = (error: unknown, host: string, port: number): unknown => {
+  // by its tag: `keys` commands start without effect's HTTP modules
+  const serveError = typeof error === "object" && error !== null && "_tag" in error && error._tag === "ServeError"
+  const cause = serveError ? (error as { readonly cause?: unknown }).cause : undefined
+  const code = (cause as { readonly code?: unknown } | undefined)?.code
+  if (code === "EADDRINUSE") return new Error(`port ${port} on ${host} is in use (EADDRINUSE); set PORT`)
+  if (code === "EACCES") return new Error(`port ${port} on ${host} needs privileges this user lacks (EACCES); set PORT above 1023`)
+  if (code === "EADDRNOTAVAIL") return new Error(`${host} is not an address of this machine (EADDRNOTAVAIL); set HOST`)
+  if (serveError) return new Error(`cannot listen on ${host}:${port}: ${String(cause)}`)
+  return error
+}
+
 const serve = Effect.gen(function* () {
   calmYoungGeneration()
   const dataDir = yield* DataDir
@@ -33,6 +46,8 @@ const serve = Effect.gen(function* () {
   const proxies = yield* Config.String("FDS_TRUSTED_PROXIES").pipe(Config.withDefault(""))
   const trustedProxies = proxies.split(",").map((p) => p.trim()).filter((p) => p !== "")
   // Loaded here so that `keys` commands start without the whole server.
+  const { connectionLimitsFromEnv } = yield* Effect.promise(() => import("./ratelimit/ConnectionGuard.ts"))
+  const limits = yield* connectionLimitsFromEnv
   const { ServerLive } = yield* Effect.promise(() => import("./Server.ts"))
   console.error(JSON.stringify({ level: "info", msg: "serving", url: `http://${host}:${port}`, dataDir }))
   return yield* Layer.launch(
@@ -42,8 +57,9 @@ const serve = Effect.gen(function* () {
       port,
       trustedProxies,
       rateLimit: perSecond > 0 ? { perSecond, burst: Math.max(1, burst) } : undefined,
+      ...limits,
     }),
-  )
+  ).pipe(Effect.mapError((e) => listenFailure(e, host, port)))
 })
 
 const keys = (sub: string | undefined, args: ReadonlyArray<string>) =>
@@ -59,11 +75,19 @@ const program: Effect.Effect<void, unknown> =
       ? keys(sub, rest)
       : Effect.fail(new Error(`unknown command: ${[command, sub].filter(Boolean).join(" ")}`))
 
+/** An error in words: its message, or (an effect error without one) its tag and its cause's message. */
+const describe = (e: unknown): string => {
+  if (e instanceof Error && e.message !== "") return e.message
+  const tag = typeof e === "object" && e !== null && "_tag" in e ? String(e._tag) : String(e)
+  const cause = e instanceof Error && e.cause !== undefined ? describe(e.cause) : ""
+  return cause === "" ? tag : `${tag}: ${cause}`
+}
+
 NodeRuntime.runMain(
   program.pipe(
     Effect.catch((e) =>
       Effect.sync(() => {
-        console.error(`fds: ${e instanceof Error ? e.message : String(e)}`)
+        console.error(`fds: ${describe(e)}`)
         process.exitCode = e instanceof CliError ? e.exitCode : 2
       }),
     ),

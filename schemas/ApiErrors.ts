@@ -1,7 +1,7 @@
 /**
  * Every error the API answers has one JSON shape:
  *   { "error": "<code>", "status": <http status>, "message": "<for people>", "parameter"?: "<name>",
- *     "issues"?: [{ "path": [...], "message": "..." }] }
+ *     "issues"?: [{ "path": [...], "message": "..." }], "request_id"?: "<X-Request-Id>" (5xx) }
  * Each class below is what handlers fail with; its schema encodes it to that body plus the
  * headers the spec requires (WWW-Authenticate on 401, Retry-After on 429 and 503, the quota
  * headers on a quota 429), so OpenAPI lists them.
@@ -14,13 +14,26 @@ export const ValidationIssue = Schema.Struct({
   message: Schema.String,
 }).annotate({ identifier: "ValidationIssue" })
 
+const fields = (status: number) => ({
+  error: Schema.String,
+  status: Schema.Literal(status),
+  message: Schema.String,
+  parameter: Schema.optionalKey(Schema.String),
+  issues: Schema.optionalKey(Schema.Array(ValidationIssue)),
+})
+
 const body = (status: number, identifier: string) =>
+  Schema.Struct(fields(status))
+    .annotate({ identifier, description: "The one JSON error shape of this API" })
+    .pipe(HttpApiSchema.status(status))
+
+/** A 5xx body: the shape plus the id the answer was sent with (X-Request-Id), the one the server's log knows it by. */
+const serverBody = (status: number, identifier: string) =>
   Schema.Struct({
-    error: Schema.String,
-    status: Schema.Literal(status),
-    message: Schema.String,
-    parameter: Schema.optionalKey(Schema.String),
-    issues: Schema.optionalKey(Schema.Array(ValidationIssue)),
+    ...fields(status),
+    request_id: Schema.optionalKey(
+      Schema.String.annotate({ description: "The X-Request-Id of the answer: quote it when reporting the failure" }),
+    ),
   })
     .annotate({ identifier, description: "The one JSON error shape of this API" })
     .pipe(HttpApiSchema.status(status))
@@ -125,7 +138,7 @@ export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()
 }) {}
 export const ServiceUnavailableResponse = ServiceUnavailable.pipe(
   HttpApiSchema.encodeToWithHeaders(
-    { body: body(503, "ServiceUnavailableError"), headers: { "retry-after": Schema.NumberFromString } },
+    { body: serverBody(503, "ServiceUnavailableError"), headers: { "retry-after": Schema.NumberFromString } },
     {
       decode: ({ body, headers }) =>
         new ServiceUnavailable({ message: body.message, reason: body.error, retryAfter: headers["retry-after"] }),

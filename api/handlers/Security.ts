@@ -11,7 +11,8 @@ import { SchemaIssue } from "effect"
 import { InvalidParameter, QuotaExceeded, ServiceUnavailable, Unauthorized } from "../../schemas/ApiErrors.ts"
 import { KEY_PREFIX } from "../accounts/ApiKey.ts"
 import { KeyStore, type QuotaState } from "../accounts/KeyStore.ts"
-import { beforeQuery, decodedLoosely, requestUrl } from "../http/Recent.ts"
+import { beforeQuery, requestUrl } from "../http/Recent.ts"
+import { decodedLoosely } from "../http/Secrets.ts"
 import { ApiKeyAuth, CurrentKey, RequestValidation } from "../Security.ts"
 
 /** Routes that verify a key without consuming quota. */

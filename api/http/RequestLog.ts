@@ -1,31 +1,38 @@
 /**
- * The request id and the access log, at the Node HTTP level (it sees every answer: routed, 404,
+ * The request id and the access log, at the Node level (it sees every answer: routed, 404,
  * the edge's 429, errors, and requests whose client went away).
- *   - `X-Request-Id`: a sane incoming one (1–128 chars of [A-Za-z0-9._:-]) is echoed, else a new UUID.
- *   - One JSON line per request on stdout: time, method, path (path segments and query values
- *     that hold a key, plainly or percent-encoded, and values under secret names, after `?` or
- *     `;`, replaced by "[redacted]"), status, duration_ms, request_id and the key's lookup token
- *     (the clear 8 characters that find its row), never the key, never headers.
+ *   - `X-Request-Id`: an incoming one of 1–64 chars of [A-Za-z0-9._-] that is not shaped like a
+ *     key is echoed, else a new UUID; the request carries the id it is known by from then on.
+ *   - One JSON line per request on stdout: time, method, path (path segments, query names and
+ *     values shaped like a key, with or without its prefix, plainly or percent-encoded, and values
+ *     under secret names, after `?` or `;`, replaced by "[redacted]"), status, duration_ms,
+ *     request_id and the key's lookup token (the clear 8 characters that find its row), never the
+ *     key, never headers.
  */
 import { randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
-import { KEY_PREFIX, parseKey } from "../accounts/ApiKey.ts"
+import { parseKey } from "../accounts/ApiKey.ts"
 import { isAccountPath } from "../web/Cors.ts"
-import { decodedLoosely, recent, requestUrl, SECRET_QUERY_NAMES } from "./Recent.ts"
+import { type ConnectionLimits, guardConnections, timeoutOptions } from "../ratelimit/ConnectionGuard.ts"
+import { recent, requestUrl } from "./Recent.ts"
+import { holdsKey, SECRET_QUERY_NAMES } from "./Secrets.ts"
 
-const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/
+const SAFE_ID = /^[A-Za-z0-9._-]{1,64}$/
 const KEY_NAMES = new Set(SECRET_QUERY_NAMES)
 
-/** The incoming X-Request-Id when it is sane, else a fresh UUID. */
+/** The header holding the request id: on the response, and on the request once the listener has run. */
+export const REQUEST_ID_HEADER = "x-request-id"
+
+/** The incoming X-Request-Id when it is short, of safe characters and not shaped like a key; else a fresh UUID. */
 export const requestIdOf = (incoming: string | undefined): string =>
-  incoming !== undefined && SANE_ID.test(incoming) ? incoming : randomUUID()
+  incoming !== undefined && SAFE_ID.test(incoming) && !holdsKey(incoming) ? incoming : randomUUID()
 
 /** Where the router's query begins: the first `?`, `;` or `#` after the path's first character. */
 const QUERY_START = /[?;#]/u
 
-/** A path segment that holds a key's prefix, plainly or percent-encoded, is not written out. */
-const loggableSegment = (segment: string): string => (decodedLoosely(segment).includes(KEY_PREFIX) ? "[redacted]" : segment)
+/** A path segment that holds a key, plainly or percent-encoded, is not written out. */
+const loggableSegment = (segment: string): string => (holdsKey(segment) ? "[redacted]" : segment)
 
 /**
  * The target as logged: the path with any segment holding a key replaced, and the query (what
@@ -40,9 +47,9 @@ export const loggablePath: (url: string) => string = recent(256, (url) => {
   if (end < 0) return path
   const parts: Array<string> = []
   for (const [name, value] of new URLSearchParams(target.slice(end + 2))) {
-    const secret = KEY_NAMES.has(name.toLowerCase()) || value.includes(KEY_PREFIX)
+    const secret = KEY_NAMES.has(name.toLowerCase()) || holdsKey(value)
     // a key sent as a name (`?fds_…`) is redacted too
-    const shownName = name.includes(KEY_PREFIX) ? "[redacted]" : encodeURIComponent(name)
+    const shownName = holdsKey(name) ? "[redacted]" : encodeURIComponent(name)
     parts.push(`${shownName}=${secret ? "[redacted]" : encodeURIComponent(value)}`)
   }
   return parts.length === 0 ? path : `${path}${target[end + 1]}${parts.join("&")}`
@@ -99,8 +106,10 @@ export const CLIENT_CLOSED = 499
 /**
  * The request id and the access line, at the Node level: a `request` listener that runs before
  * the application's (it is added when the server is created). It sets `X-Request-Id` on the
- * response (Node merges it with the headers the application writes) and logs once the response
- * is closed: the status sent (all of the answer or part of it), or 499 when nothing was sent.
+ * response (Node merges it with the headers the application writes) and on the request (where
+ * the application reads the id it quotes in a 5xx body, api/http/ServerErrors.ts), and logs once
+ * the response is closed: the status sent (all of the answer or part of it), or 499 when nothing
+ * was sent.
  *
  * It used to be an effect middleware around the whole application; that took every request off
  * effect's one-frame path and kept each request's objects alive past a young-generation
@@ -112,9 +121,10 @@ export const accessLogListener =
   (request: IncomingMessage, response: ServerResponse): void => {
     const started = performance.now()
     const method = request.method ?? "" // as asked (headAsGet changes a HEAD to GET for the application)
-    const incoming = request.headers["x-request-id"]
+    const incoming = request.headers[REQUEST_ID_HEADER]
     const id = requestIdOf(typeof incoming === "string" ? incoming : undefined)
-    response.setHeader("x-request-id", id)
+    request.headers[REQUEST_ID_HEADER] = id
+    response.setHeader(REQUEST_ID_HEADER, id)
     response.once("close", () => {
       sink({
         time: new Date().toISOString(),
@@ -136,10 +146,12 @@ export const accessLogListener =
  * ordinary requests and those with `Expect: 100-continue` (Node's `checkContinue`). The API has
  * no upgrade routes, so the server accepts no upgrade (`shouldUpgradeCallback`, Node ≥ 24.9): a
  * request asking to upgrade (`Upgrade: websocket`, `h2c`) is an ordinary request to Node, answered
- * and logged as one, whatever `upgrade` listener effect's Node server adds.
+ * and logged as one, whatever `upgrade` listener effect's Node server adds. Slow and greedy
+ * clients meet the limits of api/ratelimit/ConnectionGuard.ts.
  */
-export const loggedServer = (sink?: AccessLogSink) => (): Server => {
-  const server = createServer({ shouldUpgradeCallback: () => false })
+export const loggedServer = (sink?: AccessLogSink, limits?: ConnectionLimits) => (): Server => {
+  const server = createServer({ shouldUpgradeCallback: () => false, ...timeoutOptions(limits) })
+  guardConnections(server, limits)
   const listener = accessLogListener(sink)
   for (const event of ["request", "checkContinue"] as const) {
     server.on(event, listener)
@@ -148,9 +160,14 @@ export const loggedServer = (sink?: AccessLogSink) => (): Server => {
     // the bound address): a request in between would get no answer at all, and a start-up probe
     // would hang; it is 503 with Retry-After instead
     const ours = server.listenerCount(event) + 1
-    server.on(event, (_request: IncomingMessage, response: ServerResponse) => {
+    server.on(event, (request: IncomingMessage, response: ServerResponse) => {
       if (server.listenerCount(event) > ours) return
-      const body = JSON.stringify({ error: "starting", status: 503, message: "the server is starting; retry in a second" })
+      const body = JSON.stringify({
+        error: "starting",
+        status: 503,
+        message: "the server is starting; retry in a second",
+        request_id: request.headers[REQUEST_ID_HEADER],
+      })
       response.writeHead(503, { "content-type": "application/json", "retry-after": "1", "content-length": Buffer.byteLength(body) })
       response.end(body)
     })

@@ -7,6 +7,7 @@ import { once } from "node:events"
 import { connect } from "node:net"
 import type { AddressInfo } from "node:net"
 import { describe, expect, it } from "vitest"
+import { generateKey, KEY_PREFIX } from "../../api/accounts/ApiKey.ts"
 import { type AccessLogLine, CLIENT_CLOSED, loggablePath, loggedServer } from "../../api/http/RequestLog.ts"
 
 const waitFor = async (check: () => boolean, ms = 3000) => {
@@ -51,7 +52,7 @@ describe("access log listener", () => {
 })
 
 describe("before the application attaches its listener", () => {
-  it("a request is answered 503 with Retry-After (it used to get no answer at all), then served once it is attached", async () => {
+  it("a request is answered 503 with Retry-After and its request id (it used to get no answer at all), then served once it is attached", async () => {
     const lines: AccessLogLine[] = []
     const server = loggedServer((line) => lines.push(line))()
     server.listen(0, "127.0.0.1")
@@ -61,7 +62,7 @@ describe("before the application attaches its listener", () => {
       const early = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(3000) })
       expect(early.status).toBe(503)
       expect(early.headers.get("retry-after")).toBe("1")
-      expect(await early.json()).toMatchObject({ error: "starting", status: 503 })
+      expect(await early.json()).toMatchObject({ error: "starting", status: 503, request_id: early.headers.get("x-request-id") })
       server.on("request", (_req, res) => res.end("ok"))
       const later = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(3000) })
       expect([later.status, await later.text()]).toEqual([200, "ok"])
@@ -118,5 +119,84 @@ describe("loggablePath", () => {
     // a key sent as a parameter's name
     expect(loggablePath("/api/x?fds_abc_def&b=1")).toBe("/api/x?[redacted]=&b=1")
     expect(loggablePath("/api/x?%66ds_abc=1")).toBe("/api/x?[redacted]=1")
+  })
+})
+
+describe("keys never reach the access log", () => {
+  /** A real server logging to `lines`, answering 200; each request sent on a raw socket exactly as written. */
+  const withServer = async (run: (send: (target: string, headers?: string) => Promise<string>, lines: AccessLogLine[]) => Promise<void>) => {
+    const lines: AccessLogLine[] = []
+    const server = loggedServer((line) => lines.push(line))()
+    server.on("request", (_req, res) => res.end("ok"))
+    server.listen(0, "127.0.0.1")
+    await once(server, "listening")
+    const { port } = server.address() as AddressInfo
+    const send = (target: string, headers = "") =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(port, "127.0.0.1", () => socket.write(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${headers}\r\n`))
+        let got = ""
+        socket.on("data", (chunk: Buffer) => {
+          got += chunk.toString("latin1")
+        })
+        socket.on("close", () => resolve(got))
+        socket.on("error", reject)
+      })
+    try {
+      await run(send, lines)
+    } finally {
+      server.closeAllConnections()
+      server.close()
+    }
+  }
+  const key = generateKey().key // a real key: prefix, lookup, secret and check characters
+  const body = key.slice(KEY_PREFIX.length) // `<lookup>_<secret><check>`
+  const secret = body.slice(9) // `<secret><check>`
+  const encoded = (text: string) => [...text].map((c) => `%${c.charCodeAt(0).toString(16)}`).join("")
+
+  it("an X-Request-Id holding a key (with or without its prefix) or unsafe is replaced by a fresh id; a safe one is echoed", async () => {
+    await withServer(async (send, lines) => {
+      const cases = [key, body, secret, `req-${body}`, "id:with:colons", "x".repeat(65), "trace-1.2_3"]
+      const answers = []
+      for (const id of cases) answers.push(await send("/health", `X-Request-Id: ${id}\r\n`))
+      expect(await waitFor(() => lines.length === cases.length)).toBe(true)
+      const sentBack = answers.map((a) => /\r\nx-request-id: ([^\r]*)\r\n/i.exec(a)?.[1])
+      for (const [i, id] of cases.slice(0, -1).entries()) {
+        expect(lines[i]!.request_id, id).toMatch(/^[0-9a-f-]{36}$/)
+        expect(sentBack[i], id).toBe(lines[i]!.request_id)
+      }
+      expect([lines.at(-1)!.request_id, sentBack.at(-1)]).toEqual(["trace-1.2_3", "trace-1.2_3"])
+      const text = JSON.stringify(lines)
+      expect(text).not.toContain(secret)
+      expect(text).not.toContain(secret.slice(0, 43))
+    })
+  })
+
+  it("a key without its prefix, split from its prefix, or percent-encoded, in the query or the path, is redacted", async () => {
+    await withServer(async (send, lines) => {
+      const targets: Array<readonly [string, string]> = [
+        [`/api/x?q=${body}`, "/api/x?q=[redacted]"],
+        [`/api/x?f%64s_=1&x=${body}`, "/api/x?[redacted]=1&x=[redacted]"],
+        [`/api/x?f%64s_=1&x=${secret}`, "/api/x?[redacted]=1&x=[redacted]"],
+        [`/api/x?x=${encoded(body)}&y=2`, "/api/x?x=[redacted]&y=2"],
+        // encoded twice (`%25` is `%`)
+        [`/api/x?x=${encoded(body).replaceAll("%", "%25")}`, "/api/x?x=[redacted]"],
+        [`/api/x?${body}=1`, "/api/x?[redacted]=1"],
+        [`/api/real_assets/${body}/days`, "/api/real_assets/[redacted]/days"],
+        [`/api/real_assets/${encoded(secret)}/days`, "/api/real_assets/[redacted]/days"],
+        [`/api/x;k=${body}`, "/api/x;k=[redacted]"],
+        [`/api/x?k=FDS_abc`, "/api/x?k=[redacted]"],
+        // what is not shaped like a key stays readable: ids, dates, a hex digest, words
+        [
+          `/api/x?id=96639280&from_date=2026-01-02&h=${"0123456789abcdef".repeat(4)}&q=fondo%20mixto`,
+          `/api/x?id=96639280&from_date=2026-01-02&h=${"0123456789abcdef".repeat(4)}&q=fondo%20mixto`,
+        ],
+      ]
+      for (const [target] of targets) await send(target)
+      expect(await waitFor(() => lines.length === targets.length)).toBe(true)
+      expect(lines.map((l) => l.path)).toEqual(targets.map(([, logged]) => logged))
+      const text = JSON.stringify(lines)
+      expect(text).not.toContain(secret.slice(0, 43))
+      expect(text).not.toContain(body.slice(9, 30))
+    })
   })
 })

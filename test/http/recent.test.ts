@@ -1,6 +1,7 @@
 /** The bounded per-text memo the middlewares use (api/http/Recent.ts). */
 import { describe, expect, it } from "vitest"
-import { mayHoldSecret, recent, requestUrl } from "../../api/http/Recent.ts"
+import { recent, requestUrl } from "../../api/http/Recent.ts"
+import { mayHoldSecret } from "../../api/http/Secrets.ts"
 
 describe("recent", () => {
   it("computes once per text while the text is kept, and the oldest text goes first when full", () => {

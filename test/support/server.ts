@@ -12,6 +12,7 @@ import { request } from "undici"
 import { expect } from "vitest"
 import { KeyStore, type Tier } from "../../api/accounts/KeyStore.ts"
 import type { AccessLogSink } from "../../api/http/RequestLog.ts"
+import type { ErrorLogSink } from "../../api/http/ServerErrors.ts"
 import { ServerLive } from "../../api/Server.ts"
 
 export interface RunningServer {
@@ -26,6 +27,8 @@ export const startServer = async (options: {
   readonly drainMillis?: number
   /** Where access log lines go; dropped by default (the tests' output stays readable). */
   readonly accessLog?: AccessLogSink
+  /** Where the error lines of failed requests go; dropped by default. */
+  readonly errorLog?: ErrorLogSink
 }): Promise<RunningServer> => {
   const scope = Effect.runSync(Scope.make())
   const layer = ServerLive({
@@ -33,6 +36,7 @@ export const startServer = async (options: {
     host: "127.0.0.1",
     port: 0,
     accessLog: options.accessLog ?? (() => {}),
+    errorLog: options.errorLog ?? (() => {}),
     ...(options.pollMillis === undefined ? {} : { pollMillis: options.pollMillis }),
     ...(options.drainMillis === undefined ? {} : { drainMillis: options.drainMillis }),
   })
@@ -119,7 +123,8 @@ export const header = (res: JsonResponse, name: string): string | undefined => {
 
 /**
  * The one JSON error shape: { error: string, status: <HTTP status>, message: string,
- * parameter?: string, issues?: [{ path: [...], message: string }] }, and nothing else.
+ * parameter?: string, issues?: [{ path: [...], message: string }] }, plus on a 5xx
+ * request_id?: string (the X-Request-Id it was answered with), and nothing else.
  */
 export const expectErrorShape = (body: unknown, status: number): void => {
   expect(body, "error body is a JSON object").toBeTypeOf("object")
@@ -130,9 +135,10 @@ export const expectErrorShape = (body: unknown, status: number): void => {
   expect(b.status, "status equals the HTTP status").toBe(status)
   expect(typeof b.message, "message is a string").toBe("string")
   expect((b.message as string).length).toBeGreaterThan(0)
-  const allowed = new Set(["error", "status", "message", "parameter", "issues"])
+  const allowed = new Set(["error", "status", "message", "parameter", "issues", ...(status >= 500 ? ["request_id"] : [])])
   for (const k of Object.keys(b)) expect(allowed.has(k), `unexpected field ${k} in error body`).toBe(true)
   if ("parameter" in b) expect(typeof b.parameter).toBe("string")
+  if ("request_id" in b) expect(typeof b.request_id).toBe("string")
   if ("issues" in b) {
     expect(Array.isArray(b.issues)).toBe(true)
     for (const issue of b.issues as unknown[]) {

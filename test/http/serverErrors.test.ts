@@ -1,0 +1,82 @@
+/**
+ * Failures on our side, over real HTTP against the real server on fixture A, with real faults:
+ * a route that dies (the snapshot file it renders from replaced by something SQLite cannot open)
+ * answers 500 in the one JSON error shape with its request id, and the error log has a line with
+ * the cause; a route's 503 (the accounts store lost a table) carries the request id too, in the
+ * shape the contract declares for it. Both used
+ * to come with an empty body (the 500 also without a content type) and no log line.
+ */
+import Database from "better-sqlite3"
+import { mkdirSync, renameSync } from "node:fs"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { AccessLogLine } from "../../api/http/RequestLog.ts"
+import type { ErrorLogLine } from "../../api/http/ServerErrors.ts"
+import { mismatches } from "../support/openApiSchema.ts"
+import { type CreatedKey, createKey, expectErrorShape, get, header, type RunningServer, startServer, waitFor } from "../support/server.ts"
+import { makeFixtureA } from "../support/snapshotFixture.ts"
+
+describe("5xx answers", () => {
+  const fx = makeFixtureA()
+  const access: Array<AccessLogLine> = []
+  const errors: Array<ErrorLogLine> = []
+  let server: RunningServer
+  let key: CreatedKey
+
+  beforeAll(async () => {
+    key = await createKey(fx.dataDir, { email: "faults@example.cl" })
+    server = await startServer({ dataDir: fx.dataDir, accessLog: (l) => access.push(l), errorLog: (l) => errors.push(l) })
+  })
+  afterAll(async () => {
+    await server?.close()
+    fx.cleanup()
+  })
+
+  it("a route that dies answers 500 in JSON with its request id, and the error log has the cause", async () => {
+    // the market summary renders on another thread, which opens the snapshot file on its first task:
+    // the file is now a folder
+    const file = join(fx.snapshotsDir, fx.snapshot.finished.file)
+    renameSync(file, `${file}.moved`)
+    mkdirSync(file)
+
+    const res = await get(`${server.url}/api/market-summary`, { "x-api-key": key.key })
+    expect(res.status).toBe(500)
+    expect(header(res, "content-type")).toMatch(/^application\/json/)
+    expectErrorShape(res.body, 500)
+    const id = header(res, "x-request-id")!
+    expect(res.body).toMatchObject({ error: "internal_error", status: 500, request_id: id })
+
+    // a sane id the client sent is the one quoted
+    const traced = await get(`${server.url}/api/market-summary`, { "x-api-key": key.key, "x-request-id": "trace-500.a_1" })
+    expect([traced.status, (traced.body as { request_id?: string }).request_id]).toEqual([500, "trace-500.a_1"])
+
+    expect(await waitFor(async () => errors.length >= 2 && access.length >= 2)).toBe(true)
+    const line = errors.find((l) => l.request_id === id)!
+    expect(line).toMatchObject({ level: "error", msg: "request failed", method: "GET", path: "/api/market-summary", status: 500 })
+    // the cause: SQLite's own words and where it was raised
+    expect(line.cause).toMatch(/SqliteError/)
+    expect(line.cause).toMatch(/RenderWorker\.ts/)
+    expect(errors.find((l) => l.request_id === "trace-500.a_1")?.status).toBe(500)
+    expect(access.find((l) => l.request_id === id)?.status).toBe(500)
+    expect(JSON.stringify(errors)).not.toContain(key.key)
+  }, 30_000)
+
+  it("a route's 503 (the key store cannot answer) carries the request id in its body, as the contract declares", async () => {
+    const doc = (await get(`${server.url}/openapi.json`)).body as { paths: Record<string, { get: { responses: Record<string, unknown> } }> }
+    const declared = (doc.paths["/api/asset_providers"]!.get.responses["503"] as { content: Record<string, { schema: unknown }> })
+      .content["application/json"]!.schema
+    const db = new Database(join(fx.dataDir, "accounts.sqlite"))
+    try {
+      db.exec("DROP TABLE usage")
+    } finally {
+      db.close()
+    }
+    const res = await get(`${server.url}/api/asset_providers`, { "x-api-key": key.key, "x-request-id": "trace-503" })
+    expect(res.status).toBe(503)
+    expect(header(res, "content-type")).toMatch(/^application\/json/)
+    expectErrorShape(res.body, 503)
+    expect(res.body).toMatchObject({ error: "key_check_unavailable", status: 503, request_id: "trace-503" })
+    expect(header(res, "retry-after")).toBe("5")
+    expect(mismatches(doc, declared, res.body)).toEqual([])
+  })
+})
