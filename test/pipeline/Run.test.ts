@@ -361,6 +361,10 @@ describe("pipeline run over HTTP from a local CMF stand-in", () => {
       // 2018-12 .. 2026-11 inclusive = 1 + 12*7 + 11 = 96 months
       expect(months.length).toBe(96)
       expect(months[0]!.form).toMatchObject({ txt_inicio: "01/12/2018", txt_termino: "31/12/2018", ffmm: "%" })
+      // Through the captcha form: one image solved for the run, its code on every download.
+      expect(cmf.captchas()).toBe(1)
+      expect(new Set(months.map((m) => m.form.captcha)).size).toBe(1)
+      expect(months[0]!.form.captcha).toMatch(/^[0-9A-F]{6}$/)
       // 12 closed months (2025-11 .. 2026-10) × NACI and EXTR
       const portfolios = cmf.requests.filter((r) => r.path.endsWith("ffm_download.php"))
       expect(portfolios.length).toBe(24)
@@ -369,7 +373,8 @@ describe("pipeline run over HTTP from a local CMF stand-in", () => {
       cmf.requests.length = 0
       await run(options(join(work, "data-http"), [{ kind: "http", baseUrl: cmf.url }], { date: "2026-11-20" }))
       // (again: the FI lists, which change as funds open and close; no past month of portfolios)
-      expect(cmf.requests.map((r) => r.form.txt_inicio ?? r.form.entidad ?? r.form.cartera ?? "registry")).toEqual([
+      const captchaForm = /fondos_cartola_diaria\.php$|captcha\.php$/
+      expect(cmf.requests.filter((r) => !captchaForm.test(r.path)).map((r) => r.form.txt_inicio ?? r.form.entidad ?? r.form.cartera ?? "registry")).toEqual([
         "registry",
         "01/11/2026",
         "FIRES",
