@@ -74,64 +74,73 @@ export const sheetProblem = (
 /** The row's cells as trimmed text. */
 export const rowTexts = (row: SheetRow | undefined): Array<string> => (row?.cells ?? []).map((c) => cellText(c).trim())
 
-/** How many of `expected`'s labels the row has in place; -1 when it has every one and nothing else. */
-const headerScore = (cells: ReadonlyArray<string>, expected: ReadonlyArray<string>): number => {
-  const width = Math.max(cells.length, expected.length)
-  let same = 0
-  for (let i = 0; i < width; i++) if (headerKey(cells[i] ?? "") === headerKey(expected[i] ?? "")) same++
-  return same === width ? -1 : same
+/** True when the row is exactly `expected` (as headers: case, accents and spacing aside), nothing past it. */
+const isHeaderRow = (cells: ReadonlyArray<string>, expected: ReadonlyArray<string>): boolean => {
+  for (let i = 0; i < Math.max(cells.length, expected.length); i++) {
+    if (headerKey(cells[i] ?? "") !== headerKey(expected[i] ?? "")) return false
+  }
+  return true
 }
 
 /** Where the header starts in `sheet` (the index of its first row), if within the allowed rows. */
 export const findHeader = (sheet: Sheet, header: ReadonlyArray<ReadonlyArray<string>>, preambleRows: number): number | undefined => {
   const limit = Math.min(sheet.rows.length, preambleRows + 1)
   for (let i = 0; i < limit; i++) {
-    if (header.every((expected, k) => headerScore(rowTexts(sheet.rows[i + k]), expected) === -1)) return i
+    if (header.every((expected, k) => isHeaderRow(rowTexts(sheet.rows[i + k]), expected))) return i
   }
   return undefined
 }
 
-/** The best near-miss for a message: the row holding most of the header's first row. */
-const nearestHeader = (workbook: Workbook, table: CmfSheetTable<unknown>) => {
-  let best: { sheet: Sheet; index: number; score: number } | undefined
-  for (const sheet of workbook.sheets) {
-    for (let i = 0; i < Math.min(sheet.rows.length, table.preambleRows + 1); i++) {
-      const scores = table.header.map((expected, k) => headerScore(rowTexts(sheet.rows[i + k]), expected))
-      const score = scores.reduce((a, s) => a + (s === -1 ? table.header[0]!.length : s), 0)
-      if (best === undefined || score > best.score) best = { sheet, index: i, score }
-    }
-  }
-  return best
-}
+/** How many of the header's labels (blanks not counted) stand in place from `index` on. */
+const labelsInPlace = (sheet: Sheet, index: number, header: ReadonlyArray<ReadonlyArray<string>>): number =>
+  header.reduce((n, expected, k) => {
+    const cells = rowTexts(sheet.rows[index + k])
+    return n + expected.filter((label, i) => label.trim() !== "" && headerKey(cells[i] ?? "") === headerKey(label)).length
+  }, 0)
 
+/**
+ * Why no header was found: the row holding at least half of its labels, named at its first wrong
+ * cell; else the header is missing.
+ */
 const headerProblem = <Row>(table: CmfSheetTable<Row>, workbook: Workbook, file: string): CmfFileInvalid => {
   const { dataSet, columns, header } = table
-  const near = nearestHeader(workbook, table as CmfSheetTable<unknown>)
-  const labels = header[0]!.filter((l) => l.trim() !== "").slice(0, 4).map((l) => `"${l}"`).join(", ")
-  const sheet = near?.sheet ?? workbook.sheets[0]
-  if (near === undefined || sheet === undefined || near.score * 2 < header[0]!.length) {
-    const where = sheet === undefined ? "no sheet" : sheet.label
-    return cmfFileInvalid({
-      dataSet, file, line: 1, field: columns[0]!,
-      detail: `missing header: no row within the first ${table.preambleRows + 1} rows reads ${labels}, …`,
-      where
-    })
-  }
-  for (let k = 0; k < header.length; k++) {
-    const row = sheet.rows[near.index + k]
-    const cells = rowTexts(row)
-    const expected = header[k]!
-    const at = Array.from({ length: Math.max(cells.length, expected.length) }, (_, i) => i)
-      .find((i) => headerKey(cells[i] ?? "") !== headerKey(expected[i] ?? ""))
-    if (at !== undefined) {
-      const rowNumber = row?.number ?? near.index + k + 1
-      const detail = at >= expected.length
-        ? `header has a cell past its ${expected.length} columns: ${quoted(cells[at]!)}`
-        : `missing or wrong header: expected "${expected[at]}", got ${quoted(cells[at] ?? "")}`
-      return sheetProblem(dataSet, file, sheet, rowNumber, at, columns, detail)
+  const labels = header.flat().filter((l) => l.trim() !== "")
+  let near: { sheet: Sheet; index: number; score: number } | undefined
+  for (const sheet of workbook.sheets) {
+    for (let i = 0; i < Math.min(sheet.rows.length, table.preambleRows + 1); i++) {
+      const score = labelsInPlace(sheet, i, header)
+      if (near === undefined || score > near.score) near = { sheet, index: i, score }
     }
   }
-  return cmfFileInvalid({ dataSet, file, line: 1, field: columns[0]!, detail: "missing header", where: sheet.label })
+  if (near === undefined || near.score * 2 < labels.length) {
+    const first = labels.slice(0, 4).map((l) => `"${l}"`).join(", ")
+    return cmfFileInvalid({
+      dataSet, file, line: 1, field: columns[0]!,
+      detail: `missing header: no row within the first ${table.preambleRows + 1} rows reads ${first}, …`,
+      where: workbook.sheets[0]?.label ?? "(no sheet)"
+    })
+  }
+  const { sheet, index } = near
+  const wrong = header.flatMap((expected, k) => {
+    const row = sheet.rows[index + k]
+    const cells = rowTexts(row)
+    const at = Array.from({ length: Math.max(cells.length, expected.length) }, (_, i) => i)
+      .find((i) => headerKey(cells[i] ?? "") !== headerKey(expected[i] ?? ""))
+    return at === undefined ? [] : [{ row: row?.number ?? index + k + 1, at, cells, expected }]
+  })[0]!
+  const label = wrong.expected[wrong.at]?.trim() ?? ""
+  const detail = wrong.at >= wrong.expected.length
+    ? `header has a cell past its ${wrong.expected.length} columns: ${quoted(wrong.cells[wrong.at]!)}`
+    : `missing or wrong header: expected ${quoted(label)}, got ${quoted(wrong.cells[wrong.at] ?? "")}`
+  // Named by the CMF's label: a header cell need not stand over the column of our name (BPR).
+  return cmfFileInvalid({
+    dataSet,
+    file,
+    line: wrong.row,
+    field: label === "" ? `column ${columnLetter(wrong.at)}` : label,
+    detail,
+    where: placeOf(sheet, wrong.row, wrong.at, [])
+  })
 }
 
 /** The sheet holding the table and the index of its header's first row. */

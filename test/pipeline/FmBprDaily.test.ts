@@ -156,6 +156,12 @@ describe("FmBprDailySource: rejections name the sheet, row and column", () => {
     expect(two).toMatchObject({ line: 10, field: "Fecha" })
   })
 
+  it("a header changed", async () => {
+    const error = await failure(xls([...PREAMBLE, withCell(HEADER, 7, "Valor"), ...DATA]))
+    expect(error).toMatchObject({ line: 10, field: "Valor cuota" })
+    expect(error.message).toBe(`fm_bpr_daily ${FILE} sheet "Hoja1" row 10 column H: missing or wrong header: expected "Valor cuota", got "Valor"`)
+  })
+
   it("a damaged workbook", async () => {
     const whole = xls(report())
     const error = await failure(whole.subarray(0, whole.length / 2))

@@ -128,9 +128,16 @@ describe("FmTacSource: the CMF's workbook", () => {
     expect(repeat.message).toContain(`sheet "Hoja1" row 6 column N (TAC Total): conflicts with row 5`)
   })
 
-  it("rejects a wrong header naming its cell", async () => {
+  it("rejects a wrong header naming its cell, and a workbook without the header", async () => {
     const error = await failure(xls([TITLE, [], withCell(HEADER_1, 13, "TAC"), HEADER_2, REAL]))
-    expect(error.message).toBe(`fm_tac ${FILE} sheet "Hoja1" row 3 column N (TAC Total): missing or wrong header: expected "TAC Total", got "TAC"`)
+    expect(error).toMatchObject({ line: 3, field: "TAC Total" })
+    expect(error.message).toBe(`fm_tac ${FILE} sheet "Hoja1" row 3 column N: missing or wrong header: expected "TAC Total", got "TAC"`)
+    const sub = await failure(xls([TITLE, [], HEADER_1, withCell(HEADER_2, 15, "Monto"), REAL]))
+    expect(sub.message).toBe(`fm_tac ${FILE} sheet "Hoja1" row 4 column P: missing or wrong header: expected "Comisión", got "Monto"`)
+    const none = await failure(xls([["Otro cuadro"], [], ["Periodo", "Administradora"], [20251231, ADM]]))
+    expect(none.message).toBe(
+      `fm_tac ${FILE} sheet "Hoja1": missing header: no row within the first 11 rows reads "Periodo", "Administradora", "Nombre Fondo", "Tipo Fondo", …`
+    )
   })
 
   it("rejects a truncated or corrupt workbook naming the file", async () => {
