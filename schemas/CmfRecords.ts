@@ -22,6 +22,7 @@ export const DataSetName = Schema.Literals([
   "fi_fact_sheets",
   "etf_tickers",
   "series_renames",
+  "fm_bpr_daily",
 ]).annotate({
   description: "A raw data set the pipeline recognises by its header or content signature (CMF-SOURCES.md)",
 })

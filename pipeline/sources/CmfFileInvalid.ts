@@ -4,7 +4,9 @@ import { DataSetName } from "../../schemas/CmfRecords.ts"
 /**
  * A raw CMF file that cannot be read as its data set: the whole file is rejected, naming the
  * file, the 1-based line and the CMF column, e.g.
- * `cartola_diaria ffmm_todos_20260101_20260131.txt line 17 field VALOR_CUOTA: expected a positive number, got "abc"`.
+ * `cartola_diaria ffmm_todos_20260101_20260131.txt line 17 field VALOR_CUOTA: expected a positive number, got "abc"`;
+ * in a workbook `line` is the sheet's row and the message says where, e.g.
+ * `fm_tac costos_202512.xls sheet "Hoja1" row 7 column N (TAC Total): expected …`.
  */
 export class CmfFileInvalid extends Schema.TaggedError<CmfFileInvalid>()("CmfFileInvalid", {
   dataSet: DataSetName,
@@ -21,6 +23,11 @@ export interface CmfProblem {
   readonly line: number
   readonly field: string
   readonly detail: string
+  /**
+   * In a workbook: the place, e.g. `sheet "Hoja1" row 7 column N (TAC Total)`, said instead of
+   * "line L field F" ("" when the problem is the whole file).
+   */
+  readonly where?: string
 }
 
 /** A cell's text as a message quotes it: whole up to 80 characters, else its start and its length. */
@@ -33,5 +40,5 @@ export const cmfFileInvalid = (p: CmfProblem): CmfFileInvalid =>
     file: p.file,
     line: p.line,
     field: p.field,
-    message: `${p.dataSet} ${p.file} line ${p.line} field ${p.field}: ${p.detail}`
+    message: `${p.dataSet} ${p.file}${p.where === undefined ? ` line ${p.line} field ${p.field}` : p.where === "" ? "" : ` ${p.where}`}: ${p.detail}`
   })

@@ -43,6 +43,8 @@ export interface HtmlRow {
   readonly cells: ReadonlyArray<string>
   /** The `href` of the row's links. */
   readonly links: ReadonlyArray<string>
+  /** Each cell's [colspan, rowspan], when some cell of the row spans more than one (a merged cell). */
+  readonly spans?: ReadonlyArray<readonly [number, number]>
 }
 
 export interface HtmlPage {
@@ -62,6 +64,11 @@ const linksOf = (node: HTMLElement, depth = 0): Array<string> =>
   )
 
 const SKIPPED = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TABLE"])
+
+const span = (td: HTMLElement, name: string): number => {
+  const n = Number(td.getAttribute(name) ?? "1")
+  return Number.isSafeInteger(n) && n > 1 ? Math.min(n, 1000) : 1
+}
 
 const pageOf = (html: string): HtmlPage => {
   const root = parse(html, { blockTextElements: { script: false, style: false, noscript: false, pre: true } })
@@ -92,7 +99,10 @@ const pageOf = (html: string): HtmlPage => {
       .filter((tr): tr is HTMLElement => tr instanceof HTMLElement && tr.tagName === "TR")
       .map((tr, i): HtmlRow => {
         const tds = tr.childNodes.filter((c): c is HTMLElement => c instanceof HTMLElement && /^T[HD]$/.test(c.tagName))
-        return { number: i + 1, cells: tds.map((td) => clean(td.text)), links: tds.flatMap((td) => linksOf(td)) }
+        const row: HtmlRow = { number: i + 1, cells: tds.map((td) => clean(td.text)), links: tds.flatMap((td) => linksOf(td)) }
+        // Most rows span nothing: their attributes are not parsed.
+        if (!tds.some((td) => /span/i.test(td.rawAttrs))) return row
+        return { ...row, spans: tds.map((td) => [span(td, "colspan"), span(td, "rowspan")] as const) }
       })
   })
   return { heading: clean(words.join("")), tables, mojibakeRepaired }

@@ -1,17 +1,23 @@
 /**
- * The monthly FM TAC table (`fmdfm_excel2.php`, an XLS converted to `;` text): 18 columns, title
- * lines before the header, footnotes after the data. CMF publishes no RUN: staging matches rows to
- * funds with `normalizeFundName` / `normalizeAdminName`.
+ * The monthly FM TAC table (`fmdfm_excel2.php`): the CMF's workbook (XLS, XLSX or an HTML table
+ * served as Excel: a title, a two-row merged header) or that workbook converted to `;` text (our
+ * one-row header). 18 columns, footnotes after the data; a second fee tier comes as a continuation
+ * row (its first 14 cells blank). CMF publishes no RUN: staging matches rows to funds with
+ * `normalizeFundName` / `normalizeAdminName`.
  */
-import { Effect, Schema, SchemaParser } from "effect"
+import { Effect, Result, Schema, SchemaParser } from "effect"
 import type { FmTacRecord } from "../../schemas/records/FmTac.ts"
 import { AnyText, cell, cmfRow, isCalendarDate, isoFromYmd, Text, toNumber } from "./CmfCells.ts"
 import { type CmfFileInvalid, cmfFileInvalid } from "./CmfFileInvalid.ts"
+import { headerKey } from "./CmfHtmlTable.ts"
+import { type CmfSheetTable, columnPlace, findHeader, locateTable, readCmfSheet, readWorkbookOf, rowTexts } from "./CmfSheet.ts"
 import { type CmfTable, isHeader, readCmfTable } from "./CmfTable.ts"
 import { decodeCmfText } from "./CmfText.ts"
 import type { DataSetSource } from "./DataSet.ts"
 import { monthFromName } from "./MonthHint.ts"
 import { repairMojibake } from "./Mojibake.ts"
+import { uniqueRows } from "./UniqueRows.ts"
+import { readWorkbook, type Workbook, workbookFormat } from "./Workbook.ts"
 
 /** Our header for the 18 columns (CMF's XLS names none that we could confirm; see README). */
 export const FM_TAC_COLUMNS = [
@@ -21,7 +27,20 @@ export const FM_TAC_COLUMNS = [
   "Comisión Colocación", "Condición Comisión Diferida", "Comisión Diferida"
 ] as const
 
-/** Title lines allowed before the header (the XLS has three). */
+/** The workbook's header as the CMF writes it (December 2025): two rows, merged cells leave blanks. */
+export const FM_TAC_SHEET_HEADER = [
+  [
+    "Periodo", "Administradora", "Nombre Fondo", "Tipo Fondo", "Moneda", "Serie", "Caract.", "Remuneración", "",
+    "Gastos OP.", "TAC Rem. Fija", "TAC Rem. Var.", "TAC Gastos Op.", "TAC Total", "Comisión de Colocación", "",
+    "Comisión de Colocación Dif", ""
+  ],
+  ["", "", "", "", "", "", "", "Rem. Fija", "Rem. Var.", "", "%", "%", "%", "%", "Condición", "Comisión", "Condición", "Comisión"]
+] as const
+
+/** The workbook's title, above its header. */
+const TITLE = "Cuadro estadístico de Costos"
+
+/** Title lines allowed before the header (the XLS has two: the title and a blank row). */
 const PREAMBLE_LINES = 10
 
 const NOT_AVAILABLE = /^(?:NA|N\/A)$/i
@@ -82,12 +101,32 @@ const isNote = (row: ReadonlyArray<string>): boolean => {
   return filled.length === 0 || (filled.length === 1 && /\p{L}/u.test(filled[0]!))
 }
 
+// The second fee tier of the series above: only the four commission cells (14-17) filled. The
+// record keeps the first tier; these rows are counted.
+const FEE_CELLS = 14
+const isContinuation = (row: ReadonlyArray<string>): boolean =>
+  row.length <= FM_TAC_COLUMNS.length &&
+  row.slice(0, FEE_CELLS).every((c) => c.trim() === "") &&
+  row.slice(FEE_CELLS).some((c) => c.trim() !== "")
+
+const decode = SchemaParser.decodeUnknownResult(FmTacRow)
+
 const table: CmfTable<FmTacDraft> = {
   dataSet: "fm_tac",
   columns: FM_TAC_COLUMNS,
   cells,
-  decode: SchemaParser.decodeUnknownResult(FmTacRow),
+  decode,
   preambleLines: PREAMBLE_LINES,
+  isNote
+}
+
+const sheetTable: CmfSheetTable<FmTacDraft> = {
+  dataSet: "fm_tac",
+  columns: FM_TAC_COLUMNS,
+  cells,
+  decode,
+  header: FM_TAC_SHEET_HEADER,
+  preambleRows: PREAMBLE_LINES,
   isNote
 }
 
@@ -114,55 +153,132 @@ export const normalizeFundName = (s: string): string => baseName(s).replace(/\s*
 const headLines = (bytes: Uint8Array): Array<string> =>
   decodeCmfText(bytes.subarray(0, 64 * 1024)).split(/\r\n|\n|\r/)
 
-const parse = Effect.fn("FmTacSource.parse")(function* (bytes: Uint8Array, file: string) {
-  const records: Array<FmTacRecord> = []
-  const seen = new Map<string, FmTacRecord>()
-  let duplicatesSkipped = 0
-  const problem = (line: number, field: string, detail: string) =>
-    cmfFileInvalid({ dataSet: "fm_tac", file, line, field, detail })
-
+/**
+ * One row per (Administradora, Nombre Fondo, Serie) of one period. `where` places a row in a
+ * workbook (lines are then its rows).
+ */
+const tacRows = (file: string, where?: (line: number, column: string) => string) => {
+  const unique = uniqueRows<FmTacDraft>({
+    dataSet: "fm_tac",
+    file,
+    keyOf: (r) => `${r.fundName} serie ${r.serie} of ${r.agfName}`,
+    compared: COMPARED,
+    nullAs: "NA",
+    ...(where === undefined ? {} : { where })
+  })
   const onRow = (record: FmTacDraft, line: number): CmfFileInvalid | undefined => {
-    record.line = line
-    const first = records[0]
+    const first = unique.records[0]
     if (first !== undefined && first.period !== record.period) {
-      return problem(line, "Periodo", `expected the file's period ${first.period} (line ${first.line}), got ${record.period}`)
+      const said = where === undefined ? "line" : "row"
+      return cmfFileInvalid({
+        dataSet: "fm_tac",
+        file,
+        line,
+        field: "Periodo",
+        detail: `expected the file's period ${first.period} (${said} ${first.line}), got ${record.period}`,
+        ...(where === undefined ? {} : { where: where(line, "Periodo") })
+      })
     }
-    const key = `${record.agfName}|${record.fundName}|${record.serie}`
-    const earlier = seen.get(key)
-    if (earlier === undefined) {
-      seen.set(key, record)
-      records.push(record)
-      return undefined
-    }
-    const differing = COMPARED.find(([field]) => earlier[field] !== record[field])
-    if (differing === undefined) {
-      duplicatesSkipped++
-      return undefined
-    }
-    const [field, column] = differing
-    return problem(
-      line,
-      column,
-      `conflicts with line ${earlier.line} for ${record.fundName} serie ${record.serie}: ${String(earlier[field])} vs ${String(record[field])}`
-    )
+    return unique.onRow(record, line)
   }
+  return { unique, onRow }
+}
 
-  const read = yield* readCmfTable(table, bytes, file, onRow)
+const parseText = Effect.fn("FmTacSource.parseText")(function* (bytes: Uint8Array, file: string) {
+  const { unique, onRow } = tacRows(file)
+  let continuationRows = 0
+  // A continuation row is one only below a data row; before any it is a bad data row.
+  const withContinuations: CmfTable<FmTacDraft> = {
+    ...table,
+    isNote: (row) => {
+      if (unique.records.length > 0 && isContinuation(row)) {
+        continuationRows++
+        return true
+      }
+      return isNote(row)
+    }
+  }
+  const read = yield* readCmfTable(withContinuations, bytes, file, onRow)
   return {
-    records,
-    repairs: { preambleSkipped: read.preambleSkipped, footnotesSkipped: read.footnotesSkipped, duplicatesSkipped }
+    records: unique.records as ReadonlyArray<FmTacRecord>,
+    repairs: {
+      preambleSkipped: read.preambleSkipped,
+      footnotesSkipped: read.footnotesSkipped - continuationRows,
+      continuationRows,
+      duplicatesSkipped: unique.duplicatesSkipped()
+    }
   }
 })
 
-/** The FM TAC data set: detected by its header within the first lines, keyed by the month of its Periodo. */
+const parseWorkbook = Effect.fn("FmTacSource.parseWorkbook")(function* (bytes: Uint8Array, file: string) {
+  const workbook = yield* readWorkbookOf("fm_tac", bytes, file)
+  const located = yield* locateTable(sheetTable, workbook, file)
+  const { unique, onRow } = tacRows(file, columnPlace(located.sheet, FM_TAC_COLUMNS))
+  // As in the text: a continuation row is one only below a data row.
+  const tiers = { ...sheetTable, isContinuation: (row: ReadonlyArray<string>) => unique.records.length > 0 && isContinuation(row) }
+  const read = yield* readCmfSheet(tiers, located, file, onRow)
+  return {
+    records: unique.records as ReadonlyArray<FmTacRecord>,
+    repairs: {
+      preambleSkipped: read.preambleSkipped,
+      footnotesSkipped: read.footnotesSkipped,
+      continuationRows: read.continuationRows,
+      duplicatesSkipped: unique.duplicatesSkipped()
+    }
+  }
+})
+
+const parse = (bytes: Uint8Array, file: string) =>
+  workbookFormat(bytes) === null ? parseText(bytes, file) : parseWorkbook(bytes, file)
+
+/** The head of a workbook (title, header, first rows), for detect and key; undefined when unreadable. */
+const workbookHead = (bytes: Uint8Array): Workbook | undefined => {
+  const read = readWorkbook(bytes, PREAMBLE_LINES + FM_TAC_SHEET_HEADER.length + 2)
+  return Result.isSuccess(read) ? read.success : undefined
+}
+
+// Its title, or the header's first row where the title should be.
+const isTacWorkbook = (workbook: Workbook): boolean =>
+  headerKey(workbook.text).includes(headerKey(TITLE)) ||
+  workbook.sheets.some(
+    (sheet) =>
+      sheet.rows.slice(0, PREAMBLE_LINES).some((row) => rowTexts(row).some((c) => headerKey(c) === headerKey(TITLE))) ||
+      findHeader(sheet, [FM_TAC_SHEET_HEADER[0]], PREAMBLE_LINES) !== undefined
+  )
+
+/** The Periodo of the workbook's first data row, YYYYMMDD. */
+const workbookPeriod = (workbook: Workbook): string | undefined => {
+  for (const sheet of workbook.sheets) {
+    const start = findHeader(sheet, FM_TAC_SHEET_HEADER, PREAMBLE_LINES)
+    if (start === undefined) continue
+    const first = sheet.rows.slice(start + FM_TAC_SHEET_HEADER.length).map((r) => rowTexts(r)[0] ?? "").find((c) => c !== "")
+    return first !== undefined && /^\d{8}(?:\.0+)?$/.test(first) ? first : undefined
+  }
+  return undefined
+}
+
+/**
+ * The FM TAC data set: detected by its header within the first lines (a workbook: by its title or
+ * header), keyed by the month of its Periodo.
+ */
 export const FmTacSource: DataSetSource<FmTacRecord> = {
   name: "fm_tac",
-  detect: (bytes) =>
-    headLines(bytes.subarray(0, 8192))
+  detect: (bytes) => {
+    if (workbookFormat(bytes) !== null) {
+      const head = workbookHead(bytes)
+      return head !== undefined && isTacWorkbook(head)
+    }
+    return headLines(bytes.subarray(0, 8192))
       .slice(0, PREAMBLE_LINES + 1)
-      .some((line) => isHeader(line.split(";"), FM_TAC_COLUMNS)),
+      .some((line) => isHeader(line.split(";"), FM_TAC_COLUMNS))
+  },
   parse,
   key: (name, bytes, sha256) => {
+    if (workbookFormat(bytes) !== null) {
+      const head = workbookHead(bytes)
+      const period = head === undefined ? undefined : workbookPeriod(head)
+      return period !== undefined ? isoFromYmd(period).slice(0, 7) : (monthFromName(name) ?? sha256)
+    }
     const lines = headLines(bytes)
     const header = lines.findIndex((line) => isHeader(line.split(";"), FM_TAC_COLUMNS))
     const period = lines

@@ -24,6 +24,8 @@ export const uniqueRows = <R extends { readonly line: number }>(options: {
   readonly compared: ReadonlyArray<readonly [keyof R, string]>
   /** How a null value is written in the file (default "blank"). */
   readonly nullAs?: string
+  /** In a workbook: where a row's column is (`sheet "Hoja1" row 7 column N (TAC Total)`); lines are then rows. */
+  readonly where?: (line: number, column: string) => string
 }): UniqueRows<R> => {
   const records: Array<R> = []
   const seen = new Map<string, R>()
@@ -44,12 +46,14 @@ export const uniqueRows = <R extends { readonly line: number }>(options: {
       return undefined
     }
     const [field, column] = differing
+    const { where } = options
     return cmfFileInvalid({
       dataSet: options.dataSet,
       file: options.file,
       line,
       field: column,
-      detail: `conflicts with line ${earlier.line} for ${options.describe?.(row) ?? key}: ${show(earlier[field])} vs ${show(row[field])}`
+      detail: `conflicts with ${where === undefined ? "line" : "row"} ${earlier.line} for ${options.describe?.(row) ?? key}: ${show(earlier[field])} vs ${show(row[field])}`,
+      ...(where === undefined ? {} : { where: where(line, column) })
     })
   }
   return { records, onRow, duplicatesSkipped: () => duplicates }

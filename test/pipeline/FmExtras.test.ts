@@ -95,7 +95,7 @@ describe("writeFmExtras: the files parse back and agree with the universe", () =
     )
     expect(unmatched).toEqual([])
     // Three title lines and nine notes ("Notas:" and eight numbered) in every file.
-    for (const f of tac) expect(f.repairs).toEqual({ preambleSkipped: 3, footnotesSkipped: 9, duplicatesSkipped: 0 })
+    for (const f of tac) expect(f.repairs).toEqual({ preambleSkipped: 3, footnotesSkipped: 9, continuationRows: 0, duplicatesSkipped: 0 })
     const rows = tac.flatMap((f) => f.records)
     expect(rows.some((r) => r.fundName === `${fundOf(2).name} (2)`)).toBe(true)
     // Fund 0's name arrives as UTF-8 mojibake and is repaired.

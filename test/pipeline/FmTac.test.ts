@@ -50,11 +50,19 @@ describe("FmTacSource: parse", () => {
       }
     ])
     // Two title lines (the blank one is not counted), two notes (a bare one and one spread over 18 cells).
-    expect(repairs).toEqual({ preambleSkipped: 2, footnotesSkipped: 2, duplicatesSkipped: 0 })
+    expect(repairs).toEqual({ preambleSkipped: 2, footnotesSkipped: 2, continuationRows: 0, duplicatesSkipped: 0 })
+  })
+
+  it("skips a continuation row (a second fee tier: only the last four cells) after a data row, counted; rejects one before any", async () => {
+    const tier = ";;;;;;;;;;;;;;NA;NA;181 a mas;NA"
+    const { records, repairs } = await parse(file(HEADER, A, tier, B))
+    expect(records.map((r) => [r.line, r.serie, r.placementFeeCondition])).toEqual([[2, "A", "Permanencia menor a 30 días"], [4, "APV", null]])
+    expect(repairs).toEqual({ preambleSkipped: 0, footnotesSkipped: 0, continuationRows: 1, duplicatesSkipped: 0 })
+    expect(await failure(file(HEADER, tier, A))).toMatchObject({ line: 2, field: "Periodo" })
   })
 
   it("skips a row repeated verbatim, counted; rejects a repeat with other values naming both lines", async () => {
-    expect((await parse(file(HEADER, A, B, A))).repairs).toEqual({ preambleSkipped: 0, footnotesSkipped: 0, duplicatesSkipped: 1 })
+    expect((await parse(file(HEADER, A, B, A))).repairs).toEqual({ preambleSkipped: 0, footnotesSkipped: 0, continuationRows: 0, duplicatesSkipped: 1 })
     const error = await failure(file(HEADER, A, B, withCell(A, 13, "1,41")))
     expect(error).toMatchObject({ dataSet: "fm_tac", file: FILE, line: 4, field: "TAC Total" })
     expect(error.message).toContain("line 2")

@@ -1,0 +1,109 @@
+/**
+ * Workbooks as the CMF serves them, for tests: real XLS (BIFF8, BIFF5) and XLSX bytes written by the
+ * workbook library's own writer, and HTML tables served as Excel (latin-1, as the CMF's PHP pages).
+ * `bprDayWorkbook` writes a daily BPR report (`fm.fm_bpr_dia.php`) from records, in the real
+ * report's layout, so a fake CMF can serve BPR days.
+ */
+import * as XLSX from "@e965/xlsx"
+import type { FmBprDailyRecord } from "../../schemas/records/FmBprDaily.ts"
+import { formatRut } from "../../pipeline/sources/CmfRut.ts"
+
+export type Cell = string | number | null
+export type BookType = "biff8" | "biff5" | "xlsx"
+
+/** A merged range, 0-based inclusive, as the library writes it. */
+export interface Merge {
+  readonly s: { readonly r: number; readonly c: number }
+  readonly e: { readonly r: number; readonly c: number }
+}
+
+/** One sheet of `rows` (null: no cell) written by the library as `bookType`. */
+export const workbookBytes = (
+  rows: ReadonlyArray<ReadonlyArray<Cell>>,
+  options: { readonly bookType: BookType; readonly sheet?: string; readonly merges?: ReadonlyArray<Merge> }
+): Uint8Array => {
+  const sheet = XLSX.utils.aoa_to_sheet(rows.map((r) => [...r]))
+  if (options.merges !== undefined) sheet["!merges"] = options.merges.map((m) => ({ s: { ...m.s }, e: { ...m.e } }))
+  const book = XLSX.utils.book_new()
+  XLSX.utils.book_append_sheet(book, sheet, options.sheet ?? "Hoja1")
+  return new Uint8Array(XLSX.write(book, { bookType: options.bookType, type: "buffer" }) as Buffer)
+}
+
+const escapeHtml = (s: string): string => s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;")
+
+/** A cell of `htmlTable`: text or number, optionally spanning columns/rows. */
+export type HtmlCell = Cell | { readonly v: Cell; readonly colspan?: number; readonly rowspan?: number }
+
+/** An HTML page with one table of `rows`, latin-1 with its charset declared, as CMF's PHP serves it. */
+export const htmlTable = (rows: ReadonlyArray<ReadonlyArray<HtmlCell>>): Uint8Array => {
+  const td = (c: HtmlCell): string => {
+    if (c !== null && typeof c === "object") {
+      const spans = `${c.colspan === undefined ? "" : ` colspan="${c.colspan}"`}${c.rowspan === undefined ? "" : ` rowspan="${c.rowspan}"`}`
+      return `<td${spans}>${escapeHtml(String(c.v ?? ""))}</td>`
+    }
+    return `<td>${escapeHtml(String(c ?? ""))}</td>`
+  }
+  const body = rows.map((r) => `<tr>${r.map(td).join("")}</tr>`).join("\n")
+  const html =
+    `<html><head><meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1"></head>\n` +
+    `<body><table border="1">\n${body}\n</table></body></html>\n`
+  return new Uint8Array(Buffer.from(html, "latin1"))
+}
+
+const MONTHS = [
+  "ENERO", "FEBRERO", "MARZO", "ABRIL", "MAYO", "JUNIO", "JULIO", "AGOSTO", "SEPTIEMBRE", "OCTUBRE", "NOVIEMBRE", "DICIEMBRE"
+]
+const WORD: Readonly<Record<string, string>> = { $$: "PESOS", PROM: "DOLAR", EUR: "EURO" }
+
+/** The preamble of the real report (2014), with `date`'s "Fecha" line. */
+export const bprPreamble = (date: string): Array<Array<Cell>> => [
+  ["SUPERINTENDENCIA DE VALORES Y SEGUROS"],
+  ["Estadística de los Fondos Mutuos "],
+  [" "],
+  ["Patrimonio, Participes y Valor de la Cuota por Fecha Diaria"],
+  ["Administradora : TODAS "],
+  ["Tipo de fondo : TODOS "],
+  ["Moneda de la consulta : TODAS "],
+  [`Fecha : ${Number(date.slice(8, 10))} DE ${MONTHS[Number(date.slice(5, 7)) - 1]} DE ${date.slice(0, 4)} `],
+  [null]
+]
+
+export const BPR_HEADER: Array<Cell> = ["  ", "RUN", "Tipo de fondo (2)", "Administradora", "Serie", "Patrimonio (1)", "Numero de participes", "Valor cuota"]
+
+/** The real report's notes after the data (a blank row first). */
+export const BPR_NOTES: Array<Array<Cell>> = [
+  [],
+  [" (1)  Cifras en millones de pesos o de la moneda que corresponda "],
+  ["(2) Tipo de fondo: "],
+  ["    1: FM DE INV.EN INST.DE DEUDA DE C/P CON DURACION <= 90 DIAS, "],
+  ["   2: FM DE INV.EN INST.DE DEUDA DE C/P CON DURACION <= 365 DIAS, "],
+  ["   3: FM DE INV.EN INST.DE DEUDA DE MEDIANO Y LARGO PLAZO,  "],
+  ["   4: FM MIXTO,  "],
+  ["   5: FM DE INVERSION EN INSTRUMENTOS DE CAPITALIZACION,  "],
+  ["   6: FM DE LIBRE INVERSION,  "],
+  ["   7: FM ESTRUCTURADO,   "],
+  ["   8: FM DIRIGIDO A INVERSIONISTAS CALIFICADOS, "]
+]
+
+/** A record as a report row: RUN with its check digit, the currency word, patrimony in millions (numbers, as BIFF cells). */
+export const bprRow = (r: Omit<FmBprDailyRecord, "line" | "date">): Array<Cell> => [
+  r.fundName,
+  formatRut(r.run),
+  r.fundType,
+  r.agfName,
+  r.serie,
+  WORD[r.currencyCode] ?? r.currencyCode,
+  r.patrimony / 1e6,
+  r.holders,
+  r.price
+]
+
+/** The daily BPR report of `date` (YYYY-MM-DD) holding `records`, as an XLS (BIFF8) or an HTML table. */
+export const bprDayWorkbook = (
+  date: string,
+  records: ReadonlyArray<Omit<FmBprDailyRecord, "line" | "date">>,
+  format: "xls" | "html" = "xls"
+): Uint8Array => {
+  const rows = [...bprPreamble(date), BPR_HEADER, ...records.map(bprRow), ...BPR_NOTES]
+  return format === "xls" ? workbookBytes(rows, { bookType: "biff8" }) : htmlTable(rows)
+}
