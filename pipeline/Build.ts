@@ -69,13 +69,13 @@ const loadRecords = (adapter: DataSetAdapter, context: LoadContext): Effect.Effe
           return copy
         })
   return Effect.map(parsed, (p) => {
-    const latest = adapter.latestOf?.(p.records) ?? null
+    const dates = adapter.datesOf?.(p.records) ?? null
     return {
       name: context.name,
       data: p.records,
       repairs: p.repairs,
       rows: p.records.length,
-      ...(latest === null ? {} : { latestDate: dateToInt(latest) }),
+      ...(dates === null ? {} : { firstDate: dateToInt(dates.first), latestDate: dateToInt(dates.latest) }),
     }
   })
 }
@@ -210,6 +210,12 @@ export const buildSnapshot = (
     ;(loaded.files as Map<DataSetName, unknown>).clear()
     collectGarbage()
     const repairs: Record<string, number> = { ...staged.repairs }
+    const { corrections } = staged
+    const provisional = staged.tables.find(([t]) => t === "quota_sources")?.[1] as ReadonlyArray<{ rows: number; latest_from_source: number }> | undefined
+    const quotaSources = {
+      bpr_series: (provisional ?? []).filter((s) => s.latest_from_source === 1).length,
+      bpr_rows: (provisional ?? []).reduce((n, s) => n + s.rows, 0),
+    }
     const stageMs = Math.round(performance.now() - t)
     console.error(JSON.stringify({ level: "info", stage: "staged", ...memory() }))
     const writer = new SnapshotWriter(snapshotsDir)
@@ -260,6 +266,8 @@ export const buildSnapshot = (
       row_counts: finished.rowCounts,
       repairs,
       options: {},
+      corrections,
+      quota_sources: quotaSources,
     })
     return finished
   })

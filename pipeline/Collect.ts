@@ -8,12 +8,13 @@ import { readdirSync, readFileSync, statSync } from "node:fs"
 import { basename, join } from "node:path"
 import type { CaptchaSolver } from "./fetch/CaptchaSolver.ts"
 import { CartolaSession, fetchCartolaRange } from "./fetch/CartolaDownload.ts"
-import { CmfSourceError, type FetchOptions, getPage, postForm } from "./fetch/CmfHttp.ts"
+import { CmfSourceError, type FetchOptions, getBytes, getPage, postForm } from "./fetch/CmfHttp.ts"
 import { type IndicatorFetcher, indicatorYears } from "./fetch/IndicatorFetch.ts"
 import type { Ledger, RawFileObserved } from "./ledger/Ledger.ts"
 import type { RawStore } from "./RawStore.ts"
 import { FolderMemo } from "./FolderMemo.ts"
 import { detect } from "./sources/Sources.ts"
+import { weekdaysBefore } from "../snapshots/Status.ts"
 
 export class UnrecognizedFile extends Schema.TaggedError<UnrecognizedFile>()("UnrecognizedFile", {
   file: Schema.String,
@@ -155,6 +156,8 @@ export const collectHttp = (
     readonly captcha: CaptchaSolver | null
     /** UF and dólar from an API; null: they wait for a drop. */
     readonly indicators: IndicatorFetcher | null
+    /** How many weekdays back the daily BPR report is fetched when none is recorded yet. */
+    readonly bprDays: number
   },
 ) =>
   Effect.gen(function* () {
@@ -171,6 +174,14 @@ export const collectHttp = (
     }
     const registryUrl = `${base}/institucional/estadisticas/fm_ident2.php`
     keep(yield* record(ledger, raw, "fm_ident2.txt", registryUrl, yield* postForm(registryUrl, {}, options.fetch)))
+    // The daily BPR report (no captcha): every weekday since the last one recorded, the last two of
+    // those again (the CMF publishes a day's values a business day late), at most `bprDays` back.
+    for (const day of bprDays(ledger, options.historyStart, options.until, options.bprDays)) {
+      const url =
+        `${base}/institucional/estadisticas/fm.fm_bpr_dia.php?admins=0&tipofondo=0&moneda=0` +
+        `&dia_select=${Number(day.slice(8, 10))}&mes_peri=${day.slice(5, 7)}&anio_peri=${day.slice(0, 4)}&out=excel&lang=es`
+      keep(yield* record(ledger, raw, `fm_bpr_dia_${compact(day)}.xls`, url, yield* getBytes(url, options.fetch)))
+    }
     const waiting: WaitingDataSet[] = []
     if (options.captcha === null) {
       waiting.push({ dataSet: "cartola_diaria", why: "FDS_CAPTCHA_COMMAND is not set: the cartola is not fetched; drop it into the inbox" })
@@ -218,5 +229,25 @@ export const collectHttp = (
     }
     return { observed, appended, waiting } satisfies CollectResult
   })
+
+/** The weekdays to fetch the daily BPR report for, oldest first (holidays are not known: their report is empty). */
+export const bprDays = (ledger: Ledger, historyStart: string, until: string, maxDays: number): string[] => {
+  if (maxDays <= 0) return []
+  let last: string | null = null
+  for (const i of ledger.currentInputs()) {
+    const m = i.data_set === "fm_bpr_daily" ? /^day_(\d{4})(\d{2})(\d{2})$/.exec(i.key) : null
+    const day = m === null ? null : `${m[1]}-${m[2]}-${m[3]}`
+    if (day !== null && day <= until && (last === null || day > last)) last = day
+  }
+  const earliest = weekdaysBefore(until, maxDays - 1)
+  let from = last === null ? earliest : weekdaysBefore(last, 1)
+  if (from < earliest) from = earliest
+  if (from < historyStart) from = historyStart
+  const days: string[] = []
+  for (let d = Date.parse(`${from}T00:00:00Z`); d <= Date.parse(`${until}T00:00:00Z`); d += 86_400_000) {
+    if (![0, 6].includes(new Date(d).getUTCDay())) days.push(new Date(d).toISOString().slice(0, 10))
+  }
+  return days
+}
 
 export { CmfSourceError }

@@ -53,6 +53,8 @@ export interface RunOptions {
   readonly captcha?: CaptchaSolver | null | undefined
   /** UF and dólar from the CMF API or SIETE; absent or null: they wait for a drop. */
   readonly indicators?: IndicatorFetcher | null | undefined
+  /** Weekdays of the daily BPR report fetched when none is recorded yet (FDS_BPR_DAYS, default 10; 0: not fetched). */
+  readonly bprDays?: number | undefined
   readonly progress?: Progress | undefined
 }
 
@@ -155,6 +157,7 @@ const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedE
               portfolioMonths: options.portfolioMonths ?? 12,
               captcha: options.captcha ?? null,
               indicators: options.indicators ?? null,
+              bprDays: options.bprDays ?? 10,
             })
       const result = yield* collected.pipe(
         Effect.catchTags({

@@ -13,7 +13,7 @@ import type { AdministratorsTable, FundsTable, SeriesTable, SnapshotDatabase } f
 import type { SeriesAliasesTable } from "../snapshots/tables/FmExtras.ts"
 import type { CmfFileInvalid } from "./sources/CmfFileInvalid.ts"
 import type { DataSetAdapter, LoadedFile } from "./sources/DataSet.ts"
-import type { StagedQuotas } from "./staging/Quotas.ts"
+import type { QuotaCorrection, StagedQuotas } from "./staging/Quotas.ts"
 
 export interface StageInputs {
   /** The loaded files of each data set, in the ledger's order (newest observation last). */
@@ -31,6 +31,8 @@ export interface StagedBatch {
   /** Every other table, ready to insert, in key order. */
   readonly tables: ReadonlyArray<readonly [keyof SnapshotDatabase, ReadonlyArray<unknown>]>
   readonly repairs: Record<string, number>
+  /** Provisional values the cartola replaced with a different one (for the manifest). */
+  readonly corrections: ReadonlyArray<QuotaCorrection>
 }
 
 /**
@@ -46,6 +48,7 @@ export interface StageContext {
   /** The records of one data set across its files, in the ledger's order (newest observation last). */
   readonly records: <R>(dataSet: DataSetName) => ReadonlyArray<R>
   readonly repairs: Record<string, number>
+  readonly corrections: QuotaCorrection[]
   readonly meta: Record<string, string>
   readonly tables: Map<keyof SnapshotDatabase, ReadonlyArray<unknown>>
   /** Renamed series: "RUN|OLD LABEL" → new label (the renames step). */
@@ -91,6 +94,7 @@ export const stage = (
       files,
       records: <R>(dataSet: DataSetName) => files(dataSet).flatMap((f) => f.data as ReadonlyArray<R>),
       repairs: {},
+      corrections: [],
       meta: {},
       tables: new Map(),
       relabel: new Map(),
@@ -109,5 +113,6 @@ export const stage = (
       quotas: core.quotas,
       tables: [...context.tables],
       repairs: context.repairs,
+      corrections: context.corrections,
     }
   })

@@ -21,6 +21,22 @@ export interface Manifest {
   /** Normal CMF quirks repaired or skipped (duplicate rows, footnotes, …), counted. */
   readonly repairs: Readonly<Record<string, number>>
   readonly options: Readonly<Record<string, string>>
+  /**
+   * Provisional values (the daily BPR report) that the cartola replaced with a value differing by
+   * more than the BPR's rounding: series, date, old and new value, and the file of each (pipeline 0.4).
+   */
+  readonly corrections?: ReadonlyArray<{
+    readonly asset_id: number
+    readonly run: number
+    readonly serie: string
+    readonly date: string
+    readonly old: number
+    readonly new: number
+    readonly old_source: string
+    readonly new_source: string
+  }>
+  /** Series whose latest value comes from the BPR alone (flows, costs and factors null until the cartola arrives). */
+  readonly quota_sources?: { readonly bpr_series: number; readonly bpr_rows: number }
 }
 
 export const manifestPath = (dir: string, snapshotFile: string): string =>

@@ -4,7 +4,7 @@
  */
 import type { FiFactSheetsTable, FiHoldingsTable, FiInstrumentsTable, FiPricesTable, FiSeriesTable } from "./tables/Fi.ts"
 import { FI_TABLES } from "./tables/Fi.ts"
-import type { Article107Table, FmHoldingsTable, SeriesAliasesTable, TacTable } from "./tables/FmExtras.ts"
+import type { Article107Table, FmHoldingsTable, QuotaSourcesTable, SeriesAliasesTable, TacTable } from "./tables/FmExtras.ts"
 import { FM_EXTRA_TABLES } from "./tables/FmExtras.ts"
 import type {
   AfmCategoriesTable,
@@ -16,7 +16,7 @@ import type {
 import { MARKET_TABLES } from "./tables/Market.ts"
 import { COMPUTED_TABLES } from "./tables/Computed.ts"
 
-export const FORMAT_VERSION = 3
+export const FORMAT_VERSION = 4
 
 export interface MetaTable {
   key: string
@@ -68,6 +68,7 @@ export interface SnapshotDatabase {
   tac: TacTable
   fm_holdings: FmHoldingsTable
   series_aliases: SeriesAliasesTable
+  quota_sources: QuotaSourcesTable
   article107: Article107Table
   indicators: IndicatorsTable
   afm_categories: AfmCategoriesTable

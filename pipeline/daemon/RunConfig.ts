@@ -56,6 +56,7 @@ export const runOptionsFromEnv = (
   retentionDays: envNumber(env, "FDS_RETENTION_DAYS", 14),
   progress: args.progress,
   captcha: captchaSolverFromEnv(env),
+  bprDays: envNumber(env, "FDS_BPR_DAYS", 10),
   indicators: indicatorFetcherFromEnv(env),
   fetch: {
     ...defaultFetchOptions,

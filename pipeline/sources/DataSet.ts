@@ -69,8 +69,11 @@ export interface DataSetAdapter<R = unknown> extends DataSetSource<R> {
   readonly part: "core" | "fi"
   /** How often its values come (what "late" means for it in /health's sources). */
   readonly cadence: SourceCadence
-  /** The latest date (YYYY-MM-DD) a file's records are of, for its freshness; absent: undated (a registry, a list). */
-  readonly latestOf?: (records: ReadonlyArray<R>) => string | null
+  /**
+   * The first and latest dates (YYYY-MM-DD) a file's records are of: its freshness, and for a
+   * daily-values data set the batch's date; absent: undated (a registry, a list).
+   */
+  readonly datesOf?: (records: ReadonlyArray<R>) => { readonly first: string; readonly latest: string } | null
   /**
    * Data sets of daily values date the batch: the latest value date among their files is the
    * batch date unless `--date` says otherwise; a batch needs at least one file of one of them.

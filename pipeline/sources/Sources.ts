@@ -26,6 +26,7 @@ import { FiBookValuesSource } from "./FiBookValues.ts"
 import { FiFactSheetsSource } from "./FiFactSheets.ts"
 import { FiPortfolioSource } from "./FiPortfolio.ts"
 import { FiRegistrySource } from "./FiRegistry.ts"
+import { FmBprDailySource } from "./FmBprDaily.ts"
 import { FmPortfolioSource, marketFromName } from "./FmPortfolio.ts"
 import { FmRegistrySource } from "./FmRegistry.ts"
 import { FmTacSource } from "./FmTac.ts"
@@ -36,18 +37,26 @@ import { SeriesRenamesSource } from "./SeriesRenames.ts"
 const adapter = <R>(source: DataSetSource<R>, rest: Omit<DataSetAdapter<R>, keyof DataSetSource<R>>): DataSetAdapter =>
   ({ ...source, ...rest }) as DataSetAdapter
 
-/** The latest of the records' `field` (a date YYYY-MM-DD, or a month YYYY-MM: its last day). */
+/** A month YYYY-MM as its last day; a date as it is. */
+const asDay = (v: string): string => {
+  if (v.length !== 7) return v
+  const [y, m] = v.split("-").map(Number)
+  return new Date(Date.UTC(y!, m!, 0)).toISOString().slice(0, 10)
+}
+
+/** The first and latest of the records' `field` (a date YYYY-MM-DD, or a month YYYY-MM: its last day). */
 const latest =
   <R>(field: keyof R) =>
-  (records: ReadonlyArray<R>): string | null => {
+  (records: ReadonlyArray<R>): { first: string; latest: string } | null => {
+    let min: string | null = null
     let max: string | null = null
     for (const r of records) {
       const v = r[field]
-      if (typeof v === "string" && (max === null || v > max)) max = v
+      if (typeof v !== "string") continue
+      if (min === null || v < min) min = v
+      if (max === null || v > max) max = v
     }
-    if (max === null || max.length !== 7) return max
-    const [y, m] = max.split("-").map(Number)
-    return new Date(Date.UTC(y!, m!, 0)).toISOString().slice(0, 10)
+    return min === null || max === null ? null : { first: asDay(min), latest: asDay(max) }
   }
 
 export const ADAPTERS: ReadonlyArray<DataSetAdapter> = [
@@ -59,17 +68,18 @@ export const ADAPTERS: ReadonlyArray<DataSetAdapter> = [
     stage: stageRegistry,
   }),
   adapter(CartolaSource, { part: "core", cadence: "daily", dailyValues: true, load: loadCartola, stage: stageDailyValues }),
-  adapter(FmTacSource, { part: "core", cadence: "monthly", latestOf: latest("period"), stage: tacStep }),
-  adapter(FmPortfolioSource, { part: "core", cadence: "monthly", latestOf: latest("month"), stage: fmHoldingsStep }),
+  adapter(FmBprDailySource, { part: "core", cadence: "daily", dailyValues: true, datesOf: latest("date") }), // staged with the cartola
+  adapter(FmTacSource, { part: "core", cadence: "monthly", datesOf: latest("period"), stage: tacStep }),
+  adapter(FmPortfolioSource, { part: "core", cadence: "monthly", datesOf: latest("month"), stage: fmHoldingsStep }),
   adapter(Article107Source, { part: "core", cadence: "irregular", stage: article107Step }),
-  adapter(AfmCategoriesSource, { part: "core", cadence: "irregular", latestOf: latest("date"), stage: afmStep }),
+  adapter(AfmCategoriesSource, { part: "core", cadence: "irregular", datesOf: latest("date"), stage: afmStep }),
   adapter(CmfSpheresSource, { part: "core", cadence: "irregular", stage: spheresStep }),
   adapter(BenchmarkCatalogSource, { part: "core", cadence: "irregular", stage: benchmarksStep }),
-  adapter(BenchmarkPricesSource, { part: "core", cadence: "daily", latestOf: latest("date") }), // staged with the catalog
-  adapter(IndicatorsSource, { part: "core", cadence: "daily", latestOf: latest("date"), stage: indicatorsStep }),
+  adapter(BenchmarkPricesSource, { part: "core", cadence: "daily", datesOf: latest("date") }), // staged with the catalog
+  adapter(IndicatorsSource, { part: "core", cadence: "daily", datesOf: latest("date"), stage: indicatorsStep }),
   adapter(FiRegistrySource, { part: "fi", cadence: "irregular", required: "no FI registry among the inputs", stage: fiStep }),
-  adapter(FiBookValuesSource, { part: "fi", cadence: "daily", latestOf: latest("date") }), // the FI/ETF part is staged as one, on the registry
-  adapter(FiPortfolioSource, { part: "fi", cadence: "quarterly", latestOf: latest("period") }),
+  adapter(FiBookValuesSource, { part: "fi", cadence: "daily", datesOf: latest("date") }), // the FI/ETF part is staged as one, on the registry
+  adapter(FiPortfolioSource, { part: "fi", cadence: "quarterly", datesOf: latest("period") }),
   adapter(FiFactSheetsSource, { part: "fi", cadence: "irregular" }),
   adapter(EtfTickersSource, { part: "fi", cadence: "irregular" }),
 ]

@@ -46,6 +46,11 @@ export interface CartolaInput {
   readonly load: () => CartolaColumns
   /** When known: the merge counts rows per series from it instead of loading the columns twice. */
   readonly summary?: CartolaSummary
+  /**
+   * A provisional source (the daily BPR report): a row of it gives way to a cartola row of the same
+   * series and date, and its series' values say where they came from.
+   */
+  readonly provisional?: { readonly dataSet: string; readonly decimals: number }
 }
 
 /**

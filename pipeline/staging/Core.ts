@@ -8,7 +8,10 @@ import type { FmRegistryRecord } from "../../schemas/CmfRecords.ts"
 import { conceptId, providerId } from "../../schemas/Ids.ts"
 import type { AdministratorsTable, FundsTable, SeriesTable } from "../../snapshots/Tables.ts"
 import type { StageContext } from "../Stage.ts"
-import type { CartolaInput } from "./CartolaColumns.ts"
+import { dateToInt } from "../../schemas/Dates.ts"
+import type { FmBprDailyRecord } from "../../schemas/records/FmBprDaily.ts"
+import type { QuotaSourcesTable } from "../../snapshots/tables/FmExtras.ts"
+import type { CartolaColumns, CartolaInput, CartolaSeriesInfo } from "./CartolaColumns.ts"
 import { mergeQuotas } from "./Quotas.ts"
 
 /** The registry step: one administrator per RUT, one fund per RUN (the latest registry file wins). */
@@ -38,8 +41,9 @@ export const stageRegistry = (context: StageContext) =>
  */
 export const stageDailyValues = (context: StageContext) =>
   Effect.gen(function* () {
-    const inputs = context.files("cartola_diaria").map((f) => f.data as CartolaInput)
-    const quotas = yield* mergeQuotas(inputs, context.cutoff, context.relabel)
+    const cartolas = context.files("cartola_diaria").map((f) => f.data as CartolaInput)
+    const bpr = bprInputs(context)
+    const quotas = yield* mergeQuotas([...cartolas, ...bpr], context.cutoff, context.relabel)
     const { administrators, funds } = context
     let missing = 0
     const series: SeriesTable[] = []
@@ -73,6 +77,20 @@ export const stageDailyValues = (context: StageContext) =>
       })
     }
     Object.assign(context.repairs, quotas.repairs, { funds_missing_from_registry: missing })
+    context.corrections.push(...quotas.corrections)
+    const sources: QuotaSourcesTable[] = []
+    for (const s of quotas.series) {
+      if (s.provisionalRows === 0) continue
+      sources.push({
+        asset_id: s.assetId,
+        source: "fm_bpr_daily",
+        rows: s.provisionalRows,
+        first_date: s.provisionalFirst,
+        last_date: s.provisionalLast,
+        latest_from_source: s.provisionalLast === quotas.date[s.end - 1] ? 1 : 0,
+      })
+    }
+    context.tables.set("quota_sources", sources)
     const known = new Set(series.map((s) => s.asset_id))
     const aliasRows = context.renameAliases.filter((a) => known.has(a.asset_id))
     context.tables.set("series_aliases", aliasRows)
@@ -83,5 +101,58 @@ export const stageDailyValues = (context: StageContext) =>
       funds: [...funds.values()].sort((a: FundsTable, b) => a.concept_id - b.concept_id),
       known,
       aliasOf: new Map(aliasRows.map((a) => [a.alias_id, a.asset_id])),
+    }
+  })
+
+/** The BPR report's decimals of valor cuota: a cartola value further from it than half a unit of the last is a correction. */
+const BPR_PRICE_DECIMALS = 4
+
+/**
+ * Each daily BPR file as a provisional input of the quota merge: a row gives way to the cartola's
+ * for the same series and date. The BPR names no administrator RUT: it is the registry's; rows of a
+ * fund the registry does not list are left out and counted.
+ */
+const bprInputs = (context: StageContext): CartolaInput[] =>
+  context.files("fm_bpr_daily").map((file) => {
+    const records = file.data as ReadonlyArray<FmBprDailyRecord>
+    const kept = records.filter((r) => context.funds.has(r.run))
+    const left = records.length - kept.length
+    if (left > 0) context.repairs["fm_bpr_daily.rows_of_funds_not_in_registry"] = (context.repairs["fm_bpr_daily.rows_of_funds_not_in_registry"] ?? 0) + left
+    const series: CartolaSeriesInfo[] = []
+    const index = new Map<string, number>()
+    const n = kept.length
+    const columns = {
+      seriesIndex: new Int32Array(n),
+      date: new Int32Array(n),
+      price: new Float64Array(n),
+      patrimony: new Float64Array(n),
+      holders: new Float64Array(n),
+      factorAjuste: new Float64Array(n).fill(Number.NaN),
+      factorReparto: new Float64Array(n).fill(Number.NaN),
+      line: new Int32Array(n),
+    }
+    kept.forEach((r, i) => {
+      const serie = r.serie.trim().toUpperCase()
+      const key = `${r.run}|${serie}`
+      let k = index.get(key)
+      if (k === undefined) {
+        k = series.length
+        index.set(key, k)
+        const admin = context.administrators.get(context.funds.get(r.run)!.provider_id)!
+        series.push({ run: r.run, serie, currencyCode: r.currencyCode, agfRut: admin.rut, agfName: r.agfName ?? admin.name })
+      }
+      columns.seriesIndex[i] = k
+      columns.date[i] = dateToInt(r.date)
+      columns.price[i] = r.price
+      columns.patrimony[i] = r.patrimony
+      columns.holders[i] = r.holders
+      columns.line[i] = r.line
+    })
+    const loaded: CartolaColumns = { file: file.name, series, ...columns, repairs: {} }
+    return {
+      file: file.name,
+      firstDate: columns.date[0] ?? 0,
+      load: () => loaded,
+      provisional: { dataSet: "fm_bpr_daily", decimals: BPR_PRICE_DECIMALS },
     }
   })

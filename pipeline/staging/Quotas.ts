@@ -5,6 +5,7 @@
  * batch, naming both files and lines.
  */
 import { Effect } from "effect"
+import { intToDate } from "../../schemas/Dates.ts"
 import { assetId } from "../../schemas/Ids.ts"
 import { type CmfFileInvalid, cmfFileInvalid } from "../sources/CmfFileInvalid.ts"
 import type { CartolaColumns, CartolaInput, CartolaSeriesInfo } from "./CartolaColumns.ts"
@@ -14,6 +15,23 @@ export interface StagedSeries extends CartolaSeriesInfo {
   /** Rows [start, end) of the merged columns. */
   readonly start: number
   readonly end: number
+  /** Rows valued from a provisional source (the BPR) alone, with their first and last dates (YYYYMMDD; 0 when none). */
+  readonly provisionalRows: number
+  readonly provisionalFirst: number
+  readonly provisionalLast: number
+}
+
+/** A provisional value replaced by the cartola's, differing by more than the provisional source's rounding. */
+export interface QuotaCorrection {
+  readonly asset_id: number
+  readonly run: number
+  readonly serie: string
+  /** YYYY-MM-DD */
+  readonly date: string
+  readonly old: number
+  readonly new: number
+  readonly old_source: string
+  readonly new_source: string
 }
 
 export interface StagedQuotas {
@@ -25,6 +43,7 @@ export interface StagedQuotas {
   readonly factorAjuste: Float64Array
   readonly factorReparto: Float64Array
   readonly repairs: Record<string, number>
+  readonly corrections: ReadonlyArray<QuotaCorrection>
 }
 
 const same = (a: number, b: number): boolean => a === b || (Number.isNaN(a) && Number.isNaN(b))
@@ -57,8 +76,8 @@ export const mergeQuotas = (
           g = infos.length
           globalOf.set(key, g)
           infos.push(s)
-        } else if (renamed === undefined) {
-          infos[g] = s // the current label's own row describes the series best
+        } else if (renamed === undefined && input.provisional === undefined) {
+          infos[g] = s // the current label's own row describes the series best (a cartola's, not the BPR's)
         }
         return g
       })
@@ -109,6 +128,7 @@ export const mergeQuotas = (
       factorReparto: new Float64Array(total),
     }
     const fileOf = new Int32Array(total)
+    const weak = files.map((f) => f.provisional !== undefined)
     const lineOf = new Int32Array(total)
     const fill = start.slice()
     // Second pass: each file loaded again and copied into its series' segments.
@@ -138,8 +158,19 @@ export const mergeQuotas = (
     // Per series: sort by date when needed, drop exact duplicates, catch conflicts, and compact
     // left in place (the write position never passes the read position).
     let duplicates = 0
+    let replaced = 0
     let w = 0
     const series: StagedSeries[] = []
+    const corrections: QuotaCorrection[] = []
+    const copy = (to: number, from: number) => {
+      cols.date[to] = cols.date[from]!
+      cols.price[to] = cols.price[from]!
+      cols.patrimony[to] = cols.patrimony[from]!
+      cols.holders[to] = cols.holders[from]!
+      cols.factorAjuste[to] = cols.factorAjuste[from]!
+      cols.factorReparto[to] = cols.factorReparto[from]!
+      fileOf[to] = fileOf[from]!
+    }
     for (const g of order) {
       const from = start[g]!
       const to = from + counts[g]!
@@ -148,8 +179,34 @@ export const mergeQuotas = (
       if (!sorted) sortSegment(from, to, cols, fileOf, lineOf)
       const segmentStart = w
       for (let i = from; i < to; i++) {
-        if (i > from && cols.date[i] === cols.date[i - 1]) {
-          const p = i - 1
+        // The row kept last for this series (at w - 1) has the same date: a repeat, a provisional
+        // value the cartola replaces, or a conflict.
+        if (w > segmentStart && cols.date[i] === cols.date[w - 1]) {
+          const p = w - 1
+          const info = infos[g]!
+          if (weak[fileOf[i]!] !== weak[fileOf[p]!]) {
+            // One of the two is the BPR's: the cartola's row stays (whichever came first).
+            const [bpr, cartola] = weak[fileOf[i]!] ? [i, p] : [p, i]
+            const provisional = files[fileOf[bpr]!]!.provisional!
+            if (Math.abs(cols.price[bpr]! - cols.price[cartola]!) > 0.5 * 10 ** -provisional.decimals + 1e-9 * Math.abs(cols.price[cartola]!)) {
+              corrections.push({
+                asset_id: ids[g]!,
+                run: info.run,
+                serie: info.serie,
+                date: intToDate(cols.date[i]!),
+                old: cols.price[bpr]!,
+                new: cols.price[cartola]!,
+                old_source: `${provisional.dataSet} ${files[fileOf[bpr]!]!.file}`,
+                new_source: `cartola_diaria ${files[fileOf[cartola]!]!.file}`,
+              })
+            }
+            if (cartola === i) {
+              copy(p, i)
+              lineOf[p] = lineOf[i]!
+            }
+            replaced++
+            continue
+          }
           const identical =
             same(cols.price[i]!, cols.price[p]!) &&
             same(cols.patrimony[i]!, cols.patrimony[p]!) &&
@@ -157,10 +214,9 @@ export const mergeQuotas = (
             same(cols.factorAjuste[i]!, cols.factorAjuste[p]!) &&
             same(cols.factorReparto[i]!, cols.factorReparto[p]!)
           if (!identical) {
-            const info = infos[g]!
             return Effect.fail(
               cmfFileInvalid({
-                dataSet: "cartola_diaria",
+                dataSet: weak[fileOf[i]!] ? files[fileOf[i]!]!.provisional!.dataSet as "cartola_diaria" : "cartola_diaria",
                 file: files[fileOf[i]!]!.file,
                 line: lineOf[i]!,
                 field: "VALOR_CUOTA",
@@ -171,18 +227,25 @@ export const mergeQuotas = (
           duplicates++
           continue
         }
-        // Comparisons above read [i - 1] before it can be overwritten: w ≤ i - 1 only lags.
+        // The write position never passes the read position: w ≤ i.
         if (w !== i) {
-          cols.date[w] = cols.date[i]!
-          cols.price[w] = cols.price[i]!
-          cols.patrimony[w] = cols.patrimony[i]!
-          cols.holders[w] = cols.holders[i]!
-          cols.factorAjuste[w] = cols.factorAjuste[i]!
-          cols.factorReparto[w] = cols.factorReparto[i]!
+          copy(w, i)
+          lineOf[w] = lineOf[i]!
         }
         w++
       }
-      if (w > segmentStart) series.push({ ...infos[g]!, assetId: ids[g]!, start: segmentStart, end: w })
+      if (w > segmentStart) {
+        let provisionalRows = 0
+        let provisionalFirst = 0
+        let provisionalLast = 0
+        for (let k = segmentStart; k < w; k++) {
+          if (!weak[fileOf[k]!]) continue
+          provisionalRows++
+          if (provisionalFirst === 0) provisionalFirst = cols.date[k]!
+          provisionalLast = cols.date[k]!
+        }
+        series.push({ ...infos[g]!, assetId: ids[g]!, start: segmentStart, end: w, provisionalRows, provisionalFirst, provisionalLast })
+      }
     }
     const out = {
       date: cols.date.subarray(0, w),
@@ -195,7 +258,8 @@ export const mergeQuotas = (
     return Effect.succeed({
       series,
       ...out,
-      repairs: { duplicate_rows_across_files: duplicates, rows_after_batch_date: afterCutoff },
+      repairs: { duplicate_rows_across_files: duplicates, rows_after_batch_date: afterCutoff, provisional_rows_replaced: replaced },
+      corrections,
     })
   })
 

@@ -30,6 +30,20 @@ export interface FmHoldingsTable {
   pct_fund_assets: number
 }
 
+/**
+ * A series with values from a provisional source (the daily BPR report, without flows, costs or
+ * factors): how many of its quota rows, their first and last dates (YYYYMMDD), and whether its
+ * latest value is one of them. A series not listed is valued from the cartola alone.
+ */
+export interface QuotaSourcesTable {
+  asset_id: number
+  source: string
+  rows: number
+  first_date: number
+  last_date: number
+  latest_from_source: number
+}
+
 /** A previous series id that resolves to the current one (a rename: same identity). */
 export interface SeriesAliasesTable {
   alias_id: number
@@ -67,6 +81,12 @@ export const FM_EXTRA_TABLES: ReadonlyArray<TableSpec> = [
       position INTEGER NOT NULL, instrument_code TEXT NOT NULL, issuer_rut INTEGER, issuer_name TEXT,
       issuer_country TEXT, instrument_type TEXT NOT NULL, maturity_date TEXT, valuation_thousands REAL NOT NULL,
       pct_fund_assets REAL NOT NULL, PRIMARY KEY (run, month, market, position)) WITHOUT ROWID;`,
+  },
+  {
+    name: "quota_sources",
+    orderBy: "asset_id",
+    ddl: `CREATE TABLE quota_sources (asset_id INTEGER PRIMARY KEY, source TEXT NOT NULL, rows INTEGER NOT NULL,
+      first_date INTEGER NOT NULL, last_date INTEGER NOT NULL, latest_from_source INTEGER NOT NULL);`,
   },
   {
     name: "series_aliases",

@@ -10,7 +10,7 @@ import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { FmBprDailySource, millionsToUnits } from "../../pipeline/sources/FmBprDaily.ts"
 import { FmTacSource } from "../../pipeline/sources/FmTac.ts"
-import { SOURCES } from "../../pipeline/sources/Sources.ts"
+import { ADAPTERS as SOURCES } from "../../pipeline/sources/Sources.ts"
 import type { FmBprDailyRecord } from "../../schemas/records/FmBprDaily.ts"
 import { type BookType, bprDayWorkbook, type Cell, htmlTable, workbookBytes } from "../support/workbooks.ts"
 

@@ -8,8 +8,8 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { FM_TAC_COLUMNS, FmTacSource } from "../../pipeline/sources/FmTac.ts"
-import { SOURCES } from "../../pipeline/sources/Sources.ts"
-import { detectDataSet } from "../../pipeline/sources/Detect.ts"
+import { ADAPTERS as SOURCES } from "../../pipeline/sources/Sources.ts"
+import { detect } from "../../pipeline/sources/Sources.ts"
 import type { FmTacRecord } from "../../schemas/records/FmTac.ts"
 import { type BookType, type Cell, type HtmlCell, htmlTable, workbookBytes } from "../support/workbooks.ts"
 
@@ -169,7 +169,7 @@ describe("FmTacSource: detecting and keying a workbook", () => {
   for (const [label, bytes] of forms) {
     it(`${label}: detected as fm_tac and by no other data set; keyed by its Periodo's month`, () => {
       expect(SOURCES.filter((s) => s.detect(bytes)).map((s) => s.name)).toEqual(["fm_tac"])
-      expect(detectDataSet(bytes)).toBeNull()
+      expect(detect(bytes)?.name).toBe("fm_tac")
       expect(FmTacSource.key("anything.xls", bytes, "sha")).toBe("2025-12")
     })
   }

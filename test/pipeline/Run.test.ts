@@ -373,7 +373,7 @@ describe("pipeline run over HTTP from a local CMF stand-in", () => {
       cmf.requests.length = 0
       await run(options(join(work, "data-http"), [{ kind: "http", baseUrl: cmf.url }], { date: "2026-11-20" }))
       // (again: the FI lists, which change as funds open and close; no past month of portfolios)
-      const captchaForm = /fondos_cartola_diaria\.php$|captcha\.php$/
+      const captchaForm = /fondos_cartola_diaria\.php$|captcha\.php$|fm\.fm_bpr_dia\.php$/
       expect(cmf.requests.filter((r) => !captchaForm.test(r.path)).map((r) => r.form.txt_inicio ?? r.form.entidad ?? r.form.cartera ?? "registry")).toEqual([
         "registry",
         "01/11/2026",

@@ -6,7 +6,9 @@
  * captchaSolver.ts reads it), POST accion=valida → "1"/"0"; then POST cfm_download.php with
  * txt_inicio/txt_termino (DD/MM/YYYY) and the validated code in that session → the cartola rows of
  * that range under the real header, or "Sin información" when there are none (without them: the
- * form page again); POST ffm_download.php (aa, mm,
+ * form page again); GET fm.fm_bpr_dia.php (dia_select, mes_peri, anio_peri) → that day's BPR
+ * report as an XLS workbook (or an HTML table with `bprFormat`), made from the cartola's rows of the
+ * day (valor cuota rounded to 4 decimals as the report shows it; `bprPriceShift` moves one series'); POST ffm_download.php (aa, mm,
  * cartera) → that month's portfolio file; GET consulta.php (entidad, Estado) → the FI list page.
  * Faults can be switched on per path.
  */
@@ -16,6 +18,7 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import { captchaPng, FORM_PAGE } from "./cmfCaptchaServer.ts"
+import { bprDayWorkbook } from "./workbooks.ts"
 
 export type Fault = "500" | "hang" | "html" | "garbage"
 
@@ -24,6 +27,10 @@ export interface CmfServer {
   readonly requests: Array<{ path: string; form: Record<string, string> }>
   /** Captcha images served (each a new code). */
   readonly captchas: () => number
+  /** How the BPR report is served. */
+  bprFormat: "xls" | "html"
+  /** Added to one series' BPR valor cuota (a provisional value the cartola later corrects). */
+  bprPriceShift: { run: number; serie: string; date: string; by: number } | null
   fault: { path: string; kind: Fault; times: number } | null
   close(): Promise<void>
 }
@@ -40,6 +47,12 @@ export const startCmfServer = async (sampleDir: string): Promise<CmfServer> => {
     header = lines[0]!
     for (const line of lines.slice(1)) if (line.trim() !== "") cartolaLines.push({ date: line.split(";")[3]!, line })
   }
+  // RUN → name and type, from the registry (for the BPR report, which names funds but not their administrator's RUT).
+  const funds = new Map<number, { name: string; type: number }>()
+  for (const line of latin1(registry).split(/\r?\n/).slice(1)) {
+    const c = line.split(";")
+    if (c.length > 7 && /^\d+$/.test(c[2] ?? "")) funds.set(Number(c[2]), { name: c[4] || c[3]!, type: Number(c[7]) || 6 })
+  }
   const toCompact = (ddmmyyyy: string) => ddmmyyyy.slice(6, 10) + ddmmyyyy.slice(3, 5) + ddmmyyyy.slice(0, 2)
 
   const sessions = new Map<string, { code: string | null; validated: string | null }>()
@@ -48,6 +61,8 @@ export const startCmfServer = async (sampleDir: string): Promise<CmfServer> => {
     url: "",
     requests: [],
     captchas: () => captchas,
+    bprFormat: "xls",
+    bprPriceShift: null,
     fault: null,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   }
@@ -114,6 +129,33 @@ export const startCmfServer = async (sampleDir: string): Promise<CmfServer> => {
         const rows = cartolaLines.filter((r) => r.date >= from && r.date <= to).map((r) => r.line)
         const text = rows.length === 0 ? "Sin información" : [header, ...rows].join("\n") + "\n"
         res.writeHead(200, { "content-type": "text/plain; charset=iso-8859-1" }).end(Buffer.from(text, "latin1"))
+        return
+      }
+      if (path === "/institucional/estadisticas/fm.fm_bpr_dia.php") {
+        const date = `${form.anio_peri}-${form.mes_peri}-${String(form.dia_select).padStart(2, "0")}`
+        const shift = state.bprPriceShift
+        const records = cartolaLines
+          .filter((r) => r.date === date.replaceAll("-", ""))
+          .map(({ line }) => {
+            const c = line.split(";")
+            const run = Number(c[2])
+            const fund = funds.get(run)
+            const price = Math.round(Number(c[12]) * 1e4) / 1e4
+            const shifted = shift !== null && shift.run === run && shift.serie === c[8] && shift.date === date ? price + shift.by : price
+            return {
+              fundName: fund?.name ?? `FONDO ${run}`,
+              run,
+              fundType: fund?.type ?? 6,
+              agfName: null,
+              serie: c[8]!,
+              currencyCode: c[5]!,
+              patrimony: Number(c[13] === "" ? 0 : c[13]),
+              holders: Number(c[14] === "" ? 0 : c[14]),
+              price: shifted,
+            }
+          })
+        const bytes = bprDayWorkbook(date, records, state.bprFormat)
+        res.writeHead(200, { "content-type": state.bprFormat === "xls" ? "application/vnd.ms-excel" : "text/html; charset=iso-8859-1" }).end(bytes)
         return
       }
       if (path === "/institucional/estadisticas/ffm_download.php") {
