@@ -174,8 +174,9 @@ export const collectHttp = (
     }
     const registryUrl = `${base}/institucional/estadisticas/fm_ident2.php`
     keep(yield* record(ledger, raw, "fm_ident2.txt", registryUrl, yield* postForm(registryUrl, {}, options.fetch)))
-    // The daily BPR report (no captcha): every weekday since the last one recorded, the last two of
-    // those again (the CMF publishes a day's values a business day late), at most `bprDays` back.
+    // The daily BPR report (no captcha): every weekday since the last batch's day (the CMF publishes
+    // a day's values a business day late, so a day fetched too early is fetched again), at most
+    // `bprDays` back.
     for (const day of bprDays(ledger, options.historyStart, options.until, options.bprDays)) {
       const url =
         `${base}/institucional/estadisticas/fm.fm_bpr_dia.php?admins=0&tipofondo=0&moneda=0` +
@@ -230,17 +231,17 @@ export const collectHttp = (
     return { observed, appended, waiting } satisfies CollectResult
   })
 
-/** The weekdays to fetch the daily BPR report for, oldest first (holidays are not known: their report is empty). */
+/**
+ * The weekdays to fetch the daily BPR report for, oldest first: from the day before the last batch
+ * published (the last day known to have values; a day fetched before its values were published
+ * answers an empty report, so every day after it is fetched again until a batch moves past it) to
+ * `until`, at most `maxDays` back. Holidays are not known: their report is empty.
+ */
 export const bprDays = (ledger: Ledger, historyStart: string, until: string, maxDays: number): string[] => {
   if (maxDays <= 0) return []
-  let last: string | null = null
-  for (const i of ledger.currentInputs()) {
-    const m = i.data_set === "fm_bpr_daily" ? /^day_(\d{4})(\d{2})(\d{2})$/.exec(i.key) : null
-    const day = m === null ? null : `${m[1]}-${m[2]}-${m[3]}`
-    if (day !== null && day <= until && (last === null || day > last)) last = day
-  }
+  const published = ledger.events("BatchPublished").at(-1)?.payload.batch_date
   const earliest = weekdaysBefore(until, maxDays - 1)
-  let from = last === null ? earliest : weekdaysBefore(last, 1)
+  let from = published === undefined || published > until ? earliest : weekdaysBefore(published, 1)
   if (from < earliest) from = earliest
   if (from < historyStart) from = historyStart
   const days: string[] = []

@@ -29,6 +29,8 @@ export interface CmfServer {
   readonly captchas: () => number
   /** How the BPR report is served. */
   bprFormat: "xls" | "html"
+  /** The last day whose values the CMF has published (cartola and BPR): later rows are not served yet. */
+  publishedThrough: string | null
   /** Added to one series' BPR valor cuota (a provisional value the cartola later corrects). */
   bprPriceShift: { run: number; serie: string; date: string; by: number } | null
   fault: { path: string; kind: Fault; times: number } | null
@@ -62,6 +64,7 @@ export const startCmfServer = async (sampleDir: string): Promise<CmfServer> => {
     requests: [],
     captchas: () => captchas,
     bprFormat: "xls",
+    publishedThrough: null,
     bprPriceShift: null,
     fault: null,
     close: () => new Promise((resolve) => server.close(() => resolve())),
@@ -126,7 +129,8 @@ export const startCmfServer = async (sampleDir: string): Promise<CmfServer> => {
         }
         const from = toCompact(form.txt_inicio ?? "")
         const to = toCompact(form.txt_termino ?? "")
-        const rows = cartolaLines.filter((r) => r.date >= from && r.date <= to).map((r) => r.line)
+        const through = state.publishedThrough?.replaceAll("-", "") ?? "99999999"
+        const rows = cartolaLines.filter((r) => r.date >= from && r.date <= to && r.date <= through).map((r) => r.line)
         const text = rows.length === 0 ? "Sin información" : [header, ...rows].join("\n") + "\n"
         res.writeHead(200, { "content-type": "text/plain; charset=iso-8859-1" }).end(Buffer.from(text, "latin1"))
         return
@@ -135,7 +139,7 @@ export const startCmfServer = async (sampleDir: string): Promise<CmfServer> => {
         const date = `${form.anio_peri}-${form.mes_peri}-${String(form.dia_select).padStart(2, "0")}`
         const shift = state.bprPriceShift
         const records = cartolaLines
-          .filter((r) => r.date === date.replaceAll("-", ""))
+          .filter((r) => r.date === date.replaceAll("-", "") && (state.publishedThrough === null || date <= state.publishedThrough))
           .map(({ line }) => {
             const c = line.split(";")
             const run = Number(c[2])
