@@ -19,6 +19,9 @@ import { type StagedBatch, stage } from "./Stage.ts"
 import type { ParsedCache } from "./staging/ParsedCache.ts"
 import { PIPELINE_VERSION } from "./Version.ts"
 
+/** A check on the staged batch refused it (the coverage gate): a content rejection, not a failure. */
+export class StagedBatchRefused extends Schema.TaggedError<StagedBatchRefused>()("StagedBatchRefused", { reason: Schema.String }) {}
+
 export class BuildFailed extends Schema.TaggedError<BuildFailed>()("BuildFailed", { reason: Schema.String }) {}
 
 /** Reports parsing progress (a terminal bar, log lines, or nothing); ETA from bytes, not files. */
@@ -201,10 +204,14 @@ export const buildSnapshot = (
   inputs: ReadonlyArray<RawFileObserved>,
   loaded: LoadedInputs,
   batchDate: string,
-): Effect.Effect<FinishedSnapshot, CmfFileInvalid | BuildFailed> =>
+  /** Refuses the staged batch with a reason, or passes it (null). */
+  gate: (staged: StagedBatch) => string | null = () => null,
+): Effect.Effect<FinishedSnapshot, CmfFileInvalid | BuildFailed | StagedBatchRefused> =>
   Effect.gen(function* () {
     let t = performance.now()
     let staged: StagedBatch | null = yield* stage(ADAPTERS, loaded, batchDate)
+    const refused = gate(staged)
+    if (refused !== null) return yield* new StagedBatchRefused({ reason: refused })
     // Everything parsed is staged now: let the per-file columns (~56 B per row of the whole
     // history) and the records go; a LoadedInputs builds one snapshot.
     ;(loaded.files as Map<DataSetName, unknown>).clear()

@@ -5,6 +5,7 @@
  * appends nothing and publishes nothing new, and neither does a run after an explicit rollback
  * until new files arrive (pipeline/Rollback.ts). Every run that ends writes STATUS.json.
  */
+import Database from "better-sqlite3"
 import { Clock, Effect, Exit, Schema } from "effect"
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs"
 import { join } from "node:path"
@@ -22,9 +23,10 @@ import { Ledger, type RawFileObserved } from "./ledger/Ledger.ts"
 import { RawStore } from "./RawStore.ts"
 import { rollbackHold } from "./Rollback.ts"
 import { PIPELINE_VERSION } from "./Version.ts"
-import { intToDate } from "../schemas/Dates.ts"
+import { dateToInt, intToDate } from "../schemas/Dates.ts"
 import { failureText } from "./Failure.ts"
-import { type Held, plan, planInputs, refuseFutureDate } from "./Plan.ts"
+import { type ActiveSeries, coverageGate, type Held, plan, planInputs, refuseFutureDate } from "./Plan.ts"
+import type { StagedBatch } from "./Stage.ts"
 import { ADAPTERS } from "./sources/Sources.ts"
 import type { CmfFileInvalid } from "./sources/CmfFileInvalid.ts"
 
@@ -53,6 +55,8 @@ export interface RunOptions {
   readonly captcha?: CaptchaSolver | null | undefined
   /** UF and dólar from the CMF API or SIETE; absent or null: they wait for a drop. */
   readonly indicators?: IndicatorFetcher | null | undefined
+  /** The coverage gate: the least share of the served batch's active series the new day must cover (FDS_COVERAGE_MIN, default 0.9; 0: off). */
+  readonly coverageMin?: number | undefined
   /** Weekdays of the daily BPR report fetched when none is recorded yet (FDS_BPR_DAYS, default 10; 0: not fetched). */
   readonly bprDays?: number | undefined
   readonly progress?: Progress | undefined
@@ -221,7 +225,16 @@ const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedE
     const { batchDate } = decision
     const shas = inputs.map((i) => i.sha256)
 
-    const finished = yield* buildSnapshot(p.snapshots, inputs, loaded, batchDate).pipe(
+    // The coverage gate, against the batch served now (not when building an earlier day on purpose).
+    const served = current === null || servedDate === undefined || batchDate < servedDate ? null : { file: current, date: servedDate }
+    const active = served === null ? [] : activeSeries(join(p.snapshots, served.file), served.date)
+    const gate = (staged: StagedBatch): string | null => {
+      const day = dateToInt(batchDate)
+      const covered = new Set(staged.series.filter((s) => s.last_date === day).map((s) => s.asset_id))
+      return served === null ? null : coverageGate({ batchDate, servedDate: served.date, active, covered, minShare: options.coverageMin ?? 0.9 })
+    }
+    const finished = yield* buildSnapshot(p.snapshots, inputs, loaded, batchDate, gate).pipe(
+      Effect.catchTag("StagedBatchRefused", (e) => reject(e.reason, batchDate)),
       Effect.catchTag("CmfFileInvalid", (e) => reject(refusing(e), batchDate)),
       Effect.catchTag("BuildFailed", (e) => reject(e.reason, batchDate, "build")),
     )
@@ -273,6 +286,28 @@ const reportSources = (
       waiting: waiting.find((w) => w.dataSet === adapter.name)?.why ?? null,
     }
   })
+}
+
+/**
+ * The series that had a value on the served batch's day, with their administrator; none when the
+ * file cannot be read (the gate then does not apply: a missing file is the API's concern).
+ */
+const activeSeries = (file: string, batchDate: string): ActiveSeries[] => {
+  let db: Database.Database | null = null
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true })
+    return db
+      .prepare(
+        `SELECT s.asset_id AS assetId, a.name AS administrator FROM series s
+           JOIN funds f ON f.concept_id = s.concept_id JOIN administrators a ON a.provider_id = f.provider_id
+          WHERE s.last_date = ?`,
+      )
+      .all(dateToInt(batchDate)) as ActiveSeries[]
+  } catch {
+    return []
+  } finally {
+    db?.close()
+  }
 }
 
 /** What STATUS.json and the command line say of a batch published without its FI/ETF part. */

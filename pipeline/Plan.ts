@@ -146,3 +146,39 @@ export const plan = (facts: BatchFacts): Decision => {
   }
   return { kind: "publish", batchDate }
 }
+
+/** A series active in the served batch: it had a value on that batch's day. */
+export interface ActiveSeries {
+  readonly assetId: number
+  readonly administrator: string
+}
+
+/**
+ * The coverage gate: a batch whose daily values on its day cover fewer than `minShare` of the
+ * series active in the served batch is a short delivery (a cartola cut short, an administrator
+ * missing from the BPR), refused naming the administrators whose series are missing. Null: enough.
+ */
+export const coverageGate = (input: {
+  readonly batchDate: string
+  readonly servedDate: string
+  readonly active: ReadonlyArray<ActiveSeries>
+  /** Asset ids with a value on the new batch's day. */
+  readonly covered: ReadonlySet<number>
+  readonly minShare: number
+}): string | null => {
+  if (input.active.length === 0 || input.minShare <= 0) return null
+  const missing = input.active.filter((s) => !input.covered.has(s.assetId))
+  const share = (input.active.length - missing.length) / input.active.length
+  if (share >= input.minShare) return null
+  const byAdministrator = new Map<string, number>()
+  for (const s of missing) byAdministrator.set(s.administrator, (byAdministrator.get(s.administrator) ?? 0) + 1)
+  const named = [...byAdministrator]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .map(([name, n]) => `${name} (${n})`)
+  const percent = (x: number) => `${(Math.floor(x * 1000) / 10).toFixed(1)} %`
+  return (
+    `short delivery: the daily values of ${input.batchDate} cover ${input.active.length - missing.length} of the ` +
+    `${input.active.length} series active on ${input.servedDate} (${percent(share)}, below ${percent(input.minShare)}); ` +
+    `missing: ${named.join(", ")}. Nothing was published; a fuller delivery publishes (FDS_COVERAGE_MIN sets the share)`
+  )
+}

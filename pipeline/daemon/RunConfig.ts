@@ -23,6 +23,13 @@ export const envNumber = (env: Env, name: string, fallback: number): number => {
   return n
 }
 
+/** FDS_COVERAGE_MIN: a share from 0 (off) to 1. */
+const coverageMinOf = (env: Env): number => {
+  const share = envNumber(env, "FDS_COVERAGE_MIN", 0.9)
+  if (share > 1) throw new Error(`FDS_COVERAGE_MIN must be a share from 0 to 1, got "${env.FDS_COVERAGE_MIN}"`)
+  return share
+}
+
 export const dataDirOf = (env: Env): string => envOr(env, "FDS_DATA_DIR", "./data")
 
 /** Today's date in America/Santiago, YYYY-MM-DD. */
@@ -57,6 +64,7 @@ export const runOptionsFromEnv = (
   progress: args.progress,
   captcha: captchaSolverFromEnv(env),
   bprDays: envNumber(env, "FDS_BPR_DAYS", 10),
+  coverageMin: coverageMinOf(env),
   indicators: indicatorFetcherFromEnv(env),
   fetch: {
     ...defaultFetchOptions,
