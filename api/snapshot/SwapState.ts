@@ -181,6 +181,7 @@ export class SwapState {
           file,
           generation: next.generation,
           check_ms: checkMillis,
+          hash_ms: verified.hashMillis,
           ...(warmMillis === undefined ? {} : { warm_ms: warmMillis }),
         }),
       )
