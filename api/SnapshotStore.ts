@@ -8,7 +8,8 @@
  * for the newer file: an older file never swaps in after a newer one. Each request takes a lease
  * on the snapshot that was current when it began; a retired snapshot is closed when its last lease
  * ends, or at the end of a drain window. A read through a lease whose snapshot was closed fails
- * with 503 and Retry-After: no response ever mixes two batches.
+ * with 503 and Retry-After: no response ever mixes two batches. When nothing serves, the newest
+ * published snapshot that passes its checks stands in for CURRENT (see SwapState).
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { ServiceUnavailable } from "../schemas/ApiErrors.ts"
@@ -43,6 +44,8 @@ export interface SnapshotStoreOptions {
   readonly dir: string
   readonly pollMillis: number
   readonly drainMillis: number
+  /** The pipeline's ledger, read (read-only) for a snapshot to fall back to; default `<dir>/../ledger.sqlite`. */
+  readonly ledger?: string
   /**
    * Work done on a checked snapshot before it is swapped in (caches its first requests would
    * otherwise build, all at once, on the event loop): it should give the loop back between steps
@@ -64,6 +67,8 @@ export class SnapshotStore extends Context.Service<
     /** Pins the current snapshot for the scope (the request). */
     readonly lease: Effect.Effect<Lease, SnapshotMissing, import("effect").Scope.Scope>
     readonly current: () => Loaded | null
+    /** What is wrong with CURRENT or the served file (for /health: degraded while any). */
+    readonly faults: () => ReadonlyArray<string>
     /** Looks at CURRENT now and swaps when it names another valid file; ends once that is decided. */
     readonly refresh: Effect.Effect<void>
   }
@@ -92,6 +97,7 @@ export class SnapshotStore extends Context.Service<
         return SnapshotStore.of({
           lease,
           current: () => state.loaded,
+          faults: () => state.faults.causes(),
           refresh: Effect.promise(() => state.refresh()),
         })
       }),

@@ -4,7 +4,8 @@
  * file on disk is not what was published (a rebuild that matches does not vouch for the file), and
  * with --restore puts the rebuilt file back. The API checks the content hash too: a copy with one
  * price changed, published by hand with the original's manifest, is refused by the running API
- * (the published batch keeps serving).
+ * (the published batch keeps serving) and by an API started with CURRENT naming it (it serves the
+ * newest published snapshot instead).
  */
 import Database from "better-sqlite3"
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -115,9 +116,22 @@ describe("a copy with one price changed, published by hand under the original's 
     writeFileSync(join(snapshots, "CURRENT"), altered + "\n") // by hand
     expect(await waitFor(async () => log.lines.some((l) => /refused/.test(l.msg) && l.file === altered), 10_000)).toBe(true)
     const refusal = log.lines.find((l) => /refused/.test(l.msg) && l.file === altered)!
-    expect(refusal.level).toBe("error")
+    expect(refusal).toMatchObject({ level: "error", serving: published })
     expect(String(refusal.error)).toMatch(/content hash [0-9a-f]{64} differs from the manifest's/)
     expect(await lastDayOf(server)).toEqual(lastDay)
-    expect(await waitFor(async () => (await healthOf(server)).status === "degraded", 15_000, 200)).toBe(true)
+    expect(await waitFor(async () => (await healthOf(server)).status === "degraded", 5000)).toBe(true)
+  })
+
+  it("is refused by an API started with CURRENT naming it, which serves the newest published snapshot instead and says so", async () => {
+    log.clear()
+    const fresh = await startServer({ dataDir })
+    try {
+      expect(await lastDayOf(fresh)).toEqual(lastDay)
+      expect(await healthOf(fresh)).toMatchObject({ status: "degraded", last_scraped_date: "2026-11-20" })
+    } finally {
+      await fresh.close()
+    }
+    expect(log.lines.some((l) => /refused/.test(l.msg) && l.file === altered && /content hash/.test(String(l.error)))).toBe(true)
+    expect(log.loud().some((l) => /instead/.test(l.msg) && l.current === altered && l.serving === published)).toBe(true)
   })
 })
