@@ -8,12 +8,20 @@
  * for the newer file: an older file never swaps in after a newer one. Each request takes a lease
  * on the snapshot that was current when it began; a retired snapshot is closed when its last lease
  * ends, or at the end of a drain window. A read through a lease whose snapshot was closed fails
- * with 503 and Retry-After: no response ever mixes two batches. When nothing serves, the newest
- * published snapshot that passes its checks stands in for CURRENT (see SwapState).
+ * with 503 and Retry-After: no response ever mixes two batches.
+ *
+ * A read that finds the served file corrupt (SQLITE_CORRUPT, SQLITE_NOTADB) fails with 503 and
+ * Retry-After too, and has the file checked again (every read of it answers 503 until the check
+ * decides); so does a "not found" from a file that changed on disk since its check
+ * (`Lease.intact`, used by handlers/Snapshot.ts): a damaged page may hide a row, and an id that
+ * exists must not be answered 404. When nothing serves, the newest published snapshot that passes
+ * its checks stands in for CURRENT (see SwapState).
  */
 import { Context, Effect, Layer, Schema } from "effect"
+import { join } from "node:path"
 import { ServiceUnavailable } from "../schemas/ApiErrors.ts"
-import type { SnapshotReader } from "../snapshots/Reader.ts"
+import { isDamagedFileError, type SnapshotReader } from "../snapshots/Reader.ts"
+import { fileIdentity } from "./snapshot/FileIdentity.ts"
 import { SwapState } from "./snapshot/SwapState.ts"
 
 /** Nothing is published yet (or nothing valid). */
@@ -28,6 +36,12 @@ export interface Loaded {
   readonly totalRecords: number
   /** The snapshot says it lacks its FI/ETF part (meta fi_status; for /health, read at the swap). */
   readonly fiUnavailable: boolean
+  /** The file's identity (snapshot/FileIdentity.ts) when it was checked; null if it had none. */
+  readonly identity: string | null
+  /** Why it is checked again (it changed on disk, a read found it corrupt); null while it is not. */
+  suspect: string | null
+  /** A read found it corrupt: every read answers 503 until its re-check decides (a fresh connection, or none). */
+  damaged: boolean
   leases: number
   retired: boolean
 }
@@ -36,8 +50,16 @@ export interface Lease {
   readonly generation: number
   readonly file: string
   readonly contentHash: string
-  /** Runs a read on the pinned snapshot; 503 (snapshot_changed) when it was closed meanwhile. */
+  /**
+   * Runs a read on the pinned snapshot; 503 (snapshot_changed) when it was closed meanwhile, 503
+   * (snapshot_damaged) when the file is found corrupt (then it is checked again).
+   */
   readonly read: <A>(f: (reader: SnapshotReader) => A) => Effect.Effect<A, ServiceUnavailable>
+  /**
+   * Whether the pinned file is still the one that was checked and is not being checked again (one
+   * stat); false has it checked again. A "not found" is answered only when it is true.
+   */
+  readonly intact: () => boolean
 }
 
 export interface SnapshotStoreOptions {
@@ -93,7 +115,7 @@ export class SnapshotStore extends Context.Service<
             return Effect.succeed(loaded)
           }),
           (loaded) => Effect.sync(() => state.release(loaded)),
-        ).pipe(Effect.map((loaded): Lease => makeLease(loaded)))
+        ).pipe(Effect.map((loaded): Lease => makeLease(loaded, state)))
         return SnapshotStore.of({
           lease,
           current: () => state.loaded,
@@ -110,19 +132,40 @@ const snapshotChanged = new ServiceUnavailable({
   retryAfter: 1,
 })
 
-const makeLease = (loaded: Loaded): Lease => ({
+/** 503 for a read of a served file found corrupt or changed on disk, while it is checked again. */
+export const snapshotDamaged = new ServiceUnavailable({
+  reason: "snapshot_damaged",
+  message: "the published batch could not be read reliably; it is being checked again, retry later",
+  retryAfter: 5,
+})
+
+const makeLease = (loaded: Loaded, state: SwapState): Lease => ({
   generation: loaded.generation,
   file: loaded.file,
   contentHash: loaded.contentHash,
   read: (f) =>
     Effect.suspend(() => {
       if (!loaded.reader.isOpen) return Effect.fail(snapshotChanged)
+      if (loaded.damaged) return Effect.fail(snapshotDamaged)
       try {
         return Effect.succeed(f(loaded.reader))
       } catch (e) {
-        // A connection closed under us is a retired snapshot; anything else is a defect.
+        // A connection closed under us is a retired snapshot; a corrupt file is checked again; anything else is a defect.
         if (!loaded.reader.isOpen) return Effect.fail(snapshotChanged)
+        if (isDamagedFileError(e)) {
+          loaded.damaged = true
+          state.suspect(loaded, `a read found it corrupt: ${String(e)}`)
+          return Effect.fail(snapshotDamaged)
+        }
         return Effect.die(e)
       }
     }),
+  intact: () => {
+    if (loaded.suspect !== null) return false
+    const identity = fileIdentity(join(state.dir, loaded.file))
+    // gone from disk is not damage: the open file still reads the checked bytes
+    if (identity === null || identity === loaded.identity) return true
+    state.suspect(loaded, "the file changed on disk since it was checked")
+    return false
+  },
 })

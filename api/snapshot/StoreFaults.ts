@@ -11,8 +11,8 @@ export const log = (level: "info" | "warn" | "error", msg: string, fields: Reado
   else console.error(line)
 }
 
-/** CURRENT names no file; CURRENT names a refused file; the served file is gone from disk. */
-export type FaultKind = "current" | "refused" | "gone"
+/** CURRENT names no file; CURRENT names a refused file; the served file is gone from disk; it changed or failed a read. */
+export type FaultKind = "current" | "refused" | "gone" | "suspect"
 
 export class StoreFaults {
   private readonly faults = new Map<FaultKind, { readonly cause: string; readonly logged: string }>()

@@ -7,7 +7,9 @@
  * when the drain window runs out.
  *
  * It watches the served file too: gone from disk, it keeps serving from the open file (a fault:
- * a restart could not serve it). When nothing serves (at start, or after that) and CURRENT names nothing that passes its checks,
+ * a restart could not serve it); changed on disk, or found corrupt by a read, it is suspect and
+ * checked again: a passing check swaps a fresh connection to it in, a failing one retires it.
+ * When nothing serves (at start, or after that) and CURRENT names nothing that passes its checks,
  * the newest file the pipeline's ledger says was published (PublishedHistory.ts) that passes them
  * serves instead, logged loudly. What is wrong is kept in `faults` for /health.
  */
@@ -18,18 +20,21 @@ import { type CurrentPointer, inspectCurrent, pointerProblem, pointerText } from
 import { SnapshotReader } from "../../snapshots/Reader.ts"
 import type { Loaded, SnapshotStoreOptions } from "../SnapshotStore.ts"
 import { chooseFallback } from "./Fallback.ts"
+import { fileIdentity } from "./FileIdentity.ts"
 import { type Verification, verifyOffThread } from "./OffThreadVerification.ts"
 import { totalRecords, type Verdict, type VerifiedSnapshot } from "./SnapshotVerification.ts"
 import { log, StoreFaults } from "./StoreFaults.ts"
 
-/** Why a file is checked: CURRENT names it, or it stands in for CURRENT. */
-type Purpose = "current" | "fallback"
+/** Why a file is checked: CURRENT names it, it serves and is suspect, or it stands in for CURRENT. */
+type Purpose = "current" | "recheck" | "fallback"
 
 /** A check under way: its file, why, CURRENT's and the files' mtimes when it began, its worker. */
 interface PendingCheck {
   readonly file: string
   readonly purpose: Purpose
   readonly signature: string
+  /** The file's identity when the check began: what swaps in must still be those bytes. */
+  readonly identity: string | null
   readonly began: number
   readonly verification: Verification
   /** Resolves when the check's outcome is applied (swapped, refused or dropped) and what follows from it. */
@@ -116,12 +121,18 @@ export class SwapState {
     }
     if (this.takes(file)) return this.check(file, "current")
     const loaded = this.loaded
-    return loaded === null ? this.fallBack() : decided
+    if (loaded !== null) return loaded.suspect === null ? decided : this.check(loaded.file, "recheck")
+    return this.fallBack()
   }
 
   release(loaded: Loaded): void {
     loaded.leases--
     if (loaded.retired && loaded.leases === 0) loaded.reader.close()
+  }
+
+  /** A read found the served file corrupt, or it changed on disk: it is checked again (once at a time). */
+  suspect(loaded: Loaded, why: string): void {
+    if (this.markSuspect(loaded, why)) void this.refresh()
   }
 
   /** Whether the file CURRENT names is one to check now: named, not served, not refused as it is. */
@@ -149,30 +160,42 @@ export class SwapState {
     return pointer
   }
 
-  /** Looks for the served file: gone is a fault (the open file keeps serving). */
+  /** Stats the served file: gone is a fault (the open file keeps serving); changed makes it suspect. */
   private lookAtServed(): void {
     const loaded = this.loaded
     if (loaded === null) {
       this.faults.clear("gone")
       return
     }
-    if (!existsSync(join(this.dir, loaded.file))) {
+    const identity = fileIdentity(join(this.dir, loaded.file))
+    if (identity === null) {
       this.faults.set("gone", "the served snapshot file is gone from disk: it serves from the open file, but a restart cannot serve it", {
         file: loaded.file,
       })
       return
     }
     this.faults.clear("gone")
+    if (identity !== loaded.identity) this.markSuspect(loaded, "the file changed on disk since it was checked")
+  }
+
+  /** True when this made it suspect (it serves and was not suspect yet). */
+  private markSuspect(loaded: Loaded, why: string): boolean {
+    if (this.loaded !== loaded || loaded.suspect !== null || this.stopped) return false
+    loaded.suspect = why
+    this.faults.set("suspect", "the served snapshot changed on disk or failed a read; it is checked again", { file: loaded.file, why })
+    return true
   }
 
   private check(file: string, purpose: Purpose): Promise<void> {
     log("info", "checking snapshot", { file, ...(purpose === "current" ? {} : { purpose }) })
     const signature = fileSignature(this.dir, file)
+    const identity = fileIdentity(join(this.dir, file))
     const verification = verifyOffThread(this.dir, file)
     const pending: PendingCheck = {
       file,
       purpose,
       signature,
+      identity,
       began: performance.now(),
       verification,
       done: verification.verdict.then((verdict) => this.decide(pending, verdict)),
@@ -216,7 +239,9 @@ export class SwapState {
     let reader: SnapshotReader | null = null
     try {
       reader = new SnapshotReader(join(this.dir, file))
-      if (reader.batchDate !== verified.batchDate) throw new Error("the file changed after it was checked")
+      if (reader.batchDate !== verified.batchDate || fileIdentity(reader.path) !== pending.identity) {
+        throw new Error("the file changed after it was checked")
+      }
       const checkMillis = Math.round(performance.now() - pending.began)
       let warmMillis: number | undefined
       const warm = this.options.warm
@@ -248,12 +273,16 @@ export class SwapState {
         contentHash: verified.contentHash,
         totalRecords: totalRecords(verified.rowCounts),
         fiUnavailable: saysFiUnavailable(reader),
+        identity: pending.identity,
+        suspect: null,
+        damaged: false,
         leases: 0,
         retired: false,
       }
       const previous = this.loaded
       this.loaded = next
       this.saidNothingServes = false
+      this.faults.clear("suspect")
       log("info", "snapshot swapped in", {
         file,
         generation: next.generation,
@@ -278,15 +307,23 @@ export class SwapState {
     }
   }
 
-  /** Records the refusal and logs it truthfully, then looks again. */
+  /** Records the refusal and logs it truthfully; a served file that failed its re-check stops serving. Then looks again. */
   private refuse(pending: PendingCheck, error: string): Promise<void> {
     this.refused.set(pending.file, { signature: pending.signature, reason: error })
     const loaded = this.loaded
-    log("error", loaded === null ? "snapshot refused; nothing is served" : "snapshot refused; the snapshot served keeps serving", {
-      file: pending.file,
-      serving: loaded?.file ?? null,
-      error,
-    })
+    if (pending.purpose === "recheck" && loaded !== null && loaded.file === pending.file) {
+      this.loaded = null
+      this.retire(loaded)
+      this.faults.clear("suspect")
+      this.faults.clear("gone")
+      log("error", "the served snapshot failed its check again and no longer serves", { file: pending.file, error })
+    } else {
+      log("error", loaded === null ? "snapshot refused; nothing is served" : "snapshot refused; the snapshot served keeps serving", {
+        file: pending.file,
+        serving: loaded?.file ?? null,
+        error,
+      })
+    }
     return this.refresh()
   }
 
