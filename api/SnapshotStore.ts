@@ -9,10 +9,19 @@
  * on the snapshot that was current when it began; a retired snapshot is closed when its last lease
  * ends, or at the end of a drain window. A read through a lease whose snapshot was closed fails
  * with 503 and Retry-After: no response ever mixes two batches.
+ *
+ * A read that finds the served file corrupt (SQLITE_CORRUPT, SQLITE_NOTADB) fails with 503 and
+ * Retry-After too, and has the file checked again (every read of it answers 503 until the check
+ * decides); so does a "not found" from a file that changed on disk since its check
+ * (`Lease.intact`, used by handlers/Snapshot.ts): a damaged page may hide a row, and an id that
+ * exists must not be answered 404. When nothing serves, the newest published snapshot that passes
+ * its checks stands in for CURRENT (see SwapState).
  */
 import { Context, Effect, Layer, Schema } from "effect"
+import { join } from "node:path"
 import { ServiceUnavailable } from "../schemas/ApiErrors.ts"
-import type { SnapshotReader } from "../snapshots/Reader.ts"
+import { isDamagedFileError, type SnapshotReader } from "../snapshots/Reader.ts"
+import { fileIdentity } from "./snapshot/FileIdentity.ts"
 import { SwapState } from "./snapshot/SwapState.ts"
 
 /** Nothing is published yet (or nothing valid). */
@@ -27,6 +36,12 @@ export interface Loaded {
   readonly totalRecords: number
   /** The snapshot says it lacks its FI/ETF part (meta fi_status; for /health, read at the swap). */
   readonly fiUnavailable: boolean
+  /** The file's identity (snapshot/FileIdentity.ts) when it was checked; null if it had none. */
+  readonly identity: string | null
+  /** Why it is checked again (it changed on disk, a read found it corrupt); null while it is not. */
+  suspect: string | null
+  /** A read found it corrupt: every read answers 503 until its re-check decides (a fresh connection, or none). */
+  damaged: boolean
   leases: number
   retired: boolean
 }
@@ -35,14 +50,24 @@ export interface Lease {
   readonly generation: number
   readonly file: string
   readonly contentHash: string
-  /** Runs a read on the pinned snapshot; 503 (snapshot_changed) when it was closed meanwhile. */
+  /**
+   * Runs a read on the pinned snapshot; 503 (snapshot_changed) when it was closed meanwhile, 503
+   * (snapshot_damaged) when the file is found corrupt (then it is checked again).
+   */
   readonly read: <A>(f: (reader: SnapshotReader) => A) => Effect.Effect<A, ServiceUnavailable>
+  /**
+   * Whether the pinned file is still the one that was checked and is not being checked again (one
+   * stat); false has it checked again. A "not found" is answered only when it is true.
+   */
+  readonly intact: () => boolean
 }
 
 export interface SnapshotStoreOptions {
   readonly dir: string
   readonly pollMillis: number
   readonly drainMillis: number
+  /** The pipeline's ledger, read (read-only) for a snapshot to fall back to; default `<dir>/../ledger.sqlite`. */
+  readonly ledger?: string
   /**
    * Work done on a checked snapshot before it is swapped in (caches its first requests would
    * otherwise build, all at once, on the event loop): it should give the loop back between steps
@@ -64,6 +89,8 @@ export class SnapshotStore extends Context.Service<
     /** Pins the current snapshot for the scope (the request). */
     readonly lease: Effect.Effect<Lease, SnapshotMissing, import("effect").Scope.Scope>
     readonly current: () => Loaded | null
+    /** What is wrong with CURRENT or the served file (for /health: degraded while any). */
+    readonly faults: () => ReadonlyArray<string>
     /** Looks at CURRENT now and swaps when it names another valid file; ends once that is decided. */
     readonly refresh: Effect.Effect<void>
   }
@@ -88,10 +115,11 @@ export class SnapshotStore extends Context.Service<
             return Effect.succeed(loaded)
           }),
           (loaded) => Effect.sync(() => state.release(loaded)),
-        ).pipe(Effect.map((loaded): Lease => makeLease(loaded)))
+        ).pipe(Effect.map((loaded): Lease => makeLease(loaded, state)))
         return SnapshotStore.of({
           lease,
           current: () => state.loaded,
+          faults: () => state.faults.causes(),
           refresh: Effect.promise(() => state.refresh()),
         })
       }),
@@ -104,19 +132,40 @@ const snapshotChanged = new ServiceUnavailable({
   retryAfter: 1,
 })
 
-const makeLease = (loaded: Loaded): Lease => ({
+/** 503 for a read of a served file found corrupt or changed on disk, while it is checked again. */
+export const snapshotDamaged = new ServiceUnavailable({
+  reason: "snapshot_damaged",
+  message: "the published batch could not be read reliably; it is being checked again, retry later",
+  retryAfter: 5,
+})
+
+const makeLease = (loaded: Loaded, state: SwapState): Lease => ({
   generation: loaded.generation,
   file: loaded.file,
   contentHash: loaded.contentHash,
   read: (f) =>
     Effect.suspend(() => {
       if (!loaded.reader.isOpen) return Effect.fail(snapshotChanged)
+      if (loaded.damaged) return Effect.fail(snapshotDamaged)
       try {
         return Effect.succeed(f(loaded.reader))
       } catch (e) {
-        // A connection closed under us is a retired snapshot; anything else is a defect.
+        // A connection closed under us is a retired snapshot; a corrupt file is checked again; anything else is a defect.
         if (!loaded.reader.isOpen) return Effect.fail(snapshotChanged)
+        if (isDamagedFileError(e)) {
+          loaded.damaged = true
+          state.suspect(loaded, `a read found it corrupt: ${String(e)}`)
+          return Effect.fail(snapshotDamaged)
+        }
         return Effect.die(e)
       }
     }),
+  intact: () => {
+    if (loaded.suspect !== null) return false
+    const identity = fileIdentity(join(state.dir, loaded.file))
+    // gone from disk is not damage: the open file still reads the checked bytes
+    if (identity === null || identity === loaded.identity) return true
+    state.suspect(loaded, "the file changed on disk since it was checked")
+    return false
+  },
 })

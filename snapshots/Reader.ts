@@ -16,6 +16,12 @@ export interface LastQuota {
 
 export type DayRow = Pick<QuotasTable, "date" | "price">
 
+/** SQLite found the file damaged (SQLITE_CORRUPT and its extended codes, SQLITE_NOTADB): the bytes, not the query. */
+export const isDamagedFileError = (e: unknown): boolean => {
+  const code = typeof e === "object" && e !== null ? (e as { code?: unknown }).code : undefined
+  return typeof code === "string" && /^SQLITE_(CORRUPT|NOTADB)/.test(code)
+}
+
 /**
  * What the readers that only query tables need of a snapshot: its connection and batch date. A
  * published snapshot's reader is one; so is the file being built, which lets the pipeline render

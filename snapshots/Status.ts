@@ -114,7 +114,9 @@ export type HealthState = "ok" | "degraded" | "unavailable"
 /**
  * /health's status. Unavailable: nothing serves. Degraded: the last run failed or was rejected,
  * CURRENT names a snapshot the API refused (for longer than `graceMillis`, the time a swap takes),
- * the served batch is stale, or it was published without its FI/ETF part (missing, or failed its
+ * the API found something wrong with CURRENT or the served file (`faults`: CURRENT missing, empty
+ * or not a snapshot name, the served file gone from disk or changed, a refused file named), the
+ * served batch is stale, or it was published without its FI/ETF part (missing, or failed its
  * checks: the FI routes answer 503). Staleness is judged only where a pipeline reports
  * (STATUS.json exists): a data folder filled by hand or by copy has no schedule to be late against.
  */
@@ -122,6 +124,8 @@ export const healthState = (input: {
   /** `fiUnavailable`: the snapshot says (meta `fi_status`) that it lacks its FI/ETF part. */
   readonly served: { readonly batchDate: string; readonly file: string; readonly fiUnavailable?: boolean } | null
   readonly current: { readonly file: string; readonly sinceMillis: number } | null
+  /** What the API found wrong with CURRENT or the served file (the causes, as logged). */
+  readonly faults?: ReadonlyArray<string>
   readonly status: PipelineStatus | null
   readonly nowMillis: number
   readonly staleAfterHours: number
@@ -129,6 +133,7 @@ export const healthState = (input: {
 }): HealthState => {
   if (input.served === null) return "unavailable"
   if (input.served.fiUnavailable === true) return "degraded"
+  if (input.faults !== undefined && input.faults.length > 0) return "degraded"
   const status = input.status
   if (status !== null && (status.outcome === "failed" || status.outcome === "rejected")) return "degraded"
   const c = input.current

@@ -17,6 +17,7 @@ import { Worker } from "node:worker_threads"
 import { ServiceUnavailable } from "../../schemas/ApiErrors.ts"
 import type { AllFundsFilters, RequestedVehicle } from "../../snapshots/readers/MarketAllFunds.ts"
 import type { VehicleUnavailable } from "./MarketVehicles.ts"
+import { snapshotDamaged } from "../SnapshotStore.ts"
 
 /** What to render, on the snapshot file the request pinned (`path`). */
 export type RenderTask =
@@ -45,6 +46,8 @@ export type RenderAnswer =
   | { readonly id: number; readonly empty: true }
   /** The file is gone (removed after a newer batch): the request retries on the new one. */
   | { readonly id: number; readonly gone: true }
+  /** SQLite found the file corrupt: 503 with Retry-After, as a read on the event loop would answer. */
+  | { readonly id: number; readonly damaged: string }
   | { readonly id: number; readonly failed: string }
 
 export const MAX_WAITING = 8
@@ -171,5 +174,6 @@ const settle = (pending: Promise<RenderAnswer> | undefined): Rendered =>
         if ("unavailable" in answer) return Effect.succeed(answer.unavailable)
         if ("empty" in answer) return Effect.succeed(null)
         if ("gone" in answer) return Effect.fail(gone)
+        if ("damaged" in answer) return Effect.fail(snapshotDamaged)
         return Effect.die(new Error(answer.failed))
       })

@@ -6,7 +6,7 @@
  */
 import { existsSync } from "node:fs"
 import { parentPort } from "node:worker_threads"
-import { SnapshotReader } from "../../snapshots/Reader.ts"
+import { isDamagedFileError, SnapshotReader } from "../../snapshots/Reader.ts"
 import type { RenderAnswer, RenderRequest } from "./OffThreadRender.ts"
 import { marketSummaryText } from "../../snapshots/readers/MarketSummary.ts"
 import { renderAllFunds } from "./MarketVehicles.ts"
@@ -45,7 +45,9 @@ parentPort!.on("message", (m: RenderRequest) => {
   try {
     out = answer(m)
   } catch (e) {
-    out = { answer: { id: m.id, failed: e instanceof Error ? (e.stack ?? e.message) : String(e) }, transfer: [] }
+    out = isDamagedFileError(e)
+      ? { answer: { id: m.id, damaged: String(e) }, transfer: [] }
+      : { answer: { id: m.id, failed: e instanceof Error ? (e.stack ?? e.message) : String(e) }, transfer: [] }
   }
   parentPort!.postMessage(out.answer, out.transfer)
 })

@@ -1,8 +1,8 @@
 /** Runs a handler's reads on the snapshot pinned for the request. */
-import { Effect } from "effect"
+import { Effect, Predicate } from "effect"
 import { ServiceUnavailable } from "../../schemas/ApiErrors.ts"
 import type { SnapshotReader } from "../../snapshots/Reader.ts"
-import { type Lease, SnapshotStore } from "../SnapshotStore.ts"
+import { type Lease, SnapshotStore, snapshotDamaged } from "../SnapshotStore.ts"
 
 const noSnapshot = new ServiceUnavailable({
   reason: "snapshot_unavailable",
@@ -10,13 +10,19 @@ const noSnapshot = new ServiceUnavailable({
   retryAfter: 5,
 })
 
-/** Pins the current snapshot for the request; reads go through `lease.read`. */
+/**
+ * Pins the current snapshot for the request; reads go through `lease.read`. A "not found" is
+ * answered only from a file still as it was checked: random bytes in a file can hide a row
+ * without any error, and an id that exists is never a 404 (503 instead, while it is checked again).
+ */
 export const withSnapshot = <A, E, R>(
   use: (lease: Lease) => Effect.Effect<A, E, R>,
 ): Effect.Effect<A, E | ServiceUnavailable, R | SnapshotStore> =>
   Effect.scoped(
     Effect.flatMap(SnapshotStore, (store) =>
-      Effect.flatMap(Effect.mapError(store.lease, () => noSnapshot), use),
+      Effect.flatMap(Effect.mapError(store.lease, () => noSnapshot), (lease) =>
+        Effect.mapError(use(lease), (e): E | ServiceUnavailable => (Predicate.isTagged(e, "NotFound") && !lease.intact() ? snapshotDamaged : e)),
+      ),
     ),
   )
 

@@ -7,22 +7,23 @@ import { Api } from "../Api.ts"
 import { CurrentKey } from "../Security.ts"
 import { statSync } from "node:fs"
 import { dirname, join } from "node:path"
-import { CURRENT, readCurrent } from "../../snapshots/Pointer.ts"
+import { CURRENT, inspectCurrent } from "../../snapshots/Pointer.ts"
 import { healthState, readStatus } from "../../snapshots/Status.ts"
 import { type Loaded, SnapshotStore } from "../SnapshotStore.ts"
 
 /** Hours after the end of the batch date before the data counts as stale (see snapshots/Status.ts). */
 const StaleAfterHours = Config.Number("FDS_STALE_AFTER_HOURS").pipe(Config.withDefault(36))
 
-/** ok or degraded, from the pipeline's STATUS.json and CURRENT next to the served snapshot. */
-const servedHealth = (loaded: Loaded) =>
+/** ok or degraded, from the pipeline's STATUS.json, CURRENT next to the served snapshot and what the store found wrong. */
+const servedHealth = (loaded: Loaded, faults: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const dir = dirname(loaded.reader.path)
-    const current = readCurrent(dir)
+    const current = inspectCurrent(dir)
     const since = statSync(join(dir, CURRENT), { throwIfNoEntry: false })?.mtimeMs ?? 0
     return healthState({
       served: { batchDate: loaded.reader.batchDate, file: loaded.file, fiUnavailable: loaded.fiUnavailable },
-      current: current === null ? null : { file: current, sinceMillis: since },
+      current: current._tag === "Names" ? { file: current.file, sinceMillis: since } : null,
+      faults,
       status: readStatus(dir),
       nowMillis: yield* Clock.currentTimeMillis,
       staleAfterHours: yield* StaleAfterHours.pipe(Effect.orElseSucceed(() => 36)),
@@ -36,7 +37,7 @@ export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
       const store = yield* SnapshotStore
       const loaded = store.current()
       if (loaded === null) return { status: "unavailable" as const, last_scraped_date: null, total_records: 0 }
-      const status = yield* servedHealth(loaded)
+      const status = yield* servedHealth(loaded, store.faults())
       return { status, last_scraped_date: loaded.reader.batchDate, total_records: loaded.totalRecords }
     }),
   ),

@@ -5,52 +5,82 @@
  * a time: a check whose file CURRENT no longer names is dropped and its worker ended, so an older
  * file never swaps in after a newer one. A retired snapshot closes when its last lease ends or
  * when the drain window runs out.
+ *
+ * It watches the served file too: gone from disk, it keeps serving from the open file (a fault:
+ * a restart could not serve it); changed on disk, or found corrupt by a read, it is suspect and
+ * checked again: a passing check swaps a fresh connection to it in, a failing one retires it.
+ * When nothing serves (at start, or after that) and CURRENT names nothing that passes its checks,
+ * the newest file the pipeline's ledger says was published (PublishedHistory.ts) that passes them
+ * serves instead, logged loudly. What is wrong is kept in `faults` for /health.
  */
 import { existsSync, type FSWatcher, statSync, watch } from "node:fs"
 import { join } from "node:path"
 import { manifestPath } from "../../snapshots/Manifest.ts"
-import { readCurrent } from "../../snapshots/Pointer.ts"
+import { type CurrentPointer, inspectCurrent, pointerProblem, pointerText } from "../../snapshots/Pointer.ts"
 import { SnapshotReader } from "../../snapshots/Reader.ts"
 import type { Loaded, SnapshotStoreOptions } from "../SnapshotStore.ts"
+import { chooseFallback } from "./Fallback.ts"
+import { fileIdentity } from "./FileIdentity.ts"
 import { type Verification, verifyOffThread } from "./OffThreadVerification.ts"
 import { totalRecords, type Verdict, type VerifiedSnapshot } from "./SnapshotVerification.ts"
+import { log, StoreFaults } from "./StoreFaults.ts"
 
-/** A check under way: its file, CURRENT's and the files' mtimes when it began, its worker. */
+/** Why a file is checked: CURRENT names it, it serves and is suspect, or it stands in for CURRENT. */
+type Purpose = "current" | "recheck" | "fallback"
+
+/** A check under way: its file, why, CURRENT's and the files' mtimes when it began, its worker. */
 interface PendingCheck {
   readonly file: string
+  readonly purpose: Purpose
   readonly signature: string
+  /** The file's identity when the check began: what swaps in must still be those bytes. */
+  readonly identity: string | null
   readonly began: number
   readonly verification: Verification
-  /** Resolves when the check's outcome is applied (swapped, refused or dropped). */
+  /** Resolves when the check's outcome is applied (swapped, refused or dropped) and what follows from it. */
   readonly done: Promise<void>
 }
 
 const decided: Promise<void> = Promise.resolve()
 
+/** Unique in the process, so that a cache keyed by generation never mixes two stores' snapshots (tests run several). */
+let generations = 0
+
 /** The mutable part of SnapshotStore, kept out of Effect so the watcher callback stays synchronous. */
 export class SwapState {
   loaded: Loaded | null = null
-  private generation = 0
+  /** What is wrong now, for /health. */
+  readonly faults = new StoreFaults()
+  /** What CURRENT said when last read. */
+  private pointer: CurrentPointer = { _tag: "Missing" }
   private watcher: FSWatcher | null = null
   private timer: NodeJS.Timeout | null = null
-  /** Refused files with the state they were refused in; retried when CURRENT or the files change. */
-  private refused = new Map<string, string>()
-  /** The check of the file CURRENT named last; at most one at a time. */
+  /** Refused files with the state they were refused in and why; retried when CURRENT or the files change. */
+  private refused = new Map<string, { readonly signature: string; readonly reason: string }>()
+  /** The check under way; at most one at a time. */
   private pending: PendingCheck | null = null
   /** Dropped checks whose worker threads are still exiting (stop waits for them). */
   private readonly exiting = new Set<Promise<void>>()
+  /** "Nothing is served" was logged (once until something serves). */
+  private saidNothingServes = false
   private stopped = false
   private readonly options: SnapshotStoreOptions
+  /** The snapshots folder. */
+  readonly dir: string
+  /** The pipeline's ledger, read for a fallback. */
+  private readonly ledger: string
 
   constructor(options: SnapshotStoreOptions) {
     this.options = options
+    this.dir = options.dir
+    this.ledger = options.ledger ?? join(options.dir, "..", "ledger.sqlite")
   }
 
   start(): void {
-    if (existsSync(this.options.dir)) {
+    if (existsSync(this.dir)) {
       try {
-        this.watcher = watch(this.options.dir, (_event, name) => {
-          if (name === "CURRENT") void this.refresh()
+        this.watcher = watch(this.dir, (_event, name) => {
+          if (name === "CURRENT" || (name !== null && name === this.loaded?.file)) void this.refresh()
         })
         this.watcher.unref()
       } catch {
@@ -73,20 +103,26 @@ export class SwapState {
     await Promise.all(this.exiting)
   }
 
-  /** Looks at CURRENT; resolves once what it names is served, refused, or given up for a newer file. */
+  /**
+   * Looks at CURRENT and the served file; resolves once what CURRENT names is served, refused or
+   * given up for a newer file, and what follows is decided (a re-check, a fallback).
+   */
   refresh(): Promise<void> {
     if (this.stopped) return decided
-    const file = readCurrent(this.options.dir)
+    const pointer = this.lookAtCurrent()
+    this.lookAtServed()
+    const file = pointer._tag === "Names" ? pointer.file : null
     const pending = this.pending
     if (pending !== null) {
       // an unreadable CURRENT (a hand edit under way) is no reason to give up a check
-      if (file === null || file === pending.file) return pending.done
+      const keep = pending.purpose === "current" ? file === null || file === pending.file : !this.takes(file)
+      if (keep) return pending.done
       this.drop(pending, `CURRENT names ${file}`)
     }
-    if (file === null || file === this.loaded?.file) return decided
-    const signature = fileSignature(this.options.dir, file)
-    if (this.refused.get(file) === signature) return decided
-    return this.check(file, signature)
+    if (this.takes(file)) return this.check(file, "current")
+    const loaded = this.loaded
+    if (loaded !== null) return loaded.suspect === null ? decided : this.check(loaded.file, "recheck")
+    return this.fallBack()
   }
 
   release(loaded: Loaded): void {
@@ -94,12 +130,72 @@ export class SwapState {
     if (loaded.retired && loaded.leases === 0) loaded.reader.close()
   }
 
-  private check(file: string, signature: string): Promise<void> {
-    console.log(JSON.stringify({ level: "info", msg: "checking snapshot", file }))
-    const verification = verifyOffThread(this.options.dir, file)
+  /** A read found the served file corrupt, or it changed on disk: it is checked again (once at a time). */
+  suspect(loaded: Loaded, why: string): void {
+    if (this.markSuspect(loaded, why)) void this.refresh()
+  }
+
+  /** Whether the file CURRENT names is one to check now: named, not served, not refused as it is. */
+  private takes(file: string | null): file is string {
+    return file !== null && file !== this.loaded?.file && this.refusal(file) === null
+  }
+
+  /** Why `file` was refused, when it is still as it was then; null otherwise. */
+  private refusal(file: string): string | null {
+    const refused = this.refused.get(file)
+    return refused !== undefined && refused.signature === fileSignature(this.dir, file) ? refused.reason : null
+  }
+
+  /** Reads CURRENT and sets or clears its faults. A missing CURRENT with nothing served is a fresh data folder, not a fault. */
+  private lookAtCurrent(): CurrentPointer {
+    const pointer = inspectCurrent(this.dir)
+    this.pointer = pointer
+    const serving = this.loaded?.file ?? null
+    const problem = pointerProblem(pointer)
+    if (problem === null || (pointer._tag === "Missing" && serving === null)) this.faults.clear("current")
+    else this.faults.set("current", problem, { current: pointerText(pointer), serving })
+    const refusal = pointer._tag === "Names" && pointer.file !== serving ? this.refusal(pointer.file) : null
+    if (pointer._tag !== "Names" || refusal === null) this.faults.clear("refused")
+    else this.faults.set("refused", "CURRENT names a snapshot the API refused", { file: pointer.file, serving, error: refusal })
+    return pointer
+  }
+
+  /** Stats the served file: gone is a fault (the open file keeps serving); changed makes it suspect. */
+  private lookAtServed(): void {
+    const loaded = this.loaded
+    if (loaded === null) {
+      this.faults.clear("gone")
+      return
+    }
+    const identity = fileIdentity(join(this.dir, loaded.file))
+    if (identity === null) {
+      this.faults.set("gone", "the served snapshot file is gone from disk: it serves from the open file, but a restart cannot serve it", {
+        file: loaded.file,
+      })
+      return
+    }
+    this.faults.clear("gone")
+    if (identity !== loaded.identity) this.markSuspect(loaded, "the file changed on disk since it was checked")
+  }
+
+  /** True when this made it suspect (it serves and was not suspect yet). */
+  private markSuspect(loaded: Loaded, why: string): boolean {
+    if (this.loaded !== loaded || loaded.suspect !== null || this.stopped) return false
+    loaded.suspect = why
+    this.faults.set("suspect", "the served snapshot changed on disk or failed a read; it is checked again", { file: loaded.file, why })
+    return true
+  }
+
+  private check(file: string, purpose: Purpose): Promise<void> {
+    log("info", "checking snapshot", { file, ...(purpose === "current" ? {} : { purpose }) })
+    const signature = fileSignature(this.dir, file)
+    const identity = fileIdentity(join(this.dir, file))
+    const verification = verifyOffThread(this.dir, file)
     const pending: PendingCheck = {
       file,
+      purpose,
       signature,
+      identity,
       began: performance.now(),
       verification,
       done: verification.verdict.then((verdict) => this.decide(pending, verdict)),
@@ -117,15 +213,21 @@ export class SwapState {
     }
     if (verdict._tag === "Failed") {
       this.pending = null
-      this.refuse(pending, verdict.reason)
-      return decided
+      return this.refuse(pending, verdict.reason)
     }
-    // CURRENT moved before its watch event came in: check what it names now instead
-    if (readCurrent(this.options.dir) !== pending.file) {
+    // CURRENT moved before its watch event came in: look at what it names now instead
+    if (this.preempted(pending)) {
       this.pending = null
       return this.refresh()
     }
     return this.swapIn(pending, verdict.snapshot)
+  }
+
+  /** CURRENT no longer names the file of a check of it, or names a file to check before a re-check or a fallback. */
+  private preempted(pending: PendingCheck): boolean {
+    const pointer = inspectCurrent(this.dir)
+    const named = pointer._tag === "Names" ? pointer.file : null
+    return pending.purpose === "current" ? named !== pending.file : this.takes(named)
   }
 
   /**
@@ -136,8 +238,10 @@ export class SwapState {
     const { file } = pending
     let reader: SnapshotReader | null = null
     try {
-      reader = new SnapshotReader(join(this.options.dir, file))
-      if (reader.batchDate !== verified.batchDate) throw new Error("the file changed after it was checked")
+      reader = new SnapshotReader(join(this.dir, file))
+      if (reader.batchDate !== verified.batchDate || fileIdentity(reader.path) !== pending.identity) {
+        throw new Error("the file changed after it was checked")
+      }
       const checkMillis = Math.round(performance.now() - pending.began)
       let warmMillis: number | undefined
       const warm = this.options.warm
@@ -148,14 +252,14 @@ export class SwapState {
           await warm({ reader, file, contentHash: verified.contentHash }, stillWanted)
           warmMillis = Math.round(performance.now() - began)
         } catch (e) {
-          console.error(JSON.stringify({ level: "warn", msg: "snapshot warm-up failed; swapping in all the same", file, error: String(e) }))
+          log("warn", "snapshot warm-up failed; swapping in all the same", { file, error: String(e) })
         }
         if (!stillWanted()) {
           reader.close()
           return
         }
         // CURRENT moved during the warm-up and no refresh came to say so yet: what it names now goes first
-        if (readCurrent(this.options.dir) !== file) {
+        if (this.preempted(pending)) {
           reader.close()
           this.pending = null
           return this.refresh()
@@ -163,40 +267,85 @@ export class SwapState {
       }
       this.pending = null
       const next: Loaded = {
-        generation: ++this.generation,
+        generation: ++generations,
         file,
         reader,
         contentHash: verified.contentHash,
         totalRecords: totalRecords(verified.rowCounts),
         fiUnavailable: saysFiUnavailable(reader),
+        identity: pending.identity,
+        suspect: null,
+        damaged: false,
         leases: 0,
         retired: false,
       }
       const previous = this.loaded
       this.loaded = next
-      console.log(
-        JSON.stringify({
-          level: "info",
-          msg: "snapshot swapped in",
-          file,
-          generation: next.generation,
-          check_ms: checkMillis,
-          ...(warmMillis === undefined ? {} : { warm_ms: warmMillis }),
-        }),
-      )
+      this.saidNothingServes = false
+      this.faults.clear("suspect")
+      log("info", "snapshot swapped in", {
+        file,
+        generation: next.generation,
+        ...(pending.purpose === "current" ? {} : { purpose: pending.purpose }),
+        check_ms: checkMillis,
+        hash_ms: verified.hashMillis,
+        ...(warmMillis === undefined ? {} : { warm_ms: warmMillis }),
+      })
+      if (pending.purpose === "fallback") {
+        log("warn", "serving the newest published snapshot that passes its checks instead of what CURRENT names", {
+          current: pointerText(this.pointer),
+          why: pointerProblem(this.pointer) ?? `it was refused: ${this.pointer._tag === "Names" ? this.refusal(this.pointer.file) : ""}`,
+          serving: file,
+        })
+      }
       if (previous !== null) this.retire(previous)
+      this.lookAtCurrent() // its faults now name what serves
     } catch (e) {
       if (this.pending === pending) this.pending = null
       reader?.close()
-      this.refuse(pending, String(e))
+      return this.refuse(pending, String(e))
     }
   }
 
-  private refuse(pending: PendingCheck, error: string): void {
-    this.refused.set(pending.file, pending.signature)
-    console.error(
-      JSON.stringify({ level: "error", msg: "snapshot refused; the previous one keeps serving", file: pending.file, error }),
-    )
+  /** Records the refusal and logs it truthfully; a served file that failed its re-check stops serving. Then looks again. */
+  private refuse(pending: PendingCheck, error: string): Promise<void> {
+    this.refused.set(pending.file, { signature: pending.signature, reason: error })
+    const loaded = this.loaded
+    if (pending.purpose === "recheck" && loaded !== null && loaded.file === pending.file) {
+      this.loaded = null
+      this.retire(loaded)
+      this.faults.clear("suspect")
+      this.faults.clear("gone")
+      log("error", "the served snapshot failed its check again and no longer serves", { file: pending.file, error })
+    } else {
+      log("error", loaded === null ? "snapshot refused; nothing is served" : "snapshot refused; the snapshot served keeps serving", {
+        file: pending.file,
+        serving: loaded?.file ?? null,
+        error,
+      })
+    }
+    return this.refresh()
+  }
+
+  /**
+   * Nothing serves and CURRENT gives nothing that passes: checks the file that stands in for it
+   * (Fallback.ts). Without one, says once that nothing is served (at info level for a fresh data
+   * folder: no CURRENT, nothing in the ledger).
+   */
+  private fallBack(): Promise<void> {
+    const choice = chooseFallback(this.ledger, this.dir, (file) => this.refusal(file) !== null)
+    if (choice._tag === "Candidate") return this.check(choice.file, "fallback")
+    if (this.saidNothingServes) return decided
+    this.saidNothingServes = true
+    if (this.pointer._tag === "Missing" && choice.published === 0) log("info", "nothing is published yet", {})
+    else {
+      log("error", "nothing is served: CURRENT names no snapshot that passes its checks, and no other published one does", {
+        current: pointerText(this.pointer),
+        why: pointerProblem(this.pointer) ?? this.refusal(this.pointer._tag === "Names" ? this.pointer.file : ""),
+        ...(choice.ledgerError === null ? { published: choice.published } : { ledger_error: choice.ledgerError }),
+      })
+    }
+    return decided
   }
 
   /**
@@ -205,7 +354,7 @@ export class SwapState {
    */
   private drop(pending: PendingCheck, why: string): void {
     this.pending = null
-    console.log(JSON.stringify({ level: "info", msg: "snapshot check abandoned", file: pending.file, why }))
+    log("info", "snapshot check abandoned", { file: pending.file, why })
     for (const ended of [pending.verification.cancel(), pending.done]) {
       this.exiting.add(ended)
       void ended.finally(() => this.exiting.delete(ended))

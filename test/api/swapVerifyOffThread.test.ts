@@ -277,8 +277,34 @@ describe("verifyOffThread", () => {
       const verdict = await verifyOffThread(fx.snapshotsDir, file).verdict
       expect(verdict).toEqual({
         _tag: "Passed",
-        snapshot: { contentHash: fx.snapshot.finished.contentHash, batchDate: "2026-02-06", rowCounts: fx.snapshot.finished.rowCounts },
+        snapshot: {
+          contentHash: fx.snapshot.finished.contentHash,
+          batchDate: "2026-02-06",
+          rowCounts: fx.snapshot.finished.rowCounts,
+          hashMillis: expect.any(Number),
+        },
       })
+    } finally {
+      fx.cleanup()
+    }
+  })
+
+  it("fails a snapshot with one price changed in place (row counts and quick_check still pass), naming the content hash", async () => {
+    const fx = makeFixtureA()
+    try {
+      const file = fx.snapshot.finished.file
+      const db = new Database(join(fx.snapshotsDir, file))
+      try {
+        expect(db.prepare("UPDATE quotas SET price = price + 0.01 WHERE (asset_id, date) = (SELECT asset_id, date FROM quotas ORDER BY asset_id, date LIMIT 1)").run().changes).toBe(1)
+        expect(db.pragma("quick_check", { simple: true })).toBe("ok")
+      } finally {
+        db.close()
+      }
+      const verdict = await verifyOffThread(fx.snapshotsDir, file).verdict
+      expect(verdict._tag).toBe("Failed")
+      expect(verdict._tag === "Failed" ? verdict.reason : "").toMatch(
+        new RegExp(`content hash [0-9a-f]{64} differs from the manifest's ${fx.snapshot.finished.contentHash}`),
+      )
     } finally {
       fx.cleanup()
     }

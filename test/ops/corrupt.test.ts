@@ -2,7 +2,8 @@
  * A corrupt snapshot published by hand: bytes under a snapshot's name and CURRENT pointing at
  * them, as a bad copy or a careless operator would leave them. The running API refuses the file
  * and keeps serving the published one (checked over HTTP); /health says degraded while CURRENT
- * names a refused file, and ok again once CURRENT is put back.
+ * names a refused file, and ok again once CURRENT is put back. An API started while CURRENT names
+ * the bad file serves the newest published snapshot that passes its checks instead.
  */
 import { copyFileSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync, closeSync } from "node:fs"
 import { randomBytes } from "node:crypto"
@@ -89,13 +90,16 @@ describe("a corrupt snapshot published by hand", () => {
     await expectRefused(rotten, served)
     const reason = errors.find((e) => e.includes("refused") && e.includes(rotten))!
     expect(reason).toMatch(/malformed|quick_check|row count|disk image/)
-    // An API started now has only CURRENT to go by: it serves nothing rather than a bad file.
+    // An API started now refuses the file CURRENT names and serves the newest published snapshot
+    // that passes its checks (by the ledger: the good one), degraded; never the bad file.
     const fresh = await startServer({ dataDir })
     try {
-      expect((await get(fresh.url + "/health")).body).toMatchObject({ status: "unavailable", last_scraped_date: null })
+      expect((await get(fresh.url + "/health")).body).toMatchObject({ status: "degraded", last_scraped_date: "2026-11-20" })
+      expect((await get(fresh.url + "/api/asset_providers", { "x-api-key": key })).text).toBe(served)
     } finally {
       await fresh.close()
     }
+    expect(errors.some((e) => e.includes("instead") && e.includes(rotten) && e.includes(good))).toBe(true)
 
     // 3. CURRENT put back: healthy again, same data.
     pointCurrentAt(good)

@@ -69,6 +69,12 @@ describe("the health state", () => {
     expect(healthState({ ...late, status: null })).toBe("ok") // no STATUS.json: no schedule to be late against
   })
 
+  it("is degraded while the API finds something wrong with CURRENT or the served file, ok with none", () => {
+    expect(healthState({ ...base, faults: ["CURRENT is missing"] })).toBe("degraded")
+    expect(healthState({ ...base, faults: [] })).toBe("ok")
+    expect(healthState({ ...base, served: null, faults: ["CURRENT is missing"] })).toBe("unavailable")
+  })
+
   it("is degraded while the served batch says it lacks its FI/ETF part", () => {
     expect(healthState({ ...base, served: { ...base.served, fiUnavailable: true } })).toBe("degraded")
     expect(healthState({ ...base, served: { ...base.served, fiUnavailable: false } })).toBe("ok")
