@@ -6,8 +6,10 @@ import { InvalidParameter, NotFound } from "../../schemas/ApiErrors.ts"
 import { dateToInt, intToDate } from "../../schemas/Dates.ts"
 import { currencyOf, FUND_TYPE_CATEGORY, investorClassOf } from "../../schemas/FundClass.ts"
 import { formatRun, parseUint32 } from "../../schemas/Ids.ts"
+import { addDays } from "../../snapshots/compute/Calendar.ts"
 import type { SnapshotReader } from "../../snapshots/Reader.ts"
 import { fiCatalog } from "../../snapshots/readers/FiCatalog.ts"
+import { TOLERANCE_DAYS } from "../../snapshots/readers/MarketUniverse.ts"
 import { resolveAssetId } from "../../snapshots/readers/ReturnsSeries.ts"
 import type { FundsTable, SeriesTable } from "../../snapshots/Tables.ts"
 import { Api } from "../Api.ts"
@@ -33,7 +35,9 @@ const conceptualAsset = (f: FundsTable) => ({
 
 const realAsset = (reader: SnapshotReader, fund: FundsTable, s: SeriesTable) => {
   const last = reader.lastQuota(s.asset_id)
-  const ended = fund.end_date !== null || s.last_date < dateToInt(reader.batchDate)
+  // A series without a value on the batch date is late, not ended, while its last value is within
+  // TOLERANCE_DAYS of it: the market universe's rule (the all-funds list still shows it).
+  const ended = fund.end_date !== null || s.last_date < addDays(dateToInt(reader.batchDate), -TOLERANCE_DAYS)
   return {
     id: String(s.asset_id),
     type: "real_asset" as const,
