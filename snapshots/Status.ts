@@ -120,7 +120,7 @@ export type HealthState = "ok" | "degraded" | "unavailable"
  * checks: the FI routes answer 503). Staleness is judged only where a pipeline reports
  * (STATUS.json exists): a data folder filled by hand or by copy has no schedule to be late against.
  */
-export const healthState = (input: {
+export interface HealthInput {
   /** `fiUnavailable`: the snapshot says (meta `fi_status`) that it lacks its FI/ETF part. */
   readonly served: { readonly batchDate: string; readonly file: string; readonly fiUnavailable?: boolean } | null
   readonly current: { readonly file: string; readonly sinceMillis: number } | null
@@ -130,17 +130,31 @@ export const healthState = (input: {
   readonly nowMillis: number
   readonly staleAfterHours: number
   readonly graceMillis: number
-}): HealthState => {
-  if (input.served === null) return "unavailable"
-  if (input.served.fiUnavailable === true) return "degraded"
-  if (input.faults !== undefined && input.faults.length > 0) return "degraded"
-  const status = input.status
-  if (status !== null && (status.outcome === "failed" || status.outcome === "rejected")) return "degraded"
-  const c = input.current
-  if (c !== null && c.file !== input.served.file && input.nowMillis - c.sinceMillis > input.graceMillis) return "degraded"
-  if (status !== null && input.nowMillis > staleAt(input.served.batchDate, input.staleAfterHours)) return "degraded"
-  return "ok"
 }
+
+/** Why /health is not `ok`, one sentence a cause (empty: ok, or nothing served). */
+export const healthReasons = (input: HealthInput): string[] => {
+  const reasons: string[] = [...(input.faults ?? [])]
+  if (input.served === null) return reasons.length > 0 ? reasons : ["nothing is published yet"]
+  if (input.served.fiUnavailable === true) reasons.push("the served batch was published without its FI/ETF part: the FI routes answer 503")
+  const status = input.status
+  if (status !== null && (status.outcome === "failed" || status.outcome === "rejected")) {
+    const why = status.reason === null ? "" : `: ${status.reason.length > 300 ? `${status.reason.slice(0, 300)}…` : status.reason}`
+    reasons.push(`the last pipeline run (${status.finished_at}) was ${status.outcome}${why}`)
+  }
+  const c = input.current
+  if (c !== null && c.file !== input.served.file && input.nowMillis - c.sinceMillis > input.graceMillis) {
+    reasons.push(`CURRENT names ${c.file}, which is not served (refused, or still being checked)`)
+  }
+  if (status !== null && input.nowMillis > staleAt(input.served.batchDate, input.staleAfterHours)) {
+    reasons.push(`the served batch ${input.served.batchDate} is stale: older than ${input.staleAfterHours} h after its day (weekends not counted)`)
+  }
+  return reasons
+}
+
+/** ok or degraded (with `healthReasons`), or unavailable when nothing serves. */
+export const healthState = (input: HealthInput): HealthState =>
+  input.served === null ? "unavailable" : healthReasons(input).length > 0 ? "degraded" : "ok"
 
 export type SourceState = "fresh" | "late" | "waiting" | "missing"
 

@@ -8,27 +8,46 @@ import { CurrentKey } from "../Security.ts"
 import { statSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { CURRENT, inspectCurrent } from "../../snapshots/Pointer.ts"
-import { healthState, readStatus } from "../../snapshots/Status.ts"
+import { type HealthInput, healthReasons, healthState, type PipelineStatus, readStatus, sourceState } from "../../snapshots/Status.ts"
 import { type Loaded, SnapshotStore } from "../SnapshotStore.ts"
 
 /** Hours after the end of the batch date before the data counts as stale (see snapshots/Status.ts). */
 const StaleAfterHours = Config.Number("FDS_STALE_AFTER_HOURS").pipe(Config.withDefault(36))
 
-/** ok or degraded, from the pipeline's STATUS.json, CURRENT next to the served snapshot and what the store found wrong. */
+const santiagoDay = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Santiago", year: "numeric", month: "2-digit", day: "2-digit" })
+
+/** Each data set's freshness from STATUS.json, judged today (America/Santiago). */
+const sourcesHealth = (status: PipelineStatus | null, nowMillis: number) => {
+  const today = santiagoDay.format(new Date(nowMillis))
+  return (status?.sources ?? []).map((s) => ({
+    data_set: s.data_set,
+    state: sourceState(s, today),
+    cadence: s.cadence,
+    latest_value_date: s.latest_value_date,
+    last_received_at: s.last_received_at,
+    how: s.how,
+    waiting: s.waiting,
+  }))
+}
+
+/** ok or degraded with its reasons, from the pipeline's STATUS.json, CURRENT next to the served snapshot and what the store found wrong. */
 const servedHealth = (loaded: Loaded, faults: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const dir = dirname(loaded.reader.path)
     const current = inspectCurrent(dir)
     const since = statSync(join(dir, CURRENT), { throwIfNoEntry: false })?.mtimeMs ?? 0
-    return healthState({
+    const status = readStatus(dir)
+    const nowMillis = yield* Clock.currentTimeMillis
+    const input: HealthInput = {
       served: { batchDate: loaded.reader.batchDate, file: loaded.file, fiUnavailable: loaded.fiUnavailable },
       current: current._tag === "Names" ? { file: current.file, sinceMillis: since } : null,
       faults,
-      status: readStatus(dir),
-      nowMillis: yield* Clock.currentTimeMillis,
+      status,
+      nowMillis,
       staleAfterHours: yield* StaleAfterHours.pipe(Effect.orElseSucceed(() => 36)),
       graceMillis: 10_000,
-    })
+    }
+    return { status: healthState(input), reasons: healthReasons(input), sources: sourcesHealth(status, nowMillis) }
   })
 
 export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
@@ -36,9 +55,18 @@ export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
     Effect.gen(function* () {
       const store = yield* SnapshotStore
       const loaded = store.current()
-      if (loaded === null) return { status: "unavailable" as const, last_scraped_date: null, total_records: 0 }
-      const status = yield* servedHealth(loaded, store.faults())
-      return { status, last_scraped_date: loaded.reader.batchDate, total_records: loaded.totalRecords }
+      if (loaded === null) {
+        const faults = store.faults()
+        return {
+          status: "unavailable" as const,
+          last_scraped_date: null,
+          total_records: 0,
+          reasons: faults.length > 0 ? [...faults] : ["nothing is published yet"],
+          sources: [],
+        }
+      }
+      const health = yield* servedHealth(loaded, store.faults())
+      return { ...health, last_scraped_date: loaded.reader.batchDate, total_records: loaded.totalRecords }
     }),
   ),
 )

@@ -304,6 +304,8 @@ describe("catalog routes", () => {
       status: "ok",
       last_scraped_date: data.batchDate,
       total_records: fx.snapshot.totalRecords,
+      reasons: [],
+      sources: [],
     })
     // 2 administrators + 3 funds + 5 series + (5+3+3+3+2) quota rows, counted by hand
     expect(fx.snapshot.totalRecords).toBe(2 + 3 + 5 + 16)

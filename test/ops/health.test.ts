@@ -91,7 +91,7 @@ describe("GET /health with a pipeline status", () => {
   const fx = makeFixtureA() // batch 2026-02-06: stale after 36 h by any clock this test runs on
   let server: RunningServer
   const healthAt = async (url: string) =>
-    (await get(url + "/health")).body as { status: string; last_scraped_date: string; total_records: number }
+    (await get(url + "/health")).body as { status: string; last_scraped_date: string; total_records: number; reasons: string[]; sources: unknown[] }
 
   beforeAll(async () => {
     delete process.env.FDS_STALE_AFTER_HOURS // the default, 36 h (read once, when the API starts)
@@ -103,9 +103,23 @@ describe("GET /health with a pipeline status", () => {
   })
 
   it("keeps its fields; degraded after a rejected run or once stale, where a pipeline reports", async () => {
-    expect(await healthAt(server.url)).toEqual({ status: "ok", last_scraped_date: "2026-02-06", total_records: fx.snapshot.totalRecords })
+    expect(await healthAt(server.url)).toEqual({
+      status: "ok",
+      last_scraped_date: "2026-02-06",
+      total_records: fx.snapshot.totalRecords,
+      reasons: [],
+      sources: [],
+    })
     writeStatus(fx.snapshotsDir, { ...status("published"), file: fx.snapshot.finished.file })
-    expect(await healthAt(server.url)).toEqual({ status: "degraded", last_scraped_date: "2026-02-06", total_records: fx.snapshot.totalRecords })
+    expect(await healthAt(server.url)).toEqual({
+      status: "degraded",
+      last_scraped_date: "2026-02-06",
+      total_records: fx.snapshot.totalRecords,
+      reasons: ["the served batch 2026-02-06 is stale: older than 36 h after its day (weekends not counted)"],
+      sources: [],
+    })
+    writeStatus(fx.snapshotsDir, { ...status("rejected"), reason: "cartola_diaria f.txt line 4 field VALOR_CUOTA: bad", file: fx.snapshot.finished.file })
+    expect((await healthAt(server.url)).reasons[0]).toMatch(/^the last pipeline run \(.+\) was rejected: cartola_diaria f\.txt line 4 field VALOR_CUOTA: bad$/)
     writeFileSync(join(fx.snapshotsDir, "STATUS.json"), "{ not json")
     expect((await healthAt(server.url)).status).toBe("ok") // an unreadable report is no report
   })

@@ -20,7 +20,7 @@ import { type SourceReport, sourceState } from "../../snapshots/Status.ts"
 import { writeSolver } from "../support/captchaSolver.ts"
 import { type CmfServer, startCmfServer } from "../support/cmfServer.ts"
 import { type IndicatorApis, startIndicatorApis } from "../support/indicatorApis.ts"
-import { waitFor } from "../support/server.ts"
+import { get, startServer, waitFor } from "../support/server.ts"
 import { readStatusFile, root, runCli, writeMiniSample } from "./support/ops.ts"
 
 let work = ""
@@ -163,6 +163,23 @@ describe("the daily run against the real CMF's flows", () => {
     expect(sourceState(source(dataDir, "cartola_diaria"), today)).toBe("waiting")
     expect(sourceState(source(dataDir, "indicators"), today)).toBe("waiting")
     expect(source(dataDir, "fm_registry")).toMatchObject({ how: "fetched", cadence: "irregular" })
+    // /health gives the same report, each state judged today.
+    const server = await startServer({ dataDir })
+    try {
+      const health = (await get(`${server.url}/health`)).body as { sources: Array<Record<string, unknown>> }
+      const cartola = health.sources.find((x) => x.data_set === "cartola_diaria")
+      expect(cartola).toMatchObject({ state: "waiting", how: null, latest_value_date: null, cadence: "daily" })
+      expect(cartola?.waiting).toMatch(/FDS_CAPTCHA_COMMAND is not set/)
+      expect(health.sources.find((x) => x.data_set === "fm_bpr_daily")).toMatchObject({
+        state: sourceState(source(dataDir, "fm_bpr_daily"), santiagoToday()),
+        how: "fetched",
+        latest_value_date: "2026-11-18",
+      })
+      expect(health.sources.find((x) => x.data_set === "indicators")).toMatchObject({ state: "waiting" })
+      expect(health.sources.map((x) => x.data_set)).toEqual(sourcesOf(dataDir).map((x) => x.data_set))
+    } finally {
+      await server.close()
+    }
 
     // Day 2: the CMF publishes 2026-11-19; the next tick publishes it, unattended.
     cmf.publishedThrough = "2026-11-19"
