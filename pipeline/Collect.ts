@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs"
 import { basename, join } from "node:path"
 import type { CaptchaSolver } from "./fetch/CaptchaSolver.ts"
 import { CartolaSession, fetchCartolaRange } from "./fetch/CartolaDownload.ts"
-import { CmfSourceError, type FetchOptions, getBytes, getPage, postForm } from "./fetch/CmfHttp.ts"
+import { CmfSession, CmfSourceError, type FetchOptions, getBytes, getPage, postForm, send } from "./fetch/CmfHttp.ts"
 import { type IndicatorFetcher, indicatorYears } from "./fetch/IndicatorFetch.ts"
 import type { Ledger, RawFileObserved } from "./ledger/Ledger.ts"
 import type { RawStore } from "./RawStore.ts"
@@ -209,6 +209,26 @@ export const collectHttp = (
         )
         keep(yield* record(ledger, raw, name, `${portfolioUrl}?${cartera}&${month}`, bytes))
       }
+    }
+    // The monthly TAC workbook of the last closed months (read as the CMF publishes it: XLS, or an
+    // HTML table served as Excel), in the session its form page opens; a month built into a batch is final.
+    const tacSession = new CmfSession()
+    let tacPage = false
+    for (const month of closedMonths(options.until, options.portfolioMonths)) {
+      const name = `fmdfm_costos_${month.replace("-", "")}.xls`
+      if (known.has(name)) continue
+      if (!tacPage) {
+        yield* getPage(`${base}/institucional/estadisticas/fmdfm_consulta1.php`, options.fetch, tacSession)
+        tacPage = true
+      }
+      const url = `${base}/institucional/estadisticas/fmdfm_excel2.php?lang=es`
+      const answer = yield* send(
+        url,
+        { method: "POST", form: { admins: "0", tipofondo: "0", moneda: "0", mes2: month.slice(5, 7), anno2: month.slice(0, 4) }, session: tacSession },
+        options.fetch,
+      )
+      if (answer.status !== 200) return yield* new CmfSourceError({ url, message: `HTTP ${answer.status}`, retryable: false })
+      keep(yield* record(ledger, raw, name, `${url}&${month}`, answer.bytes))
     }
     // The FI/ETF lists (HTML), every run: they change as funds open and close.
     for (const entidad of ["FIRES", "FINRE"] as const) {

@@ -341,7 +341,7 @@ describe("bad input rejects the batch and keeps the previous snapshot", () => {
 })
 
 describe("pipeline run over HTTP from a local CMF stand-in", () => {
-  it("fetches the registry, the cartola month by month, portfolios and FI lists; same data as the folder", async () => {
+  it("fetches the registry, the cartola month by month, portfolios, TAC workbooks and FI lists; same data as the folder", async () => {
     const cmf = await startCmfServer(sampleDir)
     try {
       const viaHttp = await run(options(join(work, "data-http"), [{ kind: "http", baseUrl: cmf.url }], { date: "2026-11-20" }))
@@ -350,7 +350,11 @@ describe("pipeline run over HTTP from a local CMF stand-in", () => {
       const fmOnly = join(work, "fm-only")
       mkdirSync(fmOnly)
       const fetchable = (n: string) =>
-        n === "fm_ident2.txt" || n.startsWith("ffmm_todos_") || n.startsWith("fi_consulta_") || /^ffm_(NACI|EXTR)_2025(1[12])|^ffm_(NACI|EXTR)_2026(0\d|10)/.test(n)
+        n === "fm_ident2.txt" ||
+        n.startsWith("ffmm_todos_") ||
+        n.startsWith("fi_consulta_") ||
+        /^ffm_(NACI|EXTR)_2025(1[12])|^ffm_(NACI|EXTR)_2026(0\d|10)/.test(n) ||
+        /^fm_tac_2025(1[12])|^fm_tac_2026(0\d|10)/.test(n)
       for (const f of readdirSync(sampleDir).filter(fetchable)) copyFileSync(join(sampleDir, f), join(fmOnly, f))
       const viaFolder = await run(options(join(work, "data-folder2"), [{ kind: "folder", path: fmOnly }]))
       expect(viaHttp._tag === "Right" && viaFolder._tag === "Right").toBe(true)
@@ -369,6 +373,10 @@ describe("pipeline run over HTTP from a local CMF stand-in", () => {
       const portfolios = cmf.requests.filter((r) => r.path.endsWith("ffm_download.php"))
       expect(portfolios.length).toBe(24)
       expect(portfolios[0]!.form).toMatchObject({ aa: "2025", mm: "11", cartera: "NACI" })
+      // the TAC workbook of the same 12 closed months, in the session of its form page (XLS, read as such)
+      const tac = cmf.requests.filter((r) => r.path.endsWith("fmdfm_excel2.php"))
+      expect(tac.map((r) => `${r.form.anno2}-${r.form.mes2}`)).toEqual(portfolios.filter((r) => r.form.cartera === "NACI").map((r) => `${r.form.aa}-${r.form.mm}`))
+      expect(cmf.requests.filter((r) => r.path.endsWith("fmdfm_consulta1.php"))).toHaveLength(1)
       // A second run fetches the registry and only the month that was not whole.
       cmf.requests.length = 0
       await run(options(join(work, "data-http"), [{ kind: "http", baseUrl: cmf.url }], { date: "2026-11-20" }))

@@ -8,7 +8,10 @@
  * that range under the real header, or "Sin información" when there are none (without them: the
  * form page again); GET fm.fm_bpr_dia.php (dia_select, mes_peri, anio_peri) → that day's BPR
  * report as an XLS workbook (or an HTML table with `bprFormat`), made from the cartola's rows of the
- * day (valor cuota rounded to 4 decimals as the report shows it; `bprPriceShift` moves one series'); POST ffm_download.php (aa, mm,
+ * day (valor cuota rounded to 4 decimals as the report shows it; `bprPriceShift` moves one series');
+ * GET fmdfm_consulta1.php → a session, then POST fmdfm_excel2.php (mes2, anno2) in it → that month's
+ * TAC as an XLS workbook in the real layout, made from the sample's TAC text (an empty table for a
+ * month the sample lacks); POST ffm_download.php (aa, mm,
  * cartera) → that month's portfolio file; GET consulta.php (entidad, Estado) → the FI list page.
  * Faults can be switched on per path.
  */
@@ -18,7 +21,7 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import { captchaPng, FORM_PAGE } from "./cmfCaptchaServer.ts"
-import { bprDayWorkbook } from "./workbooks.ts"
+import { bprDayWorkbook, tacWorkbook } from "./workbooks.ts"
 
 export type Fault = "500" | "hang" | "html" | "garbage"
 
@@ -160,6 +163,28 @@ export const startCmfServer = async (sampleDir: string): Promise<CmfServer> => {
           })
         const bytes = bprDayWorkbook(date, records, state.bprFormat)
         res.writeHead(200, { "content-type": state.bprFormat === "xls" ? "application/vnd.ms-excel" : "text/html; charset=iso-8859-1" }).end(bytes)
+        return
+      }
+      if (path === "/institucional/estadisticas/fmdfm_consulta1.php") {
+        if (session === undefined) {
+          const id = randomBytes(8).toString("hex")
+          sessions.set(id, { code: null, validated: null })
+          res.setHeader("set-cookie", `PHPSESSID=${id}; path=/`)
+        }
+        res.writeHead(200, { "content-type": "text/html; charset=iso-8859-1" }).end("<html><body><form action=\"fmdfm_excel2.php\"></form></body></html>")
+        return
+      }
+      if (path === "/institucional/estadisticas/fmdfm_excel2.php") {
+        if (session === undefined) return void res.writeHead(200, { "content-type": "text/html" }).end("<html><body>Sesión expirada</body></html>")
+        const name = `fm_tac_${form.anno2}${String(form.mes2).padStart(2, "0")}.txt`
+        const rows = files.includes(name)
+          ? latin1(readFileSync(join(sampleDir, name)))
+              .split(/\r?\n/)
+              .map((l) => l.split(";"))
+              .filter((c) => c.length === 18 && /^\d{8}(?:\.0+)?$/.test(c[0]!))
+              .map((c) => [Number(c[0]), ...c.slice(1)])
+          : []
+        res.writeHead(200, { "content-type": "application/vnd.ms-excel" }).end(tacWorkbook(rows, ["(1) TAC: Tasa Anual de Costos."]))
         return
       }
       if (path === "/institucional/estadisticas/ffm_download.php") {

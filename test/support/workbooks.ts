@@ -107,3 +107,28 @@ export const bprDayWorkbook = (
   const rows = [...bprPreamble(date), BPR_HEADER, ...records.map(bprRow), ...BPR_NOTES]
   return format === "xls" ? workbookBytes(rows, { bookType: "biff8" }) : htmlTable(rows)
 }
+
+/** The TAC workbook's title, as the CMF writes it. */
+export const TAC_TITLE: Array<Cell> = ["Cuadro estadístico de Costos"]
+/** The real two-row merged header of the TAC workbook (`fmdfm_excel2.php`, December 2025). */
+export const TAC_HEADER_1: Array<Cell> = [
+  "Periodo", "Administradora", "Nombre Fondo", "Tipo Fondo", "Moneda", "Serie", "Caract.", "Remuneración", "", "Gastos OP.",
+  "TAC Rem. Fija", "TAC Rem. Var.", "TAC Gastos Op.", "TAC Total", "Comisión de Colocación", "", "Comisión de Colocación Dif", ""
+]
+export const TAC_HEADER_2: Array<Cell> = ["", "", "", "", "", "", "", "Rem. Fija", "Rem. Var.", "", "%", "%", "%", "%", "Condición", "Comisión", "Condición", "Comisión"]
+/** The merged header cells (0-based rows): Remuneración, Comisión de Colocación, … Dif over two columns. */
+export const TAC_MERGES: ReadonlyArray<Merge> = [
+  { s: { r: 2, c: 7 }, e: { r: 2, c: 8 } },
+  { s: { r: 2, c: 14 }, e: { r: 2, c: 15 } },
+  { s: { r: 2, c: 16 }, e: { r: 2, c: 17 } }
+]
+
+/**
+ * The TAC workbook of `rows` (18 cells each, Periodo as a number as the CMF's cells hold it), as an
+ * XLS (BIFF8) written by the library, in the real layout: title, blank row, the two header rows.
+ */
+export const tacWorkbook = (rows: ReadonlyArray<ReadonlyArray<Cell>>, notes: ReadonlyArray<string> = []): Uint8Array =>
+  workbookBytes([TAC_TITLE, [], TAC_HEADER_1, TAC_HEADER_2, ...rows, ...(notes.length === 0 ? [] : [[], ...notes.map((n) => [n])])], {
+    bookType: "biff8",
+    merges: TAC_MERGES
+  })
