@@ -37,13 +37,17 @@ export const ConceptualAsset = resource(
 
 export const ConceptualAssetList = Schema.Struct({ data: Schema.Array(ConceptualAsset) }).annotate({
   identifier: "ConceptualAssetList",
+  description:
+    "The administrator's current funds: no CMF registry end date on or before the batch date, and an active series (see RealAsset end_date) or none yet",
 })
 
 export const LastDay = Schema.Struct({
   net_asset_value: Schema.Finite.annotate({ description: "Quota value in the series currency" }),
   total_net_assets: Schema.NullOr(Schema.Finite).annotate({ description: "Patrimony (PATRIMONIO_NETO), series currency" }),
   shareholders: Schema.NullOr(Schema.Int).annotate({ description: "Number of holders (NUM_PARTICIPES)" }),
-  date: Schema.String,
+  date: Schema.String.annotate({
+    description: "Date of this quota, the series' latest: before the batch date when the series reports late",
+  }),
 }).annotate({ identifier: "LastDay" })
 
 export const RealAsset = resource(
@@ -55,7 +59,12 @@ export const RealAsset = resource(
     currency: Schema.NullOr(Schema.String),
     investor_class: Schema.String.annotate({ description: "APV, Institutional or Retail, from the series label" }),
     start_date: Schema.NullOr(Schema.String).annotate({ description: "First quota date published for the series" }),
-    end_date: Schema.NullOr(Schema.String).annotate({ description: "Last quota date when the series no longer reports" }),
+    end_date: Schema.NullOr(Schema.String).annotate({
+      description:
+        "Date of the last quota once the series has ended: its fund has a CMF registry end date on or before the batch date, " +
+        "or it has gone more than the grace period (10 weekdays by default) without a quota. Null while the series is active, " +
+        "even when its last quota is a few days old (last_day.date gives its date)",
+    }),
     last_day: Schema.NullOr(LastDay),
   }),
 ).annotate({ identifier: "RealAsset", description: "One series of a fund" })

@@ -4,6 +4,8 @@
  * a published file never changes. Every statement is prepared once, at open.
  */
 import Database from "better-sqlite3"
+import { dateToInt } from "../schemas/Dates.ts"
+import { fundCurrent } from "./compute/SeriesActivity.ts"
 import type { AdministratorsTable, FundsTable, QuotasTable, SeriesTable } from "./Tables.ts"
 import { FORMAT_VERSION, TABLES } from "./Tables.ts"
 
@@ -62,8 +64,9 @@ export class SnapshotReader {
       this.stmts = {
         providers: db.prepare("SELECT provider_id, rut, name FROM administrators ORDER BY name, provider_id"),
         provider: db.prepare("SELECT provider_id, rut, name FROM administrators WHERE provider_id = ?"),
-        currentFundsOf: db.prepare(
-          "SELECT * FROM funds WHERE provider_id = ? AND is_current = 1 ORDER BY name, concept_id",
+        fundsWithLatestOf: db.prepare(
+          `SELECT f.*, (SELECT max(s.last_date) FROM series s WHERE s.concept_id = f.concept_id) AS latest_date
+           FROM funds f WHERE f.provider_id = ? ORDER BY f.name, f.concept_id`,
         ),
         fund: db.prepare("SELECT * FROM funds WHERE concept_id = ?"),
         seriesOf: db.prepare("SELECT * FROM series WHERE concept_id = ? ORDER BY serie"),
@@ -99,8 +102,12 @@ export class SnapshotReader {
   provider(providerId: number): AdministratorsTable | undefined {
     return this.stmts.provider.get(providerId) as AdministratorsTable | undefined
   }
-  currentFundsOf(providerId: number): FundsTable[] {
-    return this.stmts.currentFundsOf.all(providerId) as FundsTable[]
+  /** The administrator's current funds at the batch date (compute/SeriesActivity.ts), by name. */
+  currentFundsOf(providerId: number, graceWeekdays: number): FundsTable[] {
+    const batchDate = dateToInt(this.batchDate)
+    return (this.stmts.fundsWithLatestOf.all(providerId) as Array<FundsTable & { latest_date: number | null }>)
+      .filter((f) => fundCurrent({ fundEndDate: f.end_date, latestDate: f.latest_date, batchDate, graceWeekdays }))
+      .map(({ latest_date: _, ...fund }) => fund)
   }
   fund(conceptId: number): FundsTable | undefined {
     return this.stmts.fund.get(conceptId) as FundsTable | undefined

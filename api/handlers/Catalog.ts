@@ -6,10 +6,9 @@ import { InvalidParameter, NotFound } from "../../schemas/ApiErrors.ts"
 import { dateToInt, intToDate } from "../../schemas/Dates.ts"
 import { currencyOf, FUND_TYPE_CATEGORY, investorClassOf } from "../../schemas/FundClass.ts"
 import { formatRun, parseUint32 } from "../../schemas/Ids.ts"
-import { addDays } from "../../snapshots/compute/Calendar.ts"
+import { seriesActive } from "../../snapshots/compute/SeriesActivity.ts"
 import type { SnapshotReader } from "../../snapshots/Reader.ts"
 import { fiCatalog } from "../../snapshots/readers/FiCatalog.ts"
-import { TOLERANCE_DAYS } from "../../snapshots/readers/MarketUniverse.ts"
 import { resolveAssetId } from "../../snapshots/readers/ReturnsSeries.ts"
 import type { FundsTable, SeriesTable } from "../../snapshots/Tables.ts"
 import { Api } from "../Api.ts"
@@ -18,6 +17,7 @@ import { providersAll } from "./FiProviders.ts"
 import { fiDaysResponse } from "./FiReturnsDays.ts"
 import { canonicalAssetText, parseAssetRef } from "./ReturnsSubject.ts"
 import { readFi } from "./FiSnapshot.ts"
+import { seriesGraceWeekdays } from "./SeriesGrace.ts"
 import { readSnapshot, withSnapshot } from "./Snapshot.ts"
 
 const conceptualAsset = (f: FundsTable) => ({
@@ -33,11 +33,15 @@ const conceptualAsset = (f: FundsTable) => ({
   },
 })
 
-const realAsset = (reader: SnapshotReader, fund: FundsTable, s: SeriesTable) => {
+/** A series, with `end_date` its last value's date once it has ended (compute/SeriesActivity.ts); an active one, late or not, has none. */
+const realAsset = (reader: SnapshotReader, fund: FundsTable, s: SeriesTable, graceWeekdays: number) => {
   const last = reader.lastQuota(s.asset_id)
-  // A series without a value on the batch date is late, not ended, while its last value is within
-  // TOLERANCE_DAYS of it: the market universe's rule (the all-funds list still shows it).
-  const ended = fund.end_date !== null || s.last_date < addDays(dateToInt(reader.batchDate), -TOLERANCE_DAYS)
+  const ended = !seriesActive({
+    fundEndDate: fund.end_date,
+    lastDate: s.last_date,
+    batchDate: dateToInt(reader.batchDate),
+    graceWeekdays,
+  })
   return {
     id: String(s.asset_id),
     type: "real_asset" as const,
@@ -146,67 +150,69 @@ const daysResponse = (lease: Lease, assetText: string, assetId: number, from: nu
   })
 
 export const CatalogHandlers = HttpApiBuilder.group(Api, "catalog", (handlers) =>
-  handlers
-    .handle("providers", ({ query }) =>
-      query.scope === "all"
-        ? readFi(providersAll)
-        : readSnapshot((r) => ({
-            data: r.providers().map((p) => ({
-              id: String(p.provider_id),
-              type: "asset_provider" as const,
-              attributes: { name: p.name },
+  Effect.map(seriesGraceWeekdays, (grace) =>
+    handlers
+      .handle("providers", ({ query }) =>
+        query.scope === "all"
+          ? readFi((r) => providersAll(r, grace))
+          : readSnapshot((r) => ({
+              data: r.providers().map((p) => ({
+                id: String(p.provider_id),
+                type: "asset_provider" as const,
+                attributes: { name: p.name },
+              })),
             })),
-          })),
-    )
-    .handle("conceptualAssets", ({ params }) =>
-      Effect.flatMap(idParam("provider_id", params.provider_id), (providerId) =>
-        withSnapshot((lease) =>
-          Effect.flatMap(
-            lease.read((r) =>
-              r.provider(providerId) !== undefined
-                ? r.currentFundsOf(providerId)
-                : // an administrator known only from the FI lists (listed with scope=all) has no mutual funds
-                  fiCatalog(r).instruments.some((i) => i.provider_id === providerId)
-                  ? []
-                  : null,
-            ),
-            (funds) =>
-              funds === null
-                ? Effect.fail(new NotFound({ message: `no administrator with id ${providerId}`, parameter: "provider_id" }))
-                : Effect.succeed({ data: funds.map(conceptualAsset) }),
-          ),
-        ),
-      ),
-    )
-    .handle("realAssets", ({ params }) =>
-      Effect.flatMap(idParam("concept_id", params.concept_id), (conceptId) =>
-        withSnapshot((lease) =>
-          Effect.flatMap(
-            lease.read((r) => {
-              const fund = r.fund(conceptId)
-              return fund === undefined ? null : r.seriesOf(fund.concept_id).map((s) => realAsset(r, fund, s))
-            }),
-            (series) =>
-              series === null
-                ? Effect.fail(new NotFound({ message: `no fund with id ${conceptId}`, parameter: "concept_id" }))
-                : Effect.succeed({ data: series }),
-          ),
-        ),
-      ),
-    )
-    .handle("days", ({ params, query }) => {
-      const text = canonicalAssetText(params.asset_id)
-      const from = query.from_date === undefined ? 0 : dateToInt(query.from_date)
-      return Effect.flatMap(parseAssetRef(text), (ref) =>
-        ref.kind === "fi"
-          ? withSnapshot((lease) => fiDaysResponse(lease, ref.id, from))
-          : withSnapshot((lease) =>
-              Effect.flatMap(daysResponse(lease, text, ref.id, from), (response) =>
-                response === null
-                  ? Effect.fail(new NotFound({ message: `no series with id ${text}`, parameter: "asset_id" }))
-                  : Effect.succeed(response),
-              ),
-            ),
       )
-    }),
+      .handle("conceptualAssets", ({ params }) =>
+        Effect.flatMap(idParam("provider_id", params.provider_id), (providerId) =>
+          withSnapshot((lease) =>
+            Effect.flatMap(
+              lease.read((r) =>
+                r.provider(providerId) !== undefined
+                  ? r.currentFundsOf(providerId, grace)
+                  : // an administrator known only from the FI lists (listed with scope=all) has no mutual funds
+                    fiCatalog(r).instruments.some((i) => i.provider_id === providerId)
+                    ? []
+                    : null,
+              ),
+              (funds) =>
+                funds === null
+                  ? Effect.fail(new NotFound({ message: `no administrator with id ${providerId}`, parameter: "provider_id" }))
+                  : Effect.succeed({ data: funds.map(conceptualAsset) }),
+            ),
+          ),
+        ),
+      )
+      .handle("realAssets", ({ params }) =>
+        Effect.flatMap(idParam("concept_id", params.concept_id), (conceptId) =>
+          withSnapshot((lease) =>
+            Effect.flatMap(
+              lease.read((r) => {
+                const fund = r.fund(conceptId)
+                return fund === undefined ? null : r.seriesOf(fund.concept_id).map((s) => realAsset(r, fund, s, grace))
+              }),
+              (series) =>
+                series === null
+                  ? Effect.fail(new NotFound({ message: `no fund with id ${conceptId}`, parameter: "concept_id" }))
+                  : Effect.succeed({ data: series }),
+            ),
+          ),
+        ),
+      )
+      .handle("days", ({ params, query }) => {
+        const text = canonicalAssetText(params.asset_id)
+        const from = query.from_date === undefined ? 0 : dateToInt(query.from_date)
+        return Effect.flatMap(parseAssetRef(text), (ref) =>
+          ref.kind === "fi"
+            ? withSnapshot((lease) => fiDaysResponse(lease, ref.id, from))
+            : withSnapshot((lease) =>
+                Effect.flatMap(daysResponse(lease, text, ref.id, from), (response) =>
+                  response === null
+                    ? Effect.fail(new NotFound({ message: `no series with id ${text}`, parameter: "asset_id" }))
+                    : Effect.succeed(response),
+                ),
+              ),
+        )
+      }),
+  ),
 )

@@ -40,7 +40,8 @@ interface Tally {
   fi: number
 }
 
-export const providersAll = (reader: SnapshotReader): AssetProviderAllList => {
+/** `graceWeekdays`: FDS_SERIES_GRACE_DAYS, for `fund_count` (the administrator's current mutual funds). */
+export const providersAll = (reader: SnapshotReader, graceWeekdays: number): AssetProviderAllList => {
   const tallies = new Map<number, Tally>()
   for (const i of fiCatalog(reader).instruments) {
     const t = tallies.get(i.provider_id) ?? { name: i.agf_name, etf: 0, fi: 0 }
@@ -79,7 +80,7 @@ export const providersAll = (reader: SnapshotReader): AssetProviderAllList => {
                 displayName,
                 slug: slugOf(displayName),
                 instrument_count: t.etf + t.fi,
-                fund_count: p.isFm ? reader.currentFundsOf(p.id).length : 0,
+                fund_count: p.isFm ? reader.currentFundsOf(p.id, graceWeekdays).length : 0,
               },
       }
     }),

@@ -12,7 +12,7 @@ import { dateToInt } from "../../schemas/Dates.ts"
 import { familyOf } from "../../schemas/MarketParams.ts"
 import type { AllFundsFilters, RequestedVehicle } from "../../snapshots/readers/MarketAllFunds.ts"
 import { keptLru } from "../../snapshots/readers/MarketDb.ts"
-import { readyAnswer } from "../../snapshots/readers/MarketReady.ts"
+import { readyAnswer, readyUniverseAnswer } from "../../snapshots/readers/MarketReady.ts"
 import type { Lease } from "../SnapshotStore.ts"
 import { fiUnavailable, type VehicleUnavailable } from "./MarketVehicles.ts"
 import { FI_RETRY_AFTER_SECONDS } from "./FiSnapshot.ts"
@@ -44,6 +44,7 @@ export const allFundsAnswer = (
   lease: Lease,
   query: AllFundsQuery,
   gzip: boolean,
+  graceWeekdays: number,
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, InvalidParameter | ServiceUnavailable, OffThreadRenderer> =>
   Effect.gen(function* () {
     const requested = query.vehicle ?? "mutual_fund"
@@ -54,17 +55,22 @@ export const allFundsAnswer = (
       // a batch without FI data answers at once, without waiting for the rendering thread
       const fi = requested === "mutual_fund" ? null : fiUnavailable(r, requested === "all" ? "etf" : requested)
       if (fi !== null) return unavailable(fi)
-      return plain ? (readyAnswer(r.db, `all-funds/${requested}`) ?? "live") : "live"
+      // the stored FM rows are the universe of the pipeline's grace: another server grace renders live
+      const ready =
+        requested === "etf" || requested === "investment_fund"
+          ? readyAnswer(r.db, `all-funds/${requested}`)
+          : readyUniverseAnswer(r.db, `all-funds/${requested}`, graceWeekdays)
+      return plain ? (ready ?? "live") : "live"
     })
     if (resolved instanceof InvalidParameter || resolved instanceof ServiceUnavailable) return yield* resolved
     if (resolved !== "live") return readyResponse(resolved, gzip)
     const cutoff = query.date === undefined ? null : dateToInt(query.date)
-    const key = JSON.stringify([requested, cutoff, filters])
+    const key = JSON.stringify([requested, cutoff, filters, graceWeekdays])
     const { path, kept } = yield* lease.read((r) => ({ path: r.path, kept: keptLru<Uint8Array>(r.db, "allFunds", KEPT_ANSWERS) }))
     const hit = kept.get(key)
     if (hit !== undefined) return jsonBytes(hit)
     const renderer = yield* OffThreadRenderer
-    const answer = yield* renderer.render({ kind: "allFunds", path, requested, cutoff, filters })
+    const answer = yield* renderer.render({ kind: "allFunds", path, requested, cutoff, filters, graceWeekdays })
     if (answer === null) return yield* Effect.die(new Error("an all-funds rendering answered nothing"))
     if (!(answer instanceof Uint8Array)) return yield* unavailable(answer)
     kept.set(key, answer)

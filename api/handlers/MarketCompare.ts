@@ -94,13 +94,13 @@ export const spheresComparability = (rows: ReadonlyArray<CompareRow>) => {
 
 type Resolved = InvalidParameter | NotFound | ServiceUnavailable | CompareBody
 
-const compareBody = (r: SnapshotReader, lease: Lease, text: string): Resolved => {
+const compareBody = (r: SnapshotReader, lease: Lease, graceWeekdays: number, text: string): Resolved => {
   const ids = parseSeriesList(text)
   if (ids instanceof InvalidParameter) return ids
   if (!hasReturns(r.db)) return batchUnavailable()
   const batchDate = dateToInt(r.batchDate)
   const info = batchInfo(lease.file, lease.contentHash, r.batchDate)
-  const byId = compareRowsById(r.db, batchDate, info)
+  const byId = compareRowsById(r.db, batchDate, graceWeekdays, info)
   const picked: CompareRow[] = []
   for (const id of ids) {
     const current = resolveAssetId(r.db, id)
@@ -111,7 +111,7 @@ const compareBody = (r: SnapshotReader, lease: Lease, text: string): Resolved =>
   return {
     data: picked.map((row) => ({ id: String(row.assetId), type: "fund_comparison" as const, attributes: row.attributes })),
     meta: {
-      ...batchMeta(info, compareRows(r.db, batchDate, info).length),
+      ...batchMeta(info, compareRows(r.db, batchDate, graceWeekdays, info).length),
       comparability: Object.fromEntries(
         WINDOWS.map((k) => [k, periodComparability(picked, k)]),
       ) as unknown as CompareBody["meta"]["comparability"],
@@ -125,16 +125,18 @@ const KEPT_ANSWERS = 256
 
 /**
  * The answer of one `series` text is the same for every caller of a batch: it is rendered once
- * per snapshot and kept (bounded, least recently used first out), errors included.
+ * per snapshot and kept (bounded, least recently used first out), errors included. The rows are
+ * the universe's with `graceWeekdays` (FDS_SERIES_GRACE_DAYS).
  */
 export const compareAnswer = (
   lease: Lease,
   series: string,
+  graceWeekdays: number,
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, InvalidParameter | NotFound | ServiceUnavailable> =>
   Effect.flatMap(
     lease.read((r) =>
-      memoLru(r.db, "compareAnswer", series, KEPT_ANSWERS, () => {
-        const body = compareBody(r, lease, series)
+      memoLru(r.db, `compareAnswer:${graceWeekdays}`, series, KEPT_ANSWERS, () => {
+        const body = compareBody(r, lease, graceWeekdays, series)
         return body instanceof InvalidParameter || body instanceof NotFound || body instanceof ServiceUnavailable
           ? body
           : Buffer.from(JSON.stringify(body), "utf8")

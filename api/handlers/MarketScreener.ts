@@ -219,18 +219,18 @@ const itemText = (row: CompareRow): string => {
   return text
 }
 
-/** Every row in the order of one sort key and direction (a total order: stable paging), once per snapshot. */
-const ordered = (db: Database.Database, info: BatchInfo, rows: ReadonlyArray<CompareRow>, s: Screen) =>
-  memo(db, `screenerOrder:${info.batchId}:${s.sort}:${s.order}`, () => [...rows].sort(screenOrder(s.sort, s.order)))
+/** Every row in the order of one sort key and direction (a total order: stable paging), once per snapshot and grace. */
+const ordered = (db: Database.Database, info: BatchInfo, graceWeekdays: number, rows: ReadonlyArray<CompareRow>, s: Screen) =>
+  memo(db, `screenerOrder:${info.batchId}:${graceWeekdays}:${s.sort}:${s.order}`, () => [...rows].sort(screenOrder(s.sort, s.order)))
 
 /** The answer's bytes: the matching rows in order (filtering keeps the order), the page cut from them. */
-const screenerText = (r: SnapshotReader, lease: Lease, s: Screen): Buffer => {
+const screenerText = (r: SnapshotReader, lease: Lease, graceWeekdays: number, s: Screen): Buffer => {
   const info = batchInfo(lease.file, lease.contentHash, r.batchDate)
-  const rows = compareRows(r.db, dateToInt(r.batchDate), info)
+  const rows = compareRows(r.db, dateToInt(r.batchDate), graceWeekdays, info)
   const test = matches(s)
   const page: string[] = []
   let total = 0
-  for (const row of ordered(r.db, info, rows, s)) {
+  for (const row of ordered(r.db, info, graceWeekdays, rows, s)) {
     if (!test(row)) continue
     if (total >= s.offset && page.length < s.limit) page.push(itemText(row))
     total++
@@ -243,18 +243,22 @@ const screenerText = (r: SnapshotReader, lease: Lease, s: Screen): Buffer => {
 /**
  * The answer of one checked request is the same for every caller of a batch: kept per snapshot
  * (bounded, least recently used first out) under the checked request, so spellings that mean
- * the same (`currency=clp` and `PESOS`, a default written out) share it.
+ * the same (`currency=clp` and `PESOS`, a default written out) share it. The rows are the
+ * universe's with `graceWeekdays` (FDS_SERIES_GRACE_DAYS).
  */
 export const screenerAnswer = (
   lease: Lease,
   query: ScreenerQuery,
+  graceWeekdays: number,
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, InvalidParameter | ServiceUnavailable> => {
   const screen = parseScreen(query)
   if (screen instanceof InvalidParameter) return Effect.fail(screen)
   return Effect.flatMap(
     lease.read((r): Buffer | ServiceUnavailable => {
       if (!hasReturns(r.db)) return batchUnavailable()
-      return memoLru(r.db, "screenerAnswer", JSON.stringify(screen), KEPT_ANSWERS, () => screenerText(r, lease, screen))
+      return memoLru(r.db, `screenerAnswer:${graceWeekdays}`, JSON.stringify(screen), KEPT_ANSWERS, () =>
+        screenerText(r, lease, graceWeekdays, screen),
+      )
     }),
     (answer) => (answer instanceof ServiceUnavailable ? Effect.fail(answer) : Effect.succeed(jsonBytes(answer))),
   )

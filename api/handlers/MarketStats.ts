@@ -12,8 +12,9 @@ import { type Direction, lastTacMonth, tacChanges } from "../../snapshots/reader
 import type { Lease } from "../SnapshotStore.ts"
 import { afterBatch } from "./MarketResponses.ts"
 
-const RANKING_METHODOLOGY =
-  "Each FM series counts with its last quote on or before the date (at most 7 days old), whatever its fund's status today. " +
+const rankingMethodology = (graceWeekdays: number) =>
+  "Each FM series active at the date counts with its last quote on or before it: its fund had no CMF registry end date on or " +
+  `before the date, and the quote is at most ${graceWeekdays} weekdays old (Monday to Friday; holidays not known), whatever its fund's status today. ` +
   "total_patrimony in CLP: CLP series as reported, USD series × the observed dollar of the date; EUR series have no rate in " +
   "the data and are left out of total_patrimony (counted in unconvertedSeries) but their holders count. Shareholders add up " +
   "each series' holders. Ties by administrator name."
@@ -21,12 +22,12 @@ const RANKING_METHODOLOGY =
 const fail = <A>(e: InvalidParameter | A): Effect.Effect<A, InvalidParameter> =>
   e instanceof InvalidParameter ? Effect.fail(e) : Effect.succeed(e)
 
-export const agfRankingAnswer = (lease: Lease, query: { readonly metric?: AgfMetric; readonly date?: string }) =>
+export const agfRankingAnswer = (lease: Lease, query: { readonly metric?: AgfMetric; readonly date?: string }, graceWeekdays: number) =>
   Effect.flatMap(
     lease.read((r) => {
       if (query.date !== undefined && query.date > r.batchDate) return afterBatch("date", query.date, r.batchDate)
       const metric = query.metric ?? "patrimony"
-      const ranking = agfTotals(r.db, dateToInt(query.date ?? r.batchDate))
+      const ranking = agfTotals(r.db, dateToInt(query.date ?? r.batchDate), graceWeekdays)
       return {
         data: rankBy(ranking.totals, metric).map((t) => ({
           id: String(t.providerId),
@@ -45,7 +46,7 @@ export const agfRankingAnswer = (lease: Lease, query: { readonly metric?: AgfMet
           currency: "CLP" as const,
           usdClp: ranking.usdClp,
           unconvertedSeries: ranking.unconvertedSeries,
-          methodology: RANKING_METHODOLOGY,
+          methodology: rankingMethodology(graceWeekdays),
         },
       }
     }),

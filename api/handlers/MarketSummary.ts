@@ -11,7 +11,7 @@ import { familyOf, indexCurrencyOf } from "../../schemas/MarketParams.ts"
 import { keptLru } from "../../snapshots/readers/MarketDb.ts"
 import { defaultCurrency, familyCurrencies, familyIndexMeta, indexItems } from "../../snapshots/readers/MarketIndexSeries.ts"
 import { latestDates } from "../../snapshots/readers/MarketMutualFunds.ts"
-import { readyAnswer } from "../../snapshots/readers/MarketReady.ts"
+import { readyUniverseAnswer } from "../../snapshots/readers/MarketReady.ts"
 import type { Lease } from "../SnapshotStore.ts"
 import { afterBatch, jsonBytes, jsonText, readyResponse } from "./MarketResponses.ts"
 import { OffThreadRenderer } from "./OffThreadRender.ts"
@@ -36,23 +36,24 @@ export const marketSummaryAnswer = (
   lease: Lease,
   date: string | undefined,
   gzip: boolean,
+  graceWeekdays: number,
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, InvalidParameter | ServiceUnavailable, OffThreadRenderer> =>
   Effect.gen(function* () {
     const resolved = yield* lease.read((r): InvalidParameter | HttpServerResponse.HttpServerResponse | ToRender => {
       const batch = dateToInt(r.batchDate)
       if (date !== undefined && date > r.batchDate) return afterBatch("date", date, r.batchDate)
-      const latest = latestDates(r.db, batch)
+      const latest = latestDates(r.db, batch, graceWeekdays)
       if (latest === null) return noData(date ?? r.batchDate)
       const cutoff = date === undefined ? batch : dateToInt(date)
       if (cutoff >= latest.date) {
-        const ready = readyAnswer(r.db, "market-summary")
+        const ready = readyUniverseAnswer(r.db, "market-summary", graceWeekdays)
         if (ready !== null) return readyResponse(ready, gzip)
       }
       return {
         path: r.path,
         cutoff: Math.min(cutoff, latest.date),
         asked: date ?? r.batchDate,
-        kept: keptLru<Uint8Array | null>(r.db, "summary", KEPT_SUMMARIES),
+        kept: keptLru<Uint8Array | null>(r.db, `summary:${graceWeekdays}`, KEPT_SUMMARIES),
       }
     })
     if (resolved instanceof InvalidParameter) return yield* resolved
@@ -61,7 +62,7 @@ export const marketSummaryAnswer = (
     let answer = resolved.kept.get(key)
     if (answer === undefined) {
       const renderer = yield* OffThreadRenderer
-      const rendered = yield* renderer.render({ kind: "marketSummary", path: resolved.path, cutoff: resolved.cutoff })
+      const rendered = yield* renderer.render({ kind: "marketSummary", path: resolved.path, cutoff: resolved.cutoff, graceWeekdays })
       if (rendered !== null && !(rendered instanceof Uint8Array)) {
         return yield* Effect.die(new Error("a market summary rendering answered a vehicle"))
       }

@@ -23,6 +23,8 @@ export interface VehicleRequest {
   /** YYYYMMDD, null for the latest data. */
   readonly cutoff: number | null
   readonly filters: AllFundsFilters
+  /** FDS_SERIES_GRACE_DAYS: which mutual-fund series are in the universe. */
+  readonly graceWeekdays: number
 }
 
 /** Why a vehicle's rows cannot be served now (the request then answers 503 with this reason). */
@@ -55,7 +57,8 @@ const fiSource = (vehicle: FiVehicle): VehicleSource => ({
 export const VEHICLE_SOURCES: Readonly<Record<Vehicle, VehicleSource>> = {
   mutual_fund: {
     vehicle: "mutual_fund",
-    part: (reader, request) => mutualFundPart(reader.db, dateToInt(reader.batchDate), request.cutoff, request.filters),
+    part: (reader, request) =>
+      mutualFundPart(reader.db, dateToInt(reader.batchDate), request.graceWeekdays, request.cutoff, request.filters),
   },
   etf: fiSource("etf"),
   investment_fund: fiSource("investment_fund"),

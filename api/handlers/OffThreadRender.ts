@@ -28,12 +28,15 @@ export type RenderTask =
       /** YYYYMMDD, null for the latest data. */
       readonly cutoff: number | null
       readonly filters: AllFundsFilters
+      /** The server's FDS_SERIES_GRACE_DAYS: which series are in the universe. */
+      readonly graceWeekdays: number
     }
   | {
       readonly kind: "marketSummary"
       readonly path: string
       /** YYYYMMDD, at most the latest market date. */
       readonly cutoff: number
+      readonly graceWeekdays: number
     }
 
 export type RenderRequest = RenderTask & { readonly id: number }

@@ -32,8 +32,8 @@ const answer = (m: RenderRequest): { answer: RenderAnswer; transfer: ArrayBuffer
   const reader = readerOf(m.path)
   const out =
     m.kind === "allFunds"
-      ? renderAllFunds(reader, m.requested, { cutoff: m.cutoff, filters: m.filters })
-      : marketSummaryText(reader, m.cutoff)
+      ? renderAllFunds(reader, m.requested, { cutoff: m.cutoff, filters: m.filters, graceWeekdays: m.graceWeekdays })
+      : marketSummaryText(reader, m.cutoff, m.graceWeekdays)
   if (out === null) return { answer: { id: m.id, empty: true }, transfer: [] }
   if (typeof out !== "string") return { answer: { id: m.id, unavailable: out }, transfer: [] }
   const bytes = new TextEncoder().encode(out)

@@ -16,6 +16,7 @@ import { fiVehiclePart } from "../../snapshots/readers/FiAllFunds.ts"
 import { allFundsJson } from "../../snapshots/readers/MarketAllFunds.ts"
 import { benchmarkCatalog } from "../../snapshots/readers/MarketBenchmarks.ts"
 import { marketDates } from "../../snapshots/readers/MarketDates.ts"
+import { READY_GRACE_WEEKDAYS } from "../../snapshots/readers/MarketReady.ts"
 import { liveMutualFundPart } from "../../snapshots/readers/MarketMutualFunds.ts"
 import { marketSummary } from "../../snapshots/readers/MarketSummary.ts"
 import { universe } from "../../snapshots/readers/MarketUniverse.ts"
@@ -32,15 +33,17 @@ export const marketReady: Computation = {
     const ready = (name: string, json: string) => insertReady.run(name, json, gzipJson(json))
     ready("benchmarks", JSON.stringify(benchmarkCatalog(db)))
     let answers = 1
-    const dates = marketDates(db, universe(db, batch), batch)
-    const part = dates === null ? null : liveMutualFundPart(db, batch, dates)
+    // the universe of the default grace: an API server with another FDS_SERIES_GRACE_DAYS renders these live
+    const grace = READY_GRACE_WEEKDAYS
+    const dates = marketDates(db, universe(db, batch, grace), batch)
+    const part = dates === null ? null : liveMutualFundPart(db, batch, grace, dates)
     if (dates !== null && part !== null) {
       const insertRow = db.prepare("INSERT INTO market_all_funds_rows VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
       part.rows.forEach((r, i) => {
         insertRow.run("mutual_fund", i, r.serieId, r.category, r.familySlug, r.article107Status, r.providerId, r.json)
       })
       ready("all-funds/mutual_fund", allFundsJson("mutual_fund", [part]))
-      ready("market-summary", JSON.stringify(marketSummary(db, batch, dates, dates)))
+      ready("market-summary", JSON.stringify(marketSummary(db, batch, grace, dates, dates)))
       answers += 2
     }
     const snapshot = { db, batchDate }

@@ -9,6 +9,7 @@ import { conceptId, providerId } from "../../schemas/Ids.ts"
 import type { AdministratorsTable, FundsTable, SeriesTable } from "../../snapshots/Tables.ts"
 import type { StageContext } from "../Stage.ts"
 import { dateToInt } from "../../schemas/Dates.ts"
+import { fundEnded } from "../../snapshots/compute/SeriesActivity.ts"
 import type { FmBprDailyRecord } from "../../schemas/records/FmBprDaily.ts"
 import type { QuotaSourcesTable } from "../../snapshots/tables/FmExtras.ts"
 import type { CartolaColumns, CartolaInput, CartolaSeriesInfo } from "./CartolaColumns.ts"
@@ -30,7 +31,7 @@ export const stageRegistry = (context: StageContext) =>
         currency: r.currencyCode === "" ? null : r.currencyCode,
         start_date: r.startDate,
         end_date: r.endDate,
-        is_current: r.endDate === null || r.endDate > context.batchDate ? 1 : 0,
+        is_current: fundEnded(r.endDate, dateToInt(context.batchDate)) ? 0 : 1,
       })
     }
   })

@@ -1,7 +1,8 @@
 /**
  * Administrator statistics (FM only). Ranking at a date D (the last quote date on or before the
  * requested one, over every series): each series counts with its last quote on or before D when
- * that quote is at most TOLERANCE_DAYS old, whatever the fund's status today. Patrimony is in CLP
+ * it is active at D (compute/SeriesActivity.ts: its fund not ended in the registry by D, that quote
+ * within the grace of weekdays), whatever the fund's status today. Patrimony is in CLP
  * (USD × the observed dollar of D; EUR left out and counted in `unconvertedSeries`); shareholders
  * add up each series' holders (one person in two series counts twice, as CMF reports them).
  */
@@ -9,7 +10,7 @@ import type Database from "better-sqlite3"
 import { addDays, toIsoDate } from "../compute/Calendar.ts"
 import { memo, memoLru, prepared } from "./MarketDb.ts"
 import { toClp, usdOn } from "./MarketFx.ts"
-import { TOLERANCE_DAYS } from "./MarketUniverse.ts"
+import { seriesActive } from "../compute/SeriesActivity.ts"
 
 export type AgfMetric = "patrimony" | "shareholders"
 
@@ -22,6 +23,7 @@ export interface AgfTotals {
 }
 
 interface SeriesRow {
+  fund_end_date: string | null
   asset_id: number
   concept_id: number
   provider_id: number
@@ -35,7 +37,7 @@ const allSeries = (db: Database.Database): ReadonlyArray<SeriesRow> =>
   memo(db, "agf:series", () =>
     prepared(
       db,
-      `SELECT s.asset_id, s.concept_id, f.provider_id, s.currency, s.first_date, s.last_date, a.name AS agf
+      `SELECT f.end_date AS fund_end_date, s.asset_id, s.concept_id, f.provider_id, s.currency, s.first_date, s.last_date, a.name AS agf
        FROM series s JOIN funds f ON f.concept_id = s.concept_id JOIN administrators a ON a.provider_id = f.provider_id
        ORDER BY s.asset_id`,
     ).all() as SeriesRow[],
@@ -63,20 +65,19 @@ export interface AgfRanking {
   readonly totals: ReadonlyArray<AgfTotals>
 }
 
-/** Totals per administrator at the market date on or before `cutoff` (memoised per snapshot and date). */
-export const agfTotals = (db: Database.Database, cutoff: number): AgfRanking =>
-  memoLru(db, "agfTotals", String(cutoff), 64, () => {
+/** Totals per administrator at the market date on or before `cutoff` (memoised per snapshot, date and grace). */
+export const agfTotals = (db: Database.Database, cutoff: number, graceWeekdays: number): AgfRanking =>
+  memoLru(db, "agfTotals", `${cutoff}:${graceWeekdays}`, 64, () => {
     const series = allSeries(db).filter((s) => s.first_date <= cutoff && s.last_date >= addDays(cutoff, -366))
     const quotes = series.map((s) => [s, lastOnOrBefore(db, s, cutoff)] as const)
     let date = 0
     for (const [, q] of quotes) if (q !== undefined && q.date > date) date = q.date
     if (date === 0) return { date: null, usdClp: null, unconvertedSeries: 0, totals: [] }
     const usdClp = usdOn(db, date)
-    const fresh = addDays(date, -TOLERANCE_DAYS)
     const by = new Map<number, { administrator: string; patrimony: number; holders: number; funds: Set<number> }>()
     let unconverted = 0
     for (const [s, q] of quotes) {
-      if (q === undefined || q.date < fresh) continue
+      if (q === undefined || !seriesActive({ fundEndDate: s.fund_end_date, lastDate: q.date, batchDate: date, graceWeekdays })) continue
       let t = by.get(s.provider_id)
       if (t === undefined) {
         t = { administrator: s.agf, patrimony: 0, holders: 0, funds: new Set() }

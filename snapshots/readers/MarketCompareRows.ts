@@ -11,6 +11,7 @@ import { formatRun } from "../../schemas/Ids.ts"
 import type { MarketAttributesBody } from "../../schemas/MarketCompare.ts"
 import { endOfMonth, toIsoDate } from "../compute/Calendar.ts"
 import { seriesReturns, TOLERANCE_DAYS } from "../compute/Policy.ts"
+import { DEFAULT_SERIES_GRACE_WEEKDAYS } from "../compute/SeriesActivity.ts"
 import type { ReturnPeriod, ReturnsResult } from "../compute/Returns.ts"
 import { WINDOWS, type WindowKey } from "../compute/Windows.ts"
 import type { CmfSpheresTable } from "../tables/Market.ts"
@@ -95,15 +96,18 @@ const periodBody = (p: ReturnPeriod, quotaCurrency: "PESOS" | "DOLAR" | "EURO" |
 
 const monthEnd = (month: string): string => toIsoDate(endOfMonth(Number(month.replace("-", "")) * 100 + 1))
 
-const rowsKey = (batchDate: number, info: BatchInfo) => `compareRows:${batchDate}:${info.batchId}`
+const rowsKey = (batchDate: number, graceWeekdays: number, info: BatchInfo) => `compareRows:${batchDate}:${graceWeekdays}:${info.batchId}`
 
 /** How many series `buildRows` reads between two yields (~20 ms at full size). */
 const ROWS_PER_STEP = 100
 
-/** Every row of the batch, ascending by id; memoised per snapshot and batch file. */
-export const compareRows = (db: Database.Database, batchDate: number, info: BatchInfo): ReadonlyArray<CompareRow> =>
-  memo(db, rowsKey(batchDate, info), () => {
-    const steps = buildRows(db, batchDate, info)
+/**
+ * Every row of the batch's universe with `graceWeekdays` (FDS_SERIES_GRACE_DAYS), ascending by
+ * id; memoised per snapshot, grace and batch file.
+ */
+export const compareRows = (db: Database.Database, batchDate: number, graceWeekdays: number, info: BatchInfo): ReadonlyArray<CompareRow> =>
+  memo(db, rowsKey(batchDate, graceWeekdays, info), () => {
+    const steps = buildRows(db, batchDate, graceWeekdays, info)
     for (;;) {
       const step = steps.next()
       if (step.done === true) return step.value
@@ -115,6 +119,7 @@ export const compareRows = (db: Database.Database, batchDate: number, info: Batc
  * ROWS_PER_STEP series per turn of the event loop: at full size they take ~0.3 s of reads, which
  * the first compare or screener request after each swap otherwise spent in one piece, holding up
  * every request behind it. It stops, keeping nothing, once `stillWanted()` is false (a dropped swap).
+ * The rows are those of `graceWeekdays` (by default the default grace).
  */
 export const warmCompareRows = async (
   db: Database.Database,
@@ -122,14 +127,15 @@ export const warmCompareRows = async (
   info: BatchInfo,
   stillWanted: () => boolean = () => db.open,
   rowsPerStep = ROWS_PER_STEP,
+  graceWeekdays = DEFAULT_SERIES_GRACE_WEEKDAYS,
 ): Promise<void> => {
-  if (!hasReturns(db) || isMemoised(db, rowsKey(batchDate, info))) return
-  const steps = buildRows(db, batchDate, info, rowsPerStep)
+  if (!hasReturns(db) || isMemoised(db, rowsKey(batchDate, graceWeekdays, info))) return
+  const steps = buildRows(db, batchDate, graceWeekdays, info, rowsPerStep)
   for (;;) {
     const step = steps.next()
     if (step.done === true) {
-      memo(db, rowsKey(batchDate, info), () => step.value)
-      compareRowsById(db, batchDate, info)
+      memo(db, rowsKey(batchDate, graceWeekdays, info), () => step.value)
+      compareRowsById(db, batchDate, graceWeekdays, info)
       return
     }
     await new Promise<void>((resolve) => setImmediate(resolve))
@@ -141,10 +147,11 @@ export const warmCompareRows = async (
 function* buildRows(
   db: Database.Database,
   batchDate: number,
+  graceWeekdays: number,
   info: BatchInfo,
   rowsPerStep = ROWS_PER_STEP,
 ): Generator<void, ReadonlyArray<CompareRow>> {
-  const dates = latestDates(db, batchDate)
+  const dates = latestDates(db, batchDate, graceWeekdays)
   const cutoff = toIsoDate(batchDate)
   let cachedIndicators: ReturnType<typeof loadIndicators> | undefined
   const indicators = () => {
@@ -153,7 +160,7 @@ function* buildRows(
   }
   const rows: CompareRow[] = []
   let read = 0
-  for (const u of universe(db, batchDate)) {
+  for (const u of universe(db, batchDate, graceWeekdays)) {
     if (++read % rowsPerStep === 0) yield
     const values = dates === null ? undefined : seriesValues(db, u.assetId, dates)
     const stored = storedReturns(db, u.assetId, u.currencyCode, "accounting", "price", batchDate)
@@ -252,5 +259,12 @@ function* buildRows(
 }
 
 /** The rows by id (memoised with them). */
-export const compareRowsById = (db: Database.Database, batchDate: number, info: BatchInfo): ReadonlyMap<number, CompareRow> =>
-  memo(db, `compareRowsById:${batchDate}:${info.batchId}`, () => new Map(compareRows(db, batchDate, info).map((r) => [r.assetId, r])))
+export const compareRowsById = (
+  db: Database.Database,
+  batchDate: number,
+  graceWeekdays: number,
+  info: BatchInfo,
+): ReadonlyMap<number, CompareRow> =>
+  memo(db, `compareRowsById:${batchDate}:${graceWeekdays}:${info.batchId}`, () =>
+    new Map(compareRows(db, batchDate, graceWeekdays, info).map((r) => [r.assetId, r])),
+  )

@@ -10,25 +10,28 @@ import { marketDates } from "./MarketDates.ts"
 import { latestDates, liveMutualFundPart, readyMutualFundPart } from "./MarketMutualFunds.ts"
 import { universe } from "./MarketUniverse.ts"
 
-/** Null cutoff = the batch's own date. */
+/** Null cutoff = the batch's own date; `graceWeekdays` decides the universe (compute/SeriesActivity.ts). */
 export const mutualFundPart = (
   db: Database.Database,
   batchDate: number,
+  graceWeekdays: number,
   cutoff: number | null,
   filters: AllFundsFilters,
 ): VehiclePart => {
-  const latest = latestDates(db, batchDate)
+  const latest = latestDates(db, batchDate, graceWeekdays)
   let whole: VehiclePart
   if (latest === null) {
     whole = { vehicle: "mutual_fund", rows: [], date: null, previousDate: null }
   } else if (cutoff === null || cutoff >= latest.date) {
-    whole = readyMutualFundPart(db, batchDate) ?? memoLru(db, "mfPart", "latest", 32, () => liveMutualFundPart(db, batchDate, latest))
+    whole =
+      readyMutualFundPart(db, batchDate, graceWeekdays) ??
+      memoLru(db, "mfPart", `latest:${graceWeekdays}`, 32, () => liveMutualFundPart(db, batchDate, graceWeekdays, latest))
   } else {
-    whole = memoLru(db, "mfPart", String(cutoff), 32, () => {
-      const dates = marketDates(db, universe(db, batchDate), cutoff)
+    whole = memoLru(db, "mfPart", `${cutoff}:${graceWeekdays}`, 32, () => {
+      const dates = marketDates(db, universe(db, batchDate, graceWeekdays), cutoff)
       return dates === null
         ? { vehicle: "mutual_fund" as const, rows: [], date: null, previousDate: null }
-        : liveMutualFundPart(db, batchDate, dates)
+        : liveMutualFundPart(db, batchDate, graceWeekdays, dates)
     })
   }
   return { ...whole, rows: filterRows(whole.rows, filters) }

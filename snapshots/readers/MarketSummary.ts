@@ -15,7 +15,8 @@ import { latestDates } from "./MarketMutualFunds.ts"
 import type { SnapshotData } from "../Reader.ts"
 import { dateToInt } from "../../schemas/Dates.ts"
 
-export const SUMMARY_METHODOLOGY = {
+/** How the summary is computed; the universe's grace is the server's (FDS_SERIES_GRACE_DAYS). */
+export const summaryMethodology = (graceWeekdays: number) => ({
   version: "summary_v1",
   changes:
     "Decimal fractions. Daily: last quote on or before the date vs the last quote on or before previousDate; " +
@@ -27,17 +28,23 @@ export const SUMMARY_METHODOLOGY = {
     "indexCurrency is the currency with the largest patrimony in CLP (USD × observed dollar of the date; ties: PESOS).",
   movers: OUTLIER_RULE,
   universe:
-    "Series of funds current in the CMF registry today that still report (a quote within " +
-    `${TOLERANCE_DAYS} days of the batch date). A historical date is a backtest over this universe: survivorship bias, ` +
-    "funds closed since then are left out.",
-}
+    "Series active at the batch date: their fund has no CMF registry end date on or before it, and they have gone at most " +
+    `${graceWeekdays} weekdays (Monday to Friday; holidays not known) without a value. A historical date is a backtest over ` +
+    "this universe: survivorship bias, funds closed since then are left out.",
+})
 
 /** The AFM classification's date (meta `afm_report_date`, YYYY-MM-DD); null in a batch without it. */
 const afmReportDate = (db: Database.Database): string | null =>
   (db.prepare("SELECT value FROM meta WHERE key = 'afm_report_date'").get() as { value: string } | undefined)?.value ?? null
 
-export const marketSummary = (db: Database.Database, batchDate: number, dates: MarketDates, latest: MarketDates) => {
-  const rows = marketRows(db, universe(db, batchDate), dates)
+export const marketSummary = (
+  db: Database.Database,
+  batchDate: number,
+  graceWeekdays: number,
+  dates: MarketDates,
+  latest: MarketDates,
+) => {
+  const rows = marketRows(db, universe(db, batchDate, graceWeekdays), dates)
   const usdClp = usdOn(db, dates.date)
   const classified = rows.filter((r) => r.familyRar !== null)
   const clp = (rs: typeof rows) =>
@@ -50,7 +57,7 @@ export const marketSummary = (db: Database.Database, batchDate: number, dates: M
       previousDate: dates.previousDate === null ? null : toIsoDate(dates.previousDate),
       monthlyBaseDate: toIsoDate(dates.monthlyBaseDate),
       batchDate: toIsoDate(batchDate),
-      methodology: SUMMARY_METHODOLOGY,
+      methodology: summaryMethodology(graceWeekdays),
       universe: "current_vigente",
       backtest,
       survivorshipBias: backtest
@@ -75,10 +82,10 @@ export const marketSummary = (db: Database.Database, batchDate: number, dates: M
  * The summary at `cutoff` (YYYYMMDD, at most the latest market date) as JSON text, or null when no
  * fund of today has a quote by then. Runs in the API's rendering thread (api/handlers/RenderWorker.ts).
  */
-export const marketSummaryText = (r: SnapshotData, cutoff: number): string | null => {
+export const marketSummaryText = (r: SnapshotData, cutoff: number, graceWeekdays: number): string | null => {
   const batch = dateToInt(r.batchDate)
-  const latest = latestDates(r.db, batch)
+  const latest = latestDates(r.db, batch, graceWeekdays)
   if (latest === null) return null
-  const dates = cutoff >= latest.date ? latest : marketDates(r.db, universe(r.db, batch), cutoff)
-  return dates === null ? null : JSON.stringify(marketSummary(r.db, batch, dates, latest))
+  const dates = cutoff >= latest.date ? latest : marketDates(r.db, universe(r.db, batch, graceWeekdays), cutoff)
+  return dates === null ? null : JSON.stringify(marketSummary(r.db, batch, graceWeekdays, dates, latest))
 }

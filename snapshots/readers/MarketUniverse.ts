@@ -1,11 +1,11 @@
 /**
- * The market universe: the series the market views list. A series belongs to it when its fund is
- * current in the CMF registry (no end date at the batch date) and the series itself still reports
- * (a quote within TOLERANCE_DAYS of the batch date: a series absorbed by another stops reporting
- * and drops out). The universe is today's: a historical date is a backtest over it.
+ * The market universe: the series the market views list, those active at the batch date
+ * (compute/SeriesActivity.ts: the fund not ended in the CMF registry, and a value within the
+ * grace period of weekdays; a series absorbed by another stops reporting and drops out). The
+ * universe is today's: a historical date is a backtest over it.
  */
 import type Database from "better-sqlite3"
-import { addDays } from "../compute/Calendar.ts"
+import { earliestActiveDate, seriesActive } from "../compute/SeriesActivity.ts"
 import { memo, prepared } from "./MarketDb.ts"
 
 /** A quote more than this many calendar days before its target date is stale (DESIGN: tolerance_days). */
@@ -78,6 +78,7 @@ export const continuities = (db: Database.Database): ReadonlyMap<number, Continu
   })
 
 interface UniverseRow {
+  fund_end_date: string | null
   asset_id: number
   concept_id: number
   provider_id: number
@@ -94,13 +95,16 @@ interface UniverseRow {
   a107: string | null
 }
 
-/** Today's universe for a batch date (YYYYMMDD), ordered by administrator, fund, series label. */
-export const universe = (db: Database.Database, batchDate: number): ReadonlyArray<UniverseSeries> =>
-  memo(db, `universe:${batchDate}`, () => {
+/**
+ * Today's universe for a batch date (YYYYMMDD), the series active with `graceWeekdays` (the
+ * API's FDS_SERIES_GRACE_DAYS), ordered by administrator, fund, series label.
+ */
+export const universe = (db: Database.Database, batchDate: number, graceWeekdays: number): ReadonlyArray<UniverseSeries> =>
+  memo(db, `universe:${batchDate}:${graceWeekdays}`, () => {
     const renames = continuities(db)
     const rows = prepared(
       db,
-      `SELECT s.asset_id, s.concept_id, f.provider_id, s.run, s.serie, s.currency, s.last_date,
+      `SELECT f.end_date AS fund_end_date, s.asset_id, s.concept_id, f.provider_id, s.run, s.serie, s.currency, s.last_date,
          f.name AS fund_name, f.fund_type, a.name AS agf,
          c.family_rar, c.family_slug, c.currency AS afm_currency,
          CASE WHEN p.status = 'declares_eligible' AND EXISTS (
@@ -111,26 +115,28 @@ export const universe = (db: Database.Database, batchDate: number): ReadonlyArra
        JOIN administrators a ON a.provider_id = f.provider_id
        LEFT JOIN afm_categories c ON c.asset_id = s.asset_id
        LEFT JOIN article107 p ON p.run = s.run
-       WHERE f.is_current = 1 AND s.last_date >= ? AND s.last_date <= ?
+       WHERE s.last_date >= ?
        ORDER BY a.name, f.name, s.serie, s.asset_id`,
-    ).all(addDays(batchDate, -TOLERANCE_DAYS), batchDate) as UniverseRow[]
-    return rows.map(
-      (r): UniverseSeries => ({
-        assetId: r.asset_id,
-        conceptId: r.concept_id,
-        providerId: r.provider_id,
-        run: r.run,
-        serie: r.serie,
-        currencyCode: r.currency,
-        lastDate: r.last_date,
-        fundName: r.fund_name,
-        fundType: r.fund_type,
-        agf: r.agf,
-        familyRar: r.family_rar,
-        familySlug: r.family_slug,
-        afmCurrency: r.afm_currency,
-        article107Status: r.a107,
-        continuity: renames.get(r.asset_id) ?? null,
-      }),
-    )
+    ).all(earliestActiveDate(batchDate, graceWeekdays)) as UniverseRow[]
+    return rows
+      .filter((r) => seriesActive({ fundEndDate: r.fund_end_date, lastDate: r.last_date, batchDate, graceWeekdays }))
+      .map(
+        (r): UniverseSeries => ({
+          assetId: r.asset_id,
+          conceptId: r.concept_id,
+          providerId: r.provider_id,
+          run: r.run,
+          serie: r.serie,
+          currencyCode: r.currency,
+          lastDate: r.last_date,
+          fundName: r.fund_name,
+          fundType: r.fund_type,
+          agf: r.agf,
+          familyRar: r.family_rar,
+          familySlug: r.family_slug,
+          afmCurrency: r.afm_currency,
+          article107Status: r.a107,
+          continuity: renames.get(r.asset_id) ?? null,
+        }),
+      )
   })

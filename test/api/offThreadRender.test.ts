@@ -18,7 +18,7 @@ const dir = makeDataDir()
 const file = publishMarketSnapshot(dir.snapshotsDir)
 afterAll(() => dir.cleanup())
 
-const request = (path: string) => ({ kind: "allFunds" as const, path, requested: "mutual_fund" as const, cutoff: null, filters: { category: "equity" } })
+const request = (path: string) => ({ kind: "allFunds" as const, path, requested: "mutual_fund" as const, cutoff: null, filters: { category: "equity" }, graceWeekdays: 10 })
 
 describe("the rendering thread", () => {
   it("renders a filtered answer from the snapshot file, as UTF-8 JSON bytes", async () => {
@@ -38,10 +38,10 @@ describe("the rendering thread", () => {
     const r = makeRenderer()
     try {
       const path = join(dir.snapshotsDir, file)
-      const answer = (await r.render({ kind: "marketSummary", path, cutoff: 20260303 })) as RenderAnswer & { bytes: Uint8Array }
+      const answer = (await r.render({ kind: "marketSummary", path, cutoff: 20260303, graceWeekdays: 10 })) as RenderAnswer & { bytes: Uint8Array }
       const body = JSON.parse(new TextDecoder().decode(answer.bytes))
       expect(body.meta.date).toBe("2026-03-03")
-      expect(await r.render({ kind: "marketSummary", path, cutoff: 20250101 })).toMatchObject({ empty: true })
+      expect(await r.render({ kind: "marketSummary", path, cutoff: 20250101, graceWeekdays: 10 })).toMatchObject({ empty: true })
     } finally {
       await r.close()
     }

@@ -10,6 +10,7 @@ import { warmSnapshot } from "../../api/snapshot/Warm.ts"
 import type { WarmSnapshot } from "../../api/SnapshotStore.ts"
 import { dateToInt } from "../../schemas/Dates.ts"
 import { join } from "node:path"
+import { DEFAULT_SERIES_GRACE_WEEKDAYS as GRACE } from "../../snapshots/compute/SeriesActivity.ts"
 import { batchInfo, compareRows, warmCompareRows } from "../../snapshots/readers/MarketCompareRows.ts"
 import { SnapshotReader } from "../../snapshots/Reader.ts"
 import { isMemoised } from "../../snapshots/readers/MarketDb.ts"
@@ -17,7 +18,7 @@ import { SPHERES } from "../market/compareFixture.ts"
 import { publishMarketSnapshot } from "../market/marketSnapshot.ts"
 import { type FixtureDir, makeDataDir } from "../support/snapshotFixture.ts"
 
-const KEY = (w: WarmSnapshot) => `compareRows:${dateToInt(w.reader.batchDate)}:${batchInfo(w.file, w.contentHash, w.reader.batchDate).batchId}`
+const KEY = (w: WarmSnapshot) => `compareRows:${dateToInt(w.reader.batchDate)}:${GRACE}:${batchInfo(w.file, w.contentHash, w.reader.batchDate).batchId}`
 
 /** Publishes the compare fixture; `variant` changes one rating so that each variant is another file. */
 const publish = (dir: FixtureDir, variant: number): string =>
@@ -67,8 +68,8 @@ describe("warming a snapshot before the swap", () => {
     // the served snapshot's rows are the warmed ones: asking for them builds nothing new
     const loaded = state.loaded!
     const info = batchInfo(loaded.file, loaded.contentHash, loaded.reader.batchDate)
-    expect(isMemoised(loaded.reader.db, `compareRows:${dateToInt(loaded.reader.batchDate)}:${info.batchId}`)).toBe(true)
-    expect(compareRows(loaded.reader.db, dateToInt(loaded.reader.batchDate), info).length).toBe(10)
+    expect(isMemoised(loaded.reader.db, `compareRows:${dateToInt(loaded.reader.batchDate)}:${GRACE}:${info.batchId}`)).toBe(true)
+    expect(compareRows(loaded.reader.db, dateToInt(loaded.reader.batchDate), GRACE, info).length).toBe(10)
   })
 
   it("without a warm step nothing is built ahead (the control)", async () => {
@@ -78,7 +79,7 @@ describe("warming a snapshot before the swap", () => {
     await state.refresh()
     const loaded = state.loaded!
     const info = batchInfo(loaded.file, loaded.contentHash, loaded.reader.batchDate)
-    expect(isMemoised(loaded.reader.db, `compareRows:${dateToInt(loaded.reader.batchDate)}:${info.batchId}`)).toBe(false)
+    expect(isMemoised(loaded.reader.db, `compareRows:${dateToInt(loaded.reader.batchDate)}:${GRACE}:${info.batchId}`)).toBe(false)
   })
 
   it("a newer CURRENT during the warm-up: that swap is given up, its file closed, the newer one swaps in", async () => {
@@ -165,7 +166,7 @@ describe("warming a snapshot before the swap", () => {
     const { reader, file, contentHash } = state.loaded!
     const batchDate = dateToInt(reader.batchDate)
     const info = batchInfo(file, contentHash, reader.batchDate)
-    const key = `compareRows:${batchDate}:${info.batchId}`
+    const key = `compareRows:${batchDate}:${GRACE}:${info.batchId}`
     // 10 series, 3 per step: it asks whether it is still wanted after each step; false the second time
     let asked = 0
     await warmCompareRows(reader.db, batchDate, info, () => ++asked < 2, 3)
@@ -183,8 +184,8 @@ describe("warming a snapshot before the swap", () => {
     // the stepwise rows are the rows built in one piece (a fresh handle has none memoised)
     const other = new SnapshotReader(join(dir.snapshotsDir, file))
     cleanups.push(() => other.close())
-    expect(compareRows(other.db, batchDate, info)).toHaveLength(10)
-    expect(compareRows(reader.db, batchDate, info)).toEqual(compareRows(other.db, batchDate, info))
+    expect(compareRows(other.db, batchDate, GRACE, info)).toHaveLength(10)
+    expect(compareRows(reader.db, batchDate, GRACE, info)).toEqual(compareRows(other.db, batchDate, GRACE, info))
   })
 
   it("a warm-up that fails still lets the snapshot in", async () => {

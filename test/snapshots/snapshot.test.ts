@@ -60,7 +60,7 @@ describe("SnapshotWriter → SnapshotReader round trip", () => {
 
       // funds: only current funds of a provider; the terminated one still readable by id
       const alfaFunds = data.funds.filter((f) => f.providerRut === alfa.rut)
-      expect(reader.currentFundsOf(alfa.providerId).map((f) => f.run)).toEqual(
+      expect(reader.currentFundsOf(alfa.providerId, 10).map((f) => f.run)).toEqual(
         alfaFunds.filter((f) => f.isCurrent).map((f) => f.run),
       )
       const ended = data.funds.find((f) => !f.isCurrent)!

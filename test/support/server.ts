@@ -6,7 +6,7 @@ import { execFile } from "node:child_process"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
-import { Context, Effect, Exit, Layer, Scope } from "effect"
+import { ConfigProvider, Context, Effect, Exit, Layer, Scope } from "effect"
 import { HttpServer } from "effect/http"
 import { request } from "undici"
 import { expect } from "vitest"
@@ -29,9 +29,14 @@ export const startServer = async (options: {
   readonly accessLog?: AccessLogSink
   /** Where the error lines of failed requests go; dropped by default. */
   readonly errorLog?: ErrorLogSink
+  /**
+   * Variables the server's configuration reads on top of process.env (effect's default provider
+   * copies process.env once, so servers of one test process with other settings each get their own).
+   */
+  readonly env?: Record<string, string>
 }): Promise<RunningServer> => {
   const scope = Effect.runSync(Scope.make())
-  const layer = ServerLive({
+  const server = ServerLive({
     dataDir: options.dataDir,
     host: "127.0.0.1",
     port: 0,
@@ -40,6 +45,10 @@ export const startServer = async (options: {
     ...(options.pollMillis === undefined ? {} : { pollMillis: options.pollMillis }),
     ...(options.drainMillis === undefined ? {} : { drainMillis: options.drainMillis }),
   })
+  const layer =
+    options.env === undefined
+      ? server
+      : server.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord({ ...process.env, ...options.env }))))
   const exit = await Effect.runPromiseExit(Layer.buildWithScope(layer, scope))
   if (Exit.isFailure(exit)) {
     await Effect.runPromise(Scope.close(scope, Exit.void))
