@@ -19,6 +19,7 @@ import { SnapshotReader } from "../snapshots/Reader.ts"
 import { writeStatus } from "../snapshots/Status.ts"
 import { TABLES } from "../snapshots/Tables.ts"
 import { argsOrExit } from "./CliArgs.ts"
+import { dataDirOf } from "./daemon/RunConfig.ts"
 import { lockedMessage, withRunLock } from "./daemon/RunLock.ts"
 import { Ledger } from "./ledger/Ledger.ts"
 import { PIPELINE_VERSION } from "./Version.ts"
@@ -139,7 +140,7 @@ export const rollbackCommand = async (args: string[]): Promise<void> => {
     console.error("fds: rollback needs --to YYYY-MM-DD")
     process.exit(2)
   }
-  const dataDir = process.env.FDS_DATA_DIR ?? "./data"
+  const dataDir = dataDirOf(process.env)
   const rolledBack = rollback(dataDir, values.to, { reason: values.reason, file: values.file })
   const exit = await Effect.runPromiseExit(withRunLock(dataDir, rolledBack.pipe(Effect.provide(Ledger.layer(join(dataDir, "ledger.sqlite"))))))
   if (exit._tag === "Success") {
