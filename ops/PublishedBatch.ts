@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs"
 import { join } from "node:path"
 import type { PublishedBatch } from "../api/accounts/Alerts.ts"
-import { Ledger } from "../pipeline/ledger/Ledger.ts"
+import { SqliteLedger } from "../pipeline/ledger/Ledger.ts"
 import { paths } from "../pipeline/Pipeline.ts"
 import { readCurrent } from "../snapshots/Pointer.ts"
 
@@ -27,7 +27,7 @@ export const findPublishedBatch = (dataDir: string, which: WhichBatch): Publishe
   const p = paths(dataDir)
   // Opening the ledger creates it: a data folder the pipeline never ran in has nothing to find.
   if (!existsSync(p.ledger)) throw new BatchNotFound(`no batch was published in ${dataDir} (no ledger)`)
-  const ledger = new Ledger(p.ledger)
+  const ledger = new SqliteLedger(p.ledger)
   try {
     const moves: Move[] = [
       ...ledger.events("BatchPublished").map((e) => ({ seq: e.seq, published: true, ...fields(e.payload) })),

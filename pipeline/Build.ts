@@ -85,9 +85,9 @@ const loadRecords = (adapter: DataSetAdapter, context: LoadContext): Effect.Effe
 
 /** Parses every input through its adapter (from and to the parse cache when one is given). */
 export const loadInputs = (
-  raw: RawStore,
+  raw: RawStore["Service"],
   inputs: ReadonlyArray<RawFileObserved>,
-  cache: ParsedCache | null,
+  cache: ParsedCache["Service"] | null,
   progress: Progress = silentProgress,
   adapters: ReadonlyArray<DataSetAdapter> = ADAPTERS,
 ): Effect.Effect<LoadedInputs, CmfFileInvalid> =>

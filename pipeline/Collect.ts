@@ -36,8 +36,8 @@ export interface WaitingDataSet {
 }
 
 const record = (
-  ledger: Ledger,
-  raw: RawStore,
+  ledger: Ledger["Service"],
+  raw: RawStore["Service"],
   name: string,
   source: string,
   bytes: Uint8Array,
@@ -70,7 +70,7 @@ const listFiles = (dir: string): string[] =>
     .sort()
 
 /** Every file of the folder; with a memo, a file unchanged since it was last read is not read again. */
-export const collectFolder = (ledger: Ledger, raw: RawStore, dir: string, memo?: FolderMemo) =>
+export const collectFolder = (ledger: Ledger["Service"], raw: RawStore["Service"], dir: string, memo?: FolderMemo) =>
   Effect.gen(function* () {
     if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
       return yield* new UnrecognizedFile({ file: dir, sha256: "" })
@@ -143,8 +143,8 @@ export const closedMonths = (until: string, count: number): string[] => {
  * values behind reCAPTCHA, curated lists) arrives as dropped files in the inbox.
  */
 export const collectHttp = (
-  ledger: Ledger,
-  raw: RawStore,
+  ledger: Ledger["Service"],
+  raw: RawStore["Service"],
   options: {
     readonly baseUrl: string
     readonly historyStart: string
@@ -257,7 +257,7 @@ export const collectHttp = (
  * answers an empty report, so every day after it is fetched again until a batch moves past it) to
  * `until`, at most `maxDays` back. Holidays are not known: their report is empty.
  */
-export const bprDays = (ledger: Ledger, historyStart: string, until: string, maxDays: number): string[] => {
+export const bprDays = (ledger: Ledger["Service"], historyStart: string, until: string, maxDays: number): string[] => {
   if (maxDays <= 0) return []
   const published = ledger.events("BatchPublished").at(-1)?.payload.batch_date
   const earliest = weekdaysBefore(until, maxDays - 1)

@@ -6,7 +6,7 @@
  * until new files arrive (pipeline/Rollback.ts). Every run that ends writes STATUS.json.
  */
 import Database from "better-sqlite3"
-import { Clock, Effect, Exit, Schema } from "effect"
+import { Clock, Effect, Exit, Layer, Schema } from "effect"
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { publishCurrent, readCurrent } from "../snapshots/Pointer.ts"
@@ -107,22 +107,46 @@ const sweepTemporaryFiles = (dir: string): void => {
   for (const name of readdirSync(dir)) if (TEMPORARY.test(name)) rmSync(join(dir, name), { force: true })
 }
 
-export const runPipeline = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedError> =>
+/** What a run keeps besides the snapshots: the ledger, the raw files and the parse cache. */
+export type RunStores = Ledger | RawStore | ParsedCache
+
+/** The stores in the data folder (created when missing): ledger.sqlite, raw/ and cache/. */
+export const dataFolderStores = (dataDir: string): Layer.Layer<RunStores> =>
+  Layer.unwrap(
+    Effect.sync(() => {
+      mkdirSync(dataDir, { recursive: true })
+      const p = paths(dataDir)
+      return Layer.mergeAll(Ledger.layer(p.ledger), RawStore.layer(p.raw), ParsedCache.layer(dataDir))
+    }),
+  )
+
+/** Empty stores in memory, gone with the layer: a run that keeps nothing but its snapshot and STATUS.json (tests). */
+export const memoryStores: Layer.Layer<RunStores> = Layer.mergeAll(Ledger.layerMemory, RawStore.layerMemory, ParsedCache.layerMemory)
+
+/** One batch on the stores of the context; every run that ends writes STATUS.json. */
+export const runPipeline = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedError, RunStores> =>
+  recordingStatus(options.dataDir, runBatch(options))
+
+/**
+ * One batch on the data folder's stores, as `pipeline run` and the daemon run it. A store that
+ * cannot be opened (a damaged ledger) fails the run in STATUS.json like any other failure.
+ */
+export const runPipelineLive = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedError> =>
+  recordingStatus(options.dataDir, runBatch(options).pipe(Effect.provide(dataFolderStores(options.dataDir))))
+
+const recordingStatus = <R>(dataDir: string, run: Effect.Effect<RunOutcome, BatchRejectedError, R>): Effect.Effect<RunOutcome, BatchRejectedError, R> =>
   Effect.gen(function* () {
     const startedAt = yield* Clock.currentTimeMillis
-    return yield* runBatch(options).pipe(Effect.onExit((exit) => recordStatus(options.dataDir, startedAt, exit)))
+    return yield* run.pipe(Effect.onExit((exit) => recordStatus(dataDir, startedAt, exit)))
   })
 
-const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedError> =>
+const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedError, RunStores> =>
   Effect.gen(function* () {
     const p = paths(options.dataDir)
     mkdirSync(p.snapshots, { recursive: true })
     sweepTemporaryFiles(p.snapshots)
-    const raw = new RawStore(p.raw)
-    const ledger = yield* Effect.acquireRelease(
-      Effect.sync(() => new Ledger(p.ledger)),
-      (l) => Effect.sync(() => l.close()),
-    )
+    const raw = yield* RawStore
+    const ledger = yield* Ledger
     const reject = (reason: string, batchDate: string | null = null, kind: BatchRejectedError["kind"] = "content") =>
       Effect.sync(() =>
         ledger.append({
@@ -201,7 +225,7 @@ const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedE
         ? `${e.message} (raw ${sha}: its content gives no key, so no corrected file replaces it; ${withdraw})`
         : `${e.message} (raw ${sha}: a corrected file for the same ${input.data_set} key ${input.key} replaces it; ${withdraw})`
     }
-    const loaded = yield* loadInputs(raw, inputs, new ParsedCache(options.dataDir), options.progress).pipe(
+    const loaded = yield* loadInputs(raw, inputs, yield* ParsedCache, options.progress).pipe(
       Effect.catchTag("CmfFileInvalid", (e) => reject(refusing(e))),
     )
     sources = reportSources(ledger, inputs, loaded, waiting)
@@ -255,14 +279,14 @@ const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedE
       rowCounts: finished.rowCounts,
       fiUnavailable: loaded.fiUnavailable,
     } satisfies RunOutcome
-  }).pipe(Effect.scoped)
+  })
 
 /**
  * Each data set's freshness from the batch's inputs: the latest date its parsed files' values are
  * of, when and how its newest file came (the ledger), and whether it waits for a drop.
  */
 const reportSources = (
-  ledger: Ledger,
+  ledger: Ledger["Service"],
   inputs: ReadonlyArray<RawFileObserved>,
   loaded: LoadedInputs,
   waiting: ReadonlyArray<WaitingDataSet>,

@@ -1,11 +1,13 @@
 /** Raw CMF bytes exactly as received, content-addressed under data/raw/<sha[0:2]>/<sha>; never rewritten. */
+import { Context, Layer } from "effect"
 import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 
 export const sha256 = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex")
 
-export class RawStore {
+/** The raw store on a folder (data/raw). */
+export class FolderRawStore {
   readonly dir: string
   constructor(dir: string) {
     this.dir = dir
@@ -37,4 +39,40 @@ export class RawStore {
     if (sha256(bytes) !== sha) throw new Error(`raw file ${sha} is corrupt (hash differs)`)
     return bytes
   }
+}
+
+/** A raw store in a Map, gone with its layer; bytes are copied in and out, as the folder's are. */
+const memoryRawStore = (): RawStore["Service"] => {
+  const files = new Map<string, Buffer>()
+  return {
+    put: (bytes) => {
+      const sha = sha256(bytes)
+      if (!files.has(sha)) files.set(sha, Buffer.from(bytes))
+      return sha
+    },
+    has: (sha) => files.has(sha),
+    get: (sha) => {
+      const bytes = files.get(sha)
+      if (bytes === undefined) throw new Error(`raw file ${sha} is not stored`)
+      return Buffer.from(bytes) // a copy, as a Buffer like the folder's
+    },
+  }
+}
+
+/** Where a run keeps the raw files it collects and reads them back by hash. */
+export class RawStore extends Context.Service<
+  RawStore,
+  {
+    /** Stores the bytes (once) and returns their hash. */
+    readonly put: (bytes: Uint8Array) => string
+    readonly has: (sha: string) => boolean
+    /** The bytes of a stored file; a missing or corrupt one throws. */
+    readonly get: (sha: string) => Uint8Array
+  }
+>()("fds/pipeline/RawStore") {
+  /** The store on the folder `dir` (data/raw). */
+  static readonly layer = (dir: string) => Layer.sync(RawStore, () => new FolderRawStore(dir))
+
+  /** An empty store in memory, for tests. */
+  static readonly layerMemory = Layer.sync(RawStore, memoryRawStore)
 }

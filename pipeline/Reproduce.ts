@@ -5,7 +5,7 @@
  */
 import Database from "better-sqlite3"
 import { contentHash } from "../snapshots/ContentHash.ts"
-import { Effect, Schema } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { manifestPath } from "../snapshots/Manifest.ts"
@@ -13,7 +13,7 @@ import { buildSnapshot, loadInputs } from "./Build.ts"
 import { Ledger, type RawFileObserved } from "./ledger/Ledger.ts"
 import { paths } from "./Pipeline.ts"
 import { RawStore } from "./RawStore.ts"
-import { ParsedCache } from "./staging/ParsedCache.ts"
+import { DiskParsedCache } from "./staging/ParsedCache.ts"
 import { PIPELINE_VERSION } from "./Version.ts"
 
 export class ReproduceFailed extends Schema.TaggedError<ReproduceFailed>()("ReproduceFailed", {
@@ -50,13 +50,13 @@ const hashOnDisk = (path: string): string => {
   }
 }
 
-export const reproduce = (dataDir: string, batchDate: string, options: { readonly restore: boolean; readonly file?: string | undefined }) =>
+type ReproduceOptions = { readonly restore: boolean; readonly file?: string | undefined }
+
+/** Rebuilds from the ledger and the raw store of the context; `dataDir` holds the snapshots and the scratch folder. */
+export const reproduce = (dataDir: string, batchDate: string, options: ReproduceOptions) =>
   Effect.gen(function* () {
     const p = paths(dataDir)
-    const ledger = yield* Effect.acquireRelease(
-      Effect.sync(() => new Ledger(p.ledger)),
-      (l) => Effect.sync(() => l.close()),
-    )
+    const ledger = yield* Ledger
     // the latest build of the date, or the one `file` names (a day rebuilt after a CMF correction has several)
     const builds = ledger
       .events("BatchBuilt")
@@ -68,7 +68,7 @@ export const reproduce = (dataDir: string, batchDate: string, options: { readonl
       const files = [...new Set(builds.map((b) => b.file))].join(", ")
       return yield* new ReproduceFailed({ reason: `${options.file} was not built for ${batchDate} (its builds: ${files})` })
     }
-    const raw = new RawStore(p.raw)
+    const raw = yield* RawStore
     const inputs: RawFileObserved[] = []
     // One pass over the ledger (a lookup per input re-read every event: ~25 s at full scale).
     const observedBySha = new Map(ledger.events("RawFileObserved").map((e) => [e.payload.sha256, e.payload]))
@@ -82,7 +82,7 @@ export const reproduce = (dataDir: string, batchDate: string, options: { readonl
       // A parse cache of its own, empty and thrown away with the scratch folder: nothing parsed
       // earlier is used, and the merge reads the cartolas from it one at a time (as a run does)
       // rather than holding every file's columns in memory.
-      const loaded = yield* loadInputs(raw, inputs, new ParsedCache(scratch, { records: false }))
+      const loaded = yield* loadInputs(raw, inputs, new DiskParsedCache(scratch, { records: false }))
       const finished = yield* buildSnapshot(scratch, inputs, loaded, batchDate)
       const match = finished.contentHash === built.content_hash
       let restored = false
@@ -117,5 +117,10 @@ export const reproduce = (dataDir: string, batchDate: string, options: { readonl
       CmfFileInvalid: (e) => Effect.fail(new ReproduceFailed({ reason: e.message })),
       BuildFailed: (e) => Effect.fail(new ReproduceFailed({ reason: e.reason })),
     }),
-    Effect.scoped,
   )
+
+/** `pipeline reproduce`: the ledger and the raw store of the data folder (its parse cache is not used). */
+export const reproduceLive = (dataDir: string, batchDate: string, options: ReproduceOptions) => {
+  const p = paths(dataDir)
+  return reproduce(dataDir, batchDate, options).pipe(Effect.provide(Layer.mergeAll(Ledger.layer(p.ledger), RawStore.layer(p.raw))))
+}

@@ -19,6 +19,7 @@ import { SnapshotReader } from "../snapshots/Reader.ts"
 import { writeStatus } from "../snapshots/Status.ts"
 import { TABLES } from "../snapshots/Tables.ts"
 import { argsOrExit } from "./CliArgs.ts"
+import { dataDirOf } from "./daemon/RunConfig.ts"
 import { lockedMessage, withRunLock } from "./daemon/RunLock.ts"
 import { Ledger } from "./ledger/Ledger.ts"
 import { PIPELINE_VERSION } from "./Version.ts"
@@ -69,10 +70,7 @@ export const rollback = (
   Effect.gen(function* () {
     const startedAt = new Date(yield* Clock.currentTimeMillis).toISOString()
     const dir = join(dataDir, "snapshots")
-    const ledger = yield* Effect.acquireRelease(
-      Effect.sync(() => new Ledger(join(dataDir, "ledger.sqlite"))),
-      (l) => Effect.sync(() => l.close()),
-    )
+    const ledger = yield* Ledger
     const published = ledger.events("BatchPublished").map((e) => e.payload)
     const ofDate = published.filter((p) => p.batch_date === date)
     const builds = [...new Set(ofDate.map((p) => p.file))]
@@ -112,7 +110,7 @@ export const rollback = (
       pipeline_version: PIPELINE_VERSION,
     })
     return { batchDate: date, file: target.file, previous, alreadyCurrent: false, builds } satisfies RollbackResult
-  }).pipe(Effect.scoped)
+  })
 
 /**
  * The rollback that still holds CURRENT, or null: the latest BatchRolledBack comes after the
@@ -120,7 +118,7 @@ export const rollback = (
  * is not the newest build anyway (a roll forward to the newest batch holds nothing back).
  */
 export const rollbackHold = (
-  ledger: Ledger,
+  ledger: Ledger["Service"],
   snapshotsDir: string,
 ): { readonly batchDate: string; readonly file: string; readonly recordedAt: string } | null => {
   const last = ledger.events("BatchRolledBack").at(-1)
@@ -142,8 +140,9 @@ export const rollbackCommand = async (args: string[]): Promise<void> => {
     console.error("fds: rollback needs --to YYYY-MM-DD")
     process.exit(2)
   }
-  const dataDir = process.env.FDS_DATA_DIR ?? "./data"
-  const exit = await Effect.runPromiseExit(withRunLock(dataDir, rollback(dataDir, values.to, { reason: values.reason, file: values.file })))
+  const dataDir = dataDirOf(process.env)
+  const rolledBack = rollback(dataDir, values.to, { reason: values.reason, file: values.file })
+  const exit = await Effect.runPromiseExit(withRunLock(dataDir, rolledBack.pipe(Effect.provide(Ledger.layer(join(dataDir, "ledger.sqlite"))))))
   if (exit._tag === "Success") {
     const r = exit.value
     console.log(

@@ -18,16 +18,19 @@ export class WithdrawRefused extends Schema.TaggedError<WithdrawRefused>()("With
 /** At least 12 hex characters of the file's SHA-256 (as rejection messages and `raw/` show it). */
 const SHA_PREFIX = /^[0-9a-f]{12,64}$/u
 
-export const withdraw = (dataDir: string, sha: string, reason: string | null) =>
+/** The prefix asked for, lower-cased; a bad one is refused before anything is opened. */
+const shaPrefix = (sha: string): Effect.Effect<string, WithdrawRefused> => {
+  const wanted = sha.toLowerCase()
+  return SHA_PREFIX.test(wanted)
+    ? Effect.succeed(wanted)
+    : Effect.fail(new WithdrawRefused({ reason: "--sha needs 12 to 64 hex characters of the file's SHA-256", exitCode: 2 }))
+}
+
+/** Withdraws the current input whose SHA-256 starts with `sha`, in the ledger of the context. */
+export const withdraw = (sha: string, reason: string | null) =>
   Effect.gen(function* () {
-    const wanted = sha.toLowerCase()
-    if (!SHA_PREFIX.test(wanted)) {
-      return yield* new WithdrawRefused({ reason: "--sha needs 12 to 64 hex characters of the file's SHA-256", exitCode: 2 })
-    }
-    const ledger = yield* Effect.acquireRelease(
-      Effect.sync(() => new Ledger(join(dataDir, "ledger.sqlite"))),
-      (l) => Effect.sync(() => l.close()),
-    )
+    const wanted = yield* shaPrefix(sha)
+    const ledger = yield* Ledger
     const matches = ledger.currentInputs().filter((i) => i.sha256.startsWith(wanted))
     if (matches.length === 0) {
       return yield* new WithdrawRefused({ reason: `no current input has a SHA-256 starting with ${wanted}`, exitCode: 1 })
@@ -44,4 +47,10 @@ export const withdraw = (dataDir: string, sha: string, reason: string | null) =>
       payload: { data_set: file.data_set, key: file.key, name: file.name, sha256: file.sha256, reason },
     })
     return file
-  }).pipe(Effect.scoped, (effect) => withRunLock(dataDir, effect))
+  })
+
+/** `pipeline withdraw`: the argument checked, then the data folder's ledger opened under its lock. */
+export const withdrawLive = (dataDir: string, sha: string, reason: string | null) =>
+  shaPrefix(sha).pipe(
+    Effect.andThen(withRunLock(dataDir, withdraw(sha, reason).pipe(Effect.provide(Ledger.layer(join(dataDir, "ledger.sqlite")))))),
+  )

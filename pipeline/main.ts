@@ -3,19 +3,17 @@ import { Effect } from "effect"
 import { existsSync, statSync } from "node:fs"
 import { isIsoDate } from "../schemas/Dates.ts"
 import { daemonCommand } from "./daemon/DaemonCommand.ts"
-import { runOptionsFromEnv } from "./daemon/RunConfig.ts"
+import { dataDirOf, runOptionsFromEnv } from "./daemon/RunConfig.ts"
 import { lockedMessage, type RunLocked, withRunLock } from "./daemon/RunLock.ts"
-import { type RunOptions, runPipeline, withoutFi } from "./Pipeline.ts"
+import { type RunOptions, runPipelineLive, withoutFi } from "./Pipeline.ts"
 import { terminalOrLogProgress } from "./Progress.ts"
-import { reproduce } from "./Reproduce.ts"
+import { reproduceLive } from "./Reproduce.ts"
 import { rollbackCommand } from "./Rollback.ts"
 import { writeSample } from "./sample/Sample.ts"
 import { argsOrExit, usageExit } from "./CliArgs.ts"
 import { statusCommand } from "./StatusCommand.ts"
-import { withdraw } from "./Withdraw.ts"
+import { withdrawLive } from "./Withdraw.ts"
 import { failureText } from "./Failure.ts"
-
-const env = (name: string, fallback: string): string => process.env[name] ?? fallback
 
 const fail = usageExit
 
@@ -64,7 +62,7 @@ const run = async (args: string[]) => {
   } catch (e) {
     return fail((e as Error).message)
   }
-  const exit = await Effect.runPromiseExit(withRunLock(options.dataDir, runPipeline(options)))
+  const exit = await Effect.runPromiseExit(withRunLock(options.dataDir, runPipelineLive(options)))
   const seconds = ((performance.now() - started) / 1000).toFixed(1)
   if (exit._tag === "Success") {
     const r = exit.value
@@ -103,7 +101,7 @@ const reproduceCommand = async (args: string[]) => {
   })
   if (values.date === undefined || !isIsoDate(values.date)) fail("reproduce needs --date YYYY-MM-DD")
   const exit = await Effect.runPromiseExit(
-    reproduce(env("FDS_DATA_DIR", "./data"), values.date!, { restore: values.restore, file: values.file }),
+    reproduceLive(dataDirOf(process.env), values.date!, { restore: values.restore, file: values.file }),
   )
   if (exit._tag === "Failure") {
     const failure = exit.cause.reasons.find((r) => r._tag === "Fail")
@@ -130,7 +128,7 @@ const reproduceCommand = async (args: string[]) => {
 const withdrawCommand = async (args: string[]) => {
   const { values } = argsOrExit({ args, options: { sha: { type: "string" }, reason: { type: "string" } } })
   if (values.sha === undefined) fail("withdraw needs --sha HEX (12+ characters of the file's SHA-256)")
-  const exit = await Effect.runPromiseExit(withdraw(env("FDS_DATA_DIR", "./data"), values.sha!, values.reason ?? null))
+  const exit = await Effect.runPromiseExit(withdrawLive(dataDirOf(process.env), values.sha!, values.reason ?? null))
   if (exit._tag === "Success") {
     const f = exit.value
     console.log(

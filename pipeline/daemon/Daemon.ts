@@ -12,7 +12,7 @@
  */
 import { Cause, Effect, Exit } from "effect"
 import cron from "node-cron"
-import { type RunOptions, type RunOutcome, runPipeline, withoutFi } from "../Pipeline.ts"
+import { type RunOptions, type RunOutcome, runPipelineLive, withoutFi } from "../Pipeline.ts"
 import type { Log } from "./Log.ts"
 import { type RetryPolicy, withSourceRetry } from "./Retry.ts"
 import { lockedMessage, withRunLock } from "./RunLock.ts"
@@ -98,7 +98,7 @@ export const startDaemon = (options: DaemonOptions): Daemon => {
     try {
       const runOptions = options.runOptions()
       log("info", "run started", { run, today: runOptions.today })
-      const attempt = withRunLock(runOptions.dataDir, runPipeline(runOptions))
+      const attempt = withRunLock(runOptions.dataDir, runPipelineLive(runOptions))
       const onRetry = (r: { retry: number; delayMillis: number; reason: string }) =>
         log("warn", "source failed; retrying the run", { run, retry: r.retry, of: options.retry.retries, after_ms: r.delayMillis, reason: r.reason })
       const exit = await Effect.runPromiseExit(withSourceRetry(attempt, options.retry, onRetry), { signal: controller.signal })

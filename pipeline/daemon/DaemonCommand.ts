@@ -4,7 +4,16 @@
  */
 import { type Daemon, type DaemonOptions, DEFAULT_CRON, startDaemon } from "./Daemon.ts"
 import { jsonLog } from "./Log.ts"
-import { envNumber, envOr, runOptionsFromEnv } from "./RunConfig.ts"
+import { Config } from "effect"
+import { numberSetting, readSettings, textSetting } from "../Settings.ts"
+import { runOptionsFromEnv } from "./RunConfig.ts"
+
+/** The schedule and the retry of source failures (FDS_PIPELINE_CRON, FDS_PIPELINE_RETRIES, FDS_PIPELINE_RETRY_BASE_MS). */
+export const daemonSettings = Config.all({
+  cron: textSetting("FDS_PIPELINE_CRON", DEFAULT_CRON),
+  retries: numberSetting("FDS_PIPELINE_RETRIES", 3),
+  baseMillis: numberSetting("FDS_PIPELINE_RETRY_BASE_MS", 300_000),
+})
 
 export const daemonCommand = (
   env: NodeJS.ProcessEnv = process.env,
@@ -14,12 +23,10 @@ export const daemonCommand = (
   let daemon: Daemon
   try {
     runOptionsFromEnv(env, {}) // settings checked now, not at the first tick
+    const { cron, retries, baseMillis } = readSettings(daemonSettings, env)
     daemon = startDaemon({
-      cron: envOr(env, "FDS_PIPELINE_CRON", DEFAULT_CRON),
-      retry: {
-        retries: envNumber(env, "FDS_PIPELINE_RETRIES", 3),
-        baseMillis: envNumber(env, "FDS_PIPELINE_RETRY_BASE_MS", 300_000),
-      },
+      cron,
+      retry: { retries, baseMillis },
       // Read at each tick: today changes, and so may the inbox.
       runOptions: () => runOptionsFromEnv(env, {}),
       log,

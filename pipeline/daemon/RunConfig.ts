@@ -1,36 +1,49 @@
 /**
- * The options of one pipeline run, from the environment: shared by `pipeline run` and each tick
- * of `pipeline daemon`, so that both run exactly the same batch.
+ * The options of one pipeline run, from the environment through Effect Config: shared by
+ * `pipeline run` and each tick of `pipeline daemon`, so that both run exactly the same batch.
  */
+import { Config, Effect } from "effect"
 import { existsSync } from "node:fs"
 import { join } from "node:path"
 import type { Progress } from "../Build.ts"
-import { captchaSolverFromEnv } from "../fetch/CaptchaSolver.ts"
+import { captchaSolverOf, captchaSettings } from "../fetch/CaptchaSolver.ts"
 import { defaultFetchOptions } from "../fetch/CmfHttp.ts"
-import { indicatorFetcherFromEnv } from "../fetch/IndicatorFetch.ts"
+import { indicatorFetcherOf, indicatorSettings } from "../fetch/IndicatorFetch.ts"
 import type { RunOptions, Source } from "../Pipeline.ts"
+import { type Env, invalidSetting, numberSetting, readSettings, textSetting } from "../Settings.ts"
 
-export type Env = Readonly<Record<string, string | undefined>>
-
-export const envOr = (env: Env, name: string, fallback: string): string => env[name] ?? fallback
-
-/** A non-negative number from the environment; a bad value is a configuration error, said at start. */
-export const envNumber = (env: Env, name: string, fallback: number): number => {
-  const raw = env[name]
-  if (raw === undefined || raw === "") return fallback
-  const n = Number(raw)
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`)
-  return n
-}
+export type { Env } from "../Settings.ts"
 
 /** FDS_COVERAGE_MIN: a share from 0 (off) to 1. */
-const coverageMinOf = (env: Env): number => {
-  const share = envNumber(env, "FDS_COVERAGE_MIN", 0.9)
-  if (share > 1) throw new Error(`FDS_COVERAGE_MIN must be a share from 0 to 1, got "${env.FDS_COVERAGE_MIN}"`)
-  return share
-}
+const coverageMin = numberSetting("FDS_COVERAGE_MIN", 0.9).pipe(
+  Config.mapEffect((share) =>
+    share > 1 ? Effect.fail(invalidSetting(`FDS_COVERAGE_MIN must be a share from 0 to 1, got "${share}"`, share)) : Effect.succeed(share),
+  ),
+)
 
-export const dataDirOf = (env: Env): string => envOr(env, "FDS_DATA_DIR", "./data")
+const dataDir = textSetting("FDS_DATA_DIR", "./data")
+
+/** The pipeline's settings (every FDS_* a run reads), with their defaults. */
+export const runSettings = Config.all({
+  dataDir,
+  historyStart: textSetting("FDS_HISTORY_START", "2007-12-31"),
+  retentionDays: numberSetting("FDS_RETENTION_DAYS", 14),
+  bprDays: numberSetting("FDS_BPR_DAYS", 10),
+  coverageMin,
+  fetchTimeoutMillis: numberSetting("FDS_FETCH_TIMEOUT_MS", defaultFetchOptions.timeoutMillis),
+  fetchRetries: numberSetting("FDS_FETCH_RETRIES", defaultFetchOptions.retries),
+  cmfBaseUrl: textSetting("FDS_CMF_BASE_URL", "https://www.cmfchile.cl"),
+  /** The inbox folder; default <data>/inbox. */
+  inboxDir: Config.all({ dataDir, inbox: Config.option(Config.String("FDS_INBOX_DIR")) }).pipe(
+    Config.map(({ dataDir, inbox }) => (inbox._tag === "Some" ? inbox.value : join(dataDir, "inbox"))),
+  ),
+  captcha: captchaSettings,
+  indicators: indicatorSettings,
+})
+
+export type RunSettings = Config.Success<typeof runSettings>
+
+export const dataDirOf = (env: Env): string => readSettings(dataDir, env)
 
 /** Today's date in America/Santiago, YYYY-MM-DD. */
 export const santiagoToday = (now: Date = new Date()): string =>
@@ -40,13 +53,12 @@ export const santiagoToday = (now: Date = new Date()): string =>
  * `--source DIR|URL` when given; else the CMF at FDS_CMF_BASE_URL plus the inbox folder
  * (FDS_INBOX_DIR, default <data>/inbox) when it exists.
  */
-export const sourcesOf = (env: Env, source: string | undefined): Source[] => {
+export const sourcesOf = (settings: Pick<RunSettings, "cmfBaseUrl" | "inboxDir">, source: string | undefined): Source[] => {
   if (source !== undefined) {
     return [/^https?:\/\//.test(source) ? { kind: "http", baseUrl: source } : { kind: "folder", path: source }]
   }
-  const sources: Source[] = [{ kind: "http", baseUrl: envOr(env, "FDS_CMF_BASE_URL", "https://www.cmfchile.cl") }]
-  const inbox = envOr(env, "FDS_INBOX_DIR", join(dataDirOf(env), "inbox"))
-  if (existsSync(inbox)) sources.push({ kind: "folder", path: inbox })
+  const sources: Source[] = [{ kind: "http", baseUrl: settings.cmfBaseUrl }]
+  if (existsSync(settings.inboxDir)) sources.push({ kind: "folder", path: settings.inboxDir })
   return sources
 }
 
@@ -54,21 +66,20 @@ export const runOptionsFromEnv = (
   env: Env,
   args: { readonly source?: string | undefined; readonly date?: string | undefined; readonly progress?: Progress | undefined },
   now: Date = new Date(),
-): RunOptions => ({
-  dataDir: dataDirOf(env),
-  sources: sourcesOf(env, args.source),
-  date: args.date,
-  today: santiagoToday(now),
-  historyStart: envOr(env, "FDS_HISTORY_START", "2007-12-31"),
-  retentionDays: envNumber(env, "FDS_RETENTION_DAYS", 14),
-  progress: args.progress,
-  captcha: captchaSolverFromEnv(env),
-  bprDays: envNumber(env, "FDS_BPR_DAYS", 10),
-  coverageMin: coverageMinOf(env),
-  indicators: indicatorFetcherFromEnv(env),
-  fetch: {
-    ...defaultFetchOptions,
-    timeoutMillis: envNumber(env, "FDS_FETCH_TIMEOUT_MS", defaultFetchOptions.timeoutMillis),
-    retries: envNumber(env, "FDS_FETCH_RETRIES", defaultFetchOptions.retries),
-  },
-})
+): RunOptions => {
+  const s = readSettings(runSettings, env)
+  return {
+    dataDir: s.dataDir,
+    sources: sourcesOf(s, args.source),
+    date: args.date,
+    today: santiagoToday(now),
+    historyStart: s.historyStart,
+    retentionDays: s.retentionDays,
+    progress: args.progress,
+    captcha: captchaSolverOf(s.captcha),
+    bprDays: s.bprDays,
+    coverageMin: s.coverageMin,
+    indicators: indicatorFetcherOf(s.indicators),
+    fetch: { ...defaultFetchOptions, timeoutMillis: s.fetchTimeoutMillis, retries: s.fetchRetries },
+  }
+}

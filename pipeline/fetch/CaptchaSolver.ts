@@ -4,9 +4,9 @@
  * Its run time and output are bounded; a failure says the program, its exit and the start of its
  * stderr, never the image and never the command's arguments (they may hold a solving service's key).
  */
-import { Effect, Schema } from "effect"
+import { Config, Effect, Schema } from "effect"
 import { spawn } from "node:child_process"
-import { type Env, envNumber } from "../daemon/RunConfig.ts"
+import { type Env, invalidSetting, numberSetting, readSettings, textSetting } from "../Settings.ts"
 
 /** One image the command could not read: it failed, timed out or printed no valid code. */
 export class CaptchaUnsolved extends Schema.TaggedError<CaptchaUnsolved>()("CaptchaUnsolved", {
@@ -27,16 +27,36 @@ export const defaultCaptchaTries = 3
 const MAX_OUTPUT_BYTES = 4096
 const CODE = /^[A-Z0-9]{4,8}$/
 
+/**
+ * FDS_CAPTCHA_COMMAND with FDS_CAPTCHA_TRIES and FDS_CAPTCHA_TIMEOUT_MS, or null when the command
+ * is unset (the cartola then waits for a drop; the other two are not read).
+ */
+export const captchaSettings = textSetting("FDS_CAPTCHA_COMMAND", "").pipe(
+  Config.map((command) => command.trim()),
+  Config.flatMap((command) =>
+    command === ""
+      ? Config.succeed(null)
+      : Config.all({
+          command: Config.succeed(command),
+          tries: numberSetting("FDS_CAPTCHA_TRIES", defaultCaptchaTries).pipe(
+            Config.mapEffect((tries) =>
+              Number.isInteger(tries) && tries >= 1
+                ? Effect.succeed(tries)
+                : Effect.fail(invalidSetting(`FDS_CAPTCHA_TRIES must be a whole number ≥ 1, got "${tries}"`, tries)),
+            ),
+          ),
+          timeoutMillis: numberSetting("FDS_CAPTCHA_TIMEOUT_MS", defaultCaptchaTimeoutMillis).pipe(
+            Config.mapEffect((ms) => (ms === 0 ? Effect.fail(invalidSetting("FDS_CAPTCHA_TIMEOUT_MS must be above 0", ms)) : Effect.succeed(ms))),
+          ),
+        }),
+  ),
+)
+
+export const captchaSolverOf = (settings: Config.Success<typeof captchaSettings>): CaptchaSolver | null =>
+  settings === null ? null : commandSolver(settings.command, settings)
+
 /** The solver FDS_CAPTCHA_COMMAND names, or null when it is unset (the cartola then waits for a drop). */
-export const captchaSolverFromEnv = (env: Env): CaptchaSolver | null => {
-  const command = env.FDS_CAPTCHA_COMMAND?.trim() ?? ""
-  if (command === "") return null
-  const tries = envNumber(env, "FDS_CAPTCHA_TRIES", defaultCaptchaTries)
-  if (!Number.isInteger(tries) || tries < 1) throw new Error(`FDS_CAPTCHA_TRIES must be a whole number ≥ 1, got "${env.FDS_CAPTCHA_TRIES}"`)
-  const timeoutMillis = envNumber(env, "FDS_CAPTCHA_TIMEOUT_MS", defaultCaptchaTimeoutMillis)
-  if (timeoutMillis === 0) throw new Error(`FDS_CAPTCHA_TIMEOUT_MS must be above 0`)
-  return commandSolver(command, { tries, timeoutMillis })
-}
+export const captchaSolverFromEnv = (env: Env): CaptchaSolver | null => captchaSolverOf(readSettings(captchaSettings, env))
 
 /** A solver running `command` with /bin/sh -c for each image. */
 export const commandSolver = (

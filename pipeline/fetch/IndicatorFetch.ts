@@ -5,9 +5,9 @@
  * again supersedes the earlier one. Both APIs take their credentials in the query string: every
  * address returned or thrown shows them as ***, and every message is cleaned of them.
  */
-import { Effect } from "effect"
+import { Config, Effect, Redacted } from "effect"
 import type { IndicatorProvider } from "../../schemas/records/Indicators.ts"
-import type { Env } from "../daemon/RunConfig.ts"
+import { type Env, invalidSetting, readSettings, textSetting } from "../Settings.ts"
 import { type CmfResponse, CmfSourceError, defaultFetchOptions, type FetchOptions, send } from "./CmfHttp.ts"
 
 /** One fetched answer: a stable name per indicator and year, the address with credentials hidden, the bytes as served. */
@@ -31,17 +31,45 @@ export interface IndicatorFetcher {
 export const defaultCmfApiBaseUrl = "https://api.cmfchile.cl"
 export const defaultBcchBaseUrl = "https://si3.bcentral.cl"
 
+/** Which API UF and dólar come from, with its credentials (secrets redacted). */
+export type IndicatorSettings =
+  | { readonly provider: "cmf_api"; readonly baseUrl: string; readonly apiKey: Redacted.Redacted<string> }
+  | { readonly provider: "bcentral_siete"; readonly baseUrl: string; readonly user: string; readonly pass: Redacted.Redacted<string> }
+
+/** A setting trimmed; unset or blank: "". */
+const trimmed = (name: string) => textSetting(name, "").pipe(Config.map((v) => v.trim()))
+/** A secret trimmed, kept redacted; unset or blank: "". */
+const secret = (name: string) => Config.Redacted(name).pipe(Config.withDefault(Redacted.make("")), Config.map((v) => Redacted.make(Redacted.value(v).trim())))
+
+/**
+ * The credentials the environment gives (the CMF API first: FDS_CMF_API_KEY; else SIETE:
+ * FDS_BCCH_USER with FDS_BCCH_PASS), secrets redacted; null without any.
+ */
+export const indicatorSettings: Config.Config<IndicatorSettings | null> = Config.all({
+  apiKey: secret("FDS_CMF_API_KEY"),
+  apiBaseUrl: trimmed("FDS_CMF_API_BASE_URL"),
+  user: trimmed("FDS_BCCH_USER"),
+  pass: secret("FDS_BCCH_PASS"),
+  bcchBaseUrl: trimmed("FDS_BCCH_BASE_URL"),
+}).pipe(
+  Config.mapEffect(({ apiKey, apiBaseUrl, user, pass, bcchBaseUrl }): Effect.Effect<IndicatorSettings | null, Config.ConfigError> => {
+    if (Redacted.value(apiKey) !== "") return Effect.succeed({ provider: "cmf_api", baseUrl: apiBaseUrl || defaultCmfApiBaseUrl, apiKey })
+    const hasPass = Redacted.value(pass) !== ""
+    if (user === "" && !hasPass) return Effect.succeed(null)
+    if (user === "" || !hasPass) return Effect.fail(invalidSetting("FDS_BCCH_USER and FDS_BCCH_PASS go together: one of them is unset", null))
+    return Effect.succeed({ provider: "bcentral_siete", baseUrl: bcchBaseUrl || defaultBcchBaseUrl, user, pass })
+  }),
+)
+
+export const indicatorFetcherOf = (settings: IndicatorSettings | null): IndicatorFetcher | null =>
+  settings === null
+    ? null
+    : settings.provider === "cmf_api"
+      ? cmfApiFetcher({ baseUrl: settings.baseUrl, apiKey: Redacted.value(settings.apiKey) })
+      : sieteFetcher({ baseUrl: settings.baseUrl, user: settings.user, pass: Redacted.value(settings.pass) })
+
 /** The fetcher the environment's credentials allow (the CMF API first), or null without any. */
-export const indicatorFetcherFromEnv = (env: Env): IndicatorFetcher | null => {
-  const value = (name: string) => env[name]?.trim() ?? ""
-  const apiKey = value("FDS_CMF_API_KEY")
-  if (apiKey !== "") return cmfApiFetcher({ baseUrl: value("FDS_CMF_API_BASE_URL") || defaultCmfApiBaseUrl, apiKey })
-  const user = value("FDS_BCCH_USER")
-  const pass = value("FDS_BCCH_PASS")
-  if (user === "" && pass === "") return null
-  if (user === "" || pass === "") throw new Error("FDS_BCCH_USER and FDS_BCCH_PASS go together: one of them is unset")
-  return sieteFetcher({ baseUrl: value("FDS_BCCH_BASE_URL") || defaultBcchBaseUrl, user, pass })
-}
+export const indicatorFetcherFromEnv = (env: Env): IndicatorFetcher | null => indicatorFetcherOf(readSettings(indicatorSettings, env))
 
 /**
  * The years to fetch from `from` to `until` (ISO dates): every year not yet recorded whole, and

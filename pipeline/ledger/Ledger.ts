@@ -5,6 +5,7 @@
  * one of its key is reinstated (`observe`).
  */
 import Database from "better-sqlite3"
+import { Context, Effect, Layer } from "effect"
 import type { DataSetName } from "../../schemas/CmfRecords.ts"
 
 export interface RawFileObserved {
@@ -101,7 +102,8 @@ const fold = (current: Map<string, RawFileObserved>, type: LedgerEvent["type"], 
   }
 }
 
-export class Ledger {
+/** The ledger on a SQLite file (`:memory:` for one that lives as long as it is open). */
+export class SqliteLedger {
   readonly db: Database.Database
   private readonly now: () => Date
   private readonly insert: Database.Statement
@@ -172,4 +174,27 @@ export class Ledger {
   close(): void {
     this.db.close()
   }
+}
+
+const open = (path: string) =>
+  Effect.acquireRelease(
+    Effect.sync(() => new SqliteLedger(path)),
+    (ledger) => Effect.sync(() => ledger.close()),
+  )
+
+/** The event ledger a run appends to and folds its inputs from: data/ledger.sqlite, or one in memory for tests. */
+export class Ledger extends Context.Service<
+  Ledger,
+  {
+    readonly append: (event: LedgerEvent) => boolean
+    readonly observe: (observed: RawFileObserved) => boolean
+    readonly events: <T extends LedgerEvent["type"]>(type: T) => Array<StoredEvent<PayloadOf<T>>>
+    readonly currentInputs: () => RawFileObserved[]
+  }
+>()("fds/pipeline/Ledger") {
+  /** The ledger file at `path` (created when missing), closed with the layer. */
+  static readonly layer = (path: string) => Layer.effect(Ledger, open(path))
+
+  /** An empty ledger in memory (the same SQLite schema and triggers), gone with the layer. */
+  static readonly layerMemory = Layer.effect(Ledger, open(":memory:"))
 }

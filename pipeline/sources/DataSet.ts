@@ -39,7 +39,7 @@ export interface LoadContext {
   /** The file's size in bytes. */
   readonly size: number
   readonly bytes: () => Uint8Array
-  readonly cache: ParsedCache | null
+  readonly cache: ParsedCache["Service"] | null
   /** Tells the loader that `bytes` bytes were parsed (not read from the cache). */
   readonly parsed: (bytes: number) => void
 }

@@ -4,6 +4,7 @@
  * time, it is never an input of its own (`reproduce` parses from the raw store), and a new parser
  * version ignores old entries.
  */
+import { Context, Layer } from "effect"
 import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -31,7 +32,8 @@ export interface CacheEntry {
 const entryKey = (entry: CacheEntry): string =>
   `${entry.sha256}-${createHash("sha256").update(entry.name, "utf8").digest("hex").slice(0, 16)}`
 
-export class ParsedCache {
+/** The cache on disk under <data>/cache/. */
+export class DiskParsedCache {
   readonly dir: string
   private readonly recordsDir: string
   private readonly records: boolean
@@ -69,6 +71,49 @@ export class ParsedCache {
   put(entry: CacheEntry, columns: CartolaColumns): void {
     writeEntry(this.dir, `${entryKey(entry)}.bin`, columns)
   }
+}
+
+/**
+ * A cache in Maps, gone with its layer. Entries go in and out through the same serialization as
+ * the disk's, so a reader never shares objects with the writer.
+ */
+const memoryParsedCache = (): ParsedCache["Service"] => {
+  const entries = new Map<string, Buffer>()
+  const read = (key: string): unknown => {
+    const bytes = entries.get(key)
+    return bytes === undefined ? undefined : deserialize(bytes)
+  }
+  const write = (key: string, value: unknown): void => void entries.set(key, serialize(value))
+  return {
+    getRecords: (entry) => read(`records/${entryKey(entry)}`) as Parsed<unknown> | undefined,
+    putRecords: (entry, parsed) => write(`records/${entryKey(entry)}`, parsed),
+    getSummary: (entry) => read(`summary/${entryKey(entry)}`) as CartolaSummary | undefined,
+    putSummary: (entry, summary) => write(`summary/${entryKey(entry)}`, summary),
+    get: (entry) => read(`cartola/${entryKey(entry)}`) as CartolaColumns | undefined,
+    put: (entry, columns) => write(`cartola/${entryKey(entry)}`, columns),
+  }
+}
+
+/** Parsed files by content and name, so that a batch parses only the files that changed. */
+export class ParsedCache extends Context.Service<
+  ParsedCache,
+  {
+    /** Parsed records of any data set but the cartola. */
+    readonly getRecords: (entry: CacheEntry) => Parsed<unknown> | undefined
+    readonly putRecords: (entry: CacheEntry, parsed: Parsed<unknown>) => void
+    /** What a batch needs of a cartola before merging. */
+    readonly getSummary: (entry: CacheEntry) => CartolaSummary | undefined
+    readonly putSummary: (entry: CacheEntry, summary: CartolaSummary) => void
+    /** A cartola's columns. */
+    readonly get: (entry: CacheEntry) => CartolaColumns | undefined
+    readonly put: (entry: CacheEntry, columns: CartolaColumns) => void
+  }
+>()("fds/pipeline/ParsedCache") {
+  /** The cache under <dataDir>/cache/ (entries of other cache versions are removed when it opens). */
+  static readonly layer = (dataDir: string) => Layer.sync(ParsedCache, () => new DiskParsedCache(dataDir))
+
+  /** An empty cache in memory, for tests. */
+  static readonly layerMemory = Layer.sync(ParsedCache, memoryParsedCache)
 }
 
 const readEntry = (path: string): unknown => {

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { runPipeline } from "../../pipeline/Pipeline.ts"
+import { runPipelineLive } from "../../pipeline/Pipeline.ts"
 import { writeSample } from "../../pipeline/sample/Sample.ts"
 import { readCurrent } from "../../snapshots/Pointer.ts"
 import { createKey, get, type RunningServer, startServer } from "../support/server.ts"
@@ -29,7 +29,7 @@ beforeAll(async () => {
   const dataDir = join(work, "data")
   await writeSample({ out: join(work, "sample"), scale: "small", seed: 11, endDate: "2026-11-20" })
   const outcome = await Effect.runPromise(
-    runPipeline({
+    runPipelineLive({
       dataDir,
       sources: [{ kind: "folder", path: join(work, "sample") }],
       today: "2026-11-22",

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Published } from "../../pipeline/daemon/Daemon.ts"
-import { runPipeline } from "../../pipeline/Pipeline.ts"
+import { runPipelineLive } from "../../pipeline/Pipeline.ts"
 import { writeSample } from "../../pipeline/sample/Sample.ts"
 import { alertsAfterPublish, sendAlerts } from "../../ops/SendAlerts.ts"
 import { type AccountsServer, call, startAccountsServer } from "../accounts/support/accountsServer.ts"
@@ -118,7 +118,7 @@ const cookies = new Map<string, string>()
 
 const publish = async (source: string, date: string): Promise<Published> => {
   const outcome = await Effect.runPromise(
-    runPipeline({
+    runPipelineLive({
       dataDir,
       sources: [{ kind: "folder", path: source }],
       date,

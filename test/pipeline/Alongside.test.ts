@@ -11,7 +11,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ALONGSIDE, COMPUTATIONS } from "../../pipeline/compute/Computations.ts"
-import { runPipeline } from "../../pipeline/Pipeline.ts"
+import { runPipelineLive } from "../../pipeline/Pipeline.ts"
 import { writeSample } from "../../pipeline/sample/Sample.ts"
 import { tableDigest } from "../../snapshots/ContentHash.ts"
 import { readCurrent } from "../../snapshots/Pointer.ts"
@@ -26,7 +26,7 @@ beforeAll(async () => {
   await writeSample({ out: sample, scale: "small", seed: 5, endDate: "2026-11-20" })
   const dataDir = join(work, "data")
   await Effect.runPromise(
-    runPipeline({ dataDir, sources: [{ kind: "folder", path: sample }], today: "2026-11-22", historyStart: "2018-12-01", fetch: { timeoutMillis: 1000, retries: 0, retryBaseMillis: 1 } }),
+    runPipelineLive({ dataDir, sources: [{ kind: "folder", path: sample }], today: "2026-11-22", historyStart: "2018-12-01", fetch: { timeoutMillis: 1000, retries: 0, retryBaseMillis: 1 } }),
   )
   built = join(dataDir, "snapshots", readCurrent(join(dataDir, "snapshots"))!)
 })

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { coverageGate } from "../../pipeline/Plan.ts"
-import { type RunOptions, runPipeline } from "../../pipeline/Pipeline.ts"
+import { type RunOptions, runPipelineLive } from "../../pipeline/Pipeline.ts"
 import { writeSample } from "../../pipeline/sample/Sample.ts"
 import { readCurrent } from "../../snapshots/Pointer.ts"
 
@@ -50,7 +50,7 @@ const options = (dataDir: string, source: string, extra: Partial<RunOptions> = {
   fetch: { timeoutMillis: 1000, retries: 0, retryBaseMillis: 10 },
   ...extra,
 })
-const run = (o: RunOptions) => Effect.runPromise(Effect.result(runPipeline(o)))
+const run = (o: RunOptions) => Effect.runPromise(Effect.result(runPipelineLive(o)))
 
 /** The registry and November's cartola, its rows kept where `keep(date, run)`. */
 const delivery = (name: string, keep: (date: string, run: number) => boolean): string => {

@@ -10,14 +10,14 @@ import { join } from "node:path"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { collectFolder } from "../../pipeline/Collect.ts"
 import { FolderMemo } from "../../pipeline/FolderMemo.ts"
-import { Ledger } from "../../pipeline/ledger/Ledger.ts"
-import { RawStore, sha256 } from "../../pipeline/RawStore.ts"
+import { SqliteLedger } from "../../pipeline/ledger/Ledger.ts"
+import { FolderRawStore, sha256 } from "../../pipeline/RawStore.ts"
 import { writeSample } from "../../pipeline/sample/Sample.ts"
 
 let work: string
 let inbox: string
-let ledger: Ledger
-let raw: RawStore
+let ledger: SqliteLedger
+let raw: FolderRawStore
 const memoPath = () => join(work, "cache", "folder-v1.json")
 /** Files remembered however recently written (the tests write them just before). */
 const collect = (settleMillis = 0) => Effect.runPromise(collectFolder(ledger, raw, inbox, new FolderMemo(memoPath(), { settleMillis })))
@@ -30,8 +30,8 @@ beforeEach(async () => {
   const sample = join(work, "sample")
   await writeSample({ out: sample, scale: "small", seed: 3, endDate: "2026-11-20" })
   for (const f of ["fm_ident2.txt", "ffmm_todos_20261101_20261120.txt"]) copyFileSync(join(sample, f), join(inbox, f))
-  ledger = new Ledger(join(work, "ledger.sqlite"))
-  raw = new RawStore(join(work, "raw"))
+  ledger = new SqliteLedger(join(work, "ledger.sqlite"))
+  raw = new FolderRawStore(join(work, "raw"))
 })
 afterEach(() => {
   ledger.close()

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { PARSED_CACHE_VERSION, ParsedCache } from "../../pipeline/staging/ParsedCache.ts"
+import { DiskParsedCache, PARSED_CACHE_VERSION } from "../../pipeline/staging/ParsedCache.ts"
 
 describe("ParsedCache versions", () => {
   it("removes cartola-v*/records-v* folders of other versions, keeps its own and anything else", () => {
@@ -15,13 +15,13 @@ describe("ParsedCache versions", () => {
         mkdirSync(join(cache, name), { recursive: true })
         writeFileSync(join(cache, name, "x.bin"), "x")
       }
-      new ParsedCache(dataDir)
+      new DiskParsedCache(dataDir)
       expect(existsSync(join(cache, `cartola-v${old}`))).toBe(false)
       expect(existsSync(join(cache, `records-v${old}`))).toBe(false)
       expect(existsSync(join(cache, `cartola-v${PARSED_CACHE_VERSION}`, "x.bin"))).toBe(true)
       expect(existsSync(join(cache, "notes", "x.bin"))).toBe(true)
       // a data folder without a cache yet is no error
-      new ParsedCache(join(dataDir, "elsewhere"))
+      new DiskParsedCache(join(dataDir, "elsewhere"))
     } finally {
       rmSync(dataDir, { recursive: true, force: true })
     }

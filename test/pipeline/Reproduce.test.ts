@@ -4,9 +4,9 @@ import { existsSync, mkdtempSync, rmSync, unlinkSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Ledger } from "../../pipeline/ledger/Ledger.ts"
-import { runPipeline } from "../../pipeline/Pipeline.ts"
-import { reproduce } from "../../pipeline/Reproduce.ts"
+import { SqliteLedger } from "../../pipeline/ledger/Ledger.ts"
+import { runPipelineLive } from "../../pipeline/Pipeline.ts"
+import { reproduceLive } from "../../pipeline/Reproduce.ts"
 import { writeSample } from "../../pipeline/sample/Sample.ts"
 import { PIPELINE_VERSION } from "../../pipeline/Version.ts"
 import { filesToRemove } from "../../snapshots/Retention.ts"
@@ -17,7 +17,7 @@ const published: Record<string, string> = {}
 
 const runFor = async (date: string) => {
   const outcome = await Effect.runPromise(
-    runPipeline({
+    runPipelineLive({
       dataDir,
       sources: [{ kind: "folder", path: join(work, "sample") }],
       date,
@@ -40,7 +40,7 @@ beforeAll(async () => {
 }, 120_000)
 afterAll(() => rmSync(work, { recursive: true, force: true }))
 
-const run = (date: string, restore = false) => Effect.runPromise(reproduce(dataDir, date, { restore }))
+const run = (date: string, restore = false) => Effect.runPromise(reproduceLive(dataDir, date, { restore }))
 
 describe("pipeline reproduce", () => {
   it("rebuilds a day more than 30 days back with the same content hash", async () => {
@@ -62,7 +62,7 @@ describe("pipeline reproduce", () => {
   })
 
   it("says 'hash differs' when the recorded hash is not what the inputs give", async () => {
-    const ledger = new Ledger(join(dataDir, "ledger.sqlite"))
+    const ledger = new SqliteLedger(join(dataDir, "ledger.sqlite"))
     ledger.append({
       type: "BatchBuilt",
       payload: { batch_date: "2026-11-20", file: "x", content_hash: "0".repeat(64), pipeline_version: PIPELINE_VERSION, inputs: ledger.currentInputs().map((i) => i.sha256) },
@@ -72,7 +72,7 @@ describe("pipeline reproduce", () => {
   })
 
   it("says 'version differs' when the day was built by another pipeline version", async () => {
-    const ledger = new Ledger(join(dataDir, "ledger.sqlite"))
+    const ledger = new SqliteLedger(join(dataDir, "ledger.sqlite"))
     ledger.append({
       type: "BatchBuilt",
       payload: { batch_date: "2026-11-20", file: "x", content_hash: "1".repeat(64), pipeline_version: "0.0.1-old", inputs: ledger.currentInputs().map((i) => i.sha256) },
@@ -90,7 +90,7 @@ describe("pipeline reproduce", () => {
   })
 
   it("fails clearly for a day never built", async () => {
-    const error = await Effect.runPromise(Effect.flip(reproduce(dataDir, "2020-01-01", { restore: false })))
+    const error = await Effect.runPromise(Effect.flip(reproduceLive(dataDir, "2020-01-01", { restore: false })))
     expect(error.reason).toMatch(/no batch was built for 2020-01-01/)
   })
 })

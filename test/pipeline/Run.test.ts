@@ -9,9 +9,9 @@ import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readd
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { runPipeline, type RunOptions, type RunOutcome, type Source } from "../../pipeline/Pipeline.ts"
+import { runPipelineLive, type RunOptions, type RunOutcome, type Source } from "../../pipeline/Pipeline.ts"
 import { sha256 } from "../../pipeline/RawStore.ts"
-import { withdraw } from "../../pipeline/Withdraw.ts"
+import { withdrawLive } from "../../pipeline/Withdraw.ts"
 import { writeSample } from "../../pipeline/sample/Sample.ts"
 import { readCurrent } from "../../snapshots/Pointer.ts"
 import { captchaSolverFromEnv } from "../../pipeline/fetch/CaptchaSolver.ts"
@@ -41,7 +41,7 @@ type Outcome =
   | { readonly _tag: "Left"; readonly left: { readonly reason: string } }
 const run = (o: RunOptions): Promise<Outcome> =>
   Effect.runPromise(
-    Effect.match(runPipeline(o), {
+    Effect.match(runPipelineLive(o), {
       onSuccess: (right): Outcome => ({ _tag: "Right", right }),
       onFailure: (left): Outcome => ({ _tag: "Left", left }),
     }),
@@ -301,7 +301,7 @@ describe("bad input rejects the batch and keeps the previous snapshot", () => {
     expect((await run(options(dataDir, [{ kind: "folder", path: sampleDir }])))._tag).toBe("Left")
     // …until the operator withdraws it; the raw bytes stay stored, and the same file dropped again is an input again
     const correction = readFileSync(join(dir, "correction.txt"))
-    const withdrawn = await Effect.runPromise(withdraw(dataDir, sha256(correction).slice(0, 12), "a wrong correction"))
+    const withdrawn = await Effect.runPromise(withdrawLive(dataDir, sha256(correction).slice(0, 12), "a wrong correction"))
     expect(withdrawn.name).toBe("correction.txt")
     expect((await run(options(dataDir, [{ kind: "folder", path: sampleDir }])))._tag).toBe("Right")
     expect(existsSync(join(dataDir, "raw", sha256(correction).slice(0, 2), sha256(correction)))).toBe(true)

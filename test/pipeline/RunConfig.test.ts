@@ -1,0 +1,90 @@
+/**
+ * The pipeline's settings through Effect Config: the defaults from an empty provider, values from
+ * a map, a bad value's message (the one `./fds` prints before exiting 2), and the secrets redacted.
+ */
+import { ConfigProvider, Effect, Redacted } from "effect"
+import { describe, expect, it } from "vitest"
+import { daemonSettings } from "../../pipeline/daemon/DaemonCommand.ts"
+import { runOptionsFromEnv, runSettings } from "../../pipeline/daemon/RunConfig.ts"
+
+const parse = <A>(config: { readonly parse: (p: ConfigProvider.ConfigProvider) => Effect.Effect<A, { readonly cause: { readonly message: string } }> }, map: Record<string, string>) =>
+  Effect.runSync(Effect.result(config.parse(ConfigProvider.fromUnknown(map))))
+
+const message = <A>(config: Parameters<typeof parse<A>>[0], map: Record<string, string>): string => {
+  const result = parse(config, map)
+  if (result._tag === "Success") throw new Error(`expected a configuration error, got ${JSON.stringify(result.success)}`)
+  return result.failure.cause.message
+}
+
+describe("pipeline settings (Effect Config)", () => {
+  it("without any setting: the documented defaults", () => {
+    expect(parse(runSettings, {})).toMatchObject({
+      _tag: "Success",
+      success: {
+        dataDir: "./data",
+        historyStart: "2007-12-31",
+        retentionDays: 14,
+        bprDays: 10,
+        coverageMin: 0.9,
+        fetchTimeoutMillis: 60_000,
+        fetchRetries: 4,
+        cmfBaseUrl: "https://www.cmfchile.cl",
+        inboxDir: "data/inbox",
+        captcha: null,
+        indicators: null,
+      },
+    })
+    expect(parse(daemonSettings, {})).toMatchObject({ _tag: "Success", success: { cron: "30 7 * * 1-6", retries: 3, baseMillis: 300_000 } })
+  })
+
+  it("values from a map; the inbox follows the data folder; a captcha command brings its tries and timeout", () => {
+    const result = parse(runSettings, {
+      FDS_DATA_DIR: "/srv/fds",
+      FDS_RETENTION_DAYS: "30",
+      FDS_COVERAGE_MIN: "0",
+      FDS_CAPTCHA_COMMAND: "  ocr --fast ",
+      FDS_CAPTCHA_TRIES: "5",
+      FDS_BCCH_USER: "someone",
+      FDS_BCCH_PASS: "hunter2",
+    })
+    expect(result).toMatchObject({
+      _tag: "Success",
+      success: {
+        dataDir: "/srv/fds",
+        inboxDir: "/srv/fds/inbox",
+        retentionDays: 30,
+        coverageMin: 0,
+        captcha: { command: "ocr --fast", tries: 5, timeoutMillis: 60_000 },
+        indicators: { provider: "bcentral_siete", baseUrl: "https://si3.bcentral.cl", user: "someone" },
+      },
+    })
+  })
+
+  it("a bad value: the setting's name and the value given, as before", () => {
+    expect(message(runSettings, { FDS_FETCH_TIMEOUT_MS: "soon" })).toBe('FDS_FETCH_TIMEOUT_MS must be a non-negative number, got "soon"')
+    expect(message(runSettings, { FDS_RETENTION_DAYS: "-1" })).toBe('FDS_RETENTION_DAYS must be a non-negative number, got "-1"')
+    expect(message(runSettings, { FDS_COVERAGE_MIN: "1.5" })).toBe('FDS_COVERAGE_MIN must be a share from 0 to 1, got "1.5"')
+    expect(message(runSettings, { FDS_CAPTCHA_COMMAND: "ocr", FDS_CAPTCHA_TRIES: "2.5" })).toBe('FDS_CAPTCHA_TRIES must be a whole number ≥ 1, got "2.5"')
+    expect(message(runSettings, { FDS_CAPTCHA_COMMAND: "ocr", FDS_CAPTCHA_TIMEOUT_MS: "0" })).toBe("FDS_CAPTCHA_TIMEOUT_MS must be above 0")
+    expect(message(runSettings, { FDS_BCCH_USER: "someone" })).toBe("FDS_BCCH_USER and FDS_BCCH_PASS go together: one of them is unset")
+    expect(message(daemonSettings, { FDS_PIPELINE_RETRIES: "-1" })).toBe('FDS_PIPELINE_RETRIES must be a non-negative number, got "-1"')
+    // the commands say it through an Error before anything runs
+    expect(() => runOptionsFromEnv({ FDS_BPR_DAYS: "ten" }, {})).toThrow('FDS_BPR_DAYS must be a non-negative number, got "ten"')
+  })
+
+  it("an empty number is its default; the captcha settings are not read without a command", () => {
+    expect(parse(runSettings, { FDS_RETENTION_DAYS: "", FDS_CAPTCHA_TRIES: "zero" })).toMatchObject({ _tag: "Success", success: { retentionDays: 14, captcha: null } })
+  })
+
+  it("the CMF API key and the SIETE password stay redacted in the settings", () => {
+    const result = parse(runSettings, { FDS_CMF_API_KEY: " key-123456 " })
+    if (result._tag !== "Success") throw new Error("expected settings")
+    const indicators = result.success.indicators
+    expect(indicators).toMatchObject({ provider: "cmf_api", baseUrl: "https://api.cmfchile.cl" })
+    expect(JSON.stringify(result.success)).not.toContain("key-123456")
+    expect(String(indicators?.provider === "cmf_api" ? indicators.apiKey : "")).not.toContain("key-123456")
+    expect(indicators?.provider === "cmf_api" && Redacted.value(indicators.apiKey)).toBe("key-123456")
+    const siete = parse(runSettings, { FDS_BCCH_USER: "u", FDS_BCCH_PASS: "hunter2" })
+    expect(JSON.stringify(siete)).not.toContain("hunter2")
+  })
+})
