@@ -10,7 +10,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { runPipeline } from "../../pipeline/Pipeline.ts"
+import { runPipelineLive as runPipeline } from "../../pipeline/Pipeline.ts"
 import { type CreatedKey, createKey, get, type RunningServer, startServer } from "../support/server.ts"
 import { testCrc32 } from "../support/snapshotFixture.ts"
 

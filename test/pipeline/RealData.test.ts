@@ -15,7 +15,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { crc32 } from "node:zlib"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type RunOutcome, runPipeline } from "../../pipeline/Pipeline.ts"
+import { type RunOutcome, runPipelineLive as runPipeline } from "../../pipeline/Pipeline.ts"
 import { readCurrent } from "../../snapshots/Pointer.ts"
 import { createKey, get, type JsonResponse, type RunningServer, startServer } from "../support/server.ts"
 

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { Ledger } from "../../pipeline/ledger/Ledger.ts"
+import { SqliteLedger as Ledger } from "../../pipeline/ledger/Ledger.ts"
 import { publishedNewestFirst } from "../../snapshots/PublishedHistory.ts"
 
 const work = mkdtempSync(join(tmpdir(), "fds-published-"))
