@@ -28,6 +28,7 @@ const log = captureStoreLog()
 interface Health {
   status: string
   last_scraped_date: string | null
+  reasons: string[]
 }
 const healthOf = async (s: RunningServer): Promise<Health> => (await get(s.url + "/health")).body as Health
 const daysOf = async (s: RunningServer) => {
@@ -97,6 +98,8 @@ describe("a broken CURRENT", () => {
       c.breakIt()
       expect(await waitFor(async () => (await healthOf(server)).status === "degraded", 5000)).toBe(true)
       expect(await healthOf(server)).toMatchObject({ status: "degraded", last_scraped_date: "2026-11-20" })
+      // /health names the cause, as the log does
+      expect((await healthOf(server)).reasons.some((r) => c.cause.test(r))).toBe(true)
       expect(log.loud().some((l) => c.cause.test(l.msg) && l.current === c.said && l.serving === newer)).toBe(true)
       expect(await daysOf(server)).toEqual({ status: 200, batch: "2026-11-20" })
 
@@ -118,6 +121,7 @@ describe("a broken CURRENT", () => {
     rmSync(join(snapshots, newer))
     expect(await waitFor(async () => (await healthOf(server)).status === "degraded", 5000)).toBe(true)
     expect(log.loud().some((l) => /gone/.test(l.msg) && l.file === newer)).toBe(true)
+    expect((await healthOf(server)).reasons.some((r) => /gone/.test(r))).toBe(true)
     expect(await daysOf(server)).toEqual({ status: 200, batch: "2026-11-20" })
 
     const started = await restart()
