@@ -24,7 +24,10 @@ export const uniqueRows = <R extends { readonly line: number }>(options: {
   readonly compared: ReadonlyArray<readonly [keyof R, string]>
   /** How a null value is written in the file (default "blank"). */
   readonly nullAs?: string
-  /** In a workbook: where a row's column is (`sheet "Hoja1" row 7 column N (TAC Total)`); lines are then rows. */
+  /**
+   * In a workbook or an HTML table: where a row's column is (`sheet "Hoja1" row 7 column N (TAC Total)`,
+   * `line 3 field Entidad: row 3 of the funds table (row 1 = its header)`); lines are then rows.
+   */
   readonly where?: (line: number, column: string) => string
 }): UniqueRows<R> => {
   const records: Array<R> = []
