@@ -10,6 +10,7 @@ import { cmfRow, Text, toNumber, WholeNumber } from "./CmfCells.ts"
 import { type CmfFileInvalid, cmfFileInvalid } from "./CmfFileInvalid.ts"
 import { startsWithHeader } from "./CmfHeaderLine.ts"
 import { type CmfTable, readCmfTable } from "./CmfTable.ts"
+import { uniqueRows } from "./UniqueRows.ts"
 
 export const ETF_TICKER_COLUMNS = ["RUN", "SERIE", "TICKER", "BOLSA"] as const
 const cells = [WholeNumber, Text, Text, Text] as const
@@ -30,35 +31,36 @@ const table: CmfTable<Draft> = {
 
 const EXCHANGES: ReadonlyArray<string> = EtfExchange.literals
 
+/**
+ * One line per (RUN, SERIE): an identical repeat is skipped and counted, one with another ticker or
+ * exchange rejected; a ticker names one series only.
+ */
 const parse = Effect.fn("EtfTickers.parse")(function* (bytes: Uint8Array, file: string) {
-  const records: Array<EtfTickerRecord> = []
-  const bySeries = new Map<string, EtfTickerRecord>()
+  const unique = uniqueRows<EtfTickerRecord>({
+    dataSet: "etf_tickers",
+    file,
+    keyOf: (r) => `RUN ${r.run} SERIE ${r.serie}`,
+    compared: [["ticker", "TICKER"], ["exchange", "BOLSA"]]
+  })
   const byTicker = new Map<string, EtfTickerRecord>()
-  let duplicatesSkipped = 0
   const problem = (line: number, field: string, detail: string) => cmfFileInvalid({ dataSet: "etf_tickers", file, line, field, detail })
 
   const onRow = (d: Draft, line: number): CmfFileInvalid | undefined => {
     if (!/^[A-Z0-9]{2,20}$/.test(d.ticker)) return problem(line, "TICKER", `expected capital letters and digits, got "${d.ticker}"`)
     if (!EXCHANGES.includes(d.exchange)) return problem(line, "BOLSA", `expected one of ${EXCHANGES.join(", ")}, got "${d.exchange}"`)
     const record: EtfTickerRecord = { line, ...d, exchange: d.exchange as EtfExchange }
-    const earlier = bySeries.get(`${d.run}|${d.serie}`)
-    if (earlier !== undefined) {
-      if (earlier.ticker === d.ticker && earlier.exchange === d.exchange) {
-        duplicatesSkipped++
-        return undefined
-      }
-      return problem(line, "TICKER", `RUN ${d.run} SERIE ${d.serie} repeats line ${earlier.line} with another ticker or exchange`)
-    }
+    const kept = unique.records.length
+    const repeat = unique.onRow(record, line)
+    // A repeat of a series (skipped or rejected) says nothing new about its ticker.
+    if (repeat !== undefined || unique.records.length === kept) return repeat
     const sameTicker = byTicker.get(d.ticker)
     if (sameTicker !== undefined) return problem(line, "TICKER", `${d.ticker} is already the ticker of line ${sameTicker.line}`)
-    bySeries.set(`${d.run}|${d.serie}`, record)
     byTicker.set(d.ticker, record)
-    records.push(record)
     return undefined
   }
 
   const { footnotesSkipped } = yield* readCmfTable(table, bytes, file, onRow)
-  return { records, repairs: { duplicatesSkipped, footnotesSkipped } }
+  return { records: unique.records, repairs: { duplicatesSkipped: unique.duplicatesSkipped(), footnotesSkipped } }
 })
 
 /** Data set 14a: which FI (or FM) series are ETFs (our format); the newest file replaces the older. */

@@ -32,6 +32,7 @@ import {
   tableStartingWith
 } from "./CmfHtmlTable.ts"
 import { dateRangeInHeading, fundRunInHeading } from "./FiPageHeading.ts"
+import { uniqueRows } from "./UniqueRows.ts"
 
 /** The values table's header, as compared by `headerKey` (case and accents do not matter). */
 export const FI_BOOK_VALUE_COLUMNS = [
@@ -50,6 +51,13 @@ const spec: HtmlTableSpec = {
   columns: FI_BOOK_VALUE_COLUMNS.map((name, i) => [name, cells[i]!] as const)
 }
 
+/** A repeated (Fecha, Serie) must agree on all the other columns (the RUN is the page's). */
+const COMPARED: ReadonlyArray<readonly [keyof FiBookValueRecord, string]> = [
+  ["currencyCode", "Moneda"], ["bookValue", "Valor Libro"], ["economicValue", "Valor Económico"], ["patrimony", "Patrimonio Neto"],
+  ["totalAssets", "Activo Total"], ["holders", "N° Aportantes"], ["institutionalHolders", "N° Aportantes Institucionales"],
+  ["agency", "Agencia"]
+]
+
 const valuesTable = (page: HtmlPage) => tableStartingWith(page, "Fecha")
 
 const parse = Effect.fn("FiBookValues.parse")(function* (bytes: Uint8Array, file: string) {
@@ -59,51 +67,46 @@ const parse = Effect.fn("FiBookValues.parse")(function* (bytes: Uint8Array, file
   const rows = valuesTable(page)
   if (rows === undefined) return yield* pageProblem("fi_book_values", file, "Fecha", 'no table whose first header is "Fecha"')
   const range = dateRangeInHeading(page)
-  const records: Array<FiBookValueRecord> = []
-  const seen = new Map<string, FiBookValueRecord>()
-  let duplicatesSkipped = 0
+  const unique = uniqueRows<FiBookValueRecord>({
+    dataSet: "fi_book_values",
+    file,
+    keyOf: (r) => `${r.date} serie ${r.serie}`,
+    compared: COMPARED,
+    // As `tableProblem` places a cell.
+    where: (row, column) => `line ${row} field ${column}: row ${row} of ${spec.label} (row 1 = its header)`
+  })
 
   const onRow = (c: ReadonlyArray<string>, line: number): CmfFileInvalid | undefined => {
     const date = isoOfDmy(c[0]!)
     if (range !== null && (date < range.from || date > range.to)) {
       return tableProblem(spec, file, line, "Fecha", `${c[0]} is outside the page's range ${range.from}..${range.to}`)
     }
-    const record: FiBookValueRecord = {
-      line,
-      run,
-      date,
-      serie: c[1]!,
-      currencyCode: c[2]!,
-      bookValue: chileanNumber(c[3]!),
-      economicValue: nullableChileanNumber(c[4]!),
-      patrimony: nullableChileanNumber(c[5]!),
-      totalAssets: nullableChileanNumber(c[6]!),
-      holders: nullableChileanNumber(c[7]!),
-      institutionalHolders: nullableChileanNumber(c[8]!),
-      agency: nullableText(c[9]!)
-    }
-    const id = `${record.date}|${record.serie}`
-    const earlier = seen.get(id)
-    if (earlier === undefined) {
-      seen.set(id, record)
-      records.push(record)
-      return undefined
-    }
-    const same = (Object.keys(record) as Array<keyof FiBookValueRecord>).every((k) => k === "line" || earlier[k] === record[k])
-    if (same) {
-      duplicatesSkipped++
-      return undefined
-    }
-    return tableProblem(spec, file, line, "Valor Libro", `${c[0]} serie ${c[1]} repeats row ${earlier.line} with other values`)
+    return unique.onRow(
+      {
+        line,
+        run,
+        date,
+        serie: c[1]!,
+        currencyCode: c[2]!,
+        bookValue: chileanNumber(c[3]!),
+        economicValue: nullableChileanNumber(c[4]!),
+        patrimony: nullableChileanNumber(c[5]!),
+        totalAssets: nullableChileanNumber(c[6]!),
+        holders: nullableChileanNumber(c[7]!),
+        institutionalHolders: nullableChileanNumber(c[8]!),
+        agency: nullableText(c[9]!)
+      },
+      line
+    )
   }
 
   const read = yield* readHtmlTable(spec, rows, file, onRow)
   return {
-    records,
+    records: unique.records,
     repairs: {
       sinInformacionRows: read.sinInformacionRows,
       noteRows: read.noteRows,
-      duplicatesSkipped,
+      duplicatesSkipped: unique.duplicatesSkipped(),
       mojibakeRepaired: page.mojibakeRepaired
     }
   }

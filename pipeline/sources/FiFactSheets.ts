@@ -12,6 +12,7 @@ import { cmfRow, isoFromDmy, NullableDateDmy, NullableDecimal, Text, toNullableN
 import { type CmfFileInvalid, cmfFileInvalid } from "./CmfFileInvalid.ts"
 import { startsWithHeader } from "./CmfHeaderLine.ts"
 import { type CmfTable, readCmfTable } from "./CmfTable.ts"
+import { uniqueRows } from "./UniqueRows.ts"
 
 export const FI_FACT_SHEET_COLUMNS = ["RUN", "SERIE", "TAC", "ESTADO_REVISION", "FECHA_FICHA"] as const
 const cells = [WholeNumber, Text, NullableDecimal, Text, NullableDateDmy] as const
@@ -46,32 +47,23 @@ const ruleBroken = (d: Draft): readonly [string, string] | undefined => {
   return undefined
 }
 
+/** One line per (RUN, SERIE): an identical repeat is skipped and counted, one with other values rejected. */
 const parse = Effect.fn("FiFactSheets.parse")(function* (bytes: Uint8Array, file: string) {
-  const records: Array<FiFactSheetRecord> = []
-  const seen = new Map<string, FiFactSheetRecord>()
-  let duplicatesSkipped = 0
-  const problem = (line: number, field: string, detail: string) => cmfFileInvalid({ dataSet: "fi_fact_sheets", file, line, field, detail })
+  const unique = uniqueRows<FiFactSheetRecord>({
+    dataSet: "fi_fact_sheets",
+    file,
+    keyOf: (r) => `RUN ${r.run} SERIE ${r.serie}`,
+    compared: [["tacPercent", "TAC"], ["review", "ESTADO_REVISION"], ["sheetDate", "FECHA_FICHA"]]
+  })
 
   const onRow = (d: Draft, line: number): CmfFileInvalid | undefined => {
     const broken = ruleBroken(d)
-    if (broken !== undefined) return problem(line, broken[0], broken[1])
-    const record: FiFactSheetRecord = { line, ...d, review: d.review as FactSheetReview }
-    const id = `${d.run}|${d.serie}`
-    const earlier = seen.get(id)
-    if (earlier === undefined) {
-      seen.set(id, record)
-      records.push(record)
-      return undefined
-    }
-    if (earlier.tacPercent === d.tacPercent && earlier.review === d.review && earlier.sheetDate === d.sheetDate) {
-      duplicatesSkipped++
-      return undefined
-    }
-    return problem(line, "TAC", `RUN ${d.run} SERIE ${d.serie} repeats line ${earlier.line} with other values`)
+    if (broken !== undefined) return cmfFileInvalid({ dataSet: "fi_fact_sheets", file, line, field: broken[0], detail: broken[1] })
+    return unique.onRow({ line, ...d, review: d.review as FactSheetReview }, line)
   }
 
   const { footnotesSkipped } = yield* readCmfTable(table, bytes, file, onRow)
-  return { records, repairs: { duplicatesSkipped, footnotesSkipped } }
+  return { records: unique.records, repairs: { duplicatesSkipped: unique.duplicatesSkipped(), footnotesSkipped } }
 })
 
 /** Data set 13: FI fact-sheet review (our format); the newest file replaces the older. */

@@ -21,6 +21,7 @@ import {
   tableStartingWith
 } from "./CmfHtmlTable.ts"
 import { readRut } from "./CmfRut.ts"
+import { uniqueRows } from "./UniqueRows.ts"
 
 const COLUMNS = [["R.U.T.", RutCell], ["Entidad", Text], ["Administradora", Text]] as const
 const spec3: HtmlTableSpec = { dataSet: "fi_registry", label: "the funds table", columns: COLUMNS }
@@ -74,39 +75,36 @@ const parse = Effect.fn("FiRegistry.parse")(function* (bytes: Uint8Array, file: 
   }
   const spec = (rows[0]?.cells.length ?? 0) === 4 ? spec4 : spec3
   const status: FiListStatus = identity.estado === "VI" ? "active" : "inactive"
-  const records: Array<FiRegistryRecord> = []
-  const byRun = new Map<number, FiRegistryRecord>()
-  let duplicatesSkipped = 0
+  const unique = uniqueRows<FiRegistryRecord>({
+    dataSet: "fi_registry",
+    file,
+    keyOf: (r) => `RUN ${r.run}`,
+    compared: [["name", "Entidad"], ["agfName", "Administradora"], ["stateText", "Estado"]],
+    // As `tableProblem` places a cell.
+    where: (row, column) => `line ${row} field ${column}: row ${row} of ${spec.label} (row 1 = its header)`
+  })
 
   const onRow = (cells: ReadonlyArray<string>, line: number): CmfFileInvalid | undefined => {
     const rut = readRut(cells[0]!)!
     if (!rut.valid) return tableProblem(spec, file, line, "R.U.T.", `wrong check digit in "${cells[0]}"`)
-    const record: FiRegistryRecord = {
-      line,
-      run: rut.body,
-      name: cells[1]!,
-      agfName: cells[2]!,
-      regulatoryType: identity.entidad,
-      status,
-      stateText: cells[3] === undefined ? null : nullableText(cells[3])
-    }
-    const earlier = byRun.get(record.run)
-    if (earlier === undefined) {
-      byRun.set(record.run, record)
-      records.push(record)
-      return undefined
-    }
-    if (earlier.name === record.name && earlier.agfName === record.agfName && earlier.stateText === record.stateText) {
-      duplicatesSkipped++
-      return undefined
-    }
-    return tableProblem(spec, file, line, "Entidad", `R.U.T. ${cells[0]} repeats row ${earlier.line} with other values`)
+    return unique.onRow(
+      {
+        line,
+        run: rut.body,
+        name: cells[1]!,
+        agfName: cells[2]!,
+        regulatoryType: identity.entidad,
+        status,
+        stateText: cells[3] === undefined ? null : nullableText(cells[3])
+      },
+      line
+    )
   }
 
   const read = yield* readHtmlTable(spec, rows, file, onRow)
   return {
-    records,
-    repairs: { duplicatesSkipped, noteRows: read.noteRows, sinInformacionRows: read.sinInformacionRows, mojibakeRepaired: page.mojibakeRepaired }
+    records: unique.records,
+    repairs: { duplicatesSkipped: unique.duplicatesSkipped(), noteRows: read.noteRows, sinInformacionRows: read.sinInformacionRows, mojibakeRepaired: page.mojibakeRepaired }
   }
 })
 

@@ -12,6 +12,7 @@ import type { IndicatorName, IndicatorProvider, IndicatorRecord } from "../../sc
 import { CmfFileInvalid, cmfFileInvalid } from "./CmfFileInvalid.ts"
 import type { DataSetSource, Parsed } from "./DataSet.ts"
 import { chileanNumber, dotNumber, isIsoDate, isoFromDashedDmy } from "./MarketCells.ts"
+import { uniqueRows } from "./UniqueRows.ts"
 
 /** The two SIETE series we read. */
 export const SIETE_SERIES: Readonly<Record<string, IndicatorName>> = {
@@ -66,46 +67,37 @@ export const readIndicators = (bytes: Uint8Array, file: string): Read | CmfFileI
   }
   if (!isObj(doc)) return problem(0, "JSON", `expected a JSON object, got ${show(doc)}`)
   const arrayName = Object.keys(CMF_API_ARRAYS).find((k) => k in doc)
-  if ("Series" in doc || "Codigo" in doc) return readSiete(doc, problem)
-  if (arrayName !== undefined) return readCmfApi(doc, arrayName, problem)
+  if ("Series" in doc || "Codigo" in doc) return readSiete(doc, file, problem)
+  if (arrayName !== undefined) return readCmfApi(doc, arrayName, file, problem)
   return problem(0, "JSON", "neither a SIETE answer (Codigo, Series) nor a CMF API answer (UFs, Dolares)")
 }
 
 type Problem = (line: number, field: string, detail: string) => CmfFileInvalid
 
+/** A record with its index in the answer's array, which UniqueRows names; records carry no line. */
+type Draft = IndicatorRecord & { line: number }
+
 /** Collects values by date: an identical repeat is skipped and counted, a different one rejected. */
-const collector = (indicator: IndicatorName, provider: IndicatorProvider, arrayPath: string, problem: Problem) => {
-  const records: Array<IndicatorRecord> = []
-  const byDate = new Map<string, { value: number; index: number }>()
-  let duplicatesSkipped = 0
+const collector = (indicator: IndicatorName, provider: IndicatorProvider, file: string, array: string, column: string) => {
+  const unique = uniqueRows<Draft>({ dataSet: "indicators", file, keyOf: (r) => r.date, compared: [["value", column]], array })
   let firstDate: string | null = null
   const cover = (date: string) => {
     if (firstDate === null || date < firstDate) firstDate = date
   }
-  const add = (index: number, field: string, date: string, value: number): CmfFileInvalid | undefined => {
+  const add = (index: number, date: string, value: number): CmfFileInvalid | undefined => {
     cover(date)
-    const earlier = byDate.get(date)
-    if (earlier === undefined) {
-      byDate.set(date, { value, index })
-      records.push({ indicator, date, value, provider })
-      return undefined
-    }
-    if (earlier.value === value) {
-      duplicatesSkipped++
-      return undefined
-    }
-    return problem(index, field, `${date} repeats ${arrayPath}[${earlier.index}] with another value: ${earlier.value} vs ${value} (line ${index} is the index in ${arrayPath})`)
+    return unique.onRow({ line: index, indicator, date, value, provider }, index)
   }
   const done = (repairs: Record<string, number>): Read => ({
     indicator,
     firstDate,
-    records,
-    repairs: { duplicatesSkipped, ...repairs }
+    records: unique.records.map(({ line: _, ...record }) => record),
+    repairs: { duplicatesSkipped: unique.duplicatesSkipped(), ...repairs }
   })
   return { add, cover, done }
 }
 
-const readSiete = (doc: Obj, problem: Problem): Read | CmfFileInvalid => {
+const readSiete = (doc: Obj, file: string, problem: Problem): Read | CmfFileInvalid => {
   if (doc.Codigo !== 0) {
     return problem(0, "Codigo", `SIETE answered Codigo ${show(doc.Codigo)} (${show(doc.Descripcion)}), expected 0`)
   }
@@ -117,7 +109,7 @@ const readSiete = (doc: Obj, problem: Problem): Read | CmfFileInvalid => {
   }
   const obs = series.Obs
   if (!Array.isArray(obs)) return problem(0, "Series.Obs", `expected an array of observations, got ${show(obs)}`)
-  const values = collector(indicator, "bcentral_siete", "Series.Obs", problem)
+  const values = collector(indicator, "bcentral_siete", file, "Series.Obs", "value")
   let notTradingDaysSkipped = 0
   for (let i = 0; i < obs.length; i++) {
     const at = (field: string, detail: string) =>
@@ -135,17 +127,17 @@ const readSiete = (doc: Obj, problem: Problem): Read | CmfFileInvalid => {
     if (o.statusCode !== "OK") return at(".statusCode", `expected "OK" or "ND", got ${show(o.statusCode)}`)
     const value = typeof o.value === "string" ? dotNumber(o.value) : null
     if (value === null || value <= 0) return at(".value", `expected a positive number with . decimals, got ${show(o.value)}`)
-    const error = values.add(i, `Series.Obs[${i}].value`, date, value)
+    const error = values.add(i, date, value)
     if (error !== undefined) return error
   }
   return values.done({ notTradingDaysSkipped })
 }
 
-const readCmfApi = (doc: Obj, arrayName: string, problem: Problem): Read | CmfFileInvalid => {
+const readCmfApi = (doc: Obj, arrayName: string, file: string, problem: Problem): Read | CmfFileInvalid => {
   const indicator = CMF_API_ARRAYS[arrayName]!
   const items = doc[arrayName]
   if (!Array.isArray(items)) return problem(0, arrayName, `expected an array, got ${show(items)}`)
-  const values = collector(indicator, "cmf_api", arrayName, problem)
+  const values = collector(indicator, "cmf_api", file, arrayName, "Valor")
   for (let i = 0; i < items.length; i++) {
     const at = (field: string, detail: string) =>
       problem(i, `${arrayName}[${i}]${field}`, `${detail} (line ${i} is the index in ${arrayName})`)
@@ -158,7 +150,7 @@ const readCmfApi = (doc: Obj, arrayName: string, problem: Problem): Read | CmfFi
     if (value === null || value <= 0) {
       return at(".Valor", `expected a positive Chilean number like "39.500,00", got ${show(item.Valor)}`)
     }
-    const error = values.add(i, `${arrayName}[${i}].Valor`, item.Fecha, value)
+    const error = values.add(i, item.Fecha, value)
     if (error !== undefined) return error
   }
   return values.done({})

@@ -9,6 +9,7 @@ import { type CmfFileInvalid, cmfFileInvalid } from "./CmfFileInvalid.ts"
 import { type CmfTable, isHeader, readCmfTable } from "./CmfTable.ts"
 import { decodeCmfText } from "./CmfText.ts"
 import type { DataSetSource } from "./DataSet.ts"
+import { uniqueRows } from "./UniqueRows.ts"
 
 export const SERIES_RENAMES_COLUMNS = ["RUN", "OLD_SERIE", "NEW_SERIE", "FIRST_DATE"] as const
 
@@ -30,38 +31,37 @@ const table: CmfTable<Draft> = {
   decode: SchemaParser.decodeUnknownResult(Row)
 }
 
+/**
+ * One line per (RUN, OLD_SERIE): an identical repeat is skipped and counted, one with another
+ * NEW_SERIE or FIRST_DATE rejected; two old labels into one new label (a merge) are rejected too.
+ */
 const parse = Effect.fn("SeriesRenamesSource.parse")(function* (bytes: Uint8Array, file: string) {
-  const records: Array<SeriesRenameRecord> = []
-  const byOld = new Map<string, SeriesRenameRecord>()
+  const unique = uniqueRows<Draft>({
+    dataSet: "series_renames",
+    file,
+    keyOf: (r) => `RUN ${r.run} OLD_SERIE ${r.oldSerie}`,
+    compared: [["newSerie", "NEW_SERIE"], ["firstDate", "FIRST_DATE"]]
+  })
   const byNew = new Map<string, SeriesRenameRecord>()
-  let duplicatesSkipped = 0
   const problem = (line: number, field: string, detail: string) =>
     cmfFileInvalid({ dataSet: "series_renames", file, line, field, detail })
 
   const onRow = (r: Draft, line: number): CmfFileInvalid | undefined => {
-    r.line = line
     if (r.oldSerie === r.newSerie) return problem(line, "NEW_SERIE", `the same label as OLD_SERIE ("${r.oldSerie}")`)
-    const earlier = byOld.get(`${r.run}|${r.oldSerie}`)
-    if (earlier !== undefined) {
-      if (earlier.newSerie === r.newSerie && earlier.firstDate === r.firstDate) {
-        duplicatesSkipped++
-        return undefined
-      }
-      const field = earlier.newSerie !== r.newSerie ? "NEW_SERIE" : "FIRST_DATE"
-      return problem(line, field, `RUN ${r.run} OLD_SERIE ${r.oldSerie} is already renamed at line ${earlier.line}`)
-    }
+    const kept = unique.records.length
+    const repeat = unique.onRow(r, line)
+    // A repeat of a rename (skipped or rejected) says nothing new about its new label.
+    if (repeat !== undefined || unique.records.length === kept) return repeat
     const target = byNew.get(`${r.run}|${r.newSerie}`)
     if (target !== undefined) {
       return problem(line, "NEW_SERIE", `RUN ${r.run} ${r.newSerie} is already the new label of ${target.oldSerie} at line ${target.line}`)
     }
-    byOld.set(`${r.run}|${r.oldSerie}`, r)
     byNew.set(`${r.run}|${r.newSerie}`, r)
-    records.push(r)
     return undefined
   }
 
   const read = yield* readCmfTable(table, bytes, file, onRow)
-  return { records, repairs: { duplicatesSkipped, footnotesSkipped: read.footnotesSkipped } }
+  return { records: unique.records, repairs: { duplicatesSkipped: unique.duplicatesSkipped(), footnotesSkipped: read.footnotesSkipped } }
 })
 
 const firstLine = (bytes: Uint8Array): string =>

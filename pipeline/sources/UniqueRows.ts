@@ -24,8 +24,13 @@ export const uniqueRows = <R extends { readonly line: number }>(options: {
   readonly compared: ReadonlyArray<readonly [keyof R, string]>
   /** How a null value is written in the file (default "blank"). */
   readonly nullAs?: string
-  /** In a workbook: where a row's column is (`sheet "Hoja1" row 7 column N (TAC Total)`); lines are then rows. */
+  /**
+   * In a workbook or an HTML table: where a row's column is (`sheet "Hoja1" row 7 column N (TAC Total)`,
+   * `line 3 field Entidad: row 3 of the funds table (row 1 = its header)`); lines are then rows.
+   */
   readonly where?: (line: number, column: string) => string
+  /** In JSON: the array the records are in (`Series.Obs`); a line is then an index in it, a field its path (`Series.Obs[3].value`). */
+  readonly array?: string
 }): UniqueRows<R> => {
   const records: Array<R> = []
   const seen = new Map<string, R>()
@@ -46,13 +51,16 @@ export const uniqueRows = <R extends { readonly line: number }>(options: {
       return undefined
     }
     const [field, column] = differing
-    const { where } = options
+    const { where, array } = options
+    const before = array !== undefined ? `${array}[${earlier.line}]` : `${where === undefined ? "line" : "row"} ${earlier.line}`
     return cmfFileInvalid({
       dataSet: options.dataSet,
       file: options.file,
       line,
-      field: column,
-      detail: `conflicts with ${where === undefined ? "line" : "row"} ${earlier.line} for ${options.describe?.(row) ?? key}: ${show(earlier[field])} vs ${show(row[field])}`,
+      field: array === undefined ? column : `${array}[${line}].${column}`,
+      detail:
+        `conflicts with ${before} for ${options.describe?.(row) ?? key}: ${show(earlier[field])} vs ${show(row[field])}` +
+        (array === undefined ? "" : ` (line ${line} is the index in ${array})`),
       ...(where === undefined ? {} : { where: where(line, column) })
     })
   }

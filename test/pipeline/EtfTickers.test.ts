@@ -40,7 +40,16 @@ describe("EtfTickersSource.parse", () => {
   })
 
   it("rejects a series with two tickers and a ticker on two series", async () => {
-    expect(await failure(file(HEADER, "9251;UNICA;CFIETFIPSA;BCS", "9251;UNICA;CFIETFCC;BCS"))).toMatchObject({ line: 3, field: "TICKER" })
+    const two = await failure(file(HEADER, "9251;UNICA;CFIETFIPSA;BCS", "7002;A;CFIETFCC;BCS", "9251;UNICA;CFIETFCC2;BCS"))
+    expect(two).toMatchObject({ line: 4, field: "TICKER" })
+    expect(two.message).toBe(`etf_tickers ${FILE} line 4 field TICKER: conflicts with line 2 for RUN 9251 SERIE UNICA: CFIETFIPSA vs CFIETFCC2`)
+    const exchange = await failure(file(HEADER, "9251;UNICA;CFIETFIPSA;BCS", "9251;UNICA;CFIETFIPSA;BEC"))
+    expect(exchange).toMatchObject({ line: 3, field: "BOLSA" })
+    expect(exchange.message).toContain("conflicts with line 2 for RUN 9251 SERIE UNICA: BCS vs BEC")
+    // A series repeated with another series' ticker is a conflict of the series, named as such.
+    const swapped = await failure(file(HEADER, "9251;UNICA;CFIETFIPSA;BCS", "7002;A;CFIETFCC;BCS", "9251;UNICA;CFIETFCC;BCS"))
+    expect(swapped).toMatchObject({ line: 4, field: "TICKER" })
+    expect(swapped.message).toContain("conflicts with line 2 for RUN 9251 SERIE UNICA")
     const twice = await failure(file(HEADER, "9251;UNICA;CFIETFIPSA;BCS", "7002;A;CFIETFIPSA;BCS"))
     expect(twice).toMatchObject({ line: 3, field: "TICKER" })
     expect(twice.message).toContain("line 2")

@@ -68,6 +68,16 @@ describe("FiBookValuesSource.parse", () => {
     expect(await failure(page(A_0102.replace("02/01/2025", "02/01/2026")))).toMatchObject({ line: 2, field: "Fecha" })
     const changed = await failure(page(A_0102, A_0102.replace("1375,0190", "1375,0191")))
     expect(changed).toMatchObject({ line: 3, field: "Valor Libro" })
+    expect(changed.message).toBe(
+      `fi_book_values ${FILE} line 3 field Valor Libro: row 3 of the values table (row 1 = its header): ` +
+        "conflicts with row 2 for 2025-01-02 serie A: 1375.019 vs 1375.0191"
+    )
+    // Any other column counts, and a blank is named as such.
+    const agency = await failure(page(A_0102, I_0102, A_0102.replace("<td></td></tr>", "<td>AGENCIA CENTRO</td></tr>")))
+    expect(agency).toMatchObject({ line: 4, field: "Agencia" })
+    expect(agency.message).toContain("row 4 of the values table (row 1 = its header): conflicts with row 2 for 2025-01-02 serie A: blank vs AGENCIA CENTRO")
+    const holders = await failure(page(A_0102, A_0102.replace("1.234", "1.235")))
+    expect(holders).toMatchObject({ line: 3, field: "N° Aportantes" })
   })
 
   it("rejects a page without the fund's R.U.T. in its heading, or with a wrong check digit", async () => {

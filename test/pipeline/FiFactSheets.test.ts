@@ -48,10 +48,16 @@ describe("FiFactSheetsSource.parse", () => {
     }
   })
 
-  it("rejects a series repeated with another TAC", async () => {
+  it("rejects a series repeated with other values, naming both lines, the column and both values", async () => {
     const error = await failure(file(HEADER, "9251;UNICA;1,25;REVISADA;15/10/2026", "9251;UNICA;1,30;REVISADA;15/10/2026"))
     expect(error).toMatchObject({ line: 3, field: "TAC" })
-    expect(error.message).toContain("line 2")
+    expect(error.message).toBe(`fi_fact_sheets ${FILE} line 3 field TAC: conflicts with line 2 for RUN 9251 SERIE UNICA: 1.25 vs 1.3`)
+    const state = await failure(file(HEADER, "9251;UNICA;1,25;REVISADA;15/10/2026", "7002;A;;NO_INFORMADA;", "9251;UNICA;1,25;CONFLICTO;15/10/2026"))
+    expect(state).toMatchObject({ line: 4, field: "ESTADO_REVISION" })
+    expect(state.message).toContain("conflicts with line 2 for RUN 9251 SERIE UNICA: REVISADA vs CONFLICTO")
+    const date = await failure(file(HEADER, "7002;A;;CONFLICTO;", "7002;A;;CONFLICTO;24/09/2026"))
+    expect(date).toMatchObject({ line: 3, field: "FECHA_FICHA" })
+    expect(date.message).toContain("conflicts with line 2 for RUN 7002 SERIE A: blank vs 2026-09-24")
   })
 
   it("rejects a missing column in the header", async () => {

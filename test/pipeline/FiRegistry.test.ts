@@ -67,7 +67,25 @@ describe("FiRegistrySource.parse", () => {
     const renamed = ROW_9251.replace("RENTA", "RENTA II")
     const error = await failure(vigentes(ROW_9251, renamed))
     expect(error).toMatchObject({ dataSet: "fi_registry", file: FILE, line: 3, field: "Entidad" })
-    expect(error.message).toContain("row 3 of the funds table (row 1 = its header)")
+    expect(error.message).toBe(
+      `fi_registry ${FILE} line 3 field Entidad: row 3 of the funds table (row 1 = its header): ` +
+        "conflicts with row 2 for RUN 9251: FONDO DE INVERSIÓN ÑUÑOA RENTA vs FONDO DE INVERSIÓN ÑUÑOA RENTA II"
+    )
+    const moved = await failure(vigentes(ROW_9251, ROW_9160, ROW_9251.replace("ÑUÑOA S.A.", "ANDES S.A.")))
+    expect(moved).toMatchObject({ line: 4, field: "Administradora" })
+    expect(moved.message).toContain("row 4 of the funds table (row 1 = its header): conflicts with row 2 for RUN 9251:")
+  })
+
+  it("rejects a RUN repeated with another Estado on a no-vigentes page, a blank Estado named as such", async () => {
+    const header = "<tr><th>R.U.T.</th><th>Entidad</th><th>Administradora</th><th>Estado</th></tr>"
+    const row = (estado: string) => `<tr><td>9251-7</td><td>FONDO X</td><td>X AGF</td><td>${estado}</td></tr>`
+    const page = (...rows: Array<string>) => latin1(html("Fondos de Inversión Rescatables - No Vigentes", header, rows))
+    const same = await parse(page(row("No Vigente"), row("No Vigente")))
+    expect(same.records).toHaveLength(1)
+    expect(same.repairs.duplicatesSkipped).toBe(1)
+    const error = await failure(page(row(""), row("No Vigente")))
+    expect(error).toMatchObject({ line: 3, field: "Estado" })
+    expect(error.message).toContain("conflicts with row 2 for RUN 9251: blank vs No Vigente")
   })
 
   it("rejects a wrong check digit, naming the table row and column", async () => {

@@ -44,7 +44,10 @@ describe("IndicatorsSource: SIETE answers", () => {
     expect(same.repairs.duplicatesSkipped).toBe(1)
     const error = await failure(siete(UF, [["01-01-2025", "38419.17", "OK"], ["01-01-2025", "38419.18", "OK"]]))
     expect(error).toMatchObject({ dataSet: "indicators", line: 1, field: "Series.Obs[1].value" })
-    expect(error.message).toContain("Series.Obs[0]")
+    expect(error.message).toBe(
+      "indicators indicator.json line 1 field Series.Obs[1].value: conflicts with Series.Obs[0] for 2025-01-01: 38419.17 vs 38419.18 " +
+        "(line 1 is the index in Series.Obs)"
+    )
   })
 
   it("rejects bad observations with the array index as line and the JSON path as field", async () => {
@@ -97,6 +100,21 @@ describe("IndicatorsSource: CMF API answers", () => {
     const error = await failure(one("872,22", "26/01/2026"))
     expect(error.message).toContain("line 1 is the index in Dolares")
     expect(await failure(JSON.stringify({ UFs: "none" }))).toMatchObject({ line: 0, field: "UFs" })
+  })
+
+  it("counts a day repeated with its value, rejects it repeated with another (naming both indices)", async () => {
+    const day = (Valor: string, Fecha: string) => ({ Valor, Fecha })
+    const same = await parse(JSON.stringify({ UFs: [day("39.500,00", "2025-01-01"), day("39.501,27", "2025-01-02"), day("39.500,00", "2025-01-01")] }))
+    expect(same.records).toEqual([
+      { indicator: "UF", date: "2025-01-01", value: 39500, provider: "cmf_api" },
+      { indicator: "UF", date: "2025-01-02", value: 39501.27, provider: "cmf_api" }
+    ])
+    expect(same.repairs).toEqual({ duplicatesSkipped: 1 })
+    const error = await failure(JSON.stringify({ Dolares: [day("872,22", "2026-01-23"), day("872,23", "2026-01-23")] }), "usd.json")
+    expect(error).toMatchObject({ dataSet: "indicators", file: "usd.json", line: 1, field: "Dolares[1].Valor" })
+    expect(error.message).toBe(
+      "indicators usd.json line 1 field Dolares[1].Valor: conflicts with Dolares[0] for 2026-01-23: 872.22 vs 872.23 (line 1 is the index in Dolares)"
+    )
   })
 })
 

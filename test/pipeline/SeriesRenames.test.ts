@@ -31,10 +31,18 @@ describe("SeriesRenamesSource: parse", () => {
   it("rejects contradictory renames naming the earlier line", async () => {
     const twice = await failure(file(HEADER, "8012;B;BPRIV;2024-03-01", "8012;B;BPLUS;2024-03-01"))
     expect(twice).toMatchObject({ line: 3, field: "NEW_SERIE" })
-    expect(twice.message).toContain("line 2")
-    expect(await failure(file(HEADER, "8012;B;BPRIV;2024-03-01", "8012;B;BPRIV;2024-03-04"))).toMatchObject({ line: 3, field: "FIRST_DATE" })
+    expect(twice.message).toBe(`series_renames ${FILE} line 3 field NEW_SERIE: conflicts with line 2 for RUN 8012 OLD_SERIE B: BPRIV vs BPLUS`)
+    const later = await failure(file(HEADER, "8012;B;BPRIV;2024-03-01", "9001;A;CLASICA;2021-07-15", "8012;B;BPRIV;2024-03-04"))
+    expect(later).toMatchObject({ line: 4, field: "FIRST_DATE" })
+    expect(later.message).toContain("conflicts with line 2 for RUN 8012 OLD_SERIE B: 2024-03-01 vs 2024-03-04")
     // Two old labels into one new label is a merge, not a rename.
-    expect(await failure(file(HEADER, "8012;B;BPRIV;2024-03-01", "8012;C;BPRIV;2024-03-01"))).toMatchObject({ line: 3, field: "NEW_SERIE" })
+    const merge = await failure(file(HEADER, "8012;B;BPRIV;2024-03-01", "8012;C;BPRIV;2024-03-01"))
+    expect(merge).toMatchObject({ line: 3, field: "NEW_SERIE" })
+    expect(merge.message).toContain("BPRIV is already the new label of B at line 2")
+    // A rename repeated with another label is named as a repeat even when that label is taken.
+    const both = await failure(file(HEADER, "8012;B;X;2024-03-01", "8012;C;Y;2024-03-01", "8012;B;Y;2024-03-01"))
+    expect(both).toMatchObject({ line: 4, field: "NEW_SERIE" })
+    expect(both.message).toContain("conflicts with line 2 for RUN 8012 OLD_SERIE B: X vs Y")
     expect(await failure(file(HEADER, "8012;B;B;2024-03-01"))).toMatchObject({ line: 2, field: "NEW_SERIE" })
   })
 
