@@ -22,6 +22,9 @@ import { KeyHandlers, PublicHandlers } from "./handlers/System.ts"
 import { BodyLimit, JsonNotFound, JsonUnmatched, OPENAPI_PATH } from "./NotFound.ts"
 import type { ConnectionLimits } from "./ratelimit/ConnectionGuard.ts"
 import { type EdgeOptions, edgeLayer } from "./ratelimit/Edge.ts"
+import { McpCalls } from "./mcp/McpCalls.ts"
+import { McpRoute } from "./mcp/McpHttp.ts"
+import { RouteCaller } from "./mcp/RouteCaller.ts"
 import { warmSnapshot } from "./snapshot/Warm.ts"
 import { SnapshotStore } from "./SnapshotStore.ts"
 import { DocsRoutes } from "./web/DocsRoutes.ts"
@@ -53,6 +56,9 @@ const snapshotStore = (options: ServerOptions) =>
     warm: warmSnapshot,
   })
 
+/** /mcp: the tools, which call the routes above in-process (api/mcp/). */
+export const McpRoutes = McpRoute.pipe(Layer.provide(McpCalls.layer), Layer.provide(RouteCaller.layer))
+
 /** Everything the routes need that lives outside the HTTP layer. */
 export const services = (options: ServerOptions) =>
   Layer.mergeAll(AccountsLive(options.dataDir), snapshotStore(options), OffThreadRenderer.layer)
@@ -76,7 +82,7 @@ const NoRequestSpans = Layer.succeed(HttpMiddleware.TracerDisabledWhen)(() => tr
  */
 export const ServerLive = (options: ServerOptions) =>
   HttpRouter.serve(
-    Layer.mergeAll(ApiRoutes, RegisterRoutes, DocsRoutes, edgeLayer(options), JsonNotFound, JsonUnmatched, httpCachingLayer).pipe(
+    Layer.mergeAll(ApiRoutes, McpRoutes, RegisterRoutes, DocsRoutes, edgeLayer(options), JsonNotFound, JsonUnmatched, httpCachingLayer).pipe(
       Layer.provide(serverErrorsLayer(options.errorLog)),
     ),
     { disableLogger: true },

@@ -1,4 +1,4 @@
-/** API command line: `serve` and `keys`. Run through ./fds. */
+/** API command line: `serve`, `keys` and `mcp`. Run through ./fds. */
 import { NodeRuntime } from "@effect/platform-node"
 import { Config, Effect, Layer } from "effect"
 import { setFlagsFromString } from "node:v8"
@@ -67,13 +67,23 @@ const keys = (sub: string | undefined, args: ReadonlyArray<string>) =>
     keysCommand(sub, args).pipe(Effect.provide(KeyStore.layer.pipe(Layer.provideMerge(AccountsDb.layer(dataDir))))),
   )
 
+/** `mcp`: the MCP tools over stdio on the local data folder (loaded here so that `keys` starts without them). */
+const mcp = Effect.flatMap(DataDir, (dataDir) =>
+  Effect.flatMap(
+    Effect.promise(() => import("./mcp/McpStdio.ts")),
+    ({ mcpStdio }) => mcpStdio(dataDir),
+  ),
+)
+
 const [command, sub, ...rest] = process.argv.slice(2)
 const program: Effect.Effect<void, unknown> =
   command === "serve"
     ? serve
     : command === "keys"
       ? keys(sub, rest)
-      : Effect.fail(new Error(`unknown command: ${[command, sub].filter(Boolean).join(" ")}`))
+      : command === "mcp"
+        ? mcp
+        : Effect.fail(new Error(`unknown command: ${[command, sub].filter(Boolean).join(" ")}`))
 
 /** An error in words: its message, or (an effect error without one) its tag and its cause's message. */
 const describe = (e: unknown): string => {

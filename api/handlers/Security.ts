@@ -30,6 +30,63 @@ const bearerToken = (authorization: string | undefined): string | undefined => {
  */
 const keyInPath = (target: string): boolean => decodedLoosely(beforeQuery(target)).includes(KEY_PREFIX)
 
+/**
+ * The key check of every keyed request, the routes' (ApiKeyAuthLive) and /mcp's: the key from
+ * `headerKey` (X-Api-Key) or `Authorization: Bearer`, never from the URL; verified, and when
+ * `counted`, one request of its quota decided and counted. Fails with the API's 401, 429 or 503.
+ */
+export const checkKey = Effect.fnUntraced(function* (
+  keys: KeyStore["Service"],
+  request: HttpServerRequest.HttpServerRequest,
+  headerKey: string,
+  counted: boolean,
+) {
+  const query = requestUrl(request.url).searchParams
+  if ([...query].some(([name, value]) => name.includes(KEY_PREFIX) || value.includes(KEY_PREFIX)) || keyInPath(request.url)) {
+    // Refused even with a valid header: URLs end up in logs and browser history.
+    return yield* new Unauthorized({
+      message: "keys in the query string are not accepted (this one may have leaked: rotate it); send the X-Api-Key header",
+    })
+  }
+  let key = headerKey
+  if (key === "") {
+    const bearer = bearerToken(request.headers.authorization)
+    if (bearer !== undefined) {
+      if (!bearer.startsWith(KEY_PREFIX)) {
+        return yield* new Unauthorized({ message: "the Bearer token is not a key of this service" })
+      }
+      key = bearer
+    }
+  }
+  if (key === "") {
+    const inQuery = QUERY_KEY_NAMES.some((name) => query.has(name))
+    return yield* new Unauthorized({
+      message: inQuery
+        ? "keys in the query string are not accepted; send the X-Api-Key header"
+        : "missing API key: send the X-Api-Key header",
+    })
+  }
+  const checked = yield* (
+    counted
+      ? keys.verifyAndConsume(key)
+      : Effect.flatMap(keys.verify(key), (record) =>
+          record === null ? Effect.succeed(null) : Effect.map(keys.peek(record), (quota) => ({ record, quota })),
+        )
+  ).pipe(Effect.mapError(keyCheckUnavailable))
+  if (checked === null) return yield* new Unauthorized({ message: "invalid or revoked API key" })
+  const { quota } = checked
+  if (counted && !quota.allowed) {
+    const limit = quota.limit ?? 0
+    return yield* new QuotaExceeded({
+      message: `daily quota of ${limit} requests used up; it resets at midnight America/Santiago (X-RateLimit-Reset)`,
+      limit,
+      reset: quota.resetAt,
+      retryAfter: Math.max(1, quota.resetAt - quota.now),
+    })
+  }
+  return checked
+})
+
 export const ApiKeyAuthLive = Layer.effect(
   ApiKeyAuth,
   Effect.gen(function* () {
@@ -38,50 +95,7 @@ export const ApiKeyAuthLive = Layer.effect(
       // untraced: a named Effect.fn captures a call-site stack on every call (~10 % of a small request)
       apiKey: Effect.fnUntraced(function* (httpEffect, { credential, endpoint }) {
         const request = yield* HttpServerRequest.HttpServerRequest
-        const query = requestUrl(request.url).searchParams
-        if ([...query].some(([name, value]) => name.includes(KEY_PREFIX) || value.includes(KEY_PREFIX)) || keyInPath(request.url)) {
-          // Refused even with a valid header: URLs end up in logs and browser history.
-          return yield* new Unauthorized({
-            message: "keys in the query string are not accepted (this one may have leaked: rotate it); send the X-Api-Key header",
-          })
-        }
-        let key = Redacted.value(credential)
-        if (key === "") {
-          const bearer = bearerToken(request.headers.authorization)
-          if (bearer !== undefined) {
-            if (!bearer.startsWith(KEY_PREFIX)) {
-              return yield* new Unauthorized({ message: "the Bearer token is not a key of this service" })
-            }
-            key = bearer
-          }
-        }
-        if (key === "") {
-          const inQuery = QUERY_KEY_NAMES.some((name) => query.has(name))
-          return yield* new Unauthorized({
-            message: inQuery
-              ? "keys in the query string are not accepted; send the X-Api-Key header"
-              : "missing API key: send the X-Api-Key header",
-          })
-        }
-        const counted = !UNCOUNTED.has(endpoint.identifier)
-        const checked = yield* (
-          counted
-            ? keys.verifyAndConsume(key)
-            : Effect.flatMap(keys.verify(key), (record) =>
-                record === null ? Effect.succeed(null) : Effect.map(keys.peek(record), (quota) => ({ record, quota })),
-              )
-        ).pipe(Effect.mapError(keyCheckUnavailable))
-        if (checked === null) return yield* new Unauthorized({ message: "invalid or revoked API key" })
-        const { record, quota } = checked
-        if (counted && !quota.allowed) {
-          const limit = quota.limit ?? 0
-          return yield* new QuotaExceeded({
-            message: `daily quota of ${limit} requests used up; it resets at midnight America/Santiago (X-RateLimit-Reset)`,
-            limit,
-            reset: quota.resetAt,
-            retryAfter: Math.max(1, quota.resetAt - quota.now),
-          })
-        }
+        const { record, quota } = yield* checkKey(keys, request, Redacted.value(credential), !UNCOUNTED.has(endpoint.identifier))
         const headers = quotaHeaders(quota)
         yield* HttpEffect.appendPreResponseHandler((_request, response) =>
           Effect.succeed(HttpServerResponse.setHeaders(response, headers)),

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { benchDays } from "./days.ts"
 import { benchMarket } from "./market.ts"
+import { benchMcp } from "./mcp.ts"
 import { benchPipeline } from "./pipeline.ts"
 import { benchPostgres } from "./postgres.ts"
 import { benchQuota } from "./quota.ts"
@@ -18,6 +19,7 @@ const parts: Record<string, () => Promise<Record<string, unknown>>> = {
   quota: benchQuota,
   returns: benchReturns,
   market: benchMarket,
+  mcp: benchMcp,
   postgres: benchPostgres,
   swap: benchSwap,
   pipeline: benchPipeline,

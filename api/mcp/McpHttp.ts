@@ -1,0 +1,122 @@
+/**
+ * POST /mcp: the MCP Streamable HTTP transport of the official SDK, stateless (a server and a
+ * transport per request, JSON answers, no session), on the API's own terms:
+ *   - the per-IP limit and CORS of the edge apply as to every route (api/ratelimit/Edge.ts);
+ *   - a browser's Origin must be the service's own (web/Origin.ts), as MCP asks against DNS rebinding;
+ *   - the key is the API's (X-Api-Key or Authorization: Bearer), checked by the routes' own check
+ *     (handlers/Security.ts checkKey); a request carrying a tool call counts one request of its
+ *     quota, the others (initialize, tools/list) are verified without counting;
+ *   - a refused key or an exhausted quota is the API's 401 or 429 with its body and headers, which
+ *     the SDK's client reports as an HTTP error of the transport.
+ * GET (a server-sent event stream) and DELETE (ending a session) have nothing to serve here: 405.
+ */
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
+import { Effect, Schema } from "effect"
+import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
+import {
+  QuotaExceededResponse,
+  ServiceUnavailableResponse,
+  UnauthorizedResponse,
+  UntrustedOrigin,
+  UntrustedOriginResponse,
+} from "../../schemas/ApiErrors.ts"
+import { AccountsConfig } from "../accounts/AccountsConfig.ts"
+import { KeyStore } from "../accounts/KeyStore.ts"
+import { checkKey, quotaHeaders } from "../handlers/Security.ts"
+import { isTrustedOrigin } from "../web/Origin.ts"
+import { McpCalls } from "./McpCalls.ts"
+import { makeMcpServer } from "./McpServer.ts"
+
+export const MCP_PATH = "/mcp"
+
+const HTTP_INFO = {
+  description:
+    "Fund Data Service (Chilean mutual funds, investment funds and ETFs from CMF files) over HTTP with your API key: each tool call counts as one request of the key's daily quota; each result names the batch (batch_id) it was read from.",
+}
+
+/** An API error as its response: the body and headers its schema encodes it to. */
+const errorResponse = (schema: Schema.Top, error: unknown, status: number) => {
+  const { body, headers } = Schema.encodeSync(schema as Schema.Codec<unknown, { body: unknown; headers: Record<string, string> }>)(error)
+  return HttpServerResponse.jsonUnsafe(body, { status, headers })
+}
+
+const refused = (e: { readonly _tag: string }) =>
+  e._tag === "Unauthorized"
+    ? errorResponse(UnauthorizedResponse, e, 401)
+    : e._tag === "QuotaExceeded"
+      ? errorResponse(QuotaExceededResponse, e, 429)
+      : errorResponse(ServiceUnavailableResponse, e, 503)
+
+const jsonRpcError = (status: number, code: number, message: string) =>
+  HttpServerResponse.jsonUnsafe({ jsonrpc: "2.0", id: null, error: { code, message } }, { status })
+
+/** The tool calls a request body carries (a JSON-RPC message or a batch of them). */
+const toolCalls = (body: unknown): number =>
+  (Array.isArray(body) ? body : [body]).filter((m) => typeof m === "object" && m !== null && m.method === "tools/call").length
+
+const handle = (
+  config: AccountsConfig["Service"],
+  keys: KeyStore["Service"],
+  mcp: McpCalls["Service"],
+  request: HttpServerRequest.HttpServerRequest,
+) =>
+  Effect.gen(function* () {
+    if (!isTrustedOrigin(config, request)) {
+      return errorResponse(
+        UntrustedOriginResponse,
+        new UntrustedOrigin({ message: "MCP requests from a browser must come from this service's own pages" }),
+        403,
+      )
+    }
+    const text = request.method === "POST" ? yield* Effect.orElseSucceed(request.text, () => "") : ""
+    let parsedBody: unknown
+    try {
+      parsedBody = JSON.parse(text)
+    } catch {
+      parsedBody = undefined // the SDK answers the parse error
+    }
+    const calls = toolCalls(parsedBody)
+    if (calls > 1) return jsonRpcError(400, -32600, "one tool call per request (each counts as one request of the key's quota)")
+    const checked = yield* Effect.result(checkKey(keys, request, request.headers["x-api-key"] ?? "", calls === 1))
+    if (checked._tag === "Failure") return refused(checked.failure)
+    const headers = quotaHeaders(checked.success.quota)
+    if (request.method !== "POST") {
+      return HttpServerResponse.setHeaders(jsonRpcError(405, -32000, "method not allowed: this endpoint is stateless, POST only"), {
+        ...headers,
+        allow: "POST",
+      })
+    }
+    const response = yield* Effect.promise(async () => {
+      const server = makeMcpServer(mcp, HTTP_INFO)
+      const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true }) // no session ids: stateless
+      try {
+        await server.connect(transport)
+        const webRequest = new Request(`http://mcp.invalid${MCP_PATH}`, {
+          method: "POST",
+          headers: Object.entries(request.headers).filter((e): e is [string, string] => typeof e[1] === "string"),
+          body: text,
+        })
+        const answer = await transport.handleRequest(webRequest, parsedBody === undefined ? {} : { parsedBody })
+        // the body is read before the server closes (a JSON answer is complete once returned)
+        return { status: answer.status, headers: [...answer.headers], body: await answer.arrayBuffer() }
+      } finally {
+        await server.close()
+      }
+    })
+    const sdkHeaders = Object.fromEntries(response.headers.filter(([name]) => name !== "content-type" && name !== "content-length"))
+    return HttpServerResponse.uint8Array(new Uint8Array(response.body), {
+      status: response.status,
+      headers: { ...sdkHeaders, ...headers },
+      contentType: response.headers.find(([name]) => name === "content-type")?.[1] ?? "application/json",
+    })
+  })
+
+/** The /mcp route; needs the key store, the accounts settings (trusted origins) and McpCalls. */
+export const McpRoute = HttpRouter.use((router) =>
+  Effect.gen(function* () {
+    const config = yield* AccountsConfig
+    const keys = yield* KeyStore
+    const mcp = yield* McpCalls
+    yield* router.add("*", MCP_PATH, (request) => handle(config, keys, mcp, request))
+  }),
+)

@@ -1,0 +1,46 @@
+/**
+ * `./fds mcp`: the same tools over stdio, for an agent host on the analyst's own machine. It reads
+ * the local data folder directly (its snapshot store, as `serve` has): no HTTP, no key, no quota;
+ * its server info says so. stdout carries the protocol only: the store's log lines go to stderr.
+ * Ends when the host closes stdin.
+ */
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
+import { Effect, Layer } from "effect"
+import { join } from "node:path"
+import { OffThreadRenderer } from "../handlers/OffThreadRender.ts"
+import { warmSnapshot } from "../snapshot/Warm.ts"
+import { SnapshotStore } from "../SnapshotStore.ts"
+import { McpCalls } from "./McpCalls.ts"
+import { makeMcpServer } from "./McpServer.ts"
+import { RouteCaller } from "./RouteCaller.ts"
+
+const stdioInfo = (dataDir: string) => ({
+  description: `Fund Data Service (Chilean mutual funds, investment funds and ETFs from CMF files) on the local data folder ${dataDir}, over stdio: no HTTP, no API key, no quota. Each result names the batch (batch_id) it was read from.`,
+})
+
+export const mcpStdio = (dataDir: string) =>
+  Effect.gen(function* () {
+    // the protocol owns stdout; the store logs its info lines with console.log
+    console.log = (...args: unknown[]) => console.error(...args)
+    const calls = yield* McpCalls
+    yield* Effect.callback<void>((resume) => {
+      const server = makeMcpServer(calls, stdioInfo(dataDir))
+      const transport = new StdioServerTransport()
+      server.onclose = () => resume(Effect.void)
+      process.stdin.on("end", () => void server.close())
+      server.connect(transport).catch((e: unknown) => resume(Effect.die(e)))
+      return Effect.promise(() => server.close())
+    })
+  }).pipe(
+    Effect.provide(
+      McpCalls.layer.pipe(
+        Layer.provide(RouteCaller.layer),
+        Layer.provideMerge(
+          Layer.mergeAll(
+            SnapshotStore.layer({ dir: join(dataDir, "snapshots"), pollMillis: 2000, drainMillis: 30_000, warm: warmSnapshot }),
+            OffThreadRenderer.layer,
+          ),
+        ),
+      ),
+    ),
+  )

@@ -1,0 +1,106 @@
+/**
+ * The API's own routes, called in-process by the MCP tools: the same handlers, the same query
+ * validation (a 422 names its parameter) and the same error shape, without a socket. Every route
+ * a tool call reaches reads the snapshot the call pinned (its lease), so one call reads one
+ * batch. The key was checked and counted once for the call (api/mcp/McpHttp.ts) or there is none
+ * (stdio), so the routes' key middleware is a pass-through here.
+ */
+import { NodeHttpServer } from "@effect/platform-node"
+import { Context, Effect, Layer } from "effect"
+import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
+import type { KeyRecord } from "../accounts/KeyStore.ts"
+import { CatalogHandlers } from "../handlers/Catalog.ts"
+import { FiHandlers } from "../handlers/Fi.ts"
+import { FiReturnsLive } from "../handlers/FiReturns.ts"
+import { OffThreadRenderer } from "../handlers/OffThreadRender.ts"
+import { MarketHandlers } from "../handlers/Market.ts"
+import { ReturnsHandlers } from "../handlers/Returns.ts"
+import { RequestValidationLive } from "../handlers/Security.ts"
+import { PublicHandlers } from "../handlers/System.ts"
+import { ApiKeyAuth, CurrentKey } from "../Security.ts"
+import { type Lease, SnapshotStore } from "../SnapshotStore.ts"
+import { McpApi } from "./McpApi.ts"
+
+/** No route reachable here reads the key: the tool call was authorised before it got here. */
+const CHECKED_CALLER: KeyRecord = { id: 0, lookup: "mcp", name: "mcp", email: "", tier: "internal", dailyQuota: null, createdAt: "" }
+const CheckedKey = Layer.succeed(ApiKeyAuth)(
+  ApiKeyAuth.of({ apiKey: (httpEffect) => Effect.provideService(httpEffect, CurrentKey, CHECKED_CALLER) }),
+)
+
+/** The store as the routes of one call see it: every lease they take is the call's (which the call releases). */
+const pinnedStore = (store: SnapshotStore["Service"], lease: Lease): SnapshotStore["Service"] =>
+  SnapshotStore.of({ ...store, lease: Effect.succeed(lease) })
+
+const routes = HttpApiBuilder.layer(McpApi).pipe(
+  Layer.provide([PublicHandlers, CatalogHandlers, ReturnsHandlers, MarketHandlers, FiHandlers]),
+  Layer.provide([CheckedKey, RequestValidationLive, FiReturnsLive]),
+)
+
+/** What a route answered: its HTTP status, its JSON body and its Retry-After (seconds) if any. */
+export interface RouteAnswer {
+  readonly status: number
+  readonly body: unknown
+  readonly retryAfter: number | null
+}
+
+export type Query = Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
+
+/** The body as JSON; a body that is not (a failure of ours) as the API's error shape. */
+const parsed = (text: string, status: number): unknown => {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return { error: "internal_error", status, message: "the server failed to answer this call" }
+  }
+}
+
+/** Calls the API's data routes in-process. */
+export class RouteCaller extends Context.Service<
+  RouteCaller,
+  {
+    /** GET `path?query` on the snapshot of `lease`. */
+    readonly get: (lease: Lease, path: string, query?: Query) => Effect.Effect<RouteAnswer>
+  }
+>()("fds/api/mcp/RouteCaller") {
+  /** Needs what the routes need: the snapshot store and the off-thread renderer. */
+  static readonly layer = Layer.effect(
+    RouteCaller,
+    Effect.gen(function* () {
+      const store = yield* SnapshotStore
+      const renderer = yield* OffThreadRenderer
+      // A router of its own: with the server's memo map the routes would land in the server's router.
+      const app = yield* HttpRouter.toHttpEffect(routes.pipe(Layer.provide(NodeHttpServer.layerHttpServices))).pipe(
+        Effect.provideService(Layer.CurrentMemoMap, Layer.makeMemoMapUnsafe()),
+      )
+      const get = (lease: Lease, path: string, query: Query = {}) => {
+        const search = new URLSearchParams()
+        for (const [name, value] of Object.entries(query)) {
+          if (value === undefined) continue
+          for (const v of typeof value === "string" ? [value] : value) search.append(name, v)
+        }
+        const qs = search.size === 0 ? "" : `?${search}`
+        const request = HttpServerRequest.fromWeb(new Request(`http://mcp.invalid${path}${qs}`, { headers: { accept: "application/json" } }))
+        return app.pipe(
+          Effect.catchCause((cause) => Effect.map(HttpServerError.causeResponse(cause), ([response]) => response)),
+          Effect.provideService(HttpServerRequest.HttpServerRequest, request),
+          Effect.provideService(SnapshotStore, pinnedStore(store, lease)),
+          Effect.provideService(OffThreadRenderer, renderer),
+          Effect.scoped,
+          Effect.flatMap((response) =>
+            Effect.promise(async (): Promise<RouteAnswer> => {
+              const text = await HttpServerResponse.toWeb(response).text()
+              const retryAfter = Number(response.headers["retry-after"] ?? Number.NaN)
+              return {
+                status: response.status,
+                body: parsed(text, response.status),
+                retryAfter: Number.isInteger(retryAfter) ? retryAfter : null,
+              }
+            }),
+          ),
+        )
+      }
+      return RouteCaller.of({ get })
+    }),
+  )
+}
