@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { Effect } from "effect"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { runPipeline } from "../../pipeline/Pipeline.ts"
+import { runPipelineLive as runPipeline } from "../../pipeline/Pipeline.ts"
 import { writeSample } from "../../pipeline/sample/Sample.ts"
 
 const repoRoot = fileURLToPath(new URL("../..", import.meta.url))
