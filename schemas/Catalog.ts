@@ -48,6 +48,11 @@ export const LastDay = Schema.Struct({
   date: Schema.String.annotate({
     description: "Date of this quota, the series' latest: before the batch date when the series reports late",
   }),
+  quota_source: Schema.Literals(["cartola", "bpr"]).annotate({
+    description:
+      "Where this quota comes from: the CMF's daily cartola (final), or its daily BPR report (provisional: valor cuota to 4 decimals, " +
+      "no distribution factors; the cartola of that day replaces it, and the batch manifest records any correction)",
+  }),
 }).annotate({ identifier: "LastDay" })
 
 export const RealAsset = resource(

@@ -14,6 +14,8 @@ export interface LastQuota {
   readonly price: number
   readonly patrimony: number | null
   readonly holders: number | null
+  /** 1 when this value is the daily BPR report's (provisional: the cartola has not replaced it yet). */
+  readonly provisional: number
 }
 
 export type DayRow = Pick<QuotasTable, "date" | "price">
@@ -72,7 +74,9 @@ export class SnapshotReader {
         seriesOf: db.prepare("SELECT * FROM series WHERE concept_id = ? ORDER BY serie"),
         series: db.prepare("SELECT * FROM series WHERE asset_id = ?"),
         lastQuota: db.prepare(
-          "SELECT date, price, patrimony, holders FROM quotas WHERE asset_id = ? ORDER BY date DESC LIMIT 1",
+          `SELECT q.date, q.price, q.patrimony, q.holders,
+             coalesce((SELECT s.latest_from_source FROM quota_sources s WHERE s.asset_id = q.asset_id), 0) AS provisional
+           FROM quotas q WHERE q.asset_id = ? ORDER BY q.date DESC LIMIT 1`,
         ),
         daysFrom: db.prepare("SELECT date, price FROM quotas WHERE asset_id = ? AND date >= ? ORDER BY date").raw(true),
       }

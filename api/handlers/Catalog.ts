@@ -61,6 +61,7 @@ const realAsset = (reader: SnapshotReader, fund: FundsTable, s: SeriesTable, gra
               total_net_assets: last.patrimony,
               shareholders: last.holders,
               date: intToDate(last.date),
+              quota_source: last.provisional === 1 ? ("bpr" as const) : ("cartola" as const),
             },
     },
   }

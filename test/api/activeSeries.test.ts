@@ -172,8 +172,8 @@ describe("default grace (10 weekdays)", () => {
   })
 
   it("a late active series answers its last value with that value's date", async () => {
-    expect(await lastDay(byDefault, 8301)).toEqual({ net_asset_value: 1016.5, total_net_assets: 1016e6, shareholders: 10, date: "2026-03-16" })
-    expect(await lastDay(byDefault, 8302)).toEqual({ net_asset_value: 1003.25, total_net_assets: 3003e6, shareholders: 10, date: "2026-03-03" })
+    expect(await lastDay(byDefault, 8301)).toEqual({ net_asset_value: 1016.5, total_net_assets: 1016e6, shareholders: 10, date: "2026-03-16", quota_source: "cartola" })
+    expect(await lastDay(byDefault, 8302)).toEqual({ net_asset_value: 1003.25, total_net_assets: 3003e6, shareholders: 10, date: "2026-03-03", quota_source: "cartola" })
   })
 
   it("conceptual_assets lists the funds with an active series, not the one whose only series ended nor the one the registry ended", async () => {

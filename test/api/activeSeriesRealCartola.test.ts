@@ -102,6 +102,7 @@ describe("the real cartola, ending partway through 2025-07-08", () => {
         total_net_assets: last.patrimony,
         shareholders: last.holders,
         date: last.date,
+        quota_source: "cartola",
       })
     }
   })

@@ -140,6 +140,7 @@ describe("catalog routes", () => {
             total_net_assets: last.patrimony,
             shareholders: last.holders,
             date: last.date,
+            quota_source: "cartola",
           },
         })
       }
@@ -155,6 +156,7 @@ describe("catalog routes", () => {
         total_net_assets: 751_500_000,
         shareholders: 90,
         date: "2026-02-06",
+        quota_source: "cartola",
       })
     })
 
@@ -169,7 +171,7 @@ describe("catalog routes", () => {
         run: "8106-K",
         start_date: "2026-01-13",
         end_date: "2026-01-15",
-        last_day: { net_asset_value: 1498.5, total_net_assets: 1_000_000, shareholders: 1, date: "2026-01-15" },
+        last_day: { net_asset_value: 1498.5, total_net_assets: 1_000_000, shareholders: 1, date: "2026-01-15", quota_source: "cartola" },
       })
     })
 

@@ -7,7 +7,7 @@
  * to come with an empty body (the 500 also without a content type) and no log line.
  */
 import Database from "better-sqlite3"
-import { mkdirSync, renameSync } from "node:fs"
+import { mkdirSync, renameSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { AccessLogLine } from "../../api/http/RequestLog.ts"
@@ -23,21 +23,27 @@ describe("5xx answers", () => {
   let server: RunningServer
   let key: CreatedKey
 
+  // The data folder as the server opened it; the first test moves it (see there) and the second uses its accounts file.
+  let opened = ""
   beforeAll(async () => {
     key = await createKey(fx.dataDir, { email: "faults@example.cl" })
-    server = await startServer({ dataDir: fx.dataDir, accessLog: (l) => access.push(l), errorLog: (l) => errors.push(l) })
+    opened = fx.dataDir
+    // No poll within the test: the fault below must reach the route before the store re-checks the file.
+    server = await startServer({ dataDir: fx.dataDir, pollMillis: 600_000, accessLog: (l) => access.push(l), errorLog: (l) => errors.push(l) })
   })
   afterAll(async () => {
     await server?.close()
     fx.cleanup()
+    rmSync(`${opened}.moved`, { recursive: true, force: true })
   })
 
   it("a route that dies answers 500 in JSON with its request id, and the error log has the cause", async () => {
-    // the market summary renders on another thread, which opens the snapshot file on its first task:
-    // the file is now a folder
-    const file = join(fx.snapshotsDir, fx.snapshot.finished.file)
-    renameSync(file, `${file}.moved`)
-    mkdirSync(file)
+    // The market summary renders on another thread, which opens the snapshot file by its path on its
+    // first task: that path is now a folder. The data folder moved away whole (the server's open files
+    // and its watch go with it, so the store sees no change of the served file and does not re-check
+    // it: the route itself meets the fault), and a folder stands at the file's old path.
+    renameSync(opened, `${opened}.moved`)
+    mkdirSync(join(fx.snapshotsDir, fx.snapshot.finished.file), { recursive: true })
 
     const res = await get(`${server.url}/api/market-summary`, { "x-api-key": key.key })
     expect(res.status).toBe(500)
@@ -65,7 +71,7 @@ describe("5xx answers", () => {
     const doc = (await get(`${server.url}/openapi.json`)).body as { paths: Record<string, { get: { responses: Record<string, unknown> } }> }
     const declared = (doc.paths["/api/asset_providers"]!.get.responses["503"] as { content: Record<string, { schema: unknown }> })
       .content["application/json"]!.schema
-    const db = new Database(join(fx.dataDir, "accounts.sqlite"))
+    const db = new Database(join(`${opened}.moved`, "accounts.sqlite"))
     try {
       db.exec("DROP TABLE usage")
     } finally {

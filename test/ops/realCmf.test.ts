@@ -20,7 +20,7 @@ import { type SourceReport, sourceState } from "../../snapshots/Status.ts"
 import { writeSolver } from "../support/captchaSolver.ts"
 import { type CmfServer, startCmfServer } from "../support/cmfServer.ts"
 import { type IndicatorApis, startIndicatorApis } from "../support/indicatorApis.ts"
-import { get, startServer, waitFor } from "../support/server.ts"
+import { createKey, get, startServer, waitFor } from "../support/server.ts"
 import { readStatusFile, root, runCli, writeMiniSample } from "./support/ops.ts"
 
 let work = ""
@@ -177,6 +177,18 @@ describe("the daily run against the real CMF's flows", () => {
       })
       expect(health.sources.find((x) => x.data_set === "indicators")).toMatchObject({ state: "waiting" })
       expect(health.sources.map((x) => x.data_set)).toEqual(sourcesOf(dataDir).map((x) => x.data_set))
+      // A series valued from the BPR alone says so.
+      const { key } = await createKey(dataDir, { email: "ops@example.cl" })
+      const target = day1[0]!
+      const concept = query<{ concept_id: number }>(file1, "SELECT concept_id FROM series WHERE run = ? AND serie = ?", target.run, target.serie)[0]!
+      const assets = (await get(`${server.url}/api/conceptual_assets/${concept.concept_id}/real_assets`, { "x-api-key": key })).body as {
+        data: Array<{ attributes: { serie: string; last_day: { date: string; net_asset_value: number; quota_source: string } | null } }>
+      }
+      expect(assets.data.find((a) => a.attributes.serie === target.serie)?.attributes.last_day).toMatchObject({
+        date: "2026-11-18",
+        net_asset_value: Math.round(target.price * 1e4) / 1e4,
+        quota_source: "bpr",
+      })
     } finally {
       await server.close()
     }

@@ -391,7 +391,7 @@ describe("the cartola, served", () => {
           currency: CURRENCY[last.currency],
           start_date: rows[0]!.date,
           end_date: null,
-          last_day: { net_asset_value: last.price, total_net_assets: last.patrimony, shareholders: last.holders, date: last.date },
+          last_day: { net_asset_value: last.price, total_net_assets: last.patrimony, shareholders: last.holders, date: last.date, quota_source: "cartola" },
         }),
       }
     })
