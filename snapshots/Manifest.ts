@@ -10,6 +10,20 @@ export interface ManifestInput {
   readonly bytes: number
 }
 
+/** A provisional value (the daily BPR report) that the cartola replaced with one differing by more than the BPR's rounding. */
+export interface QuotaCorrection {
+  readonly asset_id: number
+  readonly run: number
+  readonly serie: string
+  /** YYYY-MM-DD */
+  readonly date: string
+  readonly old: number
+  readonly new: number
+  /** `<data set> <file>` of each value. */
+  readonly old_source: string
+  readonly new_source: string
+}
+
 export interface Manifest {
   readonly format_version: number
   readonly pipeline_version: string
@@ -25,16 +39,7 @@ export interface Manifest {
    * Provisional values (the daily BPR report) that the cartola replaced with a value differing by
    * more than the BPR's rounding: series, date, old and new value, and the file of each (pipeline 0.4).
    */
-  readonly corrections?: ReadonlyArray<{
-    readonly asset_id: number
-    readonly run: number
-    readonly serie: string
-    readonly date: string
-    readonly old: number
-    readonly new: number
-    readonly old_source: string
-    readonly new_source: string
-  }>
+  readonly corrections?: ReadonlyArray<QuotaCorrection>
   /** Series whose latest value comes from the BPR alone (flows, costs and factors null until the cartola arrives). */
   readonly quota_sources?: { readonly bpr_series: number; readonly bpr_rows: number }
 }

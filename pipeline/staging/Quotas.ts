@@ -6,6 +6,7 @@
  */
 import { Effect } from "effect"
 import { intToDate } from "../../schemas/Dates.ts"
+import type { QuotaCorrection } from "../../snapshots/Manifest.ts"
 import { assetId } from "../../schemas/Ids.ts"
 import { type CmfFileInvalid, cmfFileInvalid } from "../sources/CmfFileInvalid.ts"
 import type { CartolaColumns, CartolaInput, CartolaSeriesInfo } from "./CartolaColumns.ts"
@@ -21,18 +22,8 @@ export interface StagedSeries extends CartolaSeriesInfo {
   readonly provisionalLast: number
 }
 
-/** A provisional value replaced by the cartola's, differing by more than the provisional source's rounding. */
-export interface QuotaCorrection {
-  readonly asset_id: number
-  readonly run: number
-  readonly serie: string
-  /** YYYY-MM-DD */
-  readonly date: string
-  readonly old: number
-  readonly new: number
-  readonly old_source: string
-  readonly new_source: string
-}
+
+export type { QuotaCorrection }
 
 export interface StagedQuotas {
   readonly series: ReadonlyArray<StagedSeries>

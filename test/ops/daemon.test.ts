@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { writeSolver } from "../support/captchaSolver.ts"
 import { type CmfServer, startCmfServer } from "../support/cmfServer.ts"
 import { waitFor } from "../support/server.ts"
-import { readStatusFile, root, writeMiniSample } from "./support/ops.ts"
+import { readStatusFile, root, spawnDaemon, writeMiniSample } from "./support/ops.ts"
 
 interface LogLine {
   readonly msg: string
@@ -28,7 +28,7 @@ let work: string
 let cmf: CmfServer
 let solveCommand = ""
 let daemon: ChildProcess | null = null
-const lines: LogLine[] = []
+let lines: LogLine[] = []
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "fds-daemon-"))
@@ -49,11 +49,7 @@ describe("pipeline daemon", () => {
   it("publishes on schedule, retries a failing source, skips ticks during a run, never publishes a rejected batch, stops on SIGTERM", async () => {
     const dataDir = join(work, "data")
     cmf.fault = { path: "fm_ident2.php", kind: "hang", times: 1 }
-    const child = spawn(process.execPath, [join(root, "pipeline", "main.ts"), "pipeline", "daemon"], {
-      cwd: root,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: {
-        ...process.env,
+    const spawned = spawnDaemon<LogLine>({
         FDS_DATA_DIR: dataDir,
         FDS_CMF_BASE_URL: cmf.url,
         FDS_CAPTCHA_COMMAND: solveCommand,
@@ -63,26 +59,16 @@ describe("pipeline daemon", () => {
         FDS_FETCH_RETRIES: "0",
         FDS_PIPELINE_RETRIES: "2",
         FDS_PIPELINE_RETRY_BASE_MS: "300",
-      },
     })
+    const { child } = spawned
+    lines = spawned.lines
     daemon = child
-    let buffer = ""
-    child.stdout!.on("data", (c: Buffer) => {
-      buffer += c.toString()
-      const parts = buffer.split("\n")
-      buffer = parts.pop()!
-      for (const p of parts) if (p.trim() !== "") lines.push(JSON.parse(p) as LogLine)
-    })
-    let stderr = ""
-    child.stderr!.on("data", (c: Buffer) => {
-      stderr += c.toString()
-    })
     const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
       child.on("exit", (code, signal) => resolve({ code, signal })),
     )
 
     // 1. The first run: the registry hangs until its timeout (a source failure), the run is retried and publishes.
-    expect(await waitFor(async () => finished("published") !== undefined, 60_000, 50), stderr).toBe(true)
+    expect(await waitFor(async () => finished("published") !== undefined, 60_000, 50), spawned.stderr()).toBe(true)
     const first = finished("published")!
     expect(lines[0]).toMatchObject({ msg: "daemon started", cron: "* * * * * *", timezone: "America/Santiago" })
     expect(lines.find((l) => l.msg === "source failed; retrying the run")).toMatchObject({ run: first.run, retry: 1, after_ms: 300 })

@@ -9,7 +9,7 @@
  * - `./fds pipeline status` prints each data set's state.
  */
 import Database from "better-sqlite3"
-import { type ChildProcess, spawn } from "node:child_process"
+import type { ChildProcess } from "node:child_process"
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -21,7 +21,7 @@ import { writeSolver } from "../support/captchaSolver.ts"
 import { type CmfServer, startCmfServer } from "../support/cmfServer.ts"
 import { type IndicatorApis, startIndicatorApis } from "../support/indicatorApis.ts"
 import { createKey, get, startServer, waitFor } from "../support/server.ts"
-import { readStatusFile, root, runCli, writeMiniSample } from "./support/ops.ts"
+import { readStatusFile, runCli, spawnDaemon, writeMiniSample } from "./support/ops.ts"
 
 let work = ""
 let full = ""
@@ -98,12 +98,7 @@ describe("the daily run against the real CMF's flows", () => {
   it("publishes each business day from the BPR alone, with no drop and no captcha command; the cartola and the indicators wait", async () => {
     const dataDir = join(work, "daemon")
     cmf.publishedThrough = "2026-11-18"
-    const lines: LogLine[] = []
-    const child = spawn(process.execPath, [join(root, "pipeline", "main.ts"), "pipeline", "daemon"], {
-      cwd: root,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: {
-        ...process.env,
+    const spawned = spawnDaemon<LogLine>({
         FDS_DATA_DIR: dataDir,
         FDS_CMF_BASE_URL: cmf.url,
         FDS_HISTORY_START: "2026-10-01",
@@ -115,24 +110,13 @@ describe("the daily run against the real CMF's flows", () => {
         FDS_CMF_API_KEY: "",
         FDS_BCCH_USER: "",
         FDS_BCCH_PASS: "",
-      },
     })
+    const { child, lines } = spawned
     daemon = child
-    let buffer = ""
-    child.stdout!.on("data", (c: Buffer) => {
-      buffer += c.toString()
-      const parts = buffer.split("\n")
-      buffer = parts.pop()!
-      for (const p of parts) if (p.trim() !== "") lines.push(JSON.parse(p) as LogLine)
-    })
-    let stderr = ""
-    child.stderr!.on("data", (c: Buffer) => {
-      stderr += c.toString()
-    })
     const published = (date: string) => lines.find((l) => l.msg === "run finished" && l.outcome === "published" && l.batch_date === date)
 
     // Day 1: the CMF has published through 2026-11-18.
-    expect(await waitFor(async () => published("2026-11-18") !== undefined, 90_000, 50), stderr.slice(-3000)).toBe(true)
+    expect(await waitFor(async () => published("2026-11-18") !== undefined, 90_000, 50), spawned.stderr().slice(-3000)).toBe(true)
     const first = published("2026-11-18")!
     expect(first.level).toBe("warn")
     expect(first.waiting?.join("\n")).toMatch(/cartola_diaria: FDS_CAPTCHA_COMMAND is not set/)
@@ -195,7 +179,7 @@ describe("the daily run against the real CMF's flows", () => {
 
     // Day 2: the CMF publishes 2026-11-19; the next tick publishes it, unattended.
     cmf.publishedThrough = "2026-11-19"
-    expect(await waitFor(async () => published("2026-11-19") !== undefined, 60_000, 50), stderr.slice(-3000)).toBe(true)
+    expect(await waitFor(async () => published("2026-11-19") !== undefined, 60_000, 50), spawned.stderr().slice(-3000)).toBe(true)
     expect(query<{ n: number }>(snapshotOf(dataDir), "SELECT count(*) n FROM quotas WHERE date = 20261119")[0]!.n).toBe(cartolaDay("2026-11-19").length)
     child.kill("SIGTERM")
     await new Promise((resolve) => child.on("exit", resolve))
@@ -221,7 +205,7 @@ describe("the daily run against the real CMF's flows", () => {
     expect(query<{ n: number }>(file2, "SELECT count(*) n FROM quota_sources")[0]!.n).toBe(0)
     const manifest2 = readManifest(join(dataDir, "snapshots"), file2.split("/").pop()!)
     expect(manifest2.corrections).toEqual([])
-    expect(manifest2.repairs["provisional_rows_replaced"]).toBeGreaterThan(0)
+    expect(manifest2.repairs.provisional_rows_replaced).toBeGreaterThan(0)
     // The history before the BPR days comes from the cartola now (October is in the batch).
     expect(query<{ n: number }>(file2, "SELECT count(*) n FROM quotas WHERE date BETWEEN 20261001 AND 20261031")[0]!.n).toBeGreaterThan(0)
     // The indicators as the API served them, the key never in the ledger's sources or the status.

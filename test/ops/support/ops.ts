@@ -153,3 +153,31 @@ export const readStatusFile = (dataDir: string): Record<string, unknown> | null 
   const path = join(dataDir, "snapshots", "STATUS.json")
   return existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>) : null
 }
+
+/** A `pipeline daemon` child process, its stdout read as JSON log lines as they come, its stderr kept. */
+export interface DaemonProcess<L> {
+  readonly child: ChildProcess
+  readonly lines: L[]
+  readonly stderr: () => string
+}
+
+export const spawnDaemon = <L>(env: Record<string, string>): DaemonProcess<L> => {
+  const child = spawn(process.execPath, [main, "pipeline", "daemon"], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...(process.env as Record<string, string>), ...env },
+  })
+  const lines: L[] = []
+  let buffer = ""
+  child.stdout!.on("data", (c: Buffer) => {
+    buffer += c.toString()
+    const parts = buffer.split("\n")
+    buffer = parts.pop()!
+    for (const p of parts) if (p.trim() !== "") lines.push(JSON.parse(p) as L)
+  })
+  let stderr = ""
+  child.stderr!.on("data", (c: Buffer) => {
+    stderr += c.toString()
+  })
+  return { child, lines, stderr: () => stderr }
+}
