@@ -227,12 +227,13 @@ describe("the daily run against the real CMF's flows", () => {
     expect(status.stdout).toMatch(/^fi_book_values\s+missing\s+daily\s+-\s+-\s+-$/m)
   }, 240_000)
 
-  it("a BPR value the cartola restates beyond the BPR's rounding is a correction in the manifest, naming both files", async () => {
+  it("a BPR value (served as an HTML table) the cartola restates beyond the BPR's rounding is a correction in the manifest, naming both files", async () => {
     const dataDir = join(work, "corrections")
     cmf.publishedThrough = "2026-11-18"
     const day = cartolaDay("2026-11-18")
     const target = day[0]!
     cmf.bprPriceShift = { run: target.run, serie: target.serie, date: "2026-11-18", by: 0.01 }
+    cmf.bprFormat = "html" // the BPR as the CMF also serves it: an HTML table with an Excel content type
     const env = { FDS_CMF_BASE_URL: cmf.url, FDS_HISTORY_START: "2026-11-01", FDS_BPR_DAYS: BPR_DAYS, FDS_FETCH_RETRIES: "0" }
     const bprOnly = await runCli(dataDir, ["pipeline", "run"], { env, timeoutMillis: 120_000 })
     expect(bprOnly.code, bprOnly.stderr).toBe(0)
@@ -240,6 +241,7 @@ describe("the daily run against the real CMF's flows", () => {
     // The BPR still says so; the cartola, fetched now, says otherwise.
     const withCartola = await runCli(dataDir, ["pipeline", "run"], { env: { ...env, FDS_CAPTCHA_COMMAND: solveCommand }, timeoutMillis: 120_000 })
     cmf.bprPriceShift = null
+    cmf.bprFormat = "xls"
     expect(withCartola.code, withCartola.stderr).toBe(0)
     const file = snapshotOf(dataDir).split("/").pop()!
     const corrections = readManifest(join(dataDir, "snapshots"), file).corrections ?? []
