@@ -31,6 +31,9 @@ import { ADAPTERS } from "./sources/Sources.ts"
 import type { CmfFileInvalid } from "./sources/CmfFileInvalid.ts"
 
 
+/** A URL's user and password (`https://ops:secret@host/`) hidden wherever a message quotes it. */
+const withoutUserInfo = (text: string): string => text.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s@]*@/giu, "$1***@")
+
 /** SHA-256 of zero bytes: an empty file is said to be empty, not of an unknown kind. */
 const EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
@@ -196,7 +199,7 @@ const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedE
                 : `${e.file} ${e.sha256 === EMPTY_SHA256 ? "is empty" : "matches no CMF data set we read"} (stored as raw ${e.sha256.slice(0, 12)}); ` +
                   "remove it from the source, or give it the name and header of a CMF file (README, \"Formats we parse\")",
             ),
-          CmfSourceError: (e) => reject(`CMF source ${e.url}: ${e.message}`, options.date ?? null, "source"),
+          CmfSourceError: (e) => reject(withoutUserInfo(`CMF source ${e.url}: ${e.message}`), options.date ?? null, "source"),
         }),
       )
       waiting.push(...result.waiting)

@@ -139,8 +139,9 @@ export const healthReasons = (input: HealthInput): string[] => {
   if (input.served.fiUnavailable === true) reasons.push("the served batch was published without its FI/ETF part: the FI routes answer 503")
   const status = input.status
   if (status !== null && (status.outcome === "failed" || status.outcome === "rejected")) {
-    const why = status.reason === null ? "" : `: ${status.reason.length > 300 ? `${status.reason.slice(0, 300)}…` : status.reason}`
-    reasons.push(`the last pipeline run (${status.finished_at}) was ${status.outcome}${why}`)
+    // Not its reason: /health is public, and a run's reason can quote a command's stderr, a URL or a
+    // server path. Ops read it in STATUS.json or with `./fds pipeline status`.
+    reasons.push(`the last pipeline run (${status.finished_at}) was ${status.outcome}: see STATUS.json or ./fds pipeline status`)
   }
   const c = input.current
   if (c !== null && c.file !== input.served.file && input.nowMillis - c.sinceMillis > input.graceMillis) {

@@ -28,7 +28,13 @@ export const runSettings = Config.all({
   dataDir,
   historyStart: textSetting("FDS_HISTORY_START", "2007-12-31"),
   retentionDays: numberSetting("FDS_RETENTION_DAYS", 14),
-  bprDays: numberSetting("FDS_BPR_DAYS", 10),
+  bprDays: numberSetting("FDS_BPR_DAYS", 10).pipe(
+    Config.mapEffect((days) =>
+      Number.isInteger(days) && days <= 260
+        ? Effect.succeed(days)
+        : Effect.fail(invalidSetting(`FDS_BPR_DAYS must be a whole number of weekdays from 0 to 260 (a year), got "${days}"`, days)),
+    ),
+  ),
   coverageMin,
   fetchTimeoutMillis: numberSetting("FDS_FETCH_TIMEOUT_MS", defaultFetchOptions.timeoutMillis),
   fetchRetries: numberSetting("FDS_FETCH_RETRIES", defaultFetchOptions.retries),

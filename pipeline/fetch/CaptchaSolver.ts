@@ -63,7 +63,8 @@ export const commandSolver = (
   command: string,
   options: { readonly tries: number; readonly timeoutMillis: number },
 ): CaptchaSolver => {
-  const program = command.split(/\s+/)[0]!
+  // The program, not a `VAR=value` before it (it may hold a solving service's key), nor its arguments.
+  const program = command.split(/\s+/).find((word) => word !== "" && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) ?? "(empty)"
   const unsolved = (detail: string) => new CaptchaUnsolved({ message: `the captcha command ${program} ${detail}` })
   return {
     program,
@@ -91,9 +92,10 @@ const show = (text: string): string => (text === "" ? "nothing" : JSON.stringify
 const runCommand = (command: string, image: Uint8Array) =>
   Effect.callback<string, { readonly detail: string }>((resume) => {
     const child = spawn("/bin/sh", ["-c", command], { stdio: ["pipe", "pipe", "pipe"], detached: true })
+    // The whole process group, even when the shell has exited: a child it left behind may hold stdout.
     const stop = () => {
       try {
-        if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) process.kill(-child.pid, "SIGKILL")
+        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL")
       } catch {
         // Already gone.
       }

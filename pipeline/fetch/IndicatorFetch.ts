@@ -112,8 +112,9 @@ const jsonOf = (bytes: Uint8Array): Obj | null => {
     return null
   }
 }
-const start = (bytes: Uint8Array) => {
-  const text = Buffer.from(bytes.subarray(0, 200)).toString("utf8").replace(/\s+/g, " ").trim()
+/** The start of an answer, quoted, with the secrets hidden before it is cut (a cut secret would escape the hiding). */
+const start = (bytes: Uint8Array, hide: (t: string) => string) => {
+  const text = hide(Buffer.from(bytes.subarray(0, 4096)).toString("utf8")).replace(/\s+/g, " ").trim()
   return text === "" ? "nothing" : JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)
 }
 
@@ -133,7 +134,7 @@ export const cmfApiFetcher = (config: { readonly baseUrl: string; readonly apiKe
     if (status === 401 || status === 403) return fail(`the CMF API refused the API key (HTTP ${status}${said})`)
     if (status !== 200) return fail(`HTTP ${status}${said}`)
     if (doc === null || !Array.isArray(doc[array])) {
-      return fail(`the CMF API answered without ${array}${said === "" ? `: ${hide(start(bytes))}` : said}`)
+      return fail(`the CMF API answered without ${array}${said === "" ? `: ${start(bytes, hide)}` : said}`)
     }
     return Effect.succeed(bytes)
   }
@@ -163,7 +164,7 @@ export const sieteFetcher = (config: { readonly baseUrl: string; readonly user: 
     const fail = (message: string) => Effect.fail(new CmfSourceError({ url: shown, message, retryable: false }))
     if (status !== 200) return fail(`HTTP ${status}`)
     const doc = jsonOf(bytes)
-    if (doc === null || !("Codigo" in doc)) return fail(`SIETE answered something else than a GetSeries answer: ${hide(start(bytes))}`)
+    if (doc === null || !("Codigo" in doc)) return fail(`SIETE answered something else than a GetSeries answer: ${start(bytes, hide)}`)
     if (doc.Codigo !== 0) {
       const why = typeof doc.Descripcion === "string" ? ` (${hide(doc.Descripcion)})` : ""
       return fail(`SIETE refused the request: Codigo ${hide(JSON.stringify(doc.Codigo))}${why}`)

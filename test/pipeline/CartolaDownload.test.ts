@@ -3,6 +3,7 @@
  * session cookie, captcha image solved by a real child process reading the image on its stdin,
  * validation, download; tries, refusals and solver failures.
  */
+import { execFileSync } from "node:child_process"
 import { Effect, Exit } from "effect"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -165,6 +166,22 @@ describe("fetchCartolaRange: the CMF form's flow", () => {
 })
 
 describe("fetchCartolaRange: the solver command failing", () => {
+  it("names the program, not a VAR=value before it (it may hold a solving service's key)", async () => {
+    const failed = await Effect.runPromise(Effect.flip(commandSolver("SOLVER_TOKEN=supersecret123 /nonexistent/solve --fast", { tries: 1, timeoutMillis: 5000 }).solve(new Uint8Array([1]))))
+    expect(failed.message).toMatch(/^the captcha command \/nonexistent\/solve exited 127/)
+    expect(failed.message).not.toContain("supersecret123")
+  })
+
+  it("a timeout kills what the command left behind, even once the shell itself has exited", async () => {
+    const marker = 7_000 + Math.floor(Math.random() * 1_000)
+    const failed = await Effect.runPromise(
+      Effect.flip(commandSolver(`(sleep ${marker} &) ; echo ABC123`, { tries: 1, timeoutMillis: 1500 }).solve(new Uint8Array([1]))),
+    )
+    expect(failed.message).toMatch(/did not answer within 1500 ms/)
+    const left = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).split("\n").filter((l) => l.trim() === `sleep ${marker}`)
+    expect(left).toEqual([])
+  })
+
   it("a missing command fails each try, naming the program and its exit", async () => {
     const error = await failureOf(
       new CartolaSession(cmf.url),

@@ -153,6 +153,14 @@ describe("SIETE (FDS_BCCH_USER, FDS_BCCH_PASS)", () => {
     expect(error.message).toBe('SIETE answered something else than a GetSeries answer: "Server error for user ***"')
     expectNoSecret(`${error.url} ${error.message}`)
   })
+
+  it("a password the 80-character quote would cut is hidden before the cut (no part of it shown)", async () => {
+    // 70 characters, then the password: a cut at 80 would leave its first 10 characters unhidden.
+    apis.fault = { status: 200, body: `${"x".repeat(70)}${PASS} tail` }
+    const error = await failure(bcch())
+    expect(error.message).toBe(`SIETE answered something else than a GetSeries answer: "${"x".repeat(70)}*** tail"`)
+    expect(error.message).not.toContain(PASS.slice(0, 6))
+  })
 })
 
 describe("failures on the way never show the credentials", () => {

@@ -64,6 +64,9 @@ describe("pipeline settings (Effect Config)", () => {
     expect(message(runSettings, { FDS_FETCH_TIMEOUT_MS: "soon" })).toBe('FDS_FETCH_TIMEOUT_MS must be a non-negative number, got "soon"')
     expect(message(runSettings, { FDS_RETENTION_DAYS: "-1" })).toBe('FDS_RETENTION_DAYS must be a non-negative number, got "-1"')
     expect(message(runSettings, { FDS_COVERAGE_MIN: "1.5" })).toBe('FDS_COVERAGE_MIN must be a share from 0 to 1, got "1.5"')
+    // a day count past a year (one GET a weekday) or not whole is refused, not a failed run
+    expect(message(runSettings, { FDS_BPR_DAYS: "99999999" })).toBe('FDS_BPR_DAYS must be a whole number of weekdays from 0 to 260 (a year), got "99999999"')
+    expect(message(runSettings, { FDS_BPR_DAYS: "1.5" })).toBe('FDS_BPR_DAYS must be a whole number of weekdays from 0 to 260 (a year), got "1.5"')
     expect(message(runSettings, { FDS_CAPTCHA_COMMAND: "ocr", FDS_CAPTCHA_TRIES: "2.5" })).toBe('FDS_CAPTCHA_TRIES must be a whole number ≥ 1, got "2.5"')
     expect(message(runSettings, { FDS_CAPTCHA_COMMAND: "ocr", FDS_CAPTCHA_TIMEOUT_MS: "0" })).toBe("FDS_CAPTCHA_TIMEOUT_MS must be above 0")
     expect(message(runSettings, { FDS_BCCH_USER: "someone" })).toBe("FDS_BCCH_USER and FDS_BCCH_PASS go together: one of them is unset")
