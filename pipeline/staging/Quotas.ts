@@ -37,6 +37,9 @@ export interface StagedQuotas {
   readonly corrections: ReadonlyArray<QuotaCorrection>
 }
 
+/** The largest day-over-day ratio (either way) a provisional value may show against the series' previous value. */
+export const PROVISIONAL_JUMP = 1.5
+
 const same = (a: number, b: number): boolean => a === b || (Number.isNaN(a) && Number.isNaN(b))
 
 export const mergeQuotas = (
@@ -150,6 +153,7 @@ export const mergeQuotas = (
     // left in place (the write position never passes the read position).
     let duplicates = 0
     let replaced = 0
+    let implausible = 0
     let w = 0
     const series: StagedSeries[] = []
     const corrections: QuotaCorrection[] = []
@@ -218,6 +222,16 @@ export const mergeQuotas = (
           duplicates++
           continue
         }
+        // A provisional value more than PROVISIONAL_JUMP away from the series' previous one is left
+        // out (counted): the BPR is a rounded report, not worth a 1e300 typo going live; the
+        // series stays active at its previous value until the cartola says what the day was.
+        if (weak[fileOf[i]!] && w > segmentStart) {
+          const ratio = cols.price[i]! / cols.price[w - 1]!
+          if (!(ratio <= PROVISIONAL_JUMP && ratio >= 1 / PROVISIONAL_JUMP)) {
+            implausible++
+            continue
+          }
+        }
         // The write position never passes the read position: w ≤ i.
         if (w !== i) {
           copy(w, i)
@@ -249,7 +263,7 @@ export const mergeQuotas = (
     return Effect.succeed({
       series,
       ...out,
-      repairs: { duplicate_rows_across_files: duplicates, rows_after_batch_date: afterCutoff, provisional_rows_replaced: replaced },
+      repairs: { duplicate_rows_across_files: duplicates, rows_after_batch_date: afterCutoff, provisional_rows_replaced: replaced, provisional_rows_implausible: implausible },
       corrections,
     })
   })
