@@ -3,7 +3,7 @@
  * HTTP. Each file is stored in the raw store and recorded in the ledger once; a file whose
  * content matches no data set is stored too (for inspection) and rejects the batch, naming it.
  */
-import { Effect, Schema } from "effect"
+import { Effect, Result, Schema } from "effect"
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import { basename, join } from "node:path"
 import type { CaptchaSolver } from "./fetch/CaptchaSolver.ts"
@@ -14,11 +14,14 @@ import type { Ledger, RawFileObserved } from "./ledger/Ledger.ts"
 import type { RawStore } from "./RawStore.ts"
 import { FolderMemo } from "./FolderMemo.ts"
 import { detect } from "./sources/Sources.ts"
+import { readWorkbook, workbookFormat } from "./sources/Workbook.ts"
 import { weekdaysBefore } from "../snapshots/Status.ts"
 
 export class UnrecognizedFile extends Schema.TaggedError<UnrecognizedFile>()("UnrecognizedFile", {
   file: Schema.String,
   sha256: Schema.String,
+  /** Why, when more is known than "no data set": a workbook that cannot be read. */
+  detail: Schema.optional(Schema.String),
 }) {}
 
 export interface CollectResult {
@@ -44,7 +47,12 @@ const record = (
 ): Effect.Effect<{ observed: RawFileObserved; appended: boolean }, UnrecognizedFile> => {
   const sha = raw.put(bytes)
   const dataSet = detect(bytes, name)
-  if (dataSet === null) return Effect.fail(new UnrecognizedFile({ file: source, sha256: sha }))
+  if (dataSet === null) {
+    // A workbook (by its bytes) that no data set recognised: say why when it cannot be read at all.
+    const unreadable = workbookFormat(bytes) === "html" || workbookFormat(bytes) === null ? null : readWorkbook(bytes, 50)
+    const detail = unreadable !== null && Result.isFailure(unreadable) ? `cannot be read as a workbook: ${unreadable.failure}` : undefined
+    return Effect.fail(new UnrecognizedFile({ file: source, sha256: sha, ...(detail === undefined ? {} : { detail }) }))
+  }
   const observed: RawFileObserved = {
     data_set: dataSet.name,
     key: dataSet.key(name, bytes, sha),

@@ -196,7 +196,7 @@ const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedE
             reject(
               e.sha256 === ""
                 ? `source folder ${e.file} does not exist`
-                : `${e.file} ${e.sha256 === EMPTY_SHA256 ? "is empty" : "matches no CMF data set we read"} (stored as raw ${e.sha256.slice(0, 12)}); ` +
+                : `${e.file} ${e.sha256 === EMPTY_SHA256 ? "is empty" : (e.detail ?? "matches no CMF data set we read")} (stored as raw ${e.sha256.slice(0, 12)}); ` +
                   "remove it from the source, or give it the name and header of a CMF file (README, \"Formats we parse\")",
             ),
           CmfSourceError: (e) => reject(withoutUserInfo(`CMF source ${e.url}: ${e.message}`), options.date ?? null, "source"),
