@@ -157,9 +157,9 @@ const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedE
           payload: { batch_date: batchDate, reason, inputs: ledger.currentInputs().map((i) => i.sha256) },
         }),
       ).pipe(Effect.andThen(Effect.fail(new BatchRejectedError({ reason, kind, batchDate }))))
-    /** A decision other than publishing, carried out: a rejection recorded, or the served batch left as it is. */
     const waiting: WaitingDataSet[] = []
     let sources: ReadonlyArray<SourceReport> | null = null
+    /** A decision other than publishing, carried out: a rejection recorded, or the served batch left as it is. */
     const carryOut = (decision: Held): Effect.Effect<RunOutcome, BatchRejectedError> =>
       decision.kind === "reject"
         ? reject(decision.reason, decision.batchDate)
