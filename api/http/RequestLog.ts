@@ -16,7 +16,7 @@ import { parseKey } from "../accounts/ApiKey.ts"
 import { isAccountPath } from "../web/Cors.ts"
 import { type ConnectionLimits, guardConnections, timeoutOptions } from "../ratelimit/ConnectionGuard.ts"
 import { recent, requestUrl } from "./Recent.ts"
-import { holdsKey, SECRET_QUERY_NAMES } from "./Secrets.ts"
+import { decodedLoosely, holdsKey, SECRET_QUERY_NAMES } from "./Secrets.ts"
 
 const SAFE_ID = /^[A-Za-z0-9._-]{1,64}$/
 const KEY_NAMES = new Set(SECRET_QUERY_NAMES)
@@ -31,6 +31,15 @@ export const requestIdOf = (incoming: string | undefined): string =>
 /** Where the router's query begins: the first `?`, `;` or `#` after the path's first character. */
 const QUERY_START = /[?;#]/u
 
+/**
+ * What a piece of a cut key looks like: 8 or more of a key's characters (base62 and `_`) with
+ * letters of both cases, as random base62 has (route words like `real_assets` are in one case).
+ */
+const mayBeKeyPiece = (text: string): boolean => {
+  const plain = decodedLoosely(text)
+  return /^[0-9A-Za-z_]{8,}$/u.test(plain) && /[A-Z]/u.test(plain) && /[a-z]/u.test(plain)
+}
+
 /** A path segment that holds a key, plainly or percent-encoded, is not written out. */
 const loggableSegment = (segment: string): string => (holdsKey(segment) ? "[redacted]" : segment)
 
@@ -43,13 +52,19 @@ export const loggablePath: (url: string) => string = recent(256, (url) => {
   const parsed = url.startsWith("/") ? undefined : requestUrl(url)
   const target = parsed === undefined ? url : `${parsed.pathname}${parsed.search}`
   const end = target.slice(1).search(QUERY_START)
-  const path = (end < 0 ? target : target.slice(0, end + 1)).split("/").map(loggableSegment).join("/")
+  const segments = (end < 0 ? target : target.slice(0, end + 1)).split("/")
+  // A key cut into several segments: each piece may be too short to look like one, the whole does.
+  const splitInPath = holdsKey(segments.map(decodedLoosely).join(""))
+  const path = segments.map((segment) => (splitInPath && mayBeKeyPiece(segment) ? "[redacted]" : loggableSegment(segment))).join("/")
   if (end < 0) return path
+  const pairs = [...new URLSearchParams(target.slice(end + 2))]
+  // …or into several query names and values.
+  const splitInQuery = holdsKey(pairs.map(([name, value]) => `${name}${value}`).join(""))
   const parts: Array<string> = []
-  for (const [name, value] of new URLSearchParams(target.slice(end + 2))) {
-    const secret = KEY_NAMES.has(name.toLowerCase()) || holdsKey(value)
+  for (const [name, value] of pairs) {
+    const secret = KEY_NAMES.has(name.toLowerCase()) || holdsKey(value) || (splitInQuery && mayBeKeyPiece(value))
     // a key sent as a name (`?fds_…`) is redacted too
-    const shownName = holdsKey(name) ? "[redacted]" : encodeURIComponent(name)
+    const shownName = holdsKey(name) || (splitInQuery && mayBeKeyPiece(name)) ? "[redacted]" : encodeURIComponent(name)
     parts.push(`${shownName}=${secret ? "[redacted]" : encodeURIComponent(value)}`)
   }
   return parts.length === 0 ? path : `${path}${target[end + 1]}${parts.join("&")}`

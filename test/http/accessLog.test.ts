@@ -185,6 +185,10 @@ describe("keys never reach the access log", () => {
         [`/api/real_assets/${encoded(secret)}/days`, "/api/real_assets/[redacted]/days"],
         [`/api/x;k=${body}`, "/api/x;k=[redacted]"],
         [`/api/x?k=FDS_abc`, "/api/x?k=[redacted]"],
+        // a key cut into pieces, each too short to look like one: in the query, and in the path
+        [`/api/asset_providers?a=${body.slice(0, 30)}&b=${body.slice(30)}&limit=5`, "/api/asset_providers?a=[redacted]&b=[redacted]&limit=5"],
+        [`/api/x?a=${key.slice(0, 20)}&b=${key.slice(20)}`, "/api/x?a=[redacted]&b=[redacted]"],
+        [`/x/${body.slice(0, 30)}/${body.slice(30)}/days`, "/x/[redacted]/[redacted]/days"],
         // what is not shaped like a key stays readable: ids, dates, a hex digest, words
         [
           `/api/x?id=96639280&from_date=2026-01-02&h=${"0123456789abcdef".repeat(4)}&q=fondo%20mixto`,
