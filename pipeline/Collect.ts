@@ -49,7 +49,8 @@ const record = (
   const dataSet = detect(bytes, name)
   if (dataSet === null) {
     // A workbook (by its bytes) that no data set recognised: say why when it cannot be read at all.
-    const unreadable = workbookFormat(bytes) === "html" || workbookFormat(bytes) === null ? null : readWorkbook(bytes, 50)
+    const format = workbookFormat(bytes)
+    const unreadable = format === "html" || format === null ? null : readWorkbook(bytes, 50)
     const detail = unreadable !== null && Result.isFailure(unreadable) ? `cannot be read as a workbook: ${unreadable.failure}` : undefined
     return Effect.fail(new UnrecognizedFile({ file: source, sha256: sha, ...(detail === undefined ? {} : { detail }) }))
   }

@@ -165,6 +165,7 @@ export const mergeQuotas = (
       cols.factorAjuste[to] = cols.factorAjuste[from]!
       cols.factorReparto[to] = cols.factorReparto[from]!
       fileOf[to] = fileOf[from]!
+      lineOf[to] = lineOf[from]!
     }
     for (const g of order) {
       const from = start[g]!
@@ -195,10 +196,7 @@ export const mergeQuotas = (
                 new_source: `cartola_diaria ${files[fileOf[cartola]!]!.file}`,
               })
             }
-            if (cartola === i) {
-              copy(p, i)
-              lineOf[p] = lineOf[i]!
-            }
+            if (cartola === i) copy(p, i)
             replaced++
             continue
           }
@@ -233,10 +231,7 @@ export const mergeQuotas = (
           }
         }
         // The write position never passes the read position: w ≤ i.
-        if (w !== i) {
-          copy(w, i)
-          lineOf[w] = lineOf[i]!
-        }
+        if (w !== i) copy(w, i)
         w++
       }
       if (w > segmentStart) {

@@ -12,7 +12,7 @@ import { FmBprDailySource, millionsToUnits } from "../../pipeline/sources/FmBprD
 import { FmTacSource } from "../../pipeline/sources/FmTac.ts"
 import { ADAPTERS as SOURCES } from "../../pipeline/sources/Sources.ts"
 import type { FmBprDailyRecord } from "../../schemas/records/FmBprDaily.ts"
-import { type BookType, bprDayWorkbook, type Cell, htmlTable, workbookBytes } from "../support/workbooks.ts"
+import { BPR_NOTES, type BookType, bprDayWorkbook, type Cell, htmlTable, workbookBytes } from "../support/workbooks.ts"
 
 const FILE = "bpr_20141201.xls"
 
@@ -41,19 +41,8 @@ const DATA: Array<Array<Cell>> = [
   ["BICE ACCIONES", "8046-2", 5.0, null, "C", "PESOS", 8820.940484, 1098.0, 1605.4733],
   ["BICE ACCIONES", "8046-2", 5.0, null, "F", "PESOS", 453.091855, 101.0, 1335.3597]
 ]
-const NOTES: Array<Array<Cell>> = [
-  [],
-  [" (1)  Cifras en millones de pesos o de la moneda que corresponda "],
-  ["(2) Tipo de fondo: "],
-  ["    1: FM DE INV.EN INST.DE DEUDA DE C/P CON DURACION <= 90 DIAS, "],
-  ["   2: FM DE INV.EN INST.DE DEUDA DE C/P CON DURACION <= 365 DIAS, "],
-  ["   3: FM DE INV.EN INST.DE DEUDA DE MEDIANO Y LARGO PLAZO,  "],
-  ["   4: FM MIXTO,  "],
-  ["   5: FM DE INVERSION EN INSTRUMENTOS DE CAPITALIZACION,  "],
-  ["   6: FM DE LIBRE INVERSION,  "],
-  ["   7: FM ESTRUCTURADO,   "],
-  ["   8: FM DIRIGIDO A INVERSIONISTAS CALIFICADOS, "]
-]
+// The real report's notes after the data (a blank row first), as the fragment gives them.
+const NOTES = BPR_NOTES
 const report = (data: Array<Array<Cell>> = DATA, preamble = PREAMBLE) => [...preamble, HEADER, ...data, ...NOTES]
 
 const row = (line: number, fundName: string, run: number, serie: string, patrimony: number, holders: number, price: number): FmBprDailyRecord => ({
