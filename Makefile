@@ -59,7 +59,7 @@ test: $(DEPS) $(OPENAPI_TS) $(CHROMIUM) $(POSTGRES_STAMP)
 
 check: $(DEPS)
 	tsc --noEmit
-	biome lint schemas snapshots pipeline api ops test
+	biome lint schemas snapshots pipeline api accounts ops test
 
 ci: check test
 

@@ -1,13 +1,13 @@
 /** The HTTP contract: every group, the validation middleware and the OpenAPI metadata. No handlers here. */
 import { HttpApi, OpenApi } from "effect/http-api"
-import { AccountApi } from "./groups/AccountApi.ts"
-import { CatalogApi } from "./groups/CatalogApi.ts"
-import { FiApi } from "./groups/FiApi.ts"
-import { MarketApi } from "./groups/MarketApi.ts"
-import { ReturnsApi } from "./groups/ReturnsApi.ts"
-import { KeyApi, PublicApi } from "./groups/SystemApi.ts"
+import { AccountApi } from "./account/AccountApi.ts"
+import { CatalogApi } from "./catalog/CatalogApi.ts"
+import { FiApi } from "./fi/FiApi.ts"
 import { documentHttp } from "./http/OpenApiMeta.ts"
-import { documentQuotaHeaders, RequestValidation } from "./Security.ts"
+import { MarketApi } from "./market/MarketApi.ts"
+import { ReturnsApi } from "./returns/ReturnsApi.ts"
+import { documentQuotaHeaders, RequestValidation } from "./security/Security.ts"
+import { KeyApi, PublicApi } from "./system/SystemApi.ts"
 
 export class Api extends HttpApi.make("fund-data-service")
   .add(PublicApi)

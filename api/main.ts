@@ -1,10 +1,11 @@
 /** API command line: `serve`, `keys` and `mcp`. Run through ./fds. */
+
+import { setFlagsFromString } from "node:v8"
 import { NodeRuntime } from "@effect/platform-node"
 import { Config, Effect, Layer } from "effect"
-import { setFlagsFromString } from "node:v8"
-import { AccountsDb } from "./accounts/AccountsDb.ts"
-import { CliError, keysCommand } from "./accounts/KeysCommand.ts"
-import { KeyStore } from "./accounts/KeyStore.ts"
+import { AccountsDb } from "../accounts/AccountsDb.ts"
+import { KeyStore } from "../accounts/KeyStore.ts"
+import { CliError, keysCommand } from "../accounts/KeysCommand.ts"
 
 const DataDir = Config.String("FDS_DATA_DIR").pipe(Config.withDefault("./data"))
 

@@ -5,7 +5,7 @@
  * could not be sent (run it again later); 2: bad arguments.
  */
 import { parseArgs } from "node:util"
-import type { AlertRoundReport } from "../api/accounts/Alerts.ts"
+import type { AlertRoundReport } from "../accounts/Alerts.ts"
 import { isIsoDate } from "../schemas/Dates.ts"
 import { BatchNotFound } from "./PublishedBatch.ts"
 import { failureMessage, sendAlerts } from "./SendAlerts.ts"

@@ -5,7 +5,7 @@
  */
 import { existsSync } from "node:fs"
 import { join } from "node:path"
-import type { PublishedBatch } from "../api/accounts/Alerts.ts"
+import type { PublishedBatch } from "../accounts/Alerts.ts"
 import { SqliteLedger } from "../pipeline/ledger/Ledger.ts"
 import { paths } from "../pipeline/Pipeline.ts"
 import { readCurrent } from "../snapshots/Pointer.ts"

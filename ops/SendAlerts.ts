@@ -1,11 +1,11 @@
 /**
  * The alert mails of a published batch, wired: the ledger (pipeline side) says which batch and
- * which snapshot served before it, the accounts side (api/accounts/Alerts.ts) sends. Settings come
+ * which snapshot served before it, the accounts side (accounts/Alerts.ts) sends. Settings come
  * from `env`, as for `./fds serve` (FDS_DATA_DIR, FDS_ACCOUNTS_URL, FDS_SMTP_URL, FDS_MAIL_FROM,
  * FDS_PUBLIC_URL, FDS_SECRET).
  */
 import { ConfigProvider, Effect } from "effect"
-import { Alerts, AlertsLive, type AlertRoundReport, type AlertsReport, type PublishedBatch } from "../api/accounts/Alerts.ts"
+import { type AlertRoundReport, Alerts, AlertsLive, type AlertsReport, type PublishedBatch } from "../accounts/Alerts.ts"
 import type { Published } from "../pipeline/daemon/Daemon.ts"
 import { dataDirOf, type Env } from "../pipeline/daemon/RunConfig.ts"
 import { findPublishedBatch, type WhichBatch } from "./PublishedBatch.ts"

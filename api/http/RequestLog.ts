@@ -12,9 +12,9 @@
 import { randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
-import { parseKey } from "../accounts/ApiKey.ts"
-import { isAccountPath } from "../web/Cors.ts"
+import { parseKey } from "../../accounts/ApiKey.ts"
 import { type ConnectionLimits, guardConnections, timeoutOptions } from "../ratelimit/ConnectionGuard.ts"
+import { isAccountPath } from "../web/Cors.ts"
 import { recent, requestUrl } from "./Recent.ts"
 import { decodedLoosely, holdsKey, SECRET_QUERY_NAMES } from "./Secrets.ts"
 

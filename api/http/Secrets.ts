@@ -1,9 +1,9 @@
 /**
  * What in a request may be a secret, so that it is neither logged nor kept: values under secret
- * query names, and anything shaped like an API key (api/accounts/ApiKey.ts), with or without its
+ * query names, and anything shaped like an API key (accounts/ApiKey.ts), with or without its
  * `fds_` prefix, plainly or percent-encoded (once or more).
  */
-import { KEY_PREFIX, parseKey } from "../accounts/ApiKey.ts"
+import { KEY_PREFIX, parseKey } from "../../accounts/ApiKey.ts"
 
 /**
  * Query names that carry secrets here: keys (refused, but sent), sign-in codes and states,

@@ -3,12 +3,12 @@
  * routes). Named like the API so the groups' handlers (built for Api) implement it unchanged.
  */
 import { HttpApi } from "effect/http-api"
-import { CatalogApi } from "../groups/CatalogApi.ts"
-import { FiApi } from "../groups/FiApi.ts"
-import { MarketApi } from "../groups/MarketApi.ts"
-import { ReturnsApi } from "../groups/ReturnsApi.ts"
-import { PublicApi } from "../groups/SystemApi.ts"
-import { RequestValidation } from "../Security.ts"
+import { CatalogApi } from "../catalog/CatalogApi.ts"
+import { FiApi } from "../fi/FiApi.ts"
+import { MarketApi } from "../market/MarketApi.ts"
+import { ReturnsApi } from "../returns/ReturnsApi.ts"
+import { RequestValidation } from "../security/Security.ts"
+import { PublicApi } from "../system/SystemApi.ts"
 
 export class McpApi extends HttpApi.make("fund-data-service")
   .add(PublicApi)

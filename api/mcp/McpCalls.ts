@@ -7,8 +7,8 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { Context, Effect, Layer } from "effect"
-import { SnapshotStore } from "../SnapshotStore.ts"
-import { type Args, RouteRefusal, type Tool, TOOLS } from "./McpTools.ts"
+import { SnapshotStore } from "../snapshot/SnapshotStore.ts"
+import { type Args, RouteRefusal, TOOLS, type Tool } from "./McpTools.ts"
 import { RouteCaller } from "./RouteCaller.ts"
 
 const byName = new Map(TOOLS.map((t) => [t.name, t]))

@@ -13,6 +13,8 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
 import { Effect, Schema } from "effect"
 import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
+import { AccountsConfig } from "../../accounts/AccountsConfig.ts"
+import { KeyStore } from "../../accounts/KeyStore.ts"
 import {
   QuotaExceededResponse,
   ServiceUnavailableResponse,
@@ -20,9 +22,7 @@ import {
   UntrustedOrigin,
   UntrustedOriginResponse,
 } from "../../schemas/ApiErrors.ts"
-import { AccountsConfig } from "../accounts/AccountsConfig.ts"
-import { KeyStore } from "../accounts/KeyStore.ts"
-import { checkKey, quotaHeaders } from "../handlers/Security.ts"
+import { checkKey, quotaHeaders } from "../security/SecurityLive.ts"
 import { isTrustedOrigin } from "../web/Origin.ts"
 import { McpCalls } from "./McpCalls.ts"
 import { makeMcpServer } from "./McpServer.ts"

@@ -4,12 +4,13 @@
  * its server info says so. stdout carries the protocol only: the store's log lines go to stderr.
  * Ends when the host closes stdin.
  */
+
+import { join } from "node:path"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { Effect, Layer } from "effect"
-import { join } from "node:path"
-import { OffThreadRenderer } from "../handlers/OffThreadRender.ts"
+import { OffThreadRenderer } from "../market/OffThreadRender.ts"
+import { SnapshotStore } from "../snapshot/SnapshotStore.ts"
 import { warmSnapshot } from "../snapshot/Warm.ts"
-import { SnapshotStore } from "../SnapshotStore.ts"
 import { McpCalls } from "./McpCalls.ts"
 import { makeMcpServer } from "./McpServer.ts"
 import { RouteCaller } from "./RouteCaller.ts"

@@ -5,13 +5,13 @@
  * is the route's JSON with the call's batch_id, and one line of summary.
  */
 import { Effect, Schema } from "effect"
-import { CatalogApi } from "../groups/CatalogApi.ts"
-import { FiApi } from "../groups/FiApi.ts"
-import { compare, screener } from "../groups/MarketCompareApi.ts"
-import { carteraHoldings } from "../groups/MarketFundApi.ts"
-import { tacChanges } from "../groups/MarketStatsApi.ts"
-import { marketSummary } from "../groups/MarketViewsApi.ts"
-import { ReturnsApi } from "../groups/ReturnsApi.ts"
+import { CatalogApi } from "../catalog/CatalogApi.ts"
+import { FiApi } from "../fi/FiApi.ts"
+import { compare, screener } from "../market/MarketCompareApi.ts"
+import { carteraHoldings } from "../market/MarketFundApi.ts"
+import { tacChanges } from "../market/MarketStatsApi.ts"
+import { marketSummary } from "../market/MarketViewsApi.ts"
+import { ReturnsApi } from "../returns/ReturnsApi.ts"
 
 /** Tool arguments as the routes take them: text. */
 export type Args = Readonly<Record<string, string>>

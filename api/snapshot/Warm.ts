@@ -5,8 +5,8 @@
  * read them in one piece (~0.3 s at full size), and every request behind it waited.
  */
 import { dateToInt } from "../../schemas/Dates.ts"
-import { batchInfo, warmCompareRows } from "../../snapshots/readers/MarketCompareRows.ts"
-import type { WarmSnapshot } from "../SnapshotStore.ts"
+import { batchInfo, warmCompareRows } from "../market/MarketCompareRows.ts"
+import type { WarmSnapshot } from "./SnapshotStore.ts"
 
 export const warmSnapshot = ({ reader, file, contentHash }: WarmSnapshot, stillWanted: () => boolean): Promise<void> =>
   warmCompareRows(reader.db, dateToInt(reader.batchDate), batchInfo(file, contentHash, reader.batchDate), stillWanted)

@@ -7,7 +7,7 @@
  * another site's page (the identity provider, a webmail) with its Referer. The session cookie's
  * SameSite=Lax keeps cross-site browser requests from carrying a session anyway.
  */
-import type { AccountsSettings } from "../accounts/AccountsConfig.ts"
+import type { AccountsSettings } from "../../accounts/AccountsConfig.ts"
 
 const refererOrigin = (referer: string): string | null => {
   try {

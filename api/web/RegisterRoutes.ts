@@ -3,12 +3,11 @@
  * (shows the new key once). Plain routes outside the JSON contract; keyless; behind the per-IP
  * limit like every route. A POST from an untrusted Origin is refused (403).
  */
-import { Effect } from "effect"
-import { ByteSize } from "effect"
+import { ByteSize, Effect } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerRequest } from "effect/http"
+import { AccountsConfig } from "../../accounts/AccountsConfig.ts"
+import { Registrations } from "../../accounts/Registrations.ts"
 import { isEmailAddress } from "../../schemas/Account.ts"
-import { AccountsConfig } from "../accounts/AccountsConfig.ts"
-import { Registrations } from "../accounts/Registrations.ts"
 import { clientAddress } from "../ratelimit/Edge.ts"
 import { htmlResponse } from "./Html.ts"
 import { isTrustedOrigin } from "./Origin.ts"

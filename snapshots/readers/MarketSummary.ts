@@ -4,16 +4,16 @@
  * a date before the batch's own it is a backtest over today's funds, and `meta` says so.
  */
 import type Database from "better-sqlite3"
+import { dateToInt } from "../../schemas/Dates.ts"
 import { toIsoDate } from "../compute/Calendar.ts"
+import type { SnapshotData } from "../Reader.ts"
 import { type MarketDates, marketDates } from "./MarketDates.ts"
 import { familySummaries } from "./MarketFamilies.ts"
 import { toClp, usdOn } from "./MarketFx.ts"
 import { movers, OUTLIER_RULE, TOP_N } from "./MarketMovers.ts"
+import { latestDates } from "./MarketMutualFunds.ts"
 import { marketRows } from "./MarketRows.ts"
 import { TOLERANCE_DAYS, universe } from "./MarketUniverse.ts"
-import { latestDates } from "./MarketMutualFunds.ts"
-import type { SnapshotData } from "../Reader.ts"
-import { dateToInt } from "../../schemas/Dates.ts"
 
 /** How the summary is computed; the universe's grace is the server's (FDS_SERIES_GRACE_DAYS). */
 export const summaryMethodology = (graceWeekdays: number) => ({
@@ -80,7 +80,7 @@ export const marketSummary = (
 
 /**
  * The summary at `cutoff` (YYYYMMDD, at most the latest market date) as JSON text, or null when no
- * fund of today has a quote by then. Runs in the API's rendering thread (api/handlers/RenderWorker.ts).
+ * fund of today has a quote by then. Runs in the API's rendering thread (api/market/RenderWorker.ts).
  */
 export const marketSummaryText = (r: SnapshotData, cutoff: number, graceWeekdays: number): string | null => {
   const batch = dateToInt(r.batchDate)

@@ -4,7 +4,7 @@
  * magic link over HTTP with mail in data/outbox/); and the per-domain limit on every mail domain.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { mailboxKey, mailDomain } from "../../api/accounts/MailboxAddress.ts"
+import { mailboxKey, mailDomain } from "../../accounts/MailboxAddress.ts"
 import { expectErrorShape } from "../support/server.ts"
 import { makeFixtureA } from "../support/snapshotFixture.ts"
 import { type AccountsServer, call, headerOf, ManualClock, type Reply, startAccountsServer } from "./support/accountsServer.ts"

@@ -3,16 +3,16 @@
  * alert preferences (absent or null = unchanged), unsubscribe with signed expiring tokens (JSON and
  * RFC 8058 one-click), and account removal, checked in the database itself.
  */
-import Database from "better-sqlite3"
-import { Redacted } from "effect"
+
 import { readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
+import Database from "better-sqlite3"
+import { Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { signUnsubscribe, type UnsubscribeScope } from "../../api/accounts/UnsubscribeTokens.ts"
+import { signUnsubscribe, type UnsubscribeScope } from "../../accounts/UnsubscribeTokens.ts"
 import { createKey, expectErrorShape } from "../support/server.ts"
 import { makeFixtureA, testCrc32 } from "../support/snapshotFixture.ts"
-import { type AccountsServer, call } from "./support/accountsServer.ts"
-import { startAccountsServer } from "./support/accountsServer.ts"
+import { type AccountsServer, call, startAccountsServer } from "./support/accountsServer.ts"
 import { signIn } from "./support/session.ts"
 
 const A = String(testCrc32("fm:8043:A"))

@@ -1,11 +1,12 @@
 /** Without SMTP, mails are .eml files in data/outbox/ whose names sort in sending order. */
-import { Effect, Layer, Option, Redacted } from "effect"
+
 import { mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { Effect, Layer, Option, Redacted } from "effect"
 import { afterAll, describe, expect, it, vi } from "vitest"
-import { AccountsConfig } from "../../api/accounts/AccountsConfig.ts"
-import { Mailer } from "../../api/accounts/Mailer.ts"
+import { AccountsConfig } from "../../accounts/AccountsConfig.ts"
+import { Mailer } from "../../accounts/Mailer.ts"
 import { mailText, outbox } from "./support/mail.ts"
 
 describe("the outbox", () => {

@@ -3,12 +3,13 @@
  * calls, errors, quota, a broken store), every log line, error body, database file and mail is
  * searched for the clear key and for request headers; keys are compared with timingSafeEqual.
  */
-import { randomBytes } from "node:crypto"
+
 import * as crypto from "node:crypto"
+import { randomBytes } from "node:crypto"
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, statSync, writeSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
-import { generateKey } from "../../api/accounts/ApiKey.ts"
+import { generateKey } from "../../accounts/ApiKey.ts"
 import { createKey } from "../support/server.ts"
 import { makeFixtureA } from "../support/snapshotFixture.ts"
 import { type AccountsServer, call, openRegistrationLink, type Reply, startAccountsServer } from "./support/accountsServer.ts"

@@ -1,8 +1,8 @@
 /** Unsubscribe tokens (HMAC, expiring) and the return-URL rule (no open redirect). */
 import { Redacted } from "effect"
 import { describe, expect, it } from "vitest"
-import { publicReturnUrl } from "../../api/accounts/Logins.ts"
-import { signUnsubscribe, unsubscribeHeaders, verifyUnsubscribe } from "../../api/accounts/UnsubscribeTokens.ts"
+import { publicReturnUrl } from "../../accounts/Logins.ts"
+import { signUnsubscribe, unsubscribeHeaders, verifyUnsubscribe } from "../../accounts/UnsubscribeTokens.ts"
 import { isEmailAddress } from "../../schemas/Account.ts"
 
 const secret = Redacted.make(new Uint8Array(Buffer.from("a test secret of some length")))

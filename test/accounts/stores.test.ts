@@ -3,20 +3,21 @@
  * PostgreSQL (a throwaway cluster on loopback, test/support/postgres.ts). Days are moved with
  * TestClock; expected local dates are worked out from Chile's offsets (UTC−3 in November).
  */
+
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { it } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import type { Kysely } from "kysely"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect } from "vitest"
-import { type AccountsDatabase, openAccountsDb, openAccountsStore } from "../../api/accounts/AccountsDb.ts"
-import { listKeys, revokeKey, setQuota, usage } from "../../api/accounts/KeyAdmin.ts"
-import { KeyStore } from "../../api/accounts/KeyStore.ts"
-import { issueToken, redeemToken } from "../../api/accounts/OneTimeTokens.ts"
-import { redeemRegistration } from "../../api/accounts/Registrations.ts"
-import { findOrCreateUser } from "../../api/accounts/Users.ts"
+import { type AccountsDatabase, openAccountsDb, openAccountsStore } from "../../accounts/AccountsDb.ts"
+import { listKeys, revokeKey, setQuota, usage } from "../../accounts/KeyAdmin.ts"
+import { KeyStore } from "../../accounts/KeyStore.ts"
+import { issueToken, redeemToken } from "../../accounts/OneTimeTokens.ts"
+import { redeemRegistration } from "../../accounts/Registrations.ts"
+import { findOrCreateUser } from "../../accounts/Users.ts"
 import { startPostgres, type TestPostgres } from "../support/postgres.ts"
 
 interface Store {

@@ -4,7 +4,7 @@
  */
 import { crc32 } from "node:zlib"
 import { describe, expect, it } from "vitest"
-import { generateKey, parseKey } from "../../api/accounts/ApiKey.ts"
+import { generateKey, parseKey } from "../../accounts/ApiKey.ts"
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 const checkOf = (body: string): string => {

@@ -1,12 +1,13 @@
 /**
  * Key authentication over real HTTP (undici) against the in-process server on the fixture snapshot.
  */
-import Database from "better-sqlite3"
+
 import { createHash, randomBytes } from "node:crypto"
-import { existsSync, openSync, readFileSync, statSync, closeSync, writeSync } from "node:fs"
+import { closeSync, existsSync, openSync, readFileSync, statSync, writeSync } from "node:fs"
 import { join } from "node:path"
+import Database from "better-sqlite3"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { generateKey, parseKey } from "../../api/accounts/ApiKey.ts"
+import { generateKey, parseKey } from "../../accounts/ApiKey.ts"
 import {
   type CreatedKey,
   createKey,

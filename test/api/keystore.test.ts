@@ -3,19 +3,20 @@
  * with TestClock (never by waiting). Expected local dates are worked out here from Chile's
  * offsets: UTC−3 in southern summer (November), UTC−4 in winter (July).
  */
-import { it } from "@effect/vitest"
-import Database from "better-sqlite3"
-import { Effect, Fiber } from "effect"
-import { TestClock } from "effect/testing"
+
 import { randomBytes } from "node:crypto"
 import { mkdtempSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { it } from "@effect/vitest"
+import Database from "better-sqlite3"
+import { Effect, Fiber } from "effect"
+import { TestClock } from "effect/testing"
 import type { Kysely } from "kysely"
 import { describe, expect } from "vitest"
-import { type AccountsDatabase, openAccountsDb, WAL_SIZE_LIMIT } from "../../api/accounts/AccountsDb.ts"
-import { generateKey } from "../../api/accounts/ApiKey.ts"
-import { KeyStore } from "../../api/accounts/KeyStore.ts"
+import { type AccountsDatabase, openAccountsDb, WAL_SIZE_LIMIT } from "../../accounts/AccountsDb.ts"
+import { generateKey } from "../../accounts/ApiKey.ts"
+import { KeyStore } from "../../accounts/KeyStore.ts"
 
 const withStore = Effect.gen(function* () {
   const dir = mkdtempSync(join(tmpdir(), "fds-keys-"))

@@ -1,15 +1,16 @@
 /**
- * The rendering thread (api/handlers/OffThreadRender.ts): answers from the real worker on a real
+ * The rendering thread (api/market/OffThreadRender.ts): answers from the real worker on a real
  * snapshot (all-funds filtered, a market summary at an earlier date), a file that is gone, a bound on waiting
  * renderings, and a worker that dies (what waited fails, the next rendering starts a new one).
  * Failing workers are small scripts given as data: URLs.
  */
+
+import { join } from "node:path"
 import { it as effectIt } from "@effect/vitest"
 import { Effect } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
-import { OffThreadRenderer, MAX_WAITING, makeRenderer, type RenderAnswer } from "../../api/handlers/OffThreadRender.ts"
+import { MAX_WAITING, makeRenderer, OffThreadRenderer, type RenderAnswer } from "../../api/market/OffThreadRender.ts"
 import { ServiceUnavailable } from "../../schemas/ApiErrors.ts"
-import { join } from "node:path"
 import { publishMarketSnapshot } from "../market/marketSnapshot.ts"
 import { makeDataDir } from "../support/snapshotFixture.ts"
 

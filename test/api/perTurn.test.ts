@@ -1,9 +1,10 @@
 /** perTurn: what is asked during one turn of the event loop is run together, each caller answered. */
-import { Cause, Effect, Exit, Fiber } from "effect"
+
 import { execFileSync } from "node:child_process"
 import { join } from "node:path"
+import { Cause, Effect, Exit, Fiber } from "effect"
 import { describe, expect, it } from "vitest"
-import { perTurn } from "../../api/accounts/PerTurn.ts"
+import { perTurn } from "../../accounts/PerTurn.ts"
 
 describe("perTurn", () => {
   it("runs one turn's items in one call, in the order asked; a later turn is another call", async () => {
@@ -43,7 +44,7 @@ describe("perTurn", () => {
 
   it("a throw out of one resumed caller does not strand the others; it is thrown afterwards", () => {
     // In a child process: the throw ends up uncaught, as any throw out of a timer callback would.
-    const perTurnPath = join(import.meta.dirname, "../../api/accounts/PerTurn.ts")
+    const perTurnPath = join(import.meta.dirname, "../../accounts/PerTurn.ts")
     const script = `
       import { Effect } from "effect"
       import { perTurn } from ${JSON.stringify(perTurnPath)}

@@ -6,10 +6,10 @@
 import { it as effectIt } from "@effect/vitest"
 import { Context, Effect, Exit, Layer, Scope } from "effect"
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest"
+import { SnapshotStore } from "../../api/snapshot/SnapshotStore.ts"
 import { ServiceUnavailable } from "../../schemas/ApiErrors.ts"
 import { writeManifest } from "../../snapshots/Manifest.ts"
 import { publishCurrent } from "../../snapshots/Pointer.ts"
-import { SnapshotStore } from "../../api/SnapshotStore.ts"
 import {
   type CreatedKey,
   createKey,

@@ -7,14 +7,15 @@
  * its check, or a worker that throws or dies, is a refusal with a clear log line; shutdown ends a
  * check under way and leaves no snapshot file open.
  */
-import Database from "better-sqlite3"
-import { Context, Effect, Exit, Layer, Scope } from "effect"
+
 import { copyFileSync, rmSync, statSync } from "node:fs"
 import { basename, join } from "node:path"
 import { monitorEventLoopDelay } from "node:perf_hooks"
+import Database from "better-sqlite3"
+import { Context, Effect, Exit, Layer, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { verifyOffThread } from "../../api/snapshot/OffThreadVerification.ts"
-import { SnapshotStore } from "../../api/SnapshotStore.ts"
+import { SnapshotStore } from "../../api/snapshot/SnapshotStore.ts"
 import { manifestPath, writeManifest } from "../../snapshots/Manifest.ts"
 import { publishCurrent } from "../../snapshots/Pointer.ts"
 import type { QuotasTable } from "../../snapshots/Tables.ts"

@@ -4,14 +4,15 @@
  * after a swap finds them ready. A warm-up whose swap is given up (a newer CURRENT) stops and its
  * file is closed; one that fails still lets the snapshot in.
  */
+
+import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
+import { batchInfo, compareRows, warmCompareRows } from "../../api/market/MarketCompareRows.ts"
+import type { WarmSnapshot } from "../../api/snapshot/SnapshotStore.ts"
 import { SwapState } from "../../api/snapshot/SwapState.ts"
 import { warmSnapshot } from "../../api/snapshot/Warm.ts"
-import type { WarmSnapshot } from "../../api/SnapshotStore.ts"
 import { dateToInt } from "../../schemas/Dates.ts"
-import { join } from "node:path"
 import { DEFAULT_SERIES_GRACE_WEEKDAYS as GRACE } from "../../snapshots/compute/SeriesActivity.ts"
-import { batchInfo, compareRows, warmCompareRows } from "../../snapshots/readers/MarketCompareRows.ts"
 import { SnapshotReader } from "../../snapshots/Reader.ts"
 import { isMemoised } from "../../snapshots/readers/MarketDb.ts"
 import { SPHERES } from "../market/compareFixture.ts"

@@ -63,7 +63,7 @@ const areaOf = (file: string): string => {
   if (file.startsWith("api/http/RequestLog")) return "ours: request log / request id"
   if (file.startsWith("api/http/Caching")) return "ours: caching / ETag / compression"
   if (file.startsWith("api/web/Cors") || file.startsWith("api/ratelimit/")) return "ours: edge (CORS, rate limit)"
-  if (file.startsWith("api/handlers/Security") || file.startsWith("api/accounts/")) return "ours: key check + quota statement"
+  if (file.startsWith("api/security/SecurityLive") || file.startsWith("accounts/")) return "ours: key check + quota statement"
   if (file.startsWith("api/") || file.startsWith("snapshots/") || file.startsWith("schemas/")) return "ours: routes, handlers, readers"
   if (file.startsWith("effect/unstable/http") || file.startsWith("effect/http")) return "effect: http / http-api"
   if (file.startsWith("effect/")) return "effect: core (fibers, schema, …)"

@@ -6,13 +6,14 @@
  * of the turn, each key's row read once per turn too. Everything else — key lookup and hash check,
  * the quota headers, the route — is the same in both.
  */
+
+import { createServer } from "node:http"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
-import { createServer } from "node:http"
-import { AccountsDb } from "../../api/accounts/AccountsDb.ts"
-import { type KeyRecord, KeyStore } from "../../api/accounts/KeyStore.ts"
-import { perTurn } from "../../api/accounts/PerTurn.ts"
+import { AccountsDb } from "../../accounts/AccountsDb.ts"
+import { type KeyRecord, KeyStore } from "../../accounts/KeyStore.ts"
+import { perTurn } from "../../accounts/PerTurn.ts"
 import { JsonNotFound } from "../../api/NotFound.ts"
 import { ApiRoutes, services } from "../../api/Server.ts"
 

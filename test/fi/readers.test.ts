@@ -4,11 +4,11 @@
  */
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
+import { latestHoldingsPeriod } from "../../api/fi/FiHoldings.ts"
+import { mainSeries, resolveFiSeries } from "../../api/fi/FiResolver.ts"
 import { SnapshotReader } from "../../snapshots/Reader.ts"
 import { bookValueAfter, bookValueOnOrBefore, bookValues } from "../../snapshots/readers/FiBookValues.ts"
 import { fiCatalog, fiCutoff } from "../../snapshots/readers/FiCatalog.ts"
-import { latestHoldingsPeriod } from "../../snapshots/readers/FiHoldings.ts"
-import { mainSeries, resolveFiSeries } from "../../snapshots/readers/FiResolver.ts"
 import { testCrc32 } from "../support/snapshotFixture.ts"
 import { makeFiFixture } from "./fiFixture.ts"
 import { testInstrumentId, testSerieId } from "./fiIds.ts"

@@ -1,6 +1,6 @@
 /** The pure FI status rules (snapshots/compute/FiStatus.ts) and the batch times, with worked examples. */
 import { describe, expect, it } from "vitest"
-import { batchTimes, nextWeekday } from "../../api/handlers/FiMeta.ts"
+import { batchTimes, nextWeekday } from "../../api/fi/FiMeta.ts"
 import { daysBefore, priceStatus, tacStatus, usableTac } from "../../snapshots/compute/FiStatus.ts"
 
 describe("priceStatus", () => {

@@ -4,10 +4,10 @@
  * when the client went away first; the X-Request-Id header reaches the client.
  */
 import { once } from "node:events"
-import { connect } from "node:net"
 import type { AddressInfo } from "node:net"
+import { connect } from "node:net"
 import { describe, expect, it } from "vitest"
-import { generateKey, KEY_PREFIX } from "../../api/accounts/ApiKey.ts"
+import { generateKey, KEY_PREFIX } from "../../accounts/ApiKey.ts"
 import { type AccessLogLine, CLIENT_CLOSED, loggablePath, loggedServer } from "../../api/http/RequestLog.ts"
 
 const waitFor = async (check: () => boolean, ms = 3000) => {

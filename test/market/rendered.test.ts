@@ -1,5 +1,5 @@
 /**
- * Answers rendered in the rendering thread (api/handlers/OffThreadRender.ts) over real HTTP, when
+ * Answers rendered in the rendering thread (api/market/OffThreadRender.ts) over real HTTP, when
  * the pinned snapshot's file is removed from disk while the server runs (the server still holds
  * it open): a thread that never opened the file answers 503 snapshot_changed with Retry-After,
  * never rows of another batch; one that has it open keeps rendering from it (the same batch).

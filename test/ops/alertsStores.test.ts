@@ -4,14 +4,15 @@
  * A round belongs to the first batch that claims it; each mail is claimed by exactly one replica;
  * a claim given back (the mail could not be sent) is claimed again by the next call.
  */
-import type { Kysely } from "kysely"
+
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import type { Kysely } from "kysely"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type AccountsDatabase, openAccountsDb, openAccountsStore } from "../../api/accounts/AccountsDb.ts"
-import { claimMail, claimRound, recipients, releaseMail } from "../../api/accounts/AlertRounds.ts"
-import { findOrCreateUser } from "../../api/accounts/Users.ts"
+import { type AccountsDatabase, openAccountsDb, openAccountsStore } from "../../accounts/AccountsDb.ts"
+import { claimMail, claimRound, recipients, releaseMail } from "../../accounts/AlertRounds.ts"
+import { findOrCreateUser } from "../../accounts/Users.ts"
 import { startPostgres, type TestPostgres } from "../support/postgres.ts"
 
 interface Replicas {

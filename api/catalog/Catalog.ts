@@ -1,0 +1,219 @@
+/** Handlers of the catalog routes: administrators, funds, series, daily values. */
+import { Effect } from "effect"
+import { HttpServerResponse } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
+import { InvalidParameter, NotFound } from "../../schemas/ApiErrors.ts"
+import { dateToInt, intToDate } from "../../schemas/Dates.ts"
+import { currencyOf, FUND_TYPE_CATEGORY, investorClassOf } from "../../schemas/FundClass.ts"
+import { formatRun, parseUint32 } from "../../schemas/Ids.ts"
+import { seriesActive } from "../../snapshots/compute/SeriesActivity.ts"
+import type { SnapshotReader } from "../../snapshots/Reader.ts"
+import { fiCatalog } from "../../snapshots/readers/FiCatalog.ts"
+import { resolveAssetId } from "../../snapshots/readers/ReturnsSeries.ts"
+import type { FundsTable, SeriesTable } from "../../snapshots/Tables.ts"
+import { Api } from "../Api.ts"
+import { providersAll } from "../fi/FiProviders.ts"
+import { fiDaysResponse } from "../fi/FiReturnsDays.ts"
+import { canonicalAssetText, parseAssetRef } from "../returns/ReturnsSubject.ts"
+import { readFi } from "../snapshot/FiSnapshot.ts"
+import { seriesGraceWeekdays } from "../snapshot/SeriesGrace.ts"
+import { readSnapshot, withSnapshot } from "../snapshot/Snapshot.ts"
+import type { Lease } from "../snapshot/SnapshotStore.ts"
+
+const conceptualAsset = (f: FundsTable) => ({
+  id: String(f.concept_id),
+  type: "conceptual_asset" as const,
+  attributes: {
+    name: f.name,
+    symbol: formatRun(f.run),
+    run: formatRun(f.run),
+    category: f.fund_type === null ? null : (FUND_TYPE_CATEGORY[f.fund_type] ?? null),
+    currency: currencyOf(f.currency),
+    cmf_fund_type: f.fund_type,
+  },
+})
+
+/** A series, with `end_date` its last value's date once it has ended (compute/SeriesActivity.ts); an active one, late or not, has none. */
+const realAsset = (reader: SnapshotReader, fund: FundsTable, s: SeriesTable, graceWeekdays: number) => {
+  const last = reader.lastQuota(s.asset_id)
+  const ended = !seriesActive({
+    fundEndDate: fund.end_date,
+    lastDate: s.last_date,
+    batchDate: dateToInt(reader.batchDate),
+    graceWeekdays,
+  })
+  return {
+    id: String(s.asset_id),
+    type: "real_asset" as const,
+    attributes: {
+      name: `${formatRun(s.run)} Serie ${s.serie}`,
+      serie: s.serie,
+      run: formatRun(s.run),
+      currency: currencyOf(s.currency),
+      investor_class: investorClassOf(s.serie),
+      start_date: intToDate(s.first_date),
+      end_date: ended ? intToDate(s.last_date) : null,
+      last_day:
+        last === undefined
+          ? null
+          : {
+              net_asset_value: last.price,
+              total_net_assets: last.patrimony,
+              shareholders: last.holders,
+              date: intToDate(last.date),
+              quota_source: last.provisional === 1 ? ("bpr" as const) : ("cartola" as const),
+            },
+    },
+  }
+}
+
+/** A decimal unsigned 32-bit id from the path (FI/ETF UUIDs for asset_id come with that work). */
+const idParam = (parameter: string, text: string) => {
+  const id = parseUint32(text)
+  return id === null
+    ? Effect.fail(
+        new InvalidParameter({
+          parameter,
+          message: `invalid path parameter ${parameter}: expected a decimal id (unsigned 32-bit)`,
+        }),
+      )
+    : Effect.succeed(id)
+}
+
+/**
+ * /days bodies are the largest the API sends (a whole history: thousands of rows), so they are
+ * written straight to JSON instead of going through schema encoding (the shape is the
+ * RealAssetDays schema's; tests check it), and each series' rendered rows are kept in a small LRU
+ * per snapshot generation (a published snapshot never changes, so neither do they), as UTF-8 bytes
+ * outside the JS heap: an answer is the kept rows from `from_date` on (a view, no copy) between its
+ * head and its meta. Building each answer as one JS string (≈0.5 MB at full size) made every
+ * request a large young-generation allocation, and its collections the /days tail latency.
+ */
+interface RenderedDays {
+  readonly dates: ReadonlyArray<number>
+  /** The items' JSON, comma-separated, UTF-8. */
+  readonly joined: Buffer
+  /** Where each item starts in `joined`. */
+  readonly offsets: ReadonlyArray<number>
+}
+const DAYS_CACHE_ENTRIES = 256
+const daysCache = new Map<string, RenderedDays>()
+
+const renderDays = (assetText: string, rows: ReadonlyArray<[number, number]>): RenderedDays => {
+  const offsets: number[] = []
+  let at = 0
+  const items = rows.map(([date, price]) => {
+    const iso = intToDate(date)
+    const item = `{"id":"${assetText}_${iso}","type":"real_asset_day","attributes":{"date":"${iso}","price":${price}}}`
+    offsets.push(at)
+    at += Buffer.byteLength(item) + 1 // and the comma after it
+    return item
+  })
+  return { dates: rows.map((r) => r[0]), joined: Buffer.from(items.join(","), "utf8"), offsets }
+}
+
+/** Index of the first date ≥ from (dates ascending). */
+const lowerBound = (dates: ReadonlyArray<number>, from: number): number => {
+  let lo = 0
+  let hi = dates.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (dates[mid]! < from) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+const DAYS_HEAD = Buffer.from(`{"data":[`)
+
+const daysResponse = (lease: Lease, assetText: string, assetId: number, from: number) =>
+  lease.read((r) => {
+    const cacheKey = `${lease.generation}:${assetText}`
+    let rendered = daysCache.get(cacheKey)
+    if (rendered === undefined) {
+      // A renamed series' previous id reads the current one's continuous history; the ids in the
+      // answer keep the requested text.
+      const current = resolveAssetId(r.db, assetId)
+      if (current === null) return null
+      rendered = renderDays(assetText, r.daysFrom(current, 0))
+      if (daysCache.size >= DAYS_CACHE_ENTRIES) daysCache.delete(daysCache.keys().next().value!)
+    } else {
+      daysCache.delete(cacheKey) // re-inserted below: most recently used last
+    }
+    daysCache.set(cacheKey, rendered)
+    const first = lowerBound(rendered.dates, from)
+    const count = rendered.dates.length - first
+    const rows = count === 0 ? rendered.joined.subarray(0, 0) : rendered.joined.subarray(rendered.offsets[first]!)
+    const meta = JSON.stringify({ asset_id: assetText, batch_date: r.batchDate, count })
+    return HttpServerResponse.uint8Array(Buffer.concat([DAYS_HEAD, rows, Buffer.from(`],"meta":${meta}}`)]), {
+      contentType: "application/json",
+    })
+  })
+
+export const CatalogHandlers = HttpApiBuilder.group(Api, "catalog", (handlers) =>
+  Effect.map(seriesGraceWeekdays, (grace) =>
+    handlers
+      .handle("providers", ({ query }) =>
+        query.scope === "all"
+          ? readFi((r) => providersAll(r, grace))
+          : readSnapshot((r) => ({
+              data: r.providers().map((p) => ({
+                id: String(p.provider_id),
+                type: "asset_provider" as const,
+                attributes: { name: p.name },
+              })),
+            })),
+      )
+      .handle("conceptualAssets", ({ params }) =>
+        Effect.flatMap(idParam("provider_id", params.provider_id), (providerId) =>
+          withSnapshot((lease) =>
+            Effect.flatMap(
+              lease.read((r) =>
+                r.provider(providerId) !== undefined
+                  ? r.currentFundsOf(providerId, grace)
+                  : // an administrator known only from the FI lists (listed with scope=all) has no mutual funds
+                    fiCatalog(r).instruments.some((i) => i.provider_id === providerId)
+                    ? []
+                    : null,
+              ),
+              (funds) =>
+                funds === null
+                  ? Effect.fail(new NotFound({ message: `no administrator with id ${providerId}`, parameter: "provider_id" }))
+                  : Effect.succeed({ data: funds.map(conceptualAsset) }),
+            ),
+          ),
+        ),
+      )
+      .handle("realAssets", ({ params }) =>
+        Effect.flatMap(idParam("concept_id", params.concept_id), (conceptId) =>
+          withSnapshot((lease) =>
+            Effect.flatMap(
+              lease.read((r) => {
+                const fund = r.fund(conceptId)
+                return fund === undefined ? null : r.seriesOf(fund.concept_id).map((s) => realAsset(r, fund, s, grace))
+              }),
+              (series) =>
+                series === null
+                  ? Effect.fail(new NotFound({ message: `no fund with id ${conceptId}`, parameter: "concept_id" }))
+                  : Effect.succeed({ data: series }),
+            ),
+          ),
+        ),
+      )
+      .handle("days", ({ params, query }) => {
+        const text = canonicalAssetText(params.asset_id)
+        const from = query.from_date === undefined ? 0 : dateToInt(query.from_date)
+        return Effect.flatMap(parseAssetRef(text), (ref) =>
+          ref.kind === "fi"
+            ? withSnapshot((lease) => fiDaysResponse(lease, ref.id, from))
+            : withSnapshot((lease) =>
+                Effect.flatMap(daysResponse(lease, text, ref.id, from), (response) =>
+                  response === null
+                    ? Effect.fail(new NotFound({ message: `no series with id ${text}`, parameter: "asset_id" }))
+                    : Effect.succeed(response),
+                ),
+              ),
+        )
+      }),
+  ),
+)

@@ -1,0 +1,20 @@
+/** Market routes (contract only; handlers in api/market/Market*.ts). */
+import { HttpApiGroup, OpenApi } from "effect/http-api"
+import { ApiKeyAuth } from "../security/Security.ts"
+import { compare, screener } from "./MarketCompareApi.ts"
+import { article107, carteraHoldings, carteraResumen } from "./MarketFundApi.ts"
+import { agfEvolution, agfRanking, tacChanges } from "./MarketStatsApi.ts"
+import { allFunds, benchmarkPrices, benchmarks, familyIndex, marketSummary } from "./MarketViewsApi.ts"
+
+export class MarketApi extends HttpApiGroup.make("market")
+  .add(allFunds, marketSummary, familyIndex, benchmarks, benchmarkPrices)
+  .add(agfRanking, agfEvolution, tacChanges)
+  .add(carteraResumen, carteraHoldings, article107)
+  .add(compare, screener)
+  .middleware(ApiKeyAuth)
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Market",
+      description: "All funds, market summary, family indices, benchmarks, administrator statistics, TAC changes, portfolios, article 107, compare, screener",
+    }),
+  ) {}

@@ -1,0 +1,146 @@
+/**
+ * /api/compare: 1 to 10 decimal ids (unique as uint32, leading zeros do not distinguish), order
+ * kept; an id outside the published universe → 404; an invalid list, duplicates or more than ten
+ * → 422; a batch without returns → 503 with Retry-After. The previous and current id of one
+ * renamed series give one item with the current id. Comparability is reported per period and
+ * for the spheres, each with explicit reasons; the individual results are kept either way.
+ */
+import { Effect } from "effect"
+import type { HttpServerResponse } from "effect/http"
+import { InvalidParameter, NotFound, ServiceUnavailable } from "../../schemas/ApiErrors.ts"
+import { dateToInt } from "../../schemas/Dates.ts"
+import { parseUint32 } from "../../schemas/Ids.ts"
+import type { CompareBody } from "../../schemas/MarketCompare.ts"
+import { TOLERANCE_DAYS } from "../../snapshots/compute/Policy.ts"
+import { WINDOWS, type WindowKey } from "../../snapshots/compute/Windows.ts"
+import type { SnapshotReader } from "../../snapshots/Reader.ts"
+import { memoLru } from "../../snapshots/readers/MarketDb.ts"
+import { resolveAssetId } from "../../snapshots/readers/ReturnsSeries.ts"
+import type { Lease } from "../snapshot/SnapshotStore.ts"
+import { type BatchInfo, batchInfo, type CompareRow, compareRows, compareRowsById, hasReturns } from "./MarketCompareRows.ts"
+import { jsonBytes } from "./MarketResponses.ts"
+
+export const MAX_COMPARE = 10
+
+export const batchUnavailable = () =>
+  new ServiceUnavailable({
+    reason: "batch_unavailable",
+    message: "the published batch has no precomputed returns (missing or invalid); retry later",
+    retryAfter: 60,
+  })
+
+const invalid = (message: string) => new InvalidParameter({ parameter: "series", message: `invalid query parameter series: ${message}` })
+
+/** The requested ids as numbers, in order; a 422 for an invalid, duplicated or oversized list. */
+export const parseSeriesList = (text: string): ReadonlyArray<number> | InvalidParameter => {
+  const parts = text.split(",")
+  if (parts.length > MAX_COMPARE) return invalid(`at most ${MAX_COMPARE} ids (got ${parts.length})`)
+  const ids: number[] = []
+  for (const part of parts) {
+    const id = parseUint32(part)
+    if (id === null) return invalid(`'${part}' is not a decimal unsigned 32-bit id`)
+    if (ids.includes(id)) return invalid(`id ${id} is repeated`)
+    ids.push(id)
+  }
+  return ids
+}
+
+/** The batch-level fields both routes' meta carry. */
+export const batchMeta = (info: BatchInfo, seriesCount: number) => ({
+  batch_id: info.batchId,
+  as_of_date: info.calculationDate,
+  calculation_date: info.calculationDate,
+  calculated_at: info.calculatedAt,
+  input_fingerprint: info.inputFingerprint,
+  tolerance_days: TOLERANCE_DAYS,
+  series_count: seriesCount,
+  method_version: "price_return_v1" as const,
+  unit: "decimal" as const,
+  return_basis: "price" as const,
+  latest_complete_date: info.calculationDate,
+  cutoff_age_days: 0,
+  snapshot_lag_days: null,
+  refresh_required: false,
+})
+
+type ReturnReason = "unavailable_return" | "currency_mismatch" | "effective_dates_mismatch" | "return_basis_mismatch"
+type SpheresReason = "unavailable_indicator" | "comparison_group_mismatch" | "as_of_date_mismatch" | "methodology_mismatch"
+
+const distinct = (values: ReadonlyArray<unknown>): number => new Set(values.map((v) => JSON.stringify(v))).size
+
+/**
+ * A window is comparable when every series has a value, all in one currency, measured between the
+ * same effective dates (all are price returns, so the basis always agrees).
+ */
+export const periodComparability = (rows: ReadonlyArray<CompareRow>, key: WindowKey) => {
+  const reasons: ReturnReason[] = []
+  const periods = rows.map((r) => r.periods[key])
+  if (periods.some((p) => p.value === null)) reasons.push("unavailable_return")
+  if (distinct(rows.map((r) => r.currency)) > 1) reasons.push("currency_mismatch")
+  const available = periods.filter((p) => p.value !== null)
+  if (distinct(available.map((p) => [p.effective_start_date, p.effective_end_date])) > 1) reasons.push("effective_dates_mismatch")
+  return { comparable: reasons.length === 0, reasons }
+}
+
+/** Spheres compare when all are rated, in one CMF family and investor type, on one date (one methodology: ind_rar_pond). */
+export const spheresComparability = (rows: ReadonlyArray<CompareRow>) => {
+  const reasons: SpheresReason[] = []
+  if (rows.some((r) => r.spheresValue === null)) reasons.push("unavailable_indicator")
+  const known = rows.flatMap((r) => (r.spheres === undefined ? [] : [r.spheres]))
+  if (distinct(known.map((s) => [s.family, s.investor_type])) > 1) reasons.push("comparison_group_mismatch")
+  if (distinct(known.map((s) => s.as_of)) > 1) reasons.push("as_of_date_mismatch")
+  return { comparable: reasons.length === 0, reasons }
+}
+
+type Resolved = InvalidParameter | NotFound | ServiceUnavailable | CompareBody
+
+const compareBody = (r: SnapshotReader, lease: Lease, graceWeekdays: number, text: string): Resolved => {
+  const ids = parseSeriesList(text)
+  if (ids instanceof InvalidParameter) return ids
+  if (!hasReturns(r.db)) return batchUnavailable()
+  const batchDate = dateToInt(r.batchDate)
+  const info = batchInfo(lease.file, lease.contentHash, r.batchDate)
+  const byId = compareRowsById(r.db, batchDate, graceWeekdays, info)
+  const picked: CompareRow[] = []
+  for (const id of ids) {
+    const current = resolveAssetId(r.db, id)
+    const row = current === null ? undefined : byId.get(current)
+    if (row === undefined) return new NotFound({ message: `series ${id} is not in the published universe`, parameter: "series" })
+    if (!picked.includes(row)) picked.push(row)
+  }
+  return {
+    data: picked.map((row) => ({ id: String(row.assetId), type: "fund_comparison" as const, attributes: row.attributes })),
+    meta: {
+      ...batchMeta(info, compareRows(r.db, batchDate, graceWeekdays, info).length),
+      comparability: Object.fromEntries(
+        WINDOWS.map((k) => [k, periodComparability(picked, k)]),
+      ) as unknown as CompareBody["meta"]["comparability"],
+      cmf_spheres_comparability: spheresComparability(picked),
+    },
+  }
+}
+
+/** How many compare answers a snapshot keeps, per `series` text (~60 kB each for ten ids at full size). */
+const KEPT_ANSWERS = 256
+
+/**
+ * The answer of one `series` text is the same for every caller of a batch: it is rendered once
+ * per snapshot and kept (bounded, least recently used first out), errors included. The rows are
+ * the universe's with `graceWeekdays` (FDS_SERIES_GRACE_DAYS).
+ */
+export const compareAnswer = (
+  lease: Lease,
+  series: string,
+  graceWeekdays: number,
+): Effect.Effect<HttpServerResponse.HttpServerResponse, InvalidParameter | NotFound | ServiceUnavailable> =>
+  Effect.flatMap(
+    lease.read((r) =>
+      memoLru(r.db, `compareAnswer:${graceWeekdays}`, series, KEPT_ANSWERS, () => {
+        const body = compareBody(r, lease, graceWeekdays, series)
+        return body instanceof InvalidParameter || body instanceof NotFound || body instanceof ServiceUnavailable
+          ? body
+          : Buffer.from(JSON.stringify(body), "utf8")
+      }),
+    ),
+    (answer) => (answer instanceof Uint8Array ? Effect.succeed(jsonBytes(answer)) : Effect.fail(answer)),
+  )

@@ -1,0 +1,97 @@
+/**
+ * /api/funds/{run}/cartera/* and /api/funds/{run}/article107: mutual funds only. A RUN of an
+ * investment fund or ETF, or an unknown RUN, is 404 pointing to the FI portfolio routes; a
+ * malformed `month` is 400; without `month` the latest month with positions is used (404 when
+ * the fund has none); a month without positions is 200 with `data: []`.
+ */
+import { Effect } from "effect"
+import { BadRequest, NotFound, type ServiceUnavailable } from "../../schemas/ApiErrors.ts"
+import { checkDigit, formatRun } from "../../schemas/Ids.ts"
+import { isYearMonth } from "../../schemas/MarketParams.ts"
+import type { SnapshotReader } from "../../snapshots/Reader.ts"
+import type { Lease } from "../snapshot/SnapshotStore.ts"
+import { article107Detail } from "./MarketArticle107.ts"
+import {
+  availability,
+  type FundRef,
+  fiInstrumentOf,
+  fundByRun,
+  holdings,
+  latestPortfolioMonth,
+  resumen,
+} from "./MarketCartera.ts"
+
+const notAMutualFund = (r: SnapshotReader, runText: string, run: number | null, tail: string) => {
+  const instrument = run === null ? undefined : fiInstrumentOf(r.db, run)
+  return new NotFound({
+    parameter: "run",
+    message:
+      instrument === undefined
+        ? `no mutual fund with RUN ${runText}; investment funds and ETFs are at /api/fi/instruments/{id}/cartera/* (find the id with /api/fi/instruments?q=${runText})`
+        : `RUN ${runText} is an investment fund or ETF, not a mutual fund: use /api/fi/instruments/${instrument}/${tail}`,
+  })
+}
+
+/** The mutual fund of a RUN path parameter ("8043" or "8043-8"; a wrong check digit is unknown). */
+const fundOf = (r: SnapshotReader, runText: string, tail: string): FundRef | NotFound => {
+  const [body, dv] = runText.split("-") as [string, string | undefined]
+  const run = Number(body)
+  if (dv !== undefined && dv.toUpperCase() !== checkDigit(run)) return notAMutualFund(r, runText, null, tail)
+  return fundByRun(r.db, run) ?? notAMutualFund(r, runText, run, tail)
+}
+
+const carteraMeta = (fund: FundRef, month: string, market: string, r: SnapshotReader, count: number) => ({
+  run: formatRun(fund.run),
+  fundId: String(fund.concept_id),
+  fundName: fund.name,
+  month,
+  market,
+  availability: availability(r.db, fund.run, month) as { N: string; E: string },
+  valuation_unit: "thousands_of_fund_currency_cmf_reported",
+  percentage_unit: "percent_of_fund_assets",
+  count,
+})
+
+const carteraAnswer = <A>(
+  lease: Lease,
+  runText: string,
+  month: string | undefined,
+  tail: string,
+  build: (r: SnapshotReader, fund: FundRef, month: string) => A,
+): Effect.Effect<A, BadRequest | NotFound | ServiceUnavailable> => {
+  if (month !== undefined && !isYearMonth(month)) {
+    return Effect.fail(new BadRequest({ parameter: "month", message: `malformed query parameter month: ${JSON.stringify(month)} is not YYYY-MM` }))
+  }
+  return Effect.flatMap(
+    lease.read((r) => {
+      const fund = fundOf(r, runText, tail)
+      if (fund instanceof NotFound) return fund
+      const chosen = month ?? latestPortfolioMonth(r.db, fund.run)
+      if (chosen === null) return new NotFound({ parameter: "run", message: `no portfolio of RUN ${formatRun(fund.run)} in the published batch` })
+      return build(r, fund, chosen)
+    }),
+    (a) => (a instanceof NotFound ? Effect.fail(a) : Effect.succeed(a)),
+  )
+}
+
+export const carteraHoldingsAnswer = (lease: Lease, runText: string, query: { readonly month?: string; readonly market?: "N" | "E" | "all" }) =>
+  carteraAnswer(lease, runText, query.month, "cartera/holdings", (r, fund, month) => {
+    const market = query.market ?? "all"
+    const data = holdings(r.db, fund.run, month, market)
+    return { data, meta: carteraMeta(fund, month, market, r, data.length) }
+  })
+
+export const carteraResumenAnswer = (lease: Lease, runText: string, query: { readonly month?: string }) =>
+  carteraAnswer(lease, runText, query.month, "cartera/resumen", (r, fund, month) => {
+    const data = resumen(r.db, fund.run, month)
+    return { data, meta: carteraMeta(fund, month, "all", r, data.length) }
+  })
+
+export const article107Answer = (lease: Lease, runText: string) =>
+  Effect.flatMap(
+    lease.read((r) => {
+      const fund = fundOf(r, runText, "")
+      return fund instanceof NotFound ? fund : article107Detail(r.db, fund)
+    }),
+    (a) => (a instanceof NotFound ? Effect.fail(a) : Effect.succeed(a)),
+  )

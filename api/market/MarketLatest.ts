@@ -1,0 +1,38 @@
+/**
+ * The mutual-fund part of all-funds at any cutoff: the stored rows when the cutoff reaches the
+ * batch's latest market date, else rendered live (a bounded cache per snapshot); filters apply
+ * to the rows either way.
+ */
+import type Database from "better-sqlite3"
+import { type AllFundsFilters, filterRows, type VehiclePart } from "../../snapshots/readers/MarketAllFunds.ts"
+import { marketDates } from "../../snapshots/readers/MarketDates.ts"
+import { memoLru } from "../../snapshots/readers/MarketDb.ts"
+import { latestDates, liveMutualFundPart, readyMutualFundPart } from "../../snapshots/readers/MarketMutualFunds.ts"
+import { universe } from "../../snapshots/readers/MarketUniverse.ts"
+
+/** Null cutoff = the batch's own date; `graceWeekdays` decides the universe (compute/SeriesActivity.ts). */
+export const mutualFundPart = (
+  db: Database.Database,
+  batchDate: number,
+  graceWeekdays: number,
+  cutoff: number | null,
+  filters: AllFundsFilters,
+): VehiclePart => {
+  const latest = latestDates(db, batchDate, graceWeekdays)
+  let whole: VehiclePart
+  if (latest === null) {
+    whole = { vehicle: "mutual_fund", rows: [], date: null, previousDate: null }
+  } else if (cutoff === null || cutoff >= latest.date) {
+    whole =
+      readyMutualFundPart(db, batchDate, graceWeekdays) ??
+      memoLru(db, "mfPart", `latest:${graceWeekdays}`, 32, () => liveMutualFundPart(db, batchDate, graceWeekdays, latest))
+  } else {
+    whole = memoLru(db, "mfPart", `${cutoff}:${graceWeekdays}`, 32, () => {
+      const dates = marketDates(db, universe(db, batchDate, graceWeekdays), cutoff)
+      return dates === null
+        ? { vehicle: "mutual_fund" as const, rows: [], date: null, previousDate: null }
+        : liveMutualFundPart(db, batchDate, graceWeekdays, dates)
+    })
+  }
+  return { ...whole, rows: filterRows(whole.rows, filters) }
+}

@@ -1,0 +1,35 @@
+/**
+ * How market answers leave: JSON text written directly (the shapes are the schemas'; tests check
+ * them), and ready bytes sent as stored, gzip-compressed when the client accepts gzip.
+ */
+import { type HttpServerRequest, HttpServerResponse } from "effect/http"
+import { InvalidParameter } from "../../schemas/ApiErrors.ts"
+import type { ReadyBytes } from "../../snapshots/readers/MarketReady.ts"
+import { admitsCoding } from "../http/Caching.ts"
+
+/** True when Accept-Encoding admits gzip (named with q > 0, or through `*` when gzip is not named). */
+export const acceptsGzip = (request: HttpServerRequest.HttpServerRequest): boolean =>
+  admitsCoding(request.headers["accept-encoding"], "gzip")
+
+export const jsonText = (text: string): HttpServerResponse.HttpServerResponse =>
+  HttpServerResponse.text(text, { contentType: "application/json" })
+
+/**
+ * JSON already encoded, e.g. an answer kept per snapshot: the same object each time, so its
+ * compressed copies are kept too (api/http/Caching.ts).
+ */
+export const jsonBytes = (bytes: Uint8Array): HttpServerResponse.HttpServerResponse =>
+  HttpServerResponse.uint8Array(bytes, { contentType: "application/json" })
+
+export const readyResponse = (ready: ReadyBytes, gzip: boolean): HttpServerResponse.HttpServerResponse =>
+  HttpServerResponse.uint8Array(gzip ? ready.gzip : ready.json, {
+    contentType: "application/json",
+    headers: gzip ? { "content-encoding": "gzip", vary: "accept-encoding" } : { vary: "accept-encoding" },
+  })
+
+/** 422 for a date after the published batch: its data does not exist yet. */
+export const afterBatch = (parameter: string, date: string, batchDate: string) =>
+  new InvalidParameter({
+    parameter,
+    message: `invalid query parameter ${parameter}: ${date} is after the published batch date ${batchDate}`,
+  })

@@ -1,0 +1,172 @@
+/**
+ * Holds the published snapshot and swaps to a new one atomically.
+ *
+ * It watches data/snapshots/CURRENT (fs.watch, plus a poll as fallback). A new file is checked
+ * (its manifest names it and its hash, row counts agree, PRAGMA quick_check) in a worker thread,
+ * while the old one keeps serving, and only then opened here and swapped in; a file that fails is
+ * refused and the old one keeps serving. When CURRENT moves during a check, the check is dropped
+ * for the newer file: an older file never swaps in after a newer one. Each request takes a lease
+ * on the snapshot that was current when it began; a retired snapshot is closed when its last lease
+ * ends, or at the end of a drain window. A read through a lease whose snapshot was closed fails
+ * with 503 and Retry-After: no response ever mixes two batches.
+ *
+ * A read that finds the served file corrupt (SQLITE_CORRUPT, SQLITE_NOTADB) fails with 503 and
+ * Retry-After too, and has the file checked again (every read of it answers 503 until the check
+ * decides); so does a "not found" from a file that changed on disk since its check
+ * (`Lease.intact`, used by handlers/Snapshot.ts): a damaged page may hide a row, and an id that
+ * exists must not be answered 404. When nothing serves, the newest published snapshot that passes
+ * its checks stands in for CURRENT (see SwapState).
+ */
+
+import { join } from "node:path"
+import { Context, Effect, Layer, Schema } from "effect"
+import { ServiceUnavailable } from "../../schemas/ApiErrors.ts"
+import { isDamagedFileError, type SnapshotReader } from "../../snapshots/Reader.ts"
+import { fileIdentity } from "./FileIdentity.ts"
+import { SwapState } from "./SwapState.ts"
+
+/** Nothing is published yet (or nothing valid). */
+export class SnapshotMissing extends Schema.TaggedError<SnapshotMissing>()("SnapshotMissing", {}) {}
+
+export interface Loaded {
+  readonly generation: number
+  readonly file: string
+  readonly reader: SnapshotReader
+  readonly contentHash: string
+  /** Rows in the snapshot's data tables (for /health), counted by the check before the swap. */
+  readonly totalRecords: number
+  /** The snapshot says it lacks its FI/ETF part (meta fi_status; for /health, read at the swap). */
+  readonly fiUnavailable: boolean
+  /** The file's identity (snapshot/FileIdentity.ts) when it was checked; null if it had none. */
+  readonly identity: string | null
+  /** Why it is checked again (it changed on disk, a read found it corrupt); null while it is not. */
+  suspect: string | null
+  /** A read found it corrupt: every read answers 503 until its re-check decides (a fresh connection, or none). */
+  damaged: boolean
+  leases: number
+  retired: boolean
+}
+
+export interface Lease {
+  readonly generation: number
+  readonly file: string
+  readonly contentHash: string
+  /**
+   * Runs a read on the pinned snapshot; 503 (snapshot_changed) when it was closed meanwhile, 503
+   * (snapshot_damaged) when the file is found corrupt (then it is checked again).
+   */
+  readonly read: <A>(f: (reader: SnapshotReader) => A) => Effect.Effect<A, ServiceUnavailable>
+  /**
+   * Whether the pinned file is still the one that was checked and is not being checked again (one
+   * stat); false has it checked again. A "not found" is answered only when it is true.
+   */
+  readonly intact: () => boolean
+}
+
+export interface SnapshotStoreOptions {
+  readonly dir: string
+  readonly pollMillis: number
+  readonly drainMillis: number
+  /** The pipeline's ledger, read (read-only) for a snapshot to fall back to; default `<dir>/../ledger.sqlite`. */
+  readonly ledger?: string
+  /**
+   * Work done on a checked snapshot before it is swapped in (caches its first requests would
+   * otherwise build, all at once, on the event loop): it should give the loop back between steps
+   * and stop when `stillWanted()` turns false (a newer CURRENT, the API stopping). A failure is
+   * logged and the snapshot swaps in all the same.
+   */
+  readonly warm?: (snapshot: WarmSnapshot, stillWanted: () => boolean) => Promise<void>
+}
+
+export interface WarmSnapshot {
+  readonly reader: SnapshotReader
+  readonly file: string
+  readonly contentHash: string
+}
+
+export class SnapshotStore extends Context.Service<
+  SnapshotStore,
+  {
+    /** Pins the current snapshot for the scope (the request). */
+    readonly lease: Effect.Effect<Lease, SnapshotMissing, import("effect").Scope.Scope>
+    readonly current: () => Loaded | null
+    /** What is wrong with CURRENT or the served file (for /health: degraded while any). */
+    readonly faults: () => ReadonlyArray<string>
+    /** Looks at CURRENT now and swaps when it names another valid file; ends once that is decided. */
+    readonly refresh: Effect.Effect<void>
+  }
+>()("fds/api/SnapshotStore") {
+  static readonly layer = (options: SnapshotStoreOptions) =>
+    Layer.effect(
+      SnapshotStore,
+      Effect.gen(function* () {
+        const state = new SwapState(options)
+        // stop() ends a check under way and waits for its worker thread to exit
+        yield* Effect.acquireRelease(
+          Effect.sync(() => state.start()),
+          () => Effect.promise(() => state.stop()),
+        )
+        // the snapshot CURRENT names is checked before the API serves
+        yield* Effect.promise(() => state.refresh())
+        const lease = Effect.acquireRelease(
+          Effect.suspend(() => {
+            const loaded = state.loaded
+            if (loaded === null) return Effect.fail(new SnapshotMissing())
+            loaded.leases++
+            return Effect.succeed(loaded)
+          }),
+          (loaded) => Effect.sync(() => state.release(loaded)),
+        ).pipe(Effect.map((loaded): Lease => makeLease(loaded, state)))
+        return SnapshotStore.of({
+          lease,
+          current: () => state.loaded,
+          faults: () => state.faults.causes(),
+          refresh: Effect.promise(() => state.refresh()),
+        })
+      }),
+    )
+}
+
+const snapshotChanged = new ServiceUnavailable({
+  reason: "snapshot_changed",
+  message: "a new batch was published while the request was read; retry",
+  retryAfter: 1,
+})
+
+/** 503 for a read of a served file found corrupt or changed on disk, while it is checked again. */
+export const snapshotDamaged = new ServiceUnavailable({
+  reason: "snapshot_damaged",
+  message: "the published batch could not be read reliably; it is being checked again, retry later",
+  retryAfter: 5,
+})
+
+const makeLease = (loaded: Loaded, state: SwapState): Lease => ({
+  generation: loaded.generation,
+  file: loaded.file,
+  contentHash: loaded.contentHash,
+  read: (f) =>
+    Effect.suspend(() => {
+      if (!loaded.reader.isOpen) return Effect.fail(snapshotChanged)
+      if (loaded.damaged) return Effect.fail(snapshotDamaged)
+      try {
+        return Effect.succeed(f(loaded.reader))
+      } catch (e) {
+        // A connection closed under us is a retired snapshot; a corrupt file is checked again; anything else is a defect.
+        if (!loaded.reader.isOpen) return Effect.fail(snapshotChanged)
+        if (isDamagedFileError(e)) {
+          loaded.damaged = true
+          state.suspect(loaded, `a read found it corrupt: ${String(e)}`)
+          return Effect.fail(snapshotDamaged)
+        }
+        return Effect.die(e)
+      }
+    }),
+  intact: () => {
+    if (loaded.suspect !== null) return false
+    const identity = fileIdentity(join(state.dir, loaded.file))
+    // gone from disk is not damage: the open file still reads the checked bytes
+    if (identity === null || identity === loaded.identity) return true
+    state.suspect(loaded, "the file changed on disk since it was checked")
+    return false
+  },
+})

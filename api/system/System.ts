@@ -1,0 +1,104 @@
+/** Handlers of /health and /api/key/info. */
+
+import { statSync } from "node:fs"
+import { dirname, join } from "node:path"
+import { Clock, Config, Effect } from "effect"
+import { HttpApiBuilder, HttpApiSchema } from "effect/http-api"
+import { KeyStore } from "../../accounts/KeyStore.ts"
+import { ServiceUnavailable } from "../../schemas/ApiErrors.ts"
+import { CURRENT, inspectCurrent } from "../../snapshots/Pointer.ts"
+import { type HealthInput, healthReasons, healthState, type PipelineStatus, readStatus, sourceState } from "../../snapshots/Status.ts"
+import { Api } from "../Api.ts"
+import { CurrentKey } from "../security/Security.ts"
+import { type Loaded, SnapshotStore } from "../snapshot/SnapshotStore.ts"
+
+/** Hours after the end of the batch date before the data counts as stale (see snapshots/Status.ts). */
+const StaleAfterHours = Config.Number("FDS_STALE_AFTER_HOURS").pipe(Config.withDefault(36))
+
+const santiagoDay = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Santiago", year: "numeric", month: "2-digit", day: "2-digit" })
+
+/** Each data set's freshness from STATUS.json, judged today (America/Santiago). */
+const sourcesHealth = (status: PipelineStatus | null, nowMillis: number) => {
+  const today = santiagoDay.format(new Date(nowMillis))
+  return (status?.sources ?? []).map((s) => ({
+    data_set: s.data_set,
+    state: sourceState(s, today),
+    cadence: s.cadence,
+    latest_value_date: s.latest_value_date,
+    last_received_at: s.last_received_at,
+    how: s.how,
+    waiting: s.waiting,
+  }))
+}
+
+/** ok or degraded with its reasons, from the pipeline's STATUS.json, CURRENT next to the served snapshot and what the store found wrong. */
+const servedHealth = (loaded: Loaded, faults: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    const dir = dirname(loaded.reader.path)
+    const current = inspectCurrent(dir)
+    const since = statSync(join(dir, CURRENT), { throwIfNoEntry: false })?.mtimeMs ?? 0
+    const status = readStatus(dir)
+    const nowMillis = yield* Clock.currentTimeMillis
+    const input: HealthInput = {
+      served: { batchDate: loaded.reader.batchDate, file: loaded.file, fiUnavailable: loaded.fiUnavailable },
+      current: current._tag === "Names" ? { file: current.file, sinceMillis: since } : null,
+      faults,
+      status,
+      nowMillis,
+      staleAfterHours: yield* StaleAfterHours.pipe(Effect.orElseSucceed(() => 36)),
+      graceMillis: 10_000,
+    }
+    return { status: healthState(input), reasons: healthReasons(input), sources: sourcesHealth(status, nowMillis) }
+  })
+
+export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
+  handlers.handle("health", () =>
+    Effect.gen(function* () {
+      const store = yield* SnapshotStore
+      const loaded = store.current()
+      if (loaded === null) {
+        const faults = store.faults()
+        return {
+          status: "unavailable" as const,
+          last_scraped_date: null,
+          total_records: 0,
+          reasons: faults.length > 0 ? [...faults] : ["nothing is published yet"],
+          sources: [],
+        }
+      }
+      const health = yield* servedHealth(loaded, store.faults())
+      return { ...health, last_scraped_date: loaded.reader.batchDate, total_records: loaded.totalRecords }
+    }),
+  ),
+)
+
+export const KeyHandlers = HttpApiBuilder.group(Api, "key", (handlers) =>
+  handlers.handle("keyInfo", () =>
+    Effect.gen(function* () {
+      const key = yield* CurrentKey
+      const keys = yield* KeyStore
+      const today = yield* keys.usageToday(key.id).pipe(
+        Effect.mapError(
+          () =>
+            new ServiceUnavailable({
+              reason: "key_check_unavailable",
+              message: "the API key could not be checked; retry later",
+              retryAfter: 5,
+            }),
+        ),
+      )
+      return HttpApiSchema.withHeaders({
+        body: {
+          name: key.name,
+          tier: key.tier,
+          daily_quota: key.dailyQuota,
+          // Keys without a daily limit (internal tier by default) are counted but never refused.
+          quota_enforced: key.dailyQuota !== null,
+          created_at: key.createdAt,
+          requests_today: today,
+        },
+        headers: { "cache-control": "no-store" as const },
+      })
+    }),
+  ),
+)
