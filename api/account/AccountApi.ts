@@ -24,6 +24,7 @@ import {
   RateLimitedResponse,
   UntrustedOriginResponse,
 } from "../../schemas/ApiErrors.ts"
+import { PinSnapshot } from "../snapshot/Pinned.ts"
 
 /** 403 when a request's Origin is not the public origin (or a configured trusted one). */
 export class AccountOrigin extends HttpApiMiddleware.Service<AccountOrigin>()("fds/api/AccountOrigin", {
@@ -74,7 +75,10 @@ export class AccountApi extends HttpApiGroup.make("account")
       payload: WatchlistRequest,
       success: WatchlistResponse,
       error: signedIn,
-    }).annotate(OpenApi.Summary, "Add a published series to the watchlist"),
+    })
+      // the series is checked against the published batch, pinned for the request
+      .middleware(PinSnapshot)
+      .annotate(OpenApi.Summary, "Add a published series to the watchlist"),
     HttpApiEndpoint.delete("unwatch", "/api/me/watchlist/:serie_id", {
       params: { serie_id: SerieId },
       success: HttpApiSchema.NoContent,

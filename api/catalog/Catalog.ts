@@ -14,11 +14,10 @@ import type { FundsTable, SeriesTable } from "../../snapshots/Tables.ts"
 import { Api } from "../Api.ts"
 import { providersAll } from "../fi/FiProviders.ts"
 import { fiDaysResponse } from "../fi/FiReturnsDays.ts"
-import { canonicalAssetText, parseAssetRef } from "../returns/ReturnsSubject.ts"
-import { readFi } from "../snapshot/FiSnapshot.ts"
+import { canonicalAssetText, parseAssetRef, seriesNotFound } from "../returns/ReturnsSubject.ts"
+import { requireFi } from "../snapshot/FiSnapshot.ts"
+import { PinnedSnapshot, read } from "../snapshot/Pinned.ts"
 import { seriesGraceWeekdays } from "../snapshot/SeriesGrace.ts"
-import { readSnapshot, withSnapshot } from "../snapshot/Snapshot.ts"
-import type { Lease } from "../snapshot/SnapshotStore.ts"
 
 const conceptualAsset = (f: FundsTable) => ({
   id: String(f.concept_id),
@@ -126,8 +125,10 @@ const lowerBound = (dates: ReadonlyArray<number>, from: number): number => {
 
 const DAYS_HEAD = Buffer.from(`{"data":[`)
 
-const daysResponse = (lease: Lease, assetText: string, assetId: number, from: number) =>
-  lease.read((r) => {
+/** The FM series' days from `from` (YYYYMMDD); 404 when the id names no series of the batch. */
+const daysResponse = Effect.fn(function* (assetText: string, assetId: number, from: number) {
+  const lease = yield* PinnedSnapshot
+  const response = yield* lease.read((r) => {
     const cacheKey = `${lease.generation}:${assetText}`
     let rendered = daysCache.get(cacheKey)
     if (rendered === undefined) {
@@ -149,71 +150,60 @@ const daysResponse = (lease: Lease, assetText: string, assetId: number, from: nu
       contentType: "application/json",
     })
   })
+  return response ?? (yield* seriesNotFound(assetText))
+})
 
 export const CatalogHandlers = HttpApiBuilder.group(Api, "catalog", (handlers) =>
   Effect.map(seriesGraceWeekdays, (grace) =>
     handlers
-      .handle("providers", ({ query }) =>
-        query.scope === "all"
-          ? readFi((r) => providersAll(r, grace))
-          : readSnapshot((r) => ({
-              data: r.providers().map((p) => ({
-                id: String(p.provider_id),
-                type: "asset_provider" as const,
-                attributes: { name: p.name },
-              })),
-            })),
+      .handle(
+        "providers",
+        Effect.fn(function* ({ query }) {
+          if (query.scope === "all") {
+            yield* requireFi
+            return yield* read((r) => providersAll(r, grace))
+          }
+          return yield* read((r) => ({
+            data: r.providers().map((p) => ({ id: String(p.provider_id), type: "asset_provider" as const, attributes: { name: p.name } })),
+          }))
+        }),
       )
-      .handle("conceptualAssets", ({ params }) =>
-        Effect.flatMap(idParam("provider_id", params.provider_id), (providerId) =>
-          withSnapshot((lease) =>
-            Effect.flatMap(
-              lease.read((r) =>
-                r.provider(providerId) !== undefined
-                  ? r.currentFundsOf(providerId, grace)
-                  : // an administrator known only from the FI lists (listed with scope=all) has no mutual funds
-                    fiCatalog(r).instruments.some((i) => i.provider_id === providerId)
-                    ? []
-                    : null,
-              ),
-              (funds) =>
-                funds === null
-                  ? Effect.fail(new NotFound({ message: `no administrator with id ${providerId}`, parameter: "provider_id" }))
-                  : Effect.succeed({ data: funds.map(conceptualAsset) }),
-            ),
-          ),
-        ),
+      .handle(
+        "conceptualAssets",
+        Effect.fn(function* ({ params }) {
+          const providerId = yield* idParam("provider_id", params.provider_id)
+          const funds = yield* read((r) =>
+            r.provider(providerId) !== undefined
+              ? r.currentFundsOf(providerId, grace)
+              : // an administrator known only from the FI lists (listed with scope=all) has no mutual funds
+                fiCatalog(r).instruments.some((i) => i.provider_id === providerId)
+                ? []
+                : null,
+          )
+          if (funds === null) return yield* new NotFound({ message: `no administrator with id ${providerId}`, parameter: "provider_id" })
+          return { data: funds.map(conceptualAsset) }
+        }),
       )
-      .handle("realAssets", ({ params }) =>
-        Effect.flatMap(idParam("concept_id", params.concept_id), (conceptId) =>
-          withSnapshot((lease) =>
-            Effect.flatMap(
-              lease.read((r) => {
-                const fund = r.fund(conceptId)
-                return fund === undefined ? null : r.seriesOf(fund.concept_id).map((s) => realAsset(r, fund, s, grace))
-              }),
-              (series) =>
-                series === null
-                  ? Effect.fail(new NotFound({ message: `no fund with id ${conceptId}`, parameter: "concept_id" }))
-                  : Effect.succeed({ data: series }),
-            ),
-          ),
-        ),
+      .handle(
+        "realAssets",
+        Effect.fn(function* ({ params }) {
+          const conceptId = yield* idParam("concept_id", params.concept_id)
+          const series = yield* read((r) => {
+            const fund = r.fund(conceptId)
+            return fund === undefined ? null : r.seriesOf(fund.concept_id).map((s) => realAsset(r, fund, s, grace))
+          })
+          if (series === null) return yield* new NotFound({ message: `no fund with id ${conceptId}`, parameter: "concept_id" })
+          return { data: series }
+        }),
       )
-      .handle("days", ({ params, query }) => {
-        const text = canonicalAssetText(params.asset_id)
-        const from = query.from_date === undefined ? 0 : dateToInt(query.from_date)
-        return Effect.flatMap(parseAssetRef(text), (ref) =>
-          ref.kind === "fi"
-            ? withSnapshot((lease) => fiDaysResponse(lease, ref.id, from))
-            : withSnapshot((lease) =>
-                Effect.flatMap(daysResponse(lease, text, ref.id, from), (response) =>
-                  response === null
-                    ? Effect.fail(new NotFound({ message: `no series with id ${text}`, parameter: "asset_id" }))
-                    : Effect.succeed(response),
-                ),
-              ),
-        )
-      }),
+      .handle(
+        "days",
+        Effect.fn(function* ({ params, query }) {
+          const text = canonicalAssetText(params.asset_id)
+          const from = query.from_date === undefined ? 0 : dateToInt(query.from_date)
+          const ref = yield* parseAssetRef(text)
+          return ref.kind === "fi" ? yield* fiDaysResponse(ref.id, from) : yield* daysResponse(text, ref.id, from)
+        }),
+      ),
   ),
 )

@@ -11,6 +11,7 @@ import {
 import { IsoDate } from "../../schemas/Dates.ts"
 import { AssetProviderAllList } from "../../schemas/FiProviders.ts"
 import { ApiKeyAuth } from "../security/Security.ts"
+import { PinSnapshot } from "../snapshot/Pinned.ts"
 
 /** Ids in paths are plain decimal digits (checked again as unsigned 32-bit in the handler). */
 const DecimalId = Schema.String.check(Schema.isPattern(/^[0-9]+$/u))
@@ -52,5 +53,7 @@ export class CatalogApi extends HttpApiGroup.make("catalog")
       error: dataErrors(NotFoundResponse),
     }).annotate(OpenApi.Summary, "Daily quota values of a series, ascending, whole history from from_date"),
   )
+  // the batch is pinned inside the key check: a request without a valid key never takes a lease
+  .middleware(PinSnapshot)
   .middleware(ApiKeyAuth)
   .annotateMerge(OpenApi.annotations({ title: "Funds", description: "Administrators, funds, series, daily values" })) {}

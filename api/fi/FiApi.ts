@@ -7,6 +7,7 @@ import { FiInstrumentDetail } from "../../schemas/FiDetail.ts"
 import { FiInstrumentList } from "../../schemas/FiInstruments.ts"
 import { FiPriceList } from "../../schemas/FiPrices.ts"
 import { ApiKeyAuth } from "../security/Security.ts"
+import { PinSnapshot } from "../snapshot/Pinned.ts"
 import { InstrumentsQuery, PricesQuery } from "./FiQueries.ts"
 
 const InstrumentId = Schema.String.check(
@@ -56,6 +57,8 @@ export class FiApi extends HttpApiGroup.make("fi")
       error: carteraErrors,
     }).annotate(OpenApi.Summary, "Quarterly portfolio of the fund, grouped by instrument type"),
   )
+  // the batch is pinned inside the key check: a request without a valid key never takes a lease
+  .middleware(PinSnapshot)
   .middleware(ApiKeyAuth)
   .annotateMerge(
     OpenApi.annotations({

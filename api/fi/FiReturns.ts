@@ -12,7 +12,7 @@
  *   - the expense ratio is the fact sheet's TAC only when `tac.status` is `available`.
  */
 import { Effect, Layer } from "effect"
-import { InvalidParameter, type ServiceUnavailable } from "../../schemas/ApiErrors.ts"
+import { InvalidParameter } from "../../schemas/ApiErrors.ts"
 import { dateToInt } from "../../schemas/Dates.ts"
 import { formatRun } from "../../schemas/Ids.ts"
 import type { ExpenseRatioBody, ExpenseRatioHistoryBody } from "../../schemas/ReturnsCosts.ts"
@@ -30,8 +30,9 @@ import type { FiInstrumentsTable, FiSeriesTable } from "../../snapshots/tables/F
 import { accountingAttributes, adjustedAttributes } from "../returns/ReturnsBody.ts"
 import { quotaCurrencyOf } from "../returns/ReturnsLabels.ts"
 import { riskFields } from "../returns/ReturnsMetrics.ts"
-import { type FiReturnsRequest, FiReturnsSource } from "../returns/ReturnsSubject.ts"
+import { type FiReturnsRequest, FiReturnsSource, seriesNotFound } from "../returns/ReturnsSubject.ts"
 import { fiUnavailable } from "../snapshot/FiSnapshot.ts"
+import { PinnedSnapshot } from "../snapshot/Pinned.ts"
 import type { Lease } from "../snapshot/SnapshotStore.ts"
 import { resolveFiSeries } from "./FiResolver.ts"
 
@@ -47,30 +48,25 @@ export const fiSubject = (reader: SnapshotReader, id: string): FiSubject | null 
   return resolved === undefined || resolved.serie === null ? null : { instrument: resolved.instrument, serie: resolved.serie }
 }
 
-/** What a read on an FI id answers: the value, nothing (404), FI data unavailable, or a 422. */
-type Outcome<A> =
-  | { readonly _tag: "ok"; readonly value: A | null }
-  | { readonly _tag: "fi_unavailable"; readonly reason: string }
-  | { readonly _tag: "invalid"; readonly error: InvalidParameter }
+/**
+ * The FI/ETF series an id names on the request's batch: 503 when the batch has no FI data, 404
+ * (naming `asset_id`, as `requestedId`) when the id is no published series.
+ */
+export const requireFiSubject = Effect.fn(function* (id: string, requestedId: string) {
+  const lease = yield* PinnedSnapshot
+  const availability = yield* lease.read((r) => fiCatalog(r).availability)
+  if (!availability.available) return yield* fiUnavailable(availability.reason)
+  const subject = yield* lease.read((r) => fiSubject(r, id))
+  return subject ?? (yield* seriesNotFound(requestedId))
+})
 
-/** One read on the pinned snapshot for an FI id: 503 when the batch has no FI data, null when the id is unknown. */
-export const readFiSubject = <A>(
-  lease: Lease,
-  id: string,
-  f: (reader: SnapshotReader, subject: FiSubject) => A | InvalidParameter,
-): Effect.Effect<A | null, ServiceUnavailable | InvalidParameter> =>
-  Effect.flatMap(
-    lease.read((r): Outcome<A> => {
-      const availability = fiCatalog(r).availability
-      if (!availability.available) return { _tag: "fi_unavailable", reason: availability.reason }
-      const subject = fiSubject(r, id)
-      if (subject === null) return { _tag: "ok", value: null }
-      const value = f(r, subject)
-      return value instanceof InvalidParameter ? { _tag: "invalid", error: value } : { _tag: "ok", value }
-    }),
-    (o): Effect.Effect<A | null, ServiceUnavailable | InvalidParameter> =>
-      o._tag === "ok" ? Effect.succeed(o.value) : o._tag === "invalid" ? Effect.fail(o.error) : Effect.fail(fiUnavailable(o.reason)),
-  )
+/** One read on the request's snapshot about the FI/ETF series an id names (see requireFiSubject). */
+const readSubject = <A>(id: string, requestedId: string, f: (reader: SnapshotReader, subject: FiSubject, lease: Lease) => A) =>
+  Effect.gen(function* () {
+    const subject = yield* requireFiSubject(id, requestedId)
+    const lease = yield* PinnedSnapshot
+    return yield* lease.read((r) => f(r, subject, lease))
+  })
 
 /** The series' book values up to `cutoff` (YYYYMMDD) as the computations read them. */
 const history = (reader: SnapshotReader, serieId: string, cutoff: number): QuotaSeries => {
@@ -96,20 +92,15 @@ const NO_SPHERES = {
 /** The FI cutoff as YYYYMMDD. */
 const fiCutoffInt = (reader: SnapshotReader): number => fromIsoDate(fiCatalog(reader).cutoff) as number
 
+/** The body for a cutoff (YYYYMMDD) not after the batch date. */
 export const fiReturnsBody = (
   reader: SnapshotReader,
   lease: Lease,
   s: FiSubject,
   q: FiReturnsRequest,
-): FundReturnBody | AdjustedReturnBody | InvalidParameter => {
+  cutoff: number,
+): FundReturnBody | AdjustedReturnBody => {
   const batchDate = dateToInt(reader.batchDate)
-  const cutoff = q.cutoff === undefined ? fiCutoffInt(reader) : dateToInt(q.cutoff)
-  if (cutoff > batchDate) {
-    return new InvalidParameter({
-      parameter: "as_of_date",
-      message: `invalid query parameter as_of_date: ${q.cutoff} is after the latest published batch (${reader.batchDate})`,
-    })
-  }
   const currency = s.serie.currency
   const r = seriesReturns(history(reader, s.serie.serie_id, cutoff), cutoff, currency, q.valuation, "price", loadIndicators(reader.db))
   const quotaCurrency = quotaCurrencyOf(currency)
@@ -200,25 +191,34 @@ export const fiExpenseRatioHistoryBody = (
   }
 }
 
+/** A cutoff after the batch date is a 422 naming as_of_date; without one, the FI cutoff. */
+const fiReturns = Effect.fn(function* (id: string, q: FiReturnsRequest) {
+  const subject = yield* requireFiSubject(id, q.requestedId)
+  const lease = yield* PinnedSnapshot
+  const { batch, cutoff } = yield* lease.read((r) => ({
+    batch: r.batchDate,
+    cutoff: q.cutoff === undefined ? fiCutoffInt(r) : dateToInt(q.cutoff),
+  }))
+  if (cutoff > dateToInt(batch)) {
+    return yield* new InvalidParameter({
+      parameter: "as_of_date",
+      message: `invalid query parameter as_of_date: ${q.cutoff} is after the latest published batch (${batch})`,
+    })
+  }
+  return yield* lease.read((r) => fiReturnsBody(r, lease, subject, q, cutoff))
+})
+
 export const fiReturnsSource: FiReturnsSource["Service"] = {
-  exists: (lease, id) =>
-    Effect.map(
-      Effect.catchTag(readFiSubject(lease, id, () => true), "InvalidParameter", () => Effect.succeed(null)),
-      (found) => found === true,
+  exists: (id) =>
+    requireFiSubject(id, id).pipe(
+      Effect.as(true),
+      Effect.catchTag("NotFound", () => Effect.succeed(false)),
     ),
-  returns: (lease, id, request) => readFiSubject(lease, id, (r, s) => fiReturnsBody(r, lease, s, request)),
-  riskMetrics: (lease, id, requestedId) =>
-    Effect.catchTag(readFiSubject(lease, id, (r, s) => fiRiskBody(r, s, requestedId)), "InvalidParameter", () => Effect.succeed(null)),
-  expenseRatio: (lease, id, requestedId) =>
-    Effect.catchTag(readFiSubject(lease, id, (r, s) => fiExpenseRatioBody(r, s, requestedId)), "InvalidParameter", () =>
-      Effect.succeed(null),
-    ),
-  expenseRatioHistory: (lease, id, requestedId, fromDate) =>
-    Effect.catchTag(
-      readFiSubject(lease, id, (r, s) => fiExpenseRatioHistoryBody(r, s, requestedId, fromDate)),
-      "InvalidParameter",
-      () => Effect.succeed(null),
-    ),
+  returns: fiReturns,
+  riskMetrics: (id, requestedId) => readSubject(id, requestedId, (r, s) => fiRiskBody(r, s, requestedId)),
+  expenseRatio: (id, requestedId) => readSubject(id, requestedId, (r, s) => fiExpenseRatioBody(r, s, requestedId)),
+  expenseRatioHistory: (id, requestedId, fromDate) =>
+    readSubject(id, requestedId, (r, s) => fiExpenseRatioHistoryBody(r, s, requestedId, fromDate)),
 }
 
 /** Provides the FI answers to the returns routes (api/Server.ts). */

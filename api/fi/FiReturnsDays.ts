@@ -7,27 +7,24 @@
  * the shape is RealAssetDays' with the optional fields of schemas/FiRealAssets.ts, checked against
  * /openapi.json by test/http/realAssetsContract.test.ts.
  */
+
 import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
-import { NotFound } from "../../schemas/ApiErrors.ts"
 import { intToDate } from "../../schemas/Dates.ts"
 import { bookValues, NO_TO } from "../../snapshots/readers/FiBookValues.ts"
-import type { Lease } from "../snapshot/SnapshotStore.ts"
-import { readFiSubject } from "./FiReturns.ts"
+import { PinnedSnapshot } from "../snapshot/Pinned.ts"
+import { requireFiSubject } from "./FiReturns.ts"
 
-export const fiDaysResponse = (lease: Lease, assetText: string, from: number) =>
-  Effect.flatMap(
-    readFiSubject(lease, assetText.toLowerCase(), (r, s) => {
-      const currency = JSON.stringify(s.serie.currency)
-      const items = bookValues(r, s.serie.serie_id, from, NO_TO).map((row) => {
-        const iso = intToDate(row.date)
-        return `{"id":"${assetText}_${iso}","type":"real_asset_day","attributes":{"date":"${iso}","price":${row.book_value},"currency":${currency},"price_source":"cmf","price_basis":"valor_libro"}}`
-      })
-      const meta = JSON.stringify({ asset_id: assetText, batch_date: r.batchDate, count: items.length, serie_id: s.serie.serie_id })
-      return HttpServerResponse.text(`{"data":[${items.join(",")}],"meta":${meta}}`, { contentType: "application/json" })
-    }),
-    (response) =>
-      response === null
-        ? Effect.fail(new NotFound({ message: `no series with id ${assetText}`, parameter: "asset_id" }))
-        : Effect.succeed(response),
-  )
+export const fiDaysResponse = Effect.fn(function* (assetText: string, from: number) {
+  const s = yield* requireFiSubject(assetText.toLowerCase(), assetText)
+  const lease = yield* PinnedSnapshot
+  return yield* lease.read((r) => {
+    const currency = JSON.stringify(s.serie.currency)
+    const items = bookValues(r, s.serie.serie_id, from, NO_TO).map((row) => {
+      const iso = intToDate(row.date)
+      return `{"id":"${assetText}_${iso}","type":"real_asset_day","attributes":{"date":"${iso}","price":${row.book_value},"currency":${currency},"price_source":"cmf","price_basis":"valor_libro"}}`
+    })
+    const meta = JSON.stringify({ asset_id: assetText, batch_date: r.batchDate, count: items.length, serie_id: s.serie.serie_id })
+    return HttpServerResponse.text(`{"data":[${items.join(",")}],"meta":${meta}}`, { contentType: "application/json" })
+  })
+})

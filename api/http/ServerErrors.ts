@@ -9,8 +9,8 @@
  */
 import { Cause, Effect } from "effect"
 import { HttpBody, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { redactKeys } from "./Secrets.ts"
 import { loggablePath, REQUEST_ID_HEADER } from "./RequestLog.ts"
+import { redactKeys } from "./Secrets.ts"
 
 export interface ErrorLogLine {
   readonly time: string

@@ -1,6 +1,7 @@
 /** Market routes (contract only; handlers in api/market/Market*.ts). */
 import { HttpApiGroup, OpenApi } from "effect/http-api"
 import { ApiKeyAuth } from "../security/Security.ts"
+import { PinSnapshot } from "../snapshot/Pinned.ts"
 import { compare, screener } from "./MarketCompareApi.ts"
 import { article107, carteraHoldings, carteraResumen } from "./MarketFundApi.ts"
 import { agfEvolution, agfRanking, tacChanges } from "./MarketStatsApi.ts"
@@ -11,6 +12,8 @@ export class MarketApi extends HttpApiGroup.make("market")
   .add(agfRanking, agfEvolution, tacChanges)
   .add(carteraResumen, carteraHoldings, article107)
   .add(compare, screener)
+  // the batch is pinned inside the key check: a request without a valid key never takes a lease
+  .middleware(PinSnapshot)
   .middleware(ApiKeyAuth)
   .annotateMerge(
     OpenApi.annotations({

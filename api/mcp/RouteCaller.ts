@@ -18,6 +18,7 @@ import { OffThreadRenderer } from "../market/OffThreadRender.ts"
 import { ReturnsHandlers } from "../returns/Returns.ts"
 import { ApiKeyAuth, CurrentKey } from "../security/Security.ts"
 import { RequestValidationLive } from "../security/SecurityLive.ts"
+import { PinSnapshotLive } from "../snapshot/Pinned.ts"
 import { type Lease, SnapshotStore } from "../snapshot/SnapshotStore.ts"
 import { PublicHandlers } from "../system/System.ts"
 import { McpApi } from "./McpApi.ts"
@@ -34,7 +35,7 @@ const pinnedStore = (store: SnapshotStore["Service"], lease: Lease): SnapshotSto
 
 const routes = HttpApiBuilder.layer(McpApi).pipe(
   Layer.provide([PublicHandlers, CatalogHandlers, ReturnsHandlers, MarketHandlers, FiHandlers]),
-  Layer.provide([CheckedKey, RequestValidationLive, FiReturnsLive]),
+  Layer.provide([CheckedKey, RequestValidationLive, FiReturnsLive, PinSnapshotLive]),
 )
 
 /** What a route answered: its HTTP status, its JSON body and its Retry-After (seconds) if any. */

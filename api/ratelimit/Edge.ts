@@ -9,7 +9,7 @@
 import { Clock, Effect, Option, Result } from "effect"
 import { HttpMiddleware, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { IpNetwork, NetAddress } from "effect/net"
-import { corsHeaders, cors } from "../web/Cors.ts"
+import { cors, corsHeaders } from "../web/Cors.ts"
 import { TokenBuckets } from "./TokenBucket.ts"
 
 export interface EdgeOptions {

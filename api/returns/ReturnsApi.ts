@@ -7,6 +7,7 @@ import { CompactDate, ExpenseRatioHistory, ExpenseRatioResponse } from "../../sc
 import { AdjustedReturnResponse, FundReturnResponse, TotalReturnResponse } from "../../schemas/ReturnsResponses.ts"
 import { RiskMetricsResponse } from "../../schemas/ReturnsRisk.ts"
 import { ApiKeyAuth } from "../security/Security.ts"
+import { PinSnapshot } from "../snapshot/Pinned.ts"
 
 const assetId = {
   asset_id: Schema.String.annotate({
@@ -55,5 +56,7 @@ export class ReturnsApi extends HttpApiGroup.make("returns")
       error: dataErrors(NotFoundResponse),
     }).annotate(OpenApi.Summary, "Monthly TAC history of a series; an empty list when none"),
   )
+  // the batch is pinned inside the key check: a request without a valid key never takes a lease
+  .middleware(PinSnapshot)
   .middleware(ApiKeyAuth)
   .annotateMerge(OpenApi.annotations({ title: "Returns", description: "Returns, risk and costs of a series" })) {}

@@ -4,12 +4,12 @@
  * service, provided by the FI routes' work; without it every UUID is unknown (404).
  */
 import { Context, Effect } from "effect"
-import { InvalidParameter, type ServiceUnavailable } from "../../schemas/ApiErrors.ts"
+import { InvalidParameter, NotFound, type ServiceUnavailable } from "../../schemas/ApiErrors.ts"
 import { isUuid, parseUint32 } from "../../schemas/Ids.ts"
 import type { ExpenseRatioBody, ExpenseRatioHistoryBody } from "../../schemas/ReturnsCosts.ts"
 import type { AdjustedReturnBody, FundReturnBody } from "../../schemas/ReturnsResponses.ts"
 import type { RiskMetricsBody } from "../../schemas/ReturnsRisk.ts"
-import type { Lease } from "../snapshot/SnapshotStore.ts"
+import type { PinnedSnapshot } from "../snapshot/Pinned.ts"
 
 /** An asset_id from the path: FM (unsigned 32-bit) or FI/ETF (UUID text, lower case). */
 export type AssetRef = { readonly kind: "fm"; readonly id: number } | { readonly kind: "fi"; readonly id: string }
@@ -29,6 +29,9 @@ const assetRefOf = (text: string): AssetRef | null => {
   const id = parseUint32(text)
   return id === null ? null : { kind: "fm", id }
 }
+
+/** 404 for an asset_id that names no series of the request's batch. */
+export const seriesNotFound = (text: string): NotFound => new NotFound({ message: `no series with id ${text}`, parameter: "asset_id" })
 
 /** Parses the path's asset_id; 422 naming it when it is neither form. */
 export const parseAssetRef = (text: string): Effect.Effect<AssetRef, InvalidParameter> => {
@@ -52,34 +55,28 @@ export interface FiReturnsRequest {
 
 /**
  * FI/ETF answers of the /api/real_assets/{asset_id}/* routes, as the contract's bodies (FI-only
- * fields: schemas/FiRealAssets.ts). Each method answers null for an id that is not a published
- * instrument series (404), and fails with 503 when FI data is unavailable.
+ * fields: schemas/FiRealAssets.ts), read on the request's pinned snapshot. Each fails with 404 for
+ * an id that is not a published instrument series, and with 503 when FI data is unavailable.
  */
+type FiAnswer<A, E = never> = Effect.Effect<A, NotFound | ServiceUnavailable | E, PinnedSnapshot>
+
 export class FiReturnsSource extends Context.Service<
   FiReturnsSource,
   {
-    readonly exists: (lease: Lease, id: string) => Effect.Effect<boolean, ServiceUnavailable>
-    readonly returns: (
-      lease: Lease,
-      id: string,
-      request: FiReturnsRequest,
-    ) => Effect.Effect<FundReturnBody | AdjustedReturnBody | null, ServiceUnavailable | InvalidParameter>
-    readonly riskMetrics: (lease: Lease, id: string, requestedId: string) => Effect.Effect<RiskMetricsBody | null, ServiceUnavailable>
-    readonly expenseRatio: (lease: Lease, id: string, requestedId: string) => Effect.Effect<ExpenseRatioBody | null, ServiceUnavailable>
-    readonly expenseRatioHistory: (
-      lease: Lease,
-      id: string,
-      requestedId: string,
-      fromDate: string | undefined,
-    ) => Effect.Effect<ExpenseRatioHistoryBody | null, ServiceUnavailable>
+    /** Whether the id is a published FI/ETF series (false when unknown or FI data is unavailable). */
+    readonly exists: (id: string) => Effect.Effect<boolean, ServiceUnavailable, PinnedSnapshot>
+    readonly returns: (id: string, request: FiReturnsRequest) => FiAnswer<FundReturnBody | AdjustedReturnBody, InvalidParameter>
+    readonly riskMetrics: (id: string, requestedId: string) => FiAnswer<RiskMetricsBody>
+    readonly expenseRatio: (id: string, requestedId: string) => FiAnswer<ExpenseRatioBody>
+    readonly expenseRatioHistory: (id: string, requestedId: string, fromDate: string | undefined) => FiAnswer<ExpenseRatioHistoryBody>
   }
 >()("fds/api/FiReturnsSource") {}
 
 /** Until the FI work provides one: no UUID is a published series. */
 export const noFiSource: FiReturnsSource["Service"] = {
   exists: () => Effect.succeed(false),
-  returns: () => Effect.succeed(null),
-  riskMetrics: () => Effect.succeed(null),
-  expenseRatio: () => Effect.succeed(null),
-  expenseRatioHistory: () => Effect.succeed(null),
+  returns: (_, request) => Effect.fail(seriesNotFound(request.requestedId)),
+  riskMetrics: (_, requestedId) => Effect.fail(seriesNotFound(requestedId)),
+  expenseRatio: (_, requestedId) => Effect.fail(seriesNotFound(requestedId)),
+  expenseRatioHistory: (_, requestedId) => Effect.fail(seriesNotFound(requestedId)),
 }
