@@ -13,6 +13,7 @@ import { beforeQuery } from "./http/Recent.ts"
 import { routePath } from "./http/RoutePath.ts"
 import { isAccountPath } from "./web/Cors.ts"
 import { DOCS_ROUTES } from "./web/DocsRoutes.ts"
+import { LANDING_ROUTES } from "./web/LandingRoutes.ts"
 import { REGISTER_ROUTES } from "./web/RegisterRoutes.ts"
 
 const notFound = (method: string, path: string, why = "") =>
@@ -23,11 +24,12 @@ export const OPENAPI_PATH = "/openapi.json"
 
 /**
  * Routes besides the API's endpoints (which HttpApi.reflect lists), as their modules declare them:
- * the contract, the docs and the registration pages. Only used to tell a wrong method (405) from
- * an unknown path (404).
+ * the contract, the landing page, the docs and the registration pages. Only used to tell a wrong
+ * method (405) from an unknown path (404).
  */
 export const PAGE_ROUTES: ReadonlyArray<readonly [string, FindMyWay.PathInput]> = [
   ["GET", OPENAPI_PATH],
+  ...LANDING_ROUTES,
   ...DOCS_ROUTES,
   ...REGISTER_ROUTES,
 ]

@@ -30,6 +30,7 @@ import { SnapshotStore } from "./snapshot/SnapshotStore.ts"
 import { warmSnapshot } from "./snapshot/Warm.ts"
 import { KeyHandlers, PublicHandlers } from "./system/System.ts"
 import { DocsRoutes } from "./web/DocsRoutes.ts"
+import { LandingRoutes } from "./web/LandingRoutes.ts"
 import { RegisterRoutes } from "./web/RegisterRoutes.ts"
 
 export interface ServerOptions extends EdgeOptions, ConnectionLimits {
@@ -84,7 +85,7 @@ const NoRequestSpans = Layer.succeed(HttpMiddleware.TracerDisabledWhen)(() => tr
  */
 export const ServerLive = (options: ServerOptions) =>
   HttpRouter.serve(
-    Layer.mergeAll(ApiRoutes, McpRoutes, RegisterRoutes, DocsRoutes, edgeLayer(options), JsonNotFound, JsonUnmatched, httpCachingLayer).pipe(
+    Layer.mergeAll(ApiRoutes, McpRoutes, RegisterRoutes, DocsRoutes, LandingRoutes, edgeLayer(options), JsonNotFound, JsonUnmatched, httpCachingLayer).pipe(
       Layer.provide(serverErrorsLayer(options.errorLog)),
     ),
     { disableLogger: true },

@@ -3,12 +3,13 @@ import { Effect } from "effect"
 import { existsSync, statSync } from "node:fs"
 import { isIsoDate } from "../schemas/Dates.ts"
 import { daemonCommand } from "./daemon/DaemonCommand.ts"
-import { dataDirOf, runOptionsFromEnv } from "./daemon/RunConfig.ts"
+import { dataDirOf, runOptionsFromEnv, santiagoToday } from "./daemon/RunConfig.ts"
 import { lockedMessage, type RunLocked, withRunLock } from "./daemon/RunLock.ts"
 import { type RunOptions, runPipelineLive, withoutFi } from "./Pipeline.ts"
 import { terminalOrLogProgress } from "./Progress.ts"
 import { reproduceLive } from "./Reproduce.ts"
 import { rollbackCommand } from "./Rollback.ts"
+import { businessDayBefore } from "./sample/Calendar.ts"
 import { writeSample } from "./sample/Sample.ts"
 import { argsOrExit, usageExit } from "./CliArgs.ts"
 import { statusCommand } from "./StatusCommand.ts"
@@ -16,6 +17,9 @@ import { withdrawLive } from "./Withdraw.ts"
 import { failureText } from "./Failure.ts"
 
 const fail = usageExit
+
+/** `--end previous-business-day`: the last business day before today. */
+const PREVIOUS_BUSINESS_DAY = "previous-business-day"
 
 const sample = async (args: string[]) => {
   const { values } = argsOrExit({
@@ -31,16 +35,18 @@ const sample = async (args: string[]) => {
   if (values.scale !== "small" && values.scale !== "full") fail("--scale must be small or full")
   const seed = Number(values.seed)
   if (!Number.isInteger(seed)) fail("--seed must be an integer")
-  if (!isIsoDate(values.end)) fail("--end must be a date YYYY-MM-DD")
+  // `make run`'s demo: the sample ends where today's batch would (America/Santiago, the sample's calendar)
+  const end = values.end === PREVIOUS_BUSINESS_DAY ? businessDayBefore(santiagoToday()) : values.end
+  if (!isIsoDate(end)) fail(`--end must be a date YYYY-MM-DD or ${PREVIOUS_BUSINESS_DAY}`)
   const started = performance.now()
   const result = await writeSample({
     out: values.out!,
     scale: values.scale as "small" | "full",
     seed,
-    endDate: values.end,
+    endDate: end,
   })
   console.error(
-    `sample: ${result.files.length} files, ${result.rows} rows in ${((performance.now() - started) / 1000).toFixed(1)} s → ${values.out}`,
+    `sample: ${result.files.length} files, ${result.rows} rows up to ${end} in ${((performance.now() - started) / 1000).toFixed(1)} s → ${values.out}`,
   )
 }
 

@@ -6,11 +6,10 @@ export FDS_DATA_DIR="${FDS_DATA_DIR:-./data}"
 host="${HOST:-127.0.0.1}"
 port="${PORT:-8080}"
 sample="$FDS_DATA_DIR/sample"
-if [ ! -f "$sample/.complete" ]; then
-  rm -rf "$sample"
-  ./fds sample --out "$sample"
-  touch "$sample/.complete"
-fi
+# The sample ends on the business day before today (America/Santiago), so /health is ok on the
+# day the demo runs. Rebuilt each time (about a second): one left from an earlier day would be stale.
+rm -rf "$sample"
+./fds sample --out "$sample" --end previous-business-day
 ./fds pipeline run --source "$sample"
 key="$(./fds keys create --email demo@example.com --name demo)"
 cat <<EOT

@@ -47,6 +47,12 @@ export const businessDayOnOrBefore = (day: number): number => {
   return d
 }
 
+/**
+ * The last business day before `today` (YYYY-MM-DD): where `make run`'s sample ends, so that its
+ * batch is the one a daily run would serve today and /health is not stale on the day it is tried.
+ */
+export const businessDayBefore = (today: string): string => isoOf(businessDayOnOrBefore(dayOf(today) - 1))
+
 export interface MonthRange {
   /** First calendar day of the month. */
   readonly first: number
