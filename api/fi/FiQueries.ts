@@ -1,7 +1,7 @@
 /** Query parameters of the FI routes, validated at the edge (an invalid value is a 422 naming it; limits are never clamped). */
 import { Schema } from "effect"
 import { IsoDate } from "../../schemas/Dates.ts"
-import { QueryInt } from "../../schemas/QueryInt.ts"
+import { QueryInt } from "../../schemas/QueryParams.ts"
 
 const bounded = (minimum: number, maximum: number, description: string) =>
   Schema.optionalKey(QueryInt(minimum, maximum, description))
