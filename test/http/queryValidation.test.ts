@@ -19,6 +19,9 @@ afterAll(async () => {
 
 const call = (path: string) => c.call(path)
 
+/** A well-formed instrument id (the query is checked before the id is looked up). */
+const UUID = "5b0a3c9e-1f2d-5e6f-8a9b-0c1d2e3f4a5b"
+
 /** The 422 of `path`: the parameter it names and its message. */
 const refusal = async (path: string) => {
   const r = await call(path)
@@ -67,6 +70,11 @@ describe("rules between parameters name the parameter they are about", () => {
       "administrator",
       'invalid query parameter administrator: " alfa agf s.a." is given more than once (names match case-insensitively)',
     ],
+    [
+      `/api/fi/instruments/${UUID}/prices?from_date=2026-03-01&to_date=2026-02-28`,
+      "from_date",
+      "invalid query parameter from_date: 2026-03-01 is later than to_date 2026-02-28",
+    ],
   ])("%s → 422 naming %s", async (path, parameter, message) => {
     expect(await refusal(path)).toEqual({ parameter, message })
   })
@@ -107,6 +115,10 @@ describe("single values keep their rules", () => {
     ],
     ["/api/compare?series=1,x", "series", "invalid query parameter series: 'x' is not a decimal unsigned 32-bit id"],
     ["/api/compare?series=1,2,3,4,5,6,7,8,9,10,11", "series", "invalid query parameter series: at most 10 ids (got 11)"],
+    ["/api/fi/instruments?limit=501", "limit", "invalid query parameter limit: an integer from 1 to 500 (got 501)"],
+    ["/api/fi/instruments?provider_id=0x10", "provider_id", "invalid query parameter provider_id: an integer from 0 to 4294967295 (got '0x10')"],
+    ["/api/fi/instruments?is_etf=yes", "is_etf", 'invalid query parameter is_etf: Expected "true" | "false"'],
+    [`/api/fi/instruments/${UUID}/prices?limit=5001`, "limit", "invalid query parameter limit: an integer from 1 to 5000 (got 5001)"],
   ])("%s → 422 naming %s", async (path, parameter, message) => {
     expect(await refusal(path)).toEqual({ parameter, message })
   })
