@@ -9,7 +9,7 @@ import { AccountsDb } from "./AccountsDb.ts"
 import { listKeys, lookupOf, revokeKey, setQuota, table, usage } from "./KeyAdmin.ts"
 import { type AccountsUnavailable, attemptDb, KeyStore, type Tier } from "./KeyStore.ts"
 import { santiagoDay } from "./SantiagoTime.ts"
-import { DECIMAL_DIGITS } from "../schemas/QueryInt.ts"
+import { DECIMAL_DIGITS } from "../schemas/QueryParams.ts"
 
 /** Bad arguments (exit 2) or an unknown key (exit 1). */
 export class CliError extends Schema.TaggedError<CliError>()("CliError", {

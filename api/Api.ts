@@ -4,12 +4,13 @@ import { AccountApi } from "./account/AccountApi.ts"
 import { CatalogApi } from "./catalog/CatalogApi.ts"
 import { FiApi } from "./fi/FiApi.ts"
 import { documentHttp } from "./http/OpenApiMeta.ts"
+import { documentQueryTypes } from "./http/QueryDocs.ts"
 import { MarketApi } from "./market/MarketApi.ts"
 import { ReturnsApi } from "./returns/ReturnsApi.ts"
 import { documentQuotaHeaders, RequestValidation } from "./security/Security.ts"
 import { KeyApi, PublicApi } from "./system/SystemApi.ts"
 
-export class Api extends HttpApi.make("fund-data-service")
+const Contract = HttpApi.make("fund-data-service")
   .add(PublicApi)
   .add(KeyApi)
   .add(CatalogApi)
@@ -18,8 +19,11 @@ export class Api extends HttpApi.make("fund-data-service")
   .add(FiApi)
   .add(AccountApi)
   .middleware(RequestValidation)
-  // One transform: quota headers first, then contact, contract tag names and the HTTP caching headers.
-  .annotate(OpenApi.Transform, (spec) => documentHttp(documentQuotaHeaders(spec)))
+
+export class Api extends Contract
+  // One transform: query parameters by their decoded types, quota headers, then contact, contract
+  // tag names and the HTTP caching headers.
+  .annotate(OpenApi.Transform, (spec) => documentHttp(documentQuotaHeaders(documentQueryTypes(Contract, spec))))
   .annotateMerge(
     OpenApi.annotations({
       title: "Fund Data Service",

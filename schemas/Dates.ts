@@ -17,7 +17,8 @@ export const isIsoDate = (s: string): boolean => {
 /** `YYYY-MM-DD` that is a real calendar date. */
 export const IsoDate = Schema.String.check(
   Schema.isPattern(/^\d{4}-\d{2}-\d{2}$/u),
-  Schema.makeFilter((s: string) => isIsoDate(s) || "a real calendar date as YYYY-MM-DD"),
+  // the pattern says the format in JSON Schema; the calendar check stays with the code (declared so, the description is kept)
+  Schema.makeFilter((s: string) => isIsoDate(s) || "a real calendar date as YYYY-MM-DD", { toJsonSchema: () => [{}, true] }),
 ).annotate({ description: "A calendar date, YYYY-MM-DD", examples: ["2026-11-20"] })
 
 /** 20261120 ⇄ "2026-11-20": quota dates are stored as integers in snapshots. */

@@ -1,14 +1,13 @@
 /**
  * Query and path parameters of the market routes. Each is checked at the edge: a value outside
  * its set or range answers 422 naming the parameter (never clamped). Words are those of
- * schemas/FundClass.ts (categories) and schemas/records/AfmCategories.ts (RAR families).
+ * schemas/FundClass.ts (categories, investor classes) and schemas/records/AfmCategories.ts (RAR
+ * families); the case-insensitive ones decode to their canonical spelling.
  */
 import { Schema } from "effect"
-import { FUND_TYPE_CATEGORY } from "./FundClass.ts"
-import { QueryInt } from "./QueryInt.ts"
+import { FUND_TYPE_CATEGORY, INVESTOR_CLASSES } from "./FundClass.ts"
+import { caseInsensitive, QueryInt, QueryWord } from "./QueryParams.ts"
 import { AFM_FAMILIES, type AfmFamily } from "./records/AfmCategories.ts"
-
-const CATEGORY_WORDS: ReadonlySet<string> = new Set(Object.values(FUND_TYPE_CATEGORY))
 
 const FAMILY_KEYS: ReadonlyMap<string, AfmFamily> = new Map(
   Object.values(AFM_FAMILIES).flatMap((f) => [[f.familyRar.toLowerCase(), f] as const, [f.slug, f] as const]),
@@ -21,21 +20,39 @@ export const Vehicle = Schema.Literals(["mutual_fund", "etf", "investment_fund",
   description: "mutual_fund (default), etf, investment_fund or all",
 })
 
-/** Whether `s` is a category word, case-insensitive. */
-export const isCategory = (s: string): boolean => CATEGORY_WORDS.has(s.toLowerCase())
-export const CATEGORY_RULE = `one of ${[...CATEGORY_WORDS].join(", ")} (case-insensitive)`
+const CATEGORIES = [...new Set(Object.values(FUND_TYPE_CATEGORY))]
+export const CATEGORY_RULE = `one of ${CATEGORIES.join(", ")} (case-insensitive)`
 
-export const Category = Schema.String.check(Schema.makeFilter((s: string) => isCategory(s) || CATEGORY_RULE)).annotate({ description: "Fund category (CMF fund type as a word), case-insensitive", examples: ["equity"] })
+/** A category word (the CMF fund type as a word), case-insensitive; decoded to its lower-case spelling. */
+export const Category = (description = "Fund category (CMF fund type as a word), case-insensitive") =>
+  QueryWord(CATEGORIES, caseInsensitive(CATEGORIES), CATEGORY_RULE, description).annotate({ examples: ["equity"] })
 
-export const FundFamily = Schema.String.check(
-  Schema.makeFilter((s: string) => familyOf(s) !== undefined || "an AFM RAR family name (e.g. Accionario eeuu) or its slug"),
-).annotate({ description: "AFM RAR family: display name or slug, case-insensitive", examples: ["Accionario eeuu"] })
+const FAMILY_NAMES = Object.values(AFM_FAMILIES).map((f) => f.familyRar)
 
-/** PESOS/CLP or DOLAR/USD, case-insensitive; normalised with `indexCurrencyOf`. */
-export const IndexCurrency = Schema.String.check(
-  Schema.makeFilter((s: string) => /^(pesos|clp|dolar|usd)$/i.test(s) || "PESOS or DOLAR (CLP and USD accepted)"),
-).annotate({ description: "Index currency: PESOS or DOLAR (CLP, USD accepted), case-insensitive" })
-export const indexCurrencyOf = (s: string): "PESOS" | "DOLAR" => (/^(pesos|clp)$/i.test(s) ? "PESOS" : "DOLAR")
+/** An AFM RAR family by display name or slug, case-insensitive; decoded to its display name. */
+export const FundFamily = (description = "AFM RAR family: display name or slug, case-insensitive") =>
+  QueryWord(
+    FAMILY_NAMES,
+    (s) => familyOf(s)?.familyRar,
+    "an AFM RAR family name (e.g. Accionario eeuu) or its slug",
+    description,
+  ).annotate({ examples: ["Accionario eeuu"] })
+
+/** PESOS (CLP accepted) or DOLAR (USD accepted), case-insensitive; decoded to PESOS or DOLAR. */
+export const Currency = (description: string) =>
+  QueryWord(
+    ["PESOS", "DOLAR"],
+    caseInsensitive(["PESOS", "DOLAR"], { CLP: "PESOS", USD: "DOLAR" }),
+    "PESOS/CLP or DOLAR/USD (case-insensitive)",
+    description,
+  )
+
+export const InvestorClass = QueryWord(
+  INVESTOR_CLASSES,
+  caseInsensitive(INVESTOR_CLASSES),
+  `one of ${INVESTOR_CLASSES.join(", ")} (case-insensitive)`,
+  "Investor class: APV, Institutional or Retail, case-insensitive; other → 422",
+)
 
 export const AgfMetric = Schema.Literals(["patrimony", "shareholders"]).annotate({ description: "patrimony (default) or shareholders" })
 export const TacDirection = Schema.Literals(["up", "down"]).annotate({ description: "up (default): largest rises; down: largest drops" })

@@ -6,7 +6,7 @@ import { readFi } from "../snapshot/FiSnapshot.ts"
 import { carteraHoldings, carteraResumen, checkMonth } from "./FiCartera.ts"
 import { instrumentDetail } from "./FiDetail.ts"
 import { instrumentsPage } from "./FiInstruments.ts"
-import { checkPriceRange, instrumentPrices } from "./FiPrices.ts"
+import { instrumentPrices } from "./FiPrices.ts"
 
 /** Parameter checks that need no data come first: the same answer whatever the batch holds. */
 const checked = <E, A, E2, R>(problem: E | null, then: () => Effect.Effect<A, E2, R>) =>
@@ -16,9 +16,7 @@ export const FiHandlers = HttpApiBuilder.group(Api, "fi", (handlers) =>
   handlers
     .handle("instruments", ({ query }) => readFi((r) => instrumentsPage(r, query)))
     .handle("instrument", ({ params }) => readFi((r) => instrumentDetail(r, params.instrument_id)))
-    .handle("prices", ({ params, query }) =>
-      checked(checkPriceRange(query), () => readFi((r) => instrumentPrices(r, params.instrument_id, query))),
-    )
+    .handle("prices", ({ params, query }) => readFi((r) => instrumentPrices(r, params.instrument_id, query)))
     .handle("holdings", ({ params, query }) =>
       checked(checkMonth(query.month), () => readFi((r) => carteraHoldings(r, params.instrument_id, query))),
     )

@@ -8,22 +8,13 @@ import { FiInstrumentList } from "../../schemas/FiInstruments.ts"
 import { FiPriceList } from "../../schemas/FiPrices.ts"
 import { ApiKeyAuth } from "../security/Security.ts"
 import { PinSnapshot } from "../snapshot/Pinned.ts"
-import { InstrumentsQuery, PricesQuery } from "./FiQueries.ts"
+import { CarteraQuery, InstrumentsQuery, PricesQuery } from "./FiQueries.ts"
 
 const InstrumentId = Schema.String.check(
   Schema.isPattern(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/u),
 ).annotate({ description: "Instrument UUID (see docs/fi.md)" })
 const instrumentParams = { instrument_id: InstrumentId }
 
-const CarteraQuery = {
-  // Checked in the handler: the spec answers 400, not the 422 of schema validation, for a malformed month.
-  month: Schema.optionalKey(Schema.String).annotateKey({
-    description: "YYYY-MM (default: the latest period with positions); malformed → 400",
-  }),
-  market: Schema.optionalKey(Schema.Literals(["N", "E", "all"])).annotateKey({
-    description: "N national, E foreign, all (default)",
-  }),
-}
 const carteraErrors = dataErrors(BadRequestResponse, NotFoundResponse)
 
 export class FiApi extends HttpApiGroup.make("fi")

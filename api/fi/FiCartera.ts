@@ -12,12 +12,7 @@ import { instrumentOr404 } from "./FiDetail.ts"
 import { fiHolding } from "./FiHolding.ts"
 import { holdingsOf, latestHoldingsPeriod } from "./FiHoldings.ts"
 import { fiMeta } from "./FiMeta.ts"
-
-export type MarketFilter = "N" | "E" | "all"
-export interface CarteraQuery {
-  readonly month?: string
-  readonly market?: MarketFilter
-}
+import type { CarteraQuery } from "./FiQueries.ts"
 
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/
 const DOCUMENT = { N: "ifrs_cartera_nac", E: "ifrs_cartera_ext" } as const
@@ -36,7 +31,7 @@ const portfolio = (reader: SnapshotReader, id: string, query: CarteraQuery) => {
   if (month === null) {
     return new NotFound({ parameter: "instrument_id", message: `the fund ${formatRun(instrument.run)} has no portfolio period` })
   }
-  const market = query.market ?? "all"
+  const market = query.market
   const all = holdingsOf(reader, instrument.run, month)
   const count = { N: all.filter((h) => h.market === "N").length, E: all.filter((h) => h.market === "E").length }
   const markets = (["N", "E"] as const).filter((m) => market === "all" || market === m)

@@ -8,20 +8,8 @@ import type { SnapshotReader } from "../../snapshots/Reader.ts"
 import { type FiCatalog, fiCatalog } from "../../snapshots/readers/FiCatalog.ts"
 import type { FiInstrumentsTable } from "../../snapshots/tables/Fi.ts"
 import { fiMeta } from "./FiMeta.ts"
+import type { InstrumentsQuery } from "./FiQueries.ts"
 import { mainSeries } from "./FiResolver.ts"
-
-export const INSTRUMENTS_DEFAULT_LIMIT = 100
-export const INSTRUMENTS_MAX_LIMIT = 500
-
-export interface InstrumentsQuery {
-  readonly provider_id?: number
-  readonly is_etf?: boolean
-  readonly regulatory_type?: "FIRES" | "FINRE"
-  readonly status?: "active" | "inactive" | "unknown" | "all"
-  readonly q?: string
-  readonly limit?: number
-  readonly offset?: number
-}
 
 /** Upper case without accents, single spaces: "Inversión" and "INVERSION" match. */
 const fold = (s: string): string => s.normalize("NFD").replace(/\p{M}/gu, "").toUpperCase().replace(/\s+/g, " ").trim()
@@ -44,7 +32,7 @@ export const instrumentRow = (reader: SnapshotReader, catalog: FiCatalog, i: FiI
 })
 
 const matcher = (query: InstrumentsQuery) => {
-  const status = query.status ?? "active"
+  const status = query.status
   const needle = query.q === undefined ? "" : fold(query.q)
   return (i: FiInstrumentsTable): boolean =>
     (query.provider_id === undefined || i.provider_id === query.provider_id) &&
@@ -59,8 +47,7 @@ const matcher = (query: InstrumentsQuery) => {
 
 export const instrumentsPage = (reader: SnapshotReader, query: InstrumentsQuery) => {
   const catalog = fiCatalog(reader)
-  const limit = query.limit ?? INSTRUMENTS_DEFAULT_LIMIT
-  const offset = query.offset ?? 0
+  const { limit, offset } = query
   const matching = catalog.instruments.filter(matcher(query))
   return {
     data: matching.slice(offset, offset + limit).map((i) => instrumentRow(reader, catalog, i)),

@@ -1,38 +1,19 @@
 /** `/api/fi/instruments/{instrument_id}/prices`: CMF book values of the instrument's series, ascending, paged. */
-import { InvalidParameter, NotFound } from "../../schemas/ApiErrors.ts"
+import { NotFound } from "../../schemas/ApiErrors.ts"
 import { dateToInt, intToDate } from "../../schemas/Dates.ts"
 import type { SnapshotReader } from "../../snapshots/Reader.ts"
 import { NO_FROM, NO_TO, pricePage } from "../../snapshots/readers/FiBookValues.ts"
 import { fiCatalog } from "../../snapshots/readers/FiCatalog.ts"
 import { instrumentOr404 } from "./FiDetail.ts"
 import { fiMeta } from "./FiMeta.ts"
-
-export const PRICES_DEFAULT_LIMIT = 1000
-export const PRICES_MAX_LIMIT = 5000
-
-export interface PricesQuery {
-  readonly from_date?: string
-  readonly to_date?: string
-  readonly limit?: number
-  readonly offset?: number
-}
-
-/** 422 before any read: the range is empty by construction. */
-export const checkPriceRange = (query: PricesQuery): InvalidParameter | null =>
-  query.from_date !== undefined && query.to_date !== undefined && query.from_date > query.to_date
-    ? new InvalidParameter({
-        parameter: "from_date",
-        message: `invalid query parameter from_date: ${query.from_date} is later than to_date ${query.to_date}`,
-      })
-    : null
+import type { PricesQuery } from "./FiQueries.ts"
 
 export const instrumentPrices = (reader: SnapshotReader, id: string, query: PricesQuery) => {
   const instrument = instrumentOr404(reader, id)
   if (instrument instanceof NotFound) return instrument
   const series = fiCatalog(reader).seriesOf(instrument.instrument_id)
   const bySerie = new Map(series.map((s) => [s.serie_id, s]))
-  const limit = query.limit ?? PRICES_DEFAULT_LIMIT
-  const offset = query.offset ?? 0
+  const { limit, offset } = query
   const page = pricePage(
     reader,
     series.map((s) => s.serie_id),

@@ -1,30 +1,51 @@
-/** Query parameters of the FI routes, validated at the edge (an invalid value is a 422 naming it; limits are never clamped). */
+/**
+ * The query of each FI route, one Schema each and the only type for it: an invalid value is a 422
+ * naming it (limits are never clamped); absent values decode to their defaults. `month` on the
+ * portfolio routes is the exception: the spec answers a malformed month with 400, so the handler
+ * checks it (FiCartera.ts checkMonth).
+ */
 import { Schema } from "effect"
 import { IsoDate } from "../../schemas/Dates.ts"
-import { QueryInt } from "../../schemas/QueryInt.ts"
+import { PortfolioMarket } from "../../schemas/MarketParams.ts"
+import { QueryInt, QueryText, ruleCheck, withDefault } from "../../schemas/QueryParams.ts"
 
-const bounded = (minimum: number, maximum: number, description: string) =>
-  Schema.optionalKey(QueryInt(minimum, maximum, description))
+const offset = QueryInt(0, Number.MAX_SAFE_INTEGER, "Rows skipped, default 0").pipe(withDefault(0))
 
-export const InstrumentsQuery = {
-  provider_id: bounded(0, 0xffffffff, "Administrator id (CRC32)"),
-  is_etf: Schema.optionalKey(Schema.Boolean).annotateKey({ description: "true: ETFs only; false: investment funds only" }),
-  regulatory_type: Schema.optionalKey(Schema.Literals(["FIRES", "FINRE"])).annotateKey({
-    description: "FIRES (rescatable) or FINRE (no rescatable)",
-  }),
-  status: Schema.optionalKey(Schema.Literals(["active", "inactive", "unknown", "all"])).annotateKey({
-    description: "CMF status; default active",
-  }),
-  q: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(100))).annotateKey({
-    description: "Substring of the name, ticker or RUN; case and accents ignored",
-  }),
-  limit: bounded(1, 500, "Rows per page, 1–500, default 100"),
-  offset: bounded(0, Number.MAX_SAFE_INTEGER, "Rows skipped, default 0"),
-}
+export const InstrumentsQuery = Schema.Struct({
+  provider_id: Schema.optionalKey(QueryInt(0, 0xffffffff, "Administrator id (CRC32)")),
+  is_etf: Schema.optionalKey(Schema.Boolean.annotate({ description: "true: ETFs only; false: investment funds only" })),
+  regulatory_type: Schema.optionalKey(
+    Schema.Literals(["FIRES", "FINRE"]).annotate({ description: "FIRES (rescatable) or FINRE (no rescatable)" }),
+  ),
+  status: Schema.Literals(["active", "inactive", "unknown", "all"])
+    .annotate({ description: "CMF status; default active" })
+    .pipe(withDefault("active")),
+  q: Schema.optionalKey(QueryText(100, "Substring of the name, ticker or RUN; case and accents ignored")),
+  limit: QueryInt(1, 500, "Rows per page, 1–500, default 100").pipe(withDefault(100)),
+  offset,
+})
+export type InstrumentsQuery = typeof InstrumentsQuery.Type
 
-export const PricesQuery = {
-  from_date: Schema.optionalKey(IsoDate).annotateKey({ description: "First date, inclusive (YYYY-MM-DD)" }),
-  to_date: Schema.optionalKey(IsoDate).annotateKey({ description: "Last date, inclusive (YYYY-MM-DD); not before from_date" }),
-  limit: bounded(1, 5000, "Rows per page, 1–5000, default 1000"),
-  offset: bounded(0, Number.MAX_SAFE_INTEGER, "Rows skipped, default 0"),
-}
+export const PricesQuery = Schema.Struct({
+  from_date: Schema.optionalKey(IsoDate.annotate({ description: "First date, inclusive (YYYY-MM-DD)" })),
+  to_date: Schema.optionalKey(IsoDate.annotate({ description: "Last date, inclusive (YYYY-MM-DD); not before from_date" })),
+  limit: QueryInt(1, 5000, "Rows per page, 1–5000, default 1000").pipe(withDefault(1000)),
+  offset,
+}).check(
+  // the range would be empty by construction
+  ruleCheck(
+    (q) =>
+      q.from_date === undefined ||
+      q.to_date === undefined ||
+      q.from_date <= q.to_date || { path: ["from_date"], issue: `${q.from_date} is later than to_date ${q.to_date}` },
+  ),
+)
+export type PricesQuery = typeof PricesQuery.Type
+
+export const CarteraQuery = Schema.Struct({
+  month: Schema.optionalKey(
+    Schema.String.annotate({ description: "YYYY-MM (default: the latest period with positions); malformed → 400" }),
+  ),
+  market: PortfolioMarket.pipe(withDefault("all")),
+})
+export type CarteraQuery = typeof CarteraQuery.Type

@@ -10,28 +10,21 @@ import type { HttpServerResponse } from "effect/http"
 import { InvalidParameter, ServiceUnavailable } from "../../schemas/ApiErrors.ts"
 import { dateToInt } from "../../schemas/Dates.ts"
 import { familyOf } from "../../schemas/MarketParams.ts"
-import type { AllFundsFilters, RequestedVehicle } from "../../snapshots/readers/MarketAllFunds.ts"
+import type { AllFundsFilters } from "../../snapshots/readers/MarketAllFunds.ts"
 import { keptLru } from "../../snapshots/readers/MarketDb.ts"
 import { readyAnswer, readyUniverseAnswer } from "../../snapshots/readers/MarketReady.ts"
 import { FI_RETRY_AFTER_SECONDS } from "../snapshot/FiSnapshot.ts"
 import type { Lease } from "../snapshot/SnapshotStore.ts"
 import { afterBatch, jsonBytes, readyResponse } from "./MarketResponses.ts"
 import { fiUnavailable, type VehicleUnavailable } from "./MarketVehicles.ts"
+import type { AllFundsQuery } from "./MarketViewsApi.ts"
 import { OffThreadRenderer } from "./OffThreadRender.ts"
 
 /** Rendered answers kept per snapshot (up to ~2 MB each at full size). */
 const KEPT_ANSWERS = 32
 
-export interface AllFundsQuery {
-  readonly category?: string
-  readonly fund_family?: string
-  readonly date?: string
-  readonly article107_regulation_status?: string
-  readonly vehicle?: RequestedVehicle
-}
-
 const filtersOf = (q: AllFundsQuery): AllFundsFilters => ({
-  ...(q.category === undefined ? {} : { category: q.category.toLowerCase() }),
+  ...(q.category === undefined ? {} : { category: q.category }),
   ...(q.fund_family === undefined ? {} : { familySlug: familyOf(q.fund_family)?.slug ?? q.fund_family }),
   ...(q.article107_regulation_status === undefined ? {} : { article107Status: q.article107_regulation_status }),
 })
@@ -47,7 +40,7 @@ export const allFundsAnswer = (
   graceWeekdays: number,
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, InvalidParameter | ServiceUnavailable, OffThreadRenderer> =>
   Effect.gen(function* () {
-    const requested = query.vehicle ?? "mutual_fund"
+    const requested = query.vehicle
     const filters = filtersOf(query)
     const plain = query.date === undefined && Object.keys(filters).length === 0
     const resolved = yield* lease.read((r) => {

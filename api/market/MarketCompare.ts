@@ -1,15 +1,15 @@
 /**
  * /api/compare: 1 to 10 decimal ids (unique as uint32, leading zeros do not distinguish), order
  * kept; an id outside the published universe → 404; an invalid list, duplicates or more than ten
- * → 422; a batch without returns → 503 with Retry-After. The previous and current id of one
- * renamed series give one item with the current id. Comparability is reported per period and
- * for the spheres, each with explicit reasons; the individual results are kept either way.
+ * → 422 (CompareQuery, MarketCompareApi.ts); a batch without returns → 503 with Retry-After. The
+ * previous and current id of one renamed series give one item with the current id. Comparability
+ * is reported per period and for the spheres, each with explicit reasons; the individual results
+ * are kept either way.
  */
 import { Effect } from "effect"
 import type { HttpServerResponse } from "effect/http"
-import { InvalidParameter, NotFound, ServiceUnavailable } from "../../schemas/ApiErrors.ts"
+import { NotFound, ServiceUnavailable } from "../../schemas/ApiErrors.ts"
 import { dateToInt } from "../../schemas/Dates.ts"
-import { parseUint32 } from "../../schemas/Ids.ts"
 import type { CompareBody } from "../../schemas/MarketCompare.ts"
 import { TOLERANCE_DAYS } from "../../snapshots/compute/Policy.ts"
 import { WINDOWS, type WindowKey } from "../../snapshots/compute/Windows.ts"
@@ -20,30 +20,12 @@ import type { Lease } from "../snapshot/SnapshotStore.ts"
 import { type BatchInfo, batchInfo, type CompareRow, compareRows, compareRowsById, hasReturns } from "./MarketCompareRows.ts"
 import { jsonBytes } from "./MarketResponses.ts"
 
-export const MAX_COMPARE = 10
-
 export const batchUnavailable = () =>
   new ServiceUnavailable({
     reason: "batch_unavailable",
     message: "the published batch has no precomputed returns (missing or invalid); retry later",
     retryAfter: 60,
   })
-
-const invalid = (message: string) => new InvalidParameter({ parameter: "series", message: `invalid query parameter series: ${message}` })
-
-/** The requested ids as numbers, in order; a 422 for an invalid, duplicated or oversized list. */
-export const parseSeriesList = (text: string): ReadonlyArray<number> | InvalidParameter => {
-  const parts = text.split(",")
-  if (parts.length > MAX_COMPARE) return invalid(`at most ${MAX_COMPARE} ids (got ${parts.length})`)
-  const ids: number[] = []
-  for (const part of parts) {
-    const id = parseUint32(part)
-    if (id === null) return invalid(`'${part}' is not a decimal unsigned 32-bit id`)
-    if (ids.includes(id)) return invalid(`id ${id} is repeated`)
-    ids.push(id)
-  }
-  return ids
-}
 
 /** The batch-level fields both routes' meta carry. */
 export const batchMeta = (info: BatchInfo, seriesCount: number) => ({
@@ -92,11 +74,9 @@ export const spheresComparability = (rows: ReadonlyArray<CompareRow>) => {
   return { comparable: reasons.length === 0, reasons }
 }
 
-type Resolved = InvalidParameter | NotFound | ServiceUnavailable | CompareBody
+type Resolved = NotFound | ServiceUnavailable | CompareBody
 
-const compareBody = (r: SnapshotReader, lease: Lease, graceWeekdays: number, text: string): Resolved => {
-  const ids = parseSeriesList(text)
-  if (ids instanceof InvalidParameter) return ids
+const compareBody = (r: SnapshotReader, lease: Lease, graceWeekdays: number, ids: ReadonlyArray<number>): Resolved => {
   if (!hasReturns(r.db)) return batchUnavailable()
   const batchDate = dateToInt(r.batchDate)
   const info = batchInfo(lease.file, lease.contentHash, r.batchDate)
@@ -120,24 +100,25 @@ const compareBody = (r: SnapshotReader, lease: Lease, graceWeekdays: number, tex
   }
 }
 
-/** How many compare answers a snapshot keeps, per `series` text (~60 kB each for ten ids at full size). */
+/** How many compare answers a snapshot keeps, per id list (~60 kB each for ten ids at full size). */
 const KEPT_ANSWERS = 256
 
 /**
- * The answer of one `series` text is the same for every caller of a batch: it is rendered once
- * per snapshot and kept (bounded, least recently used first out), errors included. The rows are
- * the universe's with `graceWeekdays` (FDS_SERIES_GRACE_DAYS).
+ * The answer of one id list (decoded by CompareQuery, MarketCompareApi.ts) is the same for every
+ * caller of a batch: it is rendered once per snapshot and kept (bounded, least recently used
+ * first out), errors included. The rows are the universe's with `graceWeekdays`
+ * (FDS_SERIES_GRACE_DAYS).
  */
 export const compareAnswer = (
   lease: Lease,
-  series: string,
+  ids: ReadonlyArray<number>,
   graceWeekdays: number,
-): Effect.Effect<HttpServerResponse.HttpServerResponse, InvalidParameter | NotFound | ServiceUnavailable> =>
+): Effect.Effect<HttpServerResponse.HttpServerResponse, NotFound | ServiceUnavailable> =>
   Effect.flatMap(
     lease.read((r) =>
-      memoLru(r.db, `compareAnswer:${graceWeekdays}`, series, KEPT_ANSWERS, () => {
-        const body = compareBody(r, lease, graceWeekdays, series)
-        return body instanceof InvalidParameter || body instanceof NotFound || body instanceof ServiceUnavailable
+      memoLru(r.db, `compareAnswer:${graceWeekdays}`, ids.join(","), KEPT_ANSWERS, () => {
+        const body = compareBody(r, lease, graceWeekdays, ids)
+        return body instanceof NotFound || body instanceof ServiceUnavailable
           ? body
           : Buffer.from(JSON.stringify(body), "utf8")
       }),

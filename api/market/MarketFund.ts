@@ -20,6 +20,7 @@ import {
   latestPortfolioMonth,
   resumen,
 } from "./MarketCartera.ts"
+import type { CarteraHoldingsQuery, CarteraResumenQuery } from "./MarketFundApi.ts"
 
 const notAMutualFund = (r: SnapshotReader, runText: string, run: number | null, tail: string) => {
   const instrument = run === null ? undefined : fiInstrumentOf(r.db, run)
@@ -74,14 +75,14 @@ const carteraAnswer = <A>(
   )
 }
 
-export const carteraHoldingsAnswer = (lease: Lease, runText: string, query: { readonly month?: string; readonly market?: "N" | "E" | "all" }) =>
+export const carteraHoldingsAnswer = (lease: Lease, runText: string, query: CarteraHoldingsQuery) =>
   carteraAnswer(lease, runText, query.month, "cartera/holdings", (r, fund, month) => {
-    const market = query.market ?? "all"
+    const market = query.market
     const data = holdings(r.db, fund.run, month, market)
     return { data, meta: carteraMeta(fund, month, market, r, data.length) }
   })
 
-export const carteraResumenAnswer = (lease: Lease, runText: string, query: { readonly month?: string }) =>
+export const carteraResumenAnswer = (lease: Lease, runText: string, query: CarteraResumenQuery) =>
   carteraAnswer(lease, runText, query.month, "cartera/resumen", (r, fund, month) => {
     const data = resumen(r.db, fund.run, month)
     return { data, meta: carteraMeta(fund, month, "all", r, data.length) }

@@ -7,10 +7,11 @@ import { InvalidParameter } from "../../schemas/ApiErrors.ts"
 import { dateToInt } from "../../schemas/Dates.ts"
 import { endOfMonth, lastClosedMonthEnd, shiftMonths, toIsoDate } from "../../snapshots/compute/Calendar.ts"
 import type { Lease } from "../snapshot/SnapshotStore.ts"
-import { type AgfMetric, agfTotals, isoOrNull, rankBy } from "./MarketAgf.ts"
+import { agfTotals, isoOrNull, rankBy } from "./MarketAgf.ts"
 import { administratorsByName, evolution } from "./MarketAgfEvolution.ts"
 import { afterBatch } from "./MarketResponses.ts"
-import { type Direction, lastTacMonth, tacChanges } from "./MarketTacChanges.ts"
+import type { AgfEvolutionQuery, AgfRankingQuery, TacChangesQuery } from "./MarketStatsApi.ts"
+import { lastTacMonth, tacChanges } from "./MarketTacChanges.ts"
 
 const rankingMethodology = (graceWeekdays: number) =>
   "Each FM series active at the date counts with its last quote on or before it: its fund had no CMF registry end date on or " +
@@ -22,11 +23,11 @@ const rankingMethodology = (graceWeekdays: number) =>
 const fail = <A>(e: InvalidParameter | A): Effect.Effect<A, InvalidParameter> =>
   e instanceof InvalidParameter ? Effect.fail(e) : Effect.succeed(e)
 
-export const agfRankingAnswer = (lease: Lease, query: { readonly metric?: AgfMetric; readonly date?: string }, graceWeekdays: number) =>
+export const agfRankingAnswer = (lease: Lease, query: AgfRankingQuery, graceWeekdays: number) =>
   Effect.flatMap(
     lease.read((r) => {
       if (query.date !== undefined && query.date > r.batchDate) return afterBatch("date", query.date, r.batchDate)
-      const metric = query.metric ?? "patrimony"
+      const metric = query.metric
       const ranking = agfTotals(r.db, dateToInt(query.date ?? r.batchDate), graceWeekdays)
       return {
         data: rankBy(ranking.totals, metric).map((t) => ({
@@ -59,34 +60,20 @@ const unknownAdministrator = (name: string) =>
     message: `invalid query parameter administrator: no administrator named ${JSON.stringify(name)} (use the names /api/agf_stats/ranking shows)`,
   })
 
-const repeatedAdministrator = (name: string) =>
-  new InvalidParameter({
-    parameter: "administrator",
-    message: `invalid query parameter administrator: ${JSON.stringify(name)} is given more than once (names match case-insensitively)`,
-  })
-
 export const agfEvolutionAnswer = (
   lease: Lease,
-  query: { readonly administrator: ReadonlyArray<string>; readonly metric?: AgfMetric; readonly from_month?: string; readonly to_month?: string },
+  query: AgfEvolutionQuery,
 ) =>
   Effect.flatMap(
     lease.read((r) => {
-      if (query.from_month !== undefined && query.to_month !== undefined && query.from_month > query.to_month) {
-        return new InvalidParameter({ parameter: "from_month", message: "invalid query parameter from_month: after to_month" })
-      }
       const byName = administratorsByName(r.db)
       const chosen = []
-      const asked = new Set<string>()
       for (const name of query.administrator) {
-        const key = name.trim().toLowerCase()
-        const found = byName.get(key)
+        const found = byName.get(name.trim().toLowerCase())
         if (found === undefined) return unknownAdministrator(name)
-        // one name twice would count its administrator twice in its column
-        if (asked.has(key)) return repeatedAdministrator(name)
-        asked.add(key)
         chosen.push(...found)
       }
-      const metric = query.metric ?? "patrimony"
+      const metric = query.metric
       return {
         data: evolution(r.db, chosen, metric, query.from_month ?? "0000-00", query.to_month ?? "9999-99"),
         meta: {
@@ -109,7 +96,7 @@ const monthKey = (end: number) => toIsoDate(end).slice(0, 7)
 
 export const tacChangesAnswer = (
   lease: Lease,
-  query: { readonly date?: string; readonly direction?: Direction; readonly limit?: number; readonly category?: string },
+  query: TacChangesQuery,
 ) =>
   Effect.flatMap(
     lease.read((r) => {
@@ -128,9 +115,9 @@ export const tacChangesAnswer = (
         monthEnd = last === null ? closedEnd : endOfMonth(dateToInt(`${last}-01`))
       }
       const previousEnd = endOfMonth(shiftMonths(monthEnd - (monthEnd % 100) + 1, -1))
-      const direction = query.direction ?? "up"
-      const limit = query.limit ?? 15
-      const category = query.category?.toLowerCase()
+      const direction = query.direction
+      const limit = query.limit
+      const category = query.category
       const result = tacChanges(r.db, { month: monthKey(monthEnd), previousMonth: monthKey(previousEnd), monthEnd, direction, limit, category })
       return {
         data: result.data,

@@ -7,13 +7,14 @@ import { Effect } from "effect"
 import type { HttpServerResponse } from "effect/http"
 import { InvalidParameter, type ServiceUnavailable } from "../../schemas/ApiErrors.ts"
 import { dateToInt } from "../../schemas/Dates.ts"
-import { familyOf, indexCurrencyOf } from "../../schemas/MarketParams.ts"
+import { familyOf } from "../../schemas/MarketParams.ts"
 import { keptLru } from "../../snapshots/readers/MarketDb.ts"
 import { latestDates } from "../../snapshots/readers/MarketMutualFunds.ts"
 import { readyUniverseAnswer } from "../../snapshots/readers/MarketReady.ts"
 import type { Lease } from "../snapshot/SnapshotStore.ts"
 import { defaultCurrency, familyCurrencies, familyIndexMeta, indexItems } from "./MarketIndexSeries.ts"
 import { afterBatch, jsonBytes, jsonText, readyResponse } from "./MarketResponses.ts"
+import type { FamilyIndexQuery } from "./MarketViewsApi.ts"
 import { OffThreadRenderer } from "./OffThreadRender.ts"
 
 const noData = (date: string) =>
@@ -75,13 +76,13 @@ export const marketSummaryAnswer = (
 export const familyIndexAnswer = (
   lease: Lease,
   familyText: string,
-  query: { readonly currency?: string; readonly from_date?: string },
+  query: FamilyIndexQuery,
 ) =>
   lease.read((r) => {
     const family = familyOf(familyText) ?? null
     const currencies = family === null ? [] : familyCurrencies(r.db, family.slug)
     const currency =
-      query.currency !== undefined ? indexCurrencyOf(query.currency) : currencies.length > 0 ? defaultCurrency(currencies) : null
+      query.currency !== undefined ? query.currency : currencies.length > 0 ? defaultCurrency(currencies) : null
     const available = family !== null && currency !== null && currencies.some((c) => c.currency === currency)
     const items =
       available && family !== null && currency !== null

@@ -4,7 +4,7 @@
  * the key's row and the one counting statement at the end of the turn); the quota headers are set
  * on whatever response the route then gives (errors included) through a pre-response handler.
  */
-import { Effect, Layer, Option, Redacted, SchemaIssue } from "effect"
+import { Effect, Layer, Option, Redacted, type Schema, SchemaAST, SchemaIssue } from "effect"
 import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiMiddleware } from "effect/http-api"
 import { KEY_PREFIX } from "../../accounts/ApiKey.ts"
@@ -131,11 +131,19 @@ const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
  */
 const REPEATED = "given more than once; send it once"
 
-export const RequestValidationLive = HttpApiMiddleware.layerSchemaErrorTransform(RequestValidation, (error) =>
+/** The query parameters an endpoint takes as a list (repeated on purpose, e.g. `administrator`). */
+const listParameters = (query: Schema.Top | undefined): ReadonlySet<string> => {
+  const ast = query === undefined ? undefined : SchemaAST.toEncoded(query.ast)
+  if (ast === undefined || !SchemaAST.isObjects(ast)) return new Set()
+  return new Set(ast.propertySignatures.filter((p) => SchemaAST.isArrays(SchemaAST.toEncoded(p.type))).map((p) => String(p.name)))
+}
+
+export const RequestValidationLive = HttpApiMiddleware.layerSchemaErrorTransform(RequestValidation, (error, { endpoint }) =>
   Effect.gen(function* () {
     const query = error.kind === "Query" ? yield* Effect.serviceOption(HttpServerRequest.ParsedSearchParams) : Option.none()
+    const lists = error.kind === "Query" ? listParameters(endpoint.query) : new Set<string>()
     const repeated = (path: ReadonlyArray<string | number>) =>
-      path.length === 1 && Option.isSome(query) && Array.isArray(query.value[String(path[0])])
+      path.length === 1 && !lists.has(String(path[0])) && Option.isSome(query) && Array.isArray(query.value[String(path[0])])
     const issues = formatIssues(error.cause.issue).issues.map((i) => {
       const path = (i.path ?? []).map((p) => (typeof p === "object" && p !== null && "key" in p ? p.key : p)) as Array<string | number>
       return { path, message: repeated(path) ? REPEATED : i.message }

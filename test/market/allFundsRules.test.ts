@@ -34,7 +34,7 @@ describe("a swap between two reads of one request", () => {
   effectIt.live("without a swap, the filtered request (two reads) answers 200", () =>
     Effect.gen(function* () {
       const { lease } = yield* setup
-      const response = yield* allFundsAnswer(lease, { category: "equity" }, false, 10).pipe(Effect.provide(OffThreadRenderer.layer))
+      const response = yield* allFundsAnswer(lease, { category: "equity", vehicle: "mutual_fund" }, false, 10).pipe(Effect.provide(OffThreadRenderer.layer))
       expect(response.status).toBe(200)
     }),
   )
@@ -53,7 +53,7 @@ describe("a swap between two reads of one request", () => {
             return store.refresh.pipe(Effect.andThen(Effect.sleep(30)), Effect.andThen(lease.read(f)))
           }),
       }
-      const failure = yield* Effect.flip(allFundsAnswer(crossing, { category: "equity" }, false, 10)).pipe(
+      const failure = yield* Effect.flip(allFundsAnswer(crossing, { category: "equity", vehicle: "mutual_fund" }, false, 10)).pipe(
         Effect.provide(OffThreadRenderer.layer),
       )
       expect(reads).toBe(2)
