@@ -136,6 +136,10 @@ interface Batch {
   readonly fiSerie: string
   readonly etfSerie: string
   readonly fiRun: string
+  /** Every FI/ETF series and one mutual fund series per currency: the sample's edge cases (COP, USD, no price, TAC states). */
+  readonly moreSeries: ReadonlyArray<string>
+  /** Every FI/ETF instrument of the batch, whatever its status. */
+  readonly moreInstruments: ReadonlyArray<string>
 }
 
 const UNKNOWN_UUID = "0badc0de-0000-4000-8000-000000000000"
@@ -445,6 +449,30 @@ const dataCalls = (b: Batch, key: string): Call[] => {
       { params: { instrument_id: instruments }, query: { month: months, market: ["N", "E", "all", "X"] } },
       h,
     ),
+    // the batch's edge cases: every FI/ETF series and instrument, a mutual fund series per currency
+    ...b.moreSeries.flatMap((asset_id) => [
+      ...["days", "risk_metrics", "expense_ratio", "expense_ratio/history"].map((route) => ({
+        method: "get" as const,
+        path: `/api/real_assets/{asset_id}/${route}`,
+        params: { asset_id },
+        headers: h,
+      })),
+      ...["accounting", "clp", "real_uf"].map((valuation) => ({
+        method: "get" as const,
+        path: "/api/real_assets/{asset_id}/returns",
+        params: { asset_id },
+        query: [["valuation", valuation] as const],
+        headers: h,
+      })),
+    ]),
+    ...b.moreInstruments.flatMap((instrument_id) =>
+      ["", "/prices", "/cartera/holdings", "/cartera/resumen"].map((route) => ({
+        method: "get" as const,
+        path: `/api/fi/instruments/{instrument_id}${route}`,
+        params: { instrument_id },
+        headers: h,
+      })),
+    ),
   ]
 }
 
@@ -463,8 +491,16 @@ const readBatch = async (base: string, key: string): Promise<Batch> => {
   const fi = await get("/api/fi/instruments?status=all&limit=500")
   let fiIds: Pick<
     Batch,
-    "fiProvider" | "fiInstrument" | "etfInstrument" | "instrumentWithoutSeries" | "inactiveInstrument" | "fiSerie" | "etfSerie" | "fiRun"
-  >
+    | "fiProvider"
+    | "fiInstrument"
+    | "etfInstrument"
+    | "instrumentWithoutSeries"
+    | "inactiveInstrument"
+    | "fiSerie"
+    | "etfSerie"
+    | "fiRun"
+    | "moreInstruments"
+  > & { readonly fiSeries: ReadonlyArray<string> }
   if (fi.status === 200) {
     const list = fi.body.data as Json[]
     const priced = (etf: boolean) => list.find((i) => i.is_etf === etf && i.status === "active" && i.price_status === "current")
@@ -479,6 +515,8 @@ const readBatch = async (base: string, key: string): Promise<Batch> => {
       fiSerie: fiActive.main_serie_id,
       etfSerie: etf.main_serie_id,
       fiRun: fiActive.run,
+      moreInstruments: list.map((i) => i.instrument_id),
+      fiSeries: list.flatMap((i) => i.series.map((x: Json) => x.serie_id)),
     }
   } else {
     const fiActive = INSTRUMENTS.find((i) => i.is_etf === 0)!
@@ -492,8 +530,12 @@ const readBatch = async (base: string, key: string): Promise<Batch> => {
       fiSerie: SERIES.find((s) => s.instrument_id === fiActive.instrument_id)!.serie_id,
       etfSerie: SERIES.find((s) => s.instrument_id === etf.instrument_id)!.serie_id,
       fiRun: String(fiActive.run),
+      moreInstruments: [],
+      fiSeries: [],
     }
   }
+  const { fiSeries, ...fiRest } = fiIds
+  const byCurrency = [...new Map(rows.map((r) => [r.currency, r.serieId as string])).values()]
   return {
     date: allFunds.meta.date,
     fmProvider: fmProviders[0].id,
@@ -504,7 +546,8 @@ const readBatch = async (base: string, key: string): Promise<Batch> => {
     category: row.category,
     family: row.fundFamily ?? "Accionario desarrollado",
     administrators: [ranking[0].attributes.administrator, ranking[1]?.attributes.administrator ?? ranking[0].attributes.administrator],
-    ...fiIds,
+    ...fiRest,
+    moreSeries: [...byCurrency, ...fiSeries],
   }
 }
 
