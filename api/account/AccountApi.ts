@@ -31,33 +31,38 @@ export class AccountOrigin extends HttpApiMiddleware.Service<AccountOrigin>()("f
   error: UntrustedOriginResponse,
 }) {}
 
-const signedIn = dataErrors(NotSignedInResponse)
+/**
+ * Every account route may meet the per-IP limit (answered before routing, like the data routes'
+ * 429 without quota headers), and the 503 of a server still starting or of an unavailable store.
+ */
+const errors = dataErrors(RateLimitedResponse)
+const signedIn = dataErrors(NotSignedInResponse, RateLimitedResponse)
 
 export class AccountApi extends HttpApiGroup.make("account")
   .add(
     HttpApiEndpoint.post("magicLink", "/api/auth/magic-link", {
       payload: MagicLinkRequest,
       success: MagicLinkSent.pipe(HttpApiSchema.status(202)),
-      error: dataErrors(RateLimitedResponse),
+      error: errors,
     }).annotate(OpenApi.Summary, "Mail a sign-in link (limited per e-mail and per client address)"),
     HttpApiEndpoint.get("googleLogin", "/api/auth/google", {
       query: { return_url: Schema.String.annotate({ description: "Where to come back to; on the public origin" }) },
       success: HttpApiSchema.Empty(302),
-      error: dataErrors(),
+      error: errors,
     }).annotate(OpenApi.Summary, "Start social login (Google or the configured OIDC issuer): redirects to it"),
     HttpApiEndpoint.get("googleCallback", "/api/auth/google/callback", {
       query: { code: Schema.String, state: Schema.String },
       success: HttpApiSchema.Empty(303),
-      error: dataErrors(),
+      error: errors,
     }).annotate(OpenApi.Summary, "Social login comes back here; redirects to the return URL with a one-time `code`"),
     HttpApiEndpoint.post("loginCallback", "/api/auth/callback", {
       payload: LoginCallbackRequest,
       success: Account,
-      error: dataErrors(),
+      error: errors,
     }).annotate(OpenApi.Summary, "Exchange a `code` or mailed `token` for the session cookie"),
     HttpApiEndpoint.post("logout", "/api/auth/logout", {
       success: HttpApiSchema.NoContent,
-      error: dataErrors(),
+      error: errors,
     }).annotate(OpenApi.Summary, "End the session"),
     HttpApiEndpoint.get("me", "/api/me", { success: Account, error: signedIn }).annotate(
       OpenApi.Summary,
@@ -92,12 +97,12 @@ export class AccountApi extends HttpApiGroup.make("account")
     HttpApiEndpoint.post("unsubscribe", "/api/alerts/unsubscribe", {
       payload: UnsubscribeRequest,
       success: AlertPreferences,
-      error: dataErrors(),
+      error: errors,
     }).annotate(OpenApi.Summary, "Unsubscribe with the signed token of an alert mail"),
     HttpApiEndpoint.post("oneClickUnsubscribe", "/api/alerts/unsubscribe/one-click", {
       query: { token: Schema.String.check(Schema.isMaxLength(2048)) },
       success: HttpApiSchema.NoContent,
-      error: dataErrors(),
+      error: errors,
     }).annotate(OpenApi.Summary, "RFC 8058 one-click unsubscribe (List-Unsubscribe-Post)"),
   )
   .middleware(AccountOrigin)

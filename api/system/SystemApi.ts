@@ -1,13 +1,14 @@
 /** Public and key routes. */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { dataErrors } from "../../schemas/ApiErrors.ts"
+import { dataErrors, RateLimitedResponse, ServiceUnavailableResponse } from "../../schemas/ApiErrors.ts"
 import { Health, KeyInfo } from "../../schemas/System.ts"
 import { ApiKeyAuth } from "../security/Security.ts"
 
 export class PublicApi extends HttpApiGroup.make("public")
   .add(
-    HttpApiEndpoint.get("health", "/health", { success: Health }).annotate(
+    // the per-IP limit and the 503 of a server still starting (port bound, snapshot being checked) are answered before routing
+    HttpApiEndpoint.get("health", "/health", { success: Health, error: [RateLimitedResponse, ServiceUnavailableResponse] }).annotate(
       OpenApi.Summary,
       "Service state, batch date and record count (public)",
     ),

@@ -26,7 +26,7 @@ export const callThree = async (baseUrl: string, key: string) => {
   const client = createClient<paths>({ baseUrl, headers: { "X-Api-Key": key } })
   const providers = await client.GET("/api/asset_providers")
   const funds = await client.GET("/api/all-funds", { params: { query: { vehicle: "mutual_fund" } } })
-  const first = funds.data?.data[0]
+  const first = funds.data?.data.find((row) => row.vehicle === "mutual_fund")
   if (first === undefined) throw new Error(\`no fund in /api/all-funds (\${funds.response.status})\`)
   const days = await client.GET("/api/real_assets/{asset_id}/days", {
     params: { path: { asset_id: first.serieId }, query: { from_date: "2000-01-01" } },

@@ -13,6 +13,7 @@ import { expect } from "vitest"
 import { KeyStore, type Tier } from "../../accounts/KeyStore.ts"
 import type { AccessLogSink } from "../../api/http/RequestLog.ts"
 import type { ErrorLogSink } from "../../api/http/ServerErrors.ts"
+import type { EdgeOptions } from "../../api/ratelimit/Edge.ts"
 import { ServerLive } from "../../api/Server.ts"
 
 export interface RunningServer {
@@ -34,6 +35,8 @@ export const startServer = async (options: {
    * copies process.env once, so servers of one test process with other settings each get their own).
    */
   readonly env?: Record<string, string>
+  /** The per-IP limit (`./fds serve` always sets one); none by default. */
+  readonly rateLimit?: EdgeOptions["rateLimit"]
 }): Promise<RunningServer> => {
   const scope = Effect.runSync(Scope.make())
   const server = ServerLive({
@@ -44,6 +47,7 @@ export const startServer = async (options: {
     errorLog: options.errorLog ?? (() => {}),
     ...(options.pollMillis === undefined ? {} : { pollMillis: options.pollMillis }),
     ...(options.drainMillis === undefined ? {} : { drainMillis: options.drainMillis }),
+    ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
   })
   const layer =
     options.env === undefined
