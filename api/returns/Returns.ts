@@ -49,8 +49,8 @@ export const ReturnsHandlers = HttpApiBuilder.group(
 
     return handlers
       .handle("returns", ({ params, query }) => {
-        const valuation = query.valuation ?? "accounting"
-        const basis = query.return_basis ?? "price"
+        const valuation = query.valuation
+        const basis = query.return_basis
         const text = canonicalAssetText(params.asset_id)
         return Effect.andThen(
           requireEnabled(bases, valuation, basis),
