@@ -3,16 +3,9 @@
  * decimal fraction). The route serves ready JSON text of exactly this shape (tests check it).
  */
 import { Schema } from "effect"
+import { SeriesContinuity } from "./SeriesContinuity.ts"
 
 const Num = Schema.NullOr(Schema.Finite)
-
-export const SeriesContinuity = Schema.Struct({
-  type: Schema.Literal("rename"),
-  previousSerie: Schema.String,
-  currentSerie: Schema.String,
-  firstCurrentDate: Schema.String.annotate({ description: "First date published under the current label" }),
-  aliasIds: Schema.Array(Schema.String).annotate({ description: "Current id first, then the previous ids" }),
-}).annotate({ identifier: "SeriesContinuity", description: "A renamed series: previous and current ids are one identity" })
 
 export const AllFundsRow = Schema.Struct({
   vehicle: Schema.Literals(["mutual_fund", "etf", "investment_fund"]),
