@@ -3,7 +3,9 @@
  * previous published snapshot, and `pipeline reproduce` (which builds from nothing, from the
  * ledger and the raw store alone) must give the same content hash. The days bring a new month's
  * file, a restated past value (the month's file replaced), a renamed series (a whole-history
- * change: a cold build, with its reason) and plain days around them.
+ * change: a cold build, with its reason), provisional values of the daily BPR report (one of them
+ * implausible against the value before the increment), the month's file that replaces them, and
+ * plain days around them.
  */
 
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -17,6 +19,7 @@ import { reproduceLive } from "../../pipeline/Reproduce.ts"
 import { writeSample } from "../../pipeline/sample/Sample.ts"
 import { contentHash } from "../../snapshots/ContentHash.ts"
 import { type Manifest, readManifest } from "../../snapshots/Manifest.ts"
+import { bprDayWorkbook } from "../support/workbooks.ts"
 
 let work: string
 let full: string
@@ -75,6 +78,9 @@ const cartolaOf = (folder: string, month: string): string => {
 /** A cartola line's fields (`;`, latin-1): RUN_FM is field 2, FECHA_INF 3, SERIE 8, VALOR_CUOTA 12. */
 const FIELDS = { run: 2, date: 3, serie: 8, price: 12 } as const
 
+/** November's file as the CMF gives it early in the month: its rows up to the 9th. */
+const LAST_EARLY_NOVEMBER = 20261109
+
 let october: string
 let november: string
 /** The value restated: its series, date, and old and new prices. */
@@ -93,6 +99,15 @@ beforeAll(async () => {
   mkdirSync(source)
   for (const name of readdirSync(full)) if (name !== november) copyFileSync(join(full, name), join(source, name))
 }, 120_000)
+
+const quotaSources = (file: string) => {
+  const db = new Database(join(snapshots(), file), { readonly: true })
+  try {
+    return db.prepare("SELECT asset_id, rows, first_date, last_date, latest_from_source FROM quota_sources ORDER BY asset_id").all()
+  } finally {
+    db.close()
+  }
+}
 afterAll(() => rmSync(work, { recursive: true, force: true }))
 
 describe("the daily increment gives the cold build's content hash", () => {
@@ -113,7 +128,9 @@ describe("the daily increment gives the cold build's content hash", () => {
   }, 240_000)
 
   it("a new month's file: an increment, with November's rows", async () => {
-    copyFileSync(join(full, november), join(source, november))
+    const lines = readFileSync(join(full, november), "latin1").split("\n")
+    const early = lines.filter((l, i) => i === 0 || (l !== "" && Number(l.split(";")[FIELDS.date]) <= LAST_EARLY_NOVEMBER))
+    writeFileSync(join(source, november), `${early.join("\n")}\n`, "latin1")
     const day = await runFor("2026-11-04")
     days["2026-11-04"] = day
     expect(day.manifest.build).toEqual({ kind: "increment", base: days["2026-10-29"]!.file, from: "2026-10-30" })
@@ -161,5 +178,52 @@ describe("the daily increment gives the cold build's content hash", () => {
     expect(quota(next.file, restated.run, `${restated.serie}NEW`, restated.date)).toBe(restated.price)
     expect((await reproduced("2026-11-09")).outcome).toBe("match")
     expect(hashOnDisk(next.file)).toBe(next.manifest.content_hash)
+    days["2026-11-09"] = next
   }, 360_000)
+
+  it("provisional BPR days: merged in an increment, an implausible one judged against the value before it", async () => {
+    // Three series of November 9th's cartola rows, reported provisionally on the 10th and 11th.
+    const rows = readFileSync(join(source, november), "latin1")
+      .split("\n")
+      .slice(1)
+      .map((l) => l.split(";"))
+      .filter((f) => Number(f[FIELDS.date]) === LAST_EARLY_NOVEMBER)
+      .filter((f) => !(Number(f[FIELDS.run]) === restated.run && f[FIELDS.serie]!.trim().toUpperCase() === restated.serie))
+      .slice(0, 3)
+    const record = (f: string[], factor: number) => ({
+      fundName: "FONDO",
+      run: Number(f[FIELDS.run]),
+      fundType: 5,
+      agfName: null,
+      serie: f[FIELDS.serie]!.trim().toUpperCase(),
+      currencyCode: "$$",
+      patrimony: 1_000_000,
+      holders: 10,
+      price: Math.round(Number(f[FIELDS.price]) * factor * 10_000) / 10_000,
+    })
+    // the third series' value on the 10th is 3× the 9th's: left out, judged against the 9th (before the increment's `from`)
+    writeFileSync(join(source, "bpr_20261110.xls"), bprDayWorkbook("2026-11-10", [record(rows[0]!, 1.001), record(rows[1]!, 0.999), record(rows[2]!, 3)]))
+    writeFileSync(join(source, "bpr_20261111.xls"), bprDayWorkbook("2026-11-11", [record(rows[0]!, 1.002)]))
+    const day = await runFor("2026-11-11")
+    days["2026-11-11"] = day
+    expect(day.manifest.build).toEqual({ kind: "increment", base: days["2026-11-09"]!.file, from: "2026-11-10" })
+    expect(day.manifest.quota_sources).toEqual({ bpr_series: 2, bpr_rows: 3 })
+    expect(day.manifest.repairs.provisional_rows_implausible).toBe(1)
+    const serie = (f: string[]) => f[FIELDS.serie]!.trim().toUpperCase()
+    expect(quota(day.file, Number(rows[0]![FIELDS.run]), serie(rows[0]!), 20261111)).toBe(record(rows[0]!, 1.002).price)
+    expect(quota(day.file, Number(rows[2]![FIELDS.run]), serie(rows[2]!), 20261110)).toBeUndefined()
+    expect((await reproduced("2026-11-11")).outcome).toBe("match")
+    expect(hashOnDisk(day.file)).toBe(day.manifest.content_hash)
+  }, 240_000)
+
+  it("November's whole file replaces the early one and the provisional values: merged again from its first row", async () => {
+    copyFileSync(join(full, november), join(source, november))
+    const day = await runFor("2026-11-12")
+    // from the replaced file's first row: Monday 2 November (the 1st is a Sunday, no row)
+    expect(day.manifest.build).toEqual({ kind: "increment", base: days["2026-11-11"]!.file, from: "2026-11-02" })
+    expect(quotaSources(days["2026-11-11"]!.file)).toHaveLength(2)
+    expect(quotaSources(day.file)).toEqual([])
+    expect((await reproduced("2026-11-12")).outcome).toBe("match")
+    expect(hashOnDisk(day.file)).toBe(day.manifest.content_hash)
+  }, 240_000)
 })
