@@ -6,18 +6,20 @@ import { Effect, Schema } from "effect"
 import type { DataSetName } from "../schemas/CmfRecords.ts"
 import { dateToInt, intToDate } from "../schemas/Dates.ts"
 import { writeManifest } from "../snapshots/Manifest.ts"
-import { FORMAT_VERSION, TABLES } from "../snapshots/Tables.ts"
+import { FORMAT_VERSION, type SnapshotDatabase, TABLES } from "../snapshots/Tables.ts"
+import { COMPUTED_TABLES } from "../snapshots/tables/Computed.ts"
 import { type FinishedSnapshot, SnapshotWriter } from "../snapshots/Writer.ts"
 import { runComputations } from "./compute/Alongside.ts"
+import type { ComputeIncrement } from "./compute/Computation.ts"
 import { COMPUTATIONS } from "./compute/Computations.ts"
 import { type IncrementPlan, type PreviousSnapshot, planIncrement } from "./Increment.ts"
 import type { RawFileObserved } from "./ledger/Ledger.ts"
 import type { RawStore } from "./RawStore.ts"
-import { type StagedBatch, stage } from "./Stage.ts"
+import { type StagedBatch, type StageSink, stage } from "./Stage.ts"
 import type { CmfFileInvalid } from "./sources/CmfFileInvalid.ts"
 import type { DataSetAdapter, LoadContext, LoadedFile } from "./sources/DataSet.ts"
 import { ADAPTERS } from "./sources/Sources.ts"
-import type { ParsedCache } from "./staging/ParsedCache.ts"
+import type { ParsedCache, RecordsSummary } from "./staging/ParsedCache.ts"
 import { PIPELINE_VERSION } from "./Version.ts"
 
 /** A check on the staged batch refused it (the coverage gate): a content rejection, not a failure. */
@@ -34,7 +36,7 @@ export interface Progress {
 export const silentProgress: Progress = { start: () => {}, file: () => {}, stop: () => {} }
 
 export interface LoadedInputs {
-  /** The loaded files of each data set, in the ledger's order. Emptied by buildSnapshot once staged: a LoadedInputs builds one snapshot. */
+  /** The loaded files of each data set, in the ledger's order; each file's data is read when it is staged. */
   readonly files: ReadonlyMap<DataSetName, ReadonlyArray<LoadedFile>>
   /** Why the FI/ETF part is unavailable in this batch; null when it is available. */
   readonly fiUnavailable: string | null
@@ -59,28 +61,41 @@ const add = (into: Record<string, number>, from: Readonly<Record<string, number>
   for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v
 }
 
-/** The default load of an adapter: its records, parsed once and cached by content. */
+/**
+ * The default load of an adapter: its records, parsed once and cached by content, with a summary
+ * (rows, repairs, dates) cached beside them. Only the summary is read now; the records are read
+ * from the cache when the file is staged, so a batch never holds every file's records at once.
+ */
 const loadRecords = (adapter: DataSetAdapter, context: LoadContext): Effect.Effect<LoadedFile, CmfFileInvalid> => {
-  const cached = context.cache?.getRecords(context)
+  const { cache, name } = context
+  const entry = { sha256: context.sha256, name }
+  // Parsed again if the entry went away meanwhile (these bytes parsed once: it cannot fail).
+  const reread = (): ReadonlyArray<unknown> =>
+    cache?.getRecords(entry)?.records ?? Effect.runSync(adapter.parse(context.bytes(), name)).records
+  const summary = cache?.getRecordsSummary(entry)
+  if (summary !== undefined) return Effect.succeed({ name, ...summary, data: reread })
+  const cached = cache?.getRecords(entry)
   const parsed =
     cached !== undefined
       ? Effect.succeed(cached)
-      : Effect.map(adapter.parse(context.bytes(), context.name), (p) => {
-          // structuredClone: the records' strings are slices of the decoded page; copies let it go.
-          const copy = { records: structuredClone(p.records), repairs: p.repairs }
-          context.cache?.putRecords(context, copy)
+      : Effect.map(adapter.parse(context.bytes(), name), (p) => {
+          // Kept in memory only without a cache; structuredClone: the records' strings are slices
+          // of the decoded page, copies let it go (the cache's copy is a copy already).
+          const kept = cache === null ? { records: structuredClone(p.records), repairs: p.repairs } : p
+          cache?.putRecords(entry, kept)
           context.parsed(context.size)
-          return copy
+          return kept
         })
   return Effect.map(parsed, (p) => {
     const dates = adapter.datesOf?.(p.records) ?? null
-    return {
-      name: context.name,
-      data: p.records,
-      repairs: p.repairs,
+    const made: RecordsSummary = {
       rows: p.records.length,
+      repairs: p.repairs,
       ...(dates === null ? {} : { firstDate: dateToInt(dates.first), latestDate: dateToInt(dates.latest) }),
     }
+    cache?.putRecordsSummary(entry, made)
+    const records = p.records
+    return { name, ...made, data: cache === null ? () => records : reread }
   })
 }
 
@@ -102,34 +117,18 @@ export const loadInputs = (
     // A required FI data set missing: the batch goes out without its FI/ETF part (a core one rejects it: Pipeline.ts).
     const missingFi = adapters.find((a) => a.part === "fi" && a.required !== undefined && !inputs.some((i) => i.data_set === a.name))
     let fiUnavailable: string | null = missingFi?.required ?? null
-    // Parsed records repeat the same strings across rows and files (dates, labels, fund names,
-    // fee texts); one instance of each instead of one per occurrence saves ~0.3 GB at full scale.
-    const strings = new Map<string, string>()
-    const intern = (records: unknown): void => {
-      if (!Array.isArray(records)) return
-      for (const record of records) {
-        if (typeof record !== "object" || record === null) continue
-        const fields = record as Record<string, unknown>
-        for (const key in fields) {
-          const value = fields[key]
-          if (typeof value !== "string") continue
-          const same = strings.get(value)
-          if (same === undefined) strings.set(value, value)
-          else fields[key] = same
-        }
-      }
-    }
     // Parsing (a cold build, reproduce) leaves garbage faster than V8 collects it: a full GC every
-    // ~256 MB of parsed input keeps the peak near what is live (it varied 1.75–2.65 GB without).
+    // ~128 MB of parsed input keeps the peak near what is live (it varied 1.75–2.65 GB without).
     let parsedBytes = 0
     let collectedAt = 0
     const parsed = (bytes: number): void => {
       parsedBytes += bytes
-      if (parsedBytes - collectedAt < 256e6) return
+      if (parsedBytes - collectedAt < 128e6) return
       collectedAt = parsedBytes
       collectGarbage()
     }
     const byName = new Map(adapters.map((a) => [a.name, a]))
+    const shared = new Map<string, unknown>()
     progress.start(inputs.length, inputs.reduce((n, i) => n + i.bytes, 0))
     for (const input of inputs) {
       const adapter = byName.get(input.data_set)
@@ -141,6 +140,7 @@ export const loadInputs = (
         bytes: () => raw.get(input.sha256),
         cache,
         parsed,
+        shared,
       }
       const load = adapter.load === undefined ? loadRecords(adapter, context) : adapter.load(context)
       let file: LoadedFile
@@ -155,7 +155,6 @@ export const loadInputs = (
         file = yield* load
       }
       add(repairs, prefixed(input.data_set, file.repairs))
-      intern(file.data)
       pushTo(files, input.data_set, file)
       if (adapter.dailyValues === true) {
         if (file.firstDate !== undefined && file.firstDate > 0 && (first === 0 || file.firstDate < first)) first = file.firstDate
@@ -179,41 +178,60 @@ export const loadInputs = (
   })
 
 /**
- * An increment's writes into the copy of the previous snapshot: every staged table rewritten, the
- * quota rows from `from` on replaced by the merged region's, the computed tables emptied (they
- * are computed again).
- */
-const replaceStaged = (writer: SnapshotWriter, batch: StagedBatch): void => {
-  const base = batch.base!
-  // Last table first: a table's foreign keys name tables before it (series → funds → administrators).
-  for (const table of [...TABLES].reverse()) if (table.name !== "quotas") writer.clearTable(table.name)
-  writer.insertMeta({ format_version: String(FORMAT_VERSION) })
-  writer.deleteQuotasFrom(
-    base.series.filter((s) => s.last_date >= base.from).map((s) => s.asset_id),
-    base.from,
-  )
-  insertStaged(writer, batch)
-}
-
-const insertStaged = (writer: SnapshotWriter, batch: StagedBatch): void => {
-  writer.insertMeta(batch.meta)
-  writer.insertAdministrators(batch.administrators)
-  writer.insertFunds(batch.funds)
-  writer.insertSeries(batch.series)
-  for (const s of batch.quotas.series) writer.insertQuotaColumns(s.assetId, batch.quotas, s.start, s.end)
-  for (const [table, rows] of batch.tables) writer.insertRows(table, rows as never)
-}
-
-/**
  * A full garbage collection when Node runs with --expose-gc (`./fds` passes it to the pipeline):
- * at the two points where the build lets ~1 GB go (parsed records, staged rows), so that compute
- * and packing do not run on top of it. Without the flag V8 collects when it sees fit.
+ * while parsing, and where the build lets a step's data go, so that compute and packing do not
+ * run on top of it. Without the flag V8 collects when it sees fit.
  */
 const collectGarbage = (): void => (globalThis as { gc?: () => void }).gc?.()
 
 const memory = () => {
   const m = process.memoryUsage()
-  return { rss_mb: Math.round(m.rss / 1e6), heap_mb: Math.round(m.heapUsed / 1e6), array_buffers_mb: Math.round(m.arrayBuffers / 1e6) }
+  const mb = (n: number) => Math.round(n / 1e6)
+  return { rss_mb: mb(m.rss), heap_mb: mb(m.heapUsed), heap_total_mb: mb(m.heapTotal), external_mb: mb(m.external), array_buffers_mb: mb(m.arrayBuffers) }
+}
+
+/** The tables staging writes (every table but the quotas, meta and the computed ones). */
+const STAGED_TABLES: ReadonlyArray<keyof SnapshotDatabase> = TABLES.map((t) => t.name).filter(
+  (name) => name !== "quotas" && name !== "meta" && !COMPUTED_TABLES.some((c) => c.name === name),
+)
+
+/**
+ * The sink staging writes into. In an increment (a copy of the previous snapshot) a table is
+ * emptied before its first rows of this build, and its quota rows from `from` on are deleted
+ * before the merge writes them again.
+ */
+const writerSink = (writer: SnapshotWriter, increment: boolean, timing: { insertMs: number }): StageSink & { readonly written: ReadonlySet<string> } => {
+  const written = new Set<string>()
+  const cleared = new Set<string>()
+  if (increment) {
+    // The core is staged in every build; emptied first, last table first (a table's foreign keys
+    // name the one before it: series → funds → administrators).
+    for (const table of ["series", "funds", "administrators"] as const) {
+      writer.clearTable(table)
+      cleared.add(table)
+    }
+  }
+  const timed = <A>(f: () => A): A => {
+    const t = performance.now()
+    try {
+      return f()
+    } finally {
+      timing.insertMs += performance.now() - t
+    }
+  }
+  return {
+    written,
+    rows: (table, rows) =>
+      timed(() => {
+        if (increment && !cleared.has(table)) {
+          writer.clearTable(table)
+          cleared.add(table)
+        }
+        written.add(table)
+        writer.insertRows(table, rows as never)
+      }),
+    quotas: (series, columns) => timed(() => writer.insertQuotaColumns(series.assetId, columns, series.start, series.end)),
+  }
 }
 
 /** Stages and writes the snapshot of `batchDate` into `snapshotsDir`, with its manifest. */
@@ -229,50 +247,87 @@ export const buildSnapshot = (
   cache: ParsedCache["Service"] | null = null,
 ): Effect.Effect<FinishedSnapshot, CmfFileInvalid | BuildFailed | StagedBatchRefused> =>
   Effect.gen(function* () {
+    console.error(JSON.stringify({ level: "info", stage: "loaded", ...memory() }))
     let t = performance.now()
     const plan: IncrementPlan = planIncrement(previous, inputs, loaded, batchDate, cache)
-    const base = plan.kind === "increment" ? plan.base : null
-    let staged: StagedBatch | null = yield* stage(ADAPTERS, loaded, batchDate, base)
+    const increment = plan.kind === "increment" ? plan : null
+    const writer = new SnapshotWriter(snapshotsDir, increment?.path)
+    // The increment's month: quota months from it on are hashed again, computations that can
+    // keep their rows before it compute from it on.
+    const month = increment === null ? 0 : Math.floor(increment.base.from / 100) * 100 + 1
+    const incremental = COMPUTATIONS.flatMap((c) => (c.incremental === undefined ? [] : [{ c, spec: c.incremental }]))
+    // What their rows before the month read, in the previous snapshot (the copy, before staging).
+    const inputsBefore = new Map(increment === null ? [] : incremental.map(({ c, spec }) => [c.name, spec.inputsBefore(writer.db, month)]))
+    const timing = { insertMs: 0 }
+    const sink = writerSink(writer, increment !== null, timing)
+    if (increment !== null) {
+      const { base } = increment
+      writer.deleteQuotasFrom(
+        base.series.filter((s) => s.last_date >= base.from).map((s) => s.asset_id),
+        base.from,
+      )
+    }
+    const staged = yield* stage(ADAPTERS, loaded, batchDate, sink, {
+      base: increment?.base ?? null,
+      inputs,
+      previous: increment?.manifest.staging ?? null,
+    }).pipe(Effect.onError(() => Effect.sync(() => writer.abort())))
     const refused = gate(staged)
-    if (refused !== null) return yield* new StagedBatchRefused({ reason: refused })
-    // Everything parsed is staged now: let the per-file columns (~56 B per row of the whole
-    // history) and the records go; a LoadedInputs builds one snapshot.
-    ;(loaded.files as Map<DataSetName, unknown>).clear()
+    if (refused !== null) {
+      writer.abort()
+      return yield* new StagedBatchRefused({ reason: refused })
+    }
     collectGarbage()
     const repairs: Record<string, number> = { ...staged.repairs }
-    const { corrections } = staged
-    const provisional = staged.tables.find(([t]) => t === "quota_sources")?.[1] as ReadonlyArray<{ rows: number; latest_from_source: number }> | undefined
-    const quotaSources = {
-      bpr_series: (provisional ?? []).filter((s) => s.latest_from_source === 1).length,
-      bpr_rows: (provisional ?? []).reduce((n, s) => n + s.rows, 0),
-    }
-    const stageMs = Math.round(performance.now() - t)
+    const { corrections, quotaSources } = staged
+    const insertMs = Math.round(timing.insertMs)
+    const stageMs = Math.round(performance.now() - t) - insertMs
     console.error(JSON.stringify({ level: "info", stage: "staged", ...memory() }))
-    const writer = new SnapshotWriter(snapshotsDir, plan.kind === "increment" ? plan.path : undefined)
     const computed: Record<string, number> = {}
+    const computeStates: Record<string, unknown> = {}
+    const continuedFrom: string[] = []
+    const reused = new Set(staged.reusedTables)
     const finished = yield* Effect.try({
       try: () => {
         t = performance.now()
-        if (plan.kind === "increment") replaceStaged(writer, staged!)
-        else insertStaged(writer, staged!)
-        // Compute, VACUUM and the checks run without the staged history in the heap.
-        staged = null
-        collectGarbage()
-        const insertMs = Math.round(performance.now() - t)
-        t = performance.now()
-        const counters = runComputations(writer.db, writer.tmpPath, COMPUTATIONS, batchDate)
+        const increments: Record<string, ComputeIncrement> = {}
+        if (increment !== null) {
+          // A staged table this build neither wrote nor kept is empty now; the computed ones are
+          // computed again, but for a computation's rows before the month when what they read is
+          // the same as in the previous snapshot.
+          for (const table of STAGED_TABLES) if (!sink.written.has(table) && !reused.has(table)) writer.clearTable(table)
+          const continued = new Set<string>()
+          for (const { c, spec } of incremental) {
+            const state = increment.manifest.compute_state?.[c.name]
+            if (spec.inputsBefore(writer.db, month) !== inputsBefore.get(c.name) || !spec.canContinue(writer.db, month, state)) continue
+            spec.deleteFrom(writer.db, month)
+            increments[c.name] = { from: month, state }
+            for (const table of spec.tables) continued.add(table)
+          }
+          for (const table of COMPUTED_TABLES) if (!continued.has(table.name)) writer.clearTable(table.name as keyof SnapshotDatabase)
+          writer.clearTable("meta")
+          writer.insertMeta({ format_version: String(FORMAT_VERSION) })
+        }
+        writer.insertMeta(staged.meta)
+        const computeTimings: Record<string, number> = {}
+        const counters = runComputations(writer.db, writer.tmpPath, COMPUTATIONS, batchDate, computeTimings, { increments, states: computeStates })
         for (const c of COMPUTATIONS) {
           for (const [k, v] of Object.entries(counters[c.name] ?? {})) computed[`${c.name}.${k}`] = v
         }
         const computeMs = Math.round(performance.now() - t)
+        continuedFrom.push(...Object.keys(increments))
+        const keptDigests = (names: Iterable<string>, from: Readonly<Record<string, string | number>> | undefined) =>
+          Object.fromEntries([...names].flatMap((name) => (from?.[name] === undefined ? [] : [[name, from[name]]])))
         const done = writer.finish(
           batchDate,
-          plan.kind === "increment"
+          increment !== null
             ? {
                 increment: {
-                  quotaMonths: plan.manifest.quota_month_digests!,
-                  quotasFrom: Math.floor(plan.base.from / 100) * 100 + 1,
-                  tables: {},
+                  quotaMonths: increment.manifest.quota_month_digests!,
+                  quotasFrom: month,
+                  tables: keptDigests(reused, increment.manifest.table_digests) as Record<string, string>,
+                  counts: keptDigests(reused, increment.manifest.row_counts) as Record<string, number>,
+                  quotaRows: increment.manifest.row_counts.quotas ?? null,
                 },
               }
             : {},
@@ -283,10 +338,13 @@ export const buildSnapshot = (
             stage: "build",
             batch_date: batchDate,
             kind: plan.kind,
-            ...(plan.kind === "increment" ? { from: intToDate(plan.base.from) } : { cold_reason: plan.reason }),
+            ...(plan.kind === "increment"
+              ? { from: intToDate(plan.base.from), kept: staged.keptSteps, computed_from_month: continuedFrom }
+              : { cold_reason: plan.reason }),
             stage_ms: stageMs,
             insert_ms: insertMs,
             compute_ms: computeMs,
+            compute_by_ms: computeTimings,
             ...done.timings,
             ...memory(),
           }),
@@ -314,9 +372,17 @@ export const buildSnapshot = (
       quota_sources: quotaSources,
       table_digests: finished.digests.tables,
       quota_month_digests: finished.digests.quotaMonths,
+      staging: staged.steps,
+      compute_state: computeStates,
       build:
         plan.kind === "increment"
-          ? { kind: "increment", base: previous!.file, from: intToDate(plan.base.from) }
+          ? {
+              kind: "increment",
+              base: previous!.file,
+              from: intToDate(plan.base.from),
+              kept: [...staged.keptSteps],
+              computed_from: { month: intToDate(month).slice(0, 7), computations: continuedFrom },
+            }
           : { kind: "cold", ...(previous === null ? {} : { cold_reason: plan.reason }) },
     })
     return finished

@@ -155,7 +155,7 @@ export const planIncrement = (
     for (const file of loaded.files.get(dataSet) ?? []) {
       const input = inputs.find((i) => i.data_set === dataSet && i.name === file.name && !before.has(i.sha256))
       if (input === undefined) continue
-      const first = dataSet === "cartola_diaria" ? earliest((file.data as CartolaInput).load()) : (file.firstDate ?? 0)
+      const first = dataSet === "cartola_diaria" ? earliest((file.data() as CartolaInput).load()) : (file.firstDate ?? 0)
       if (first > 0) from = Math.min(from, first)
     }
   }

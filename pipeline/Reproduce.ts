@@ -3,11 +3,12 @@
  * (no earlier parse cache, no published file) and compares its content hash with the one recorded when D
  * was built. Auditors get a yes or no; "version differs" says the pipeline changed since.
  */
-import Database from "better-sqlite3"
-import { contentHash } from "../snapshots/ContentHash.ts"
-import { Effect, Layer, Schema } from "effect"
+
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs"
 import { join } from "node:path"
+import Database from "better-sqlite3"
+import { Effect, Layer, Schema } from "effect"
+import { contentHash } from "../snapshots/ContentHash.ts"
 import { manifestPath } from "../snapshots/Manifest.ts"
 import { buildSnapshot, loadInputs } from "./Build.ts"
 import { Ledger, type RawFileObserved } from "./ledger/Ledger.ts"
@@ -80,9 +81,9 @@ export const reproduce = (dataDir: string, batchDate: string, options: Reproduce
     const scratch = mkdtempSync(join(dataDir, "reproduce-"))
     try {
       // A parse cache of its own, empty and thrown away with the scratch folder: nothing parsed
-      // earlier is used, and the merge reads the cartolas from it one at a time (as a run does)
-      // rather than holding every file's columns in memory.
-      const loaded = yield* loadInputs(raw, inputs, new DiskParsedCache(scratch, { records: false }))
+      // earlier is used, and staging reads every file from it when it needs it (as a run does)
+      // rather than holding every file's records and columns in memory.
+      const loaded = yield* loadInputs(raw, inputs, new DiskParsedCache(scratch))
       const finished = yield* buildSnapshot(scratch, inputs, loaded, batchDate)
       const match = finished.contentHash === built.content_hash
       let restored = false

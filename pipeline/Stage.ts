@@ -4,17 +4,28 @@
  *
  * Staging knows no data set by name: each adapter of the table (`sources/Sources.ts`) stages its own
  * files, in the table's order, into one context; later steps read what earlier ones staged (the
- * quota merge reads the renames; TAC reads the funds and series).
+ * quota merge reads the renames; TAC reads the funds and series). Each step writes its tables to
+ * the sink (the snapshot being built) as it stages them, and reads its files' data when it runs,
+ * so that no more than one step's data is in memory at a time.
+ *
+ * A step that declares what it reads (`stageReads`) runs on a context that refuses anything else,
+ * and gets a fingerprint of what it read: in a daily increment, a step whose fingerprint is the
+ * previous snapshot's is not run, its tables are kept as they are in the copied file (see
+ * pipeline/Increment.ts).
  */
+import { createHash } from "node:crypto"
 import { Effect } from "effect"
 import type { DataSetName } from "../schemas/CmfRecords.ts"
 import { dateToInt } from "../schemas/Dates.ts"
+import type { StagedStep } from "../snapshots/Manifest.ts"
 import type { AdministratorsTable, FundsTable, SeriesTable, SnapshotDatabase } from "../snapshots/Tables.ts"
 import type { SeriesAliasesTable } from "../snapshots/tables/FmExtras.ts"
 import type { IncrementBase } from "./Increment.ts"
 import type { CmfFileInvalid } from "./sources/CmfFileInvalid.ts"
-import type { DataSetAdapter, LoadedFile } from "./sources/DataSet.ts"
-import type { QuotaCorrection, StagedQuotas } from "./staging/Quotas.ts"
+import type { DataSetAdapter, LoadedFile, StageReads } from "./sources/DataSet.ts"
+import type { QuotaCorrection, QuotaSink } from "./staging/Quotas.ts"
+
+export type { StagedStep }
 
 export interface StageInputs {
   /** The loaded files of each data set, in the ledger's order (newest observation last). */
@@ -23,19 +34,47 @@ export interface StageInputs {
   readonly fiUnavailable: string | null
 }
 
+/** An input file as the fingerprints name it: its data set, name and content. */
+export interface StageInput {
+  readonly data_set: string
+  readonly name: string
+  readonly sha256: string
+}
+
+/** Where the staged tables go: the snapshot being written. */
+export interface StageSink {
+  /** Rows of a table in key order; a table may come in several calls, each continuing the order. */
+  readonly rows: <T extends keyof SnapshotDatabase>(table: T, rows: ReadonlyArray<SnapshotDatabase[T]>) => void
+  /** The merged quota rows of one series; series come in asset-id order. */
+  readonly quotas: QuotaSink
+}
+
+export interface StageOptions {
+  /** The increment's previous-snapshot facts: the quotas are merged from `base.from` on only (Increment.ts); null: from nothing. */
+  readonly base: IncrementBase | null
+  /** The batch's inputs, in the ledger's order (the fingerprints are made of them). */
+  readonly inputs: ReadonlyArray<StageInput>
+  /** The previous snapshot's steps (its manifest): a step with the same fingerprint is reused, not run. */
+  readonly previous: Readonly<Record<string, StagedStep>> | null
+}
+
 export interface StagedBatch {
   readonly meta: Record<string, string>
-  /** The increment's previous-snapshot facts (quotas holds the rows from `base.from` on only); null: a cold build. */
+  /** The increment's previous-snapshot facts; null: a cold build. */
   readonly base: IncrementBase | null
-  readonly administrators: AdministratorsTable[]
-  readonly funds: FundsTable[]
-  readonly series: SeriesTable[]
-  readonly quotas: StagedQuotas
-  /** Every other table, ready to insert, in key order. */
-  readonly tables: ReadonlyArray<readonly [keyof SnapshotDatabase, ReadonlyArray<unknown>]>
+  readonly series: ReadonlyArray<SeriesTable>
   readonly repairs: Record<string, number>
   /** Provisional values the cartola replaced with a different one (for the manifest). */
   readonly corrections: ReadonlyArray<QuotaCorrection>
+  /** Series whose latest value is provisional, and the provisional rows (for the manifest). */
+  readonly quotaSources: { readonly bpr_series: number; readonly bpr_rows: number }
+  /** Each reusable step's fingerprint, tables, repairs and meta (for the manifest: the next increment's reuse). */
+  readonly steps: Record<string, StagedStep>
+  /** The steps kept from the previous snapshot (not run), by data set, and their tables: left as they were. */
+  readonly keptSteps: ReadonlyArray<string>
+  readonly reusedTables: ReadonlyArray<string>
+  /** Tables written by this build's steps. */
+  readonly writtenTables: ReadonlyArray<string>
 }
 
 /**
@@ -55,7 +94,10 @@ export interface StageContext {
   readonly repairs: Record<string, number>
   readonly corrections: QuotaCorrection[]
   readonly meta: Record<string, string>
-  readonly tables: Map<keyof SnapshotDatabase, ReadonlyArray<unknown>>
+  /** Writes a staged table's rows, in key order. */
+  readonly put: <T extends keyof SnapshotDatabase>(table: T, rows: ReadonlyArray<SnapshotDatabase[T]>) => void
+  /** Where the merged quotas go (the daily-values step). */
+  readonly quotaSink: QuotaSink
   /** Renamed series: "RUN|OLD LABEL" → new label (the renames step). */
   relabel: ReadonlyMap<string, string>
   /** Alias rows of the renames, before they are matched to known series. */
@@ -68,15 +110,15 @@ export interface StageContext {
 }
 
 export interface StagedCore {
-  readonly quotas: StagedQuotas
-  readonly series: SeriesTable[]
+  readonly series: ReadonlyArray<SeriesTable>
   /** In key order. */
-  readonly administrators: AdministratorsTable[]
-  readonly funds: FundsTable[]
+  readonly administrators: ReadonlyArray<AdministratorsTable>
+  readonly funds: ReadonlyArray<FundsTable>
   /** Asset ids of the batch's series. */
   readonly known: ReadonlySet<number>
   /** alias_id → asset_id of the renames whose series is known. */
   readonly aliasOf: ReadonlyMap<number, number>
+  readonly quotaSources: StagedBatch["quotaSources"]
 }
 
 /** The core, for steps after the daily-values step. */
@@ -85,42 +127,170 @@ export const coreOf = (context: StageContext): StagedCore => {
   return context.core
 }
 
+const sha256 = (text: string): string => createHash("sha256").update(text, "utf8").digest("hex")
+
+/** The core as a fingerprint sees it: administrators, funds, the known series and the aliases. */
+const coreDigest = (core: StagedCore): string =>
+  sha256(
+    JSON.stringify([
+      core.administrators,
+      core.funds,
+      [...core.known].sort((a, b) => a - b),
+      [...core.aliasOf].sort((a, b) => a[0] - b[0]),
+    ]),
+  )
+
+/**
+ * The fingerprint of what a reusable step reads: its data sets' files (name and content, in the
+ * ledger's order), the core when it reads it, whether the FI part is available when it asks, and
+ * the batch date when it cuts rows by it and some of them are after it (when none is, every row is
+ * staged whatever the date, and a later batch date gives the same tables).
+ */
+const fingerprint = (
+  adapter: DataSetAdapter,
+  reads: StageReads,
+  context: StageContext,
+  inputs: ReadonlyArray<StageInput>,
+  core: () => string,
+): string => {
+  const dataSets = [adapter.name, ...(reads.dataSets ?? [])]
+  const cut = (reads.cutoff ?? []).some((ds) => context.files(ds).some((f) => (f.latestDate ?? 0) > context.cutoff))
+  return sha256(
+    JSON.stringify({
+      step: adapter.name,
+      files: dataSets.map((ds) => [ds, inputs.filter((i) => i.data_set === ds).map((i) => [i.name, i.sha256])]),
+      core: reads.core === true ? core() : null,
+      fi_unavailable: reads.fiUnavailable === true ? context.fiUnavailable : null,
+      cutoff: reads.cutoff === undefined ? null : cut ? context.cutoff : "every row",
+    }),
+  )
+}
+
+/**
+ * The context of a reusable step: only what its `stageReads` declares (anything else throws), its
+ * own repairs and meta, and the tables it writes recorded.
+ */
+const guarded = (context: StageContext, adapter: DataSetAdapter, reads: StageReads, record: { tables: Set<string>; repairs: Record<string, number>; meta: Record<string, string> }): StageContext => {
+  const allowed = new Set<DataSetName>([adapter.name, ...(reads.dataSets ?? [])])
+  const refuse = (what: string): never => {
+    throw new Error(`staging step ${adapter.name} reads ${what}, which its stageReads does not declare (sources/Sources.ts)`)
+  }
+  const files = (dataSet: DataSetName) => (allowed.has(dataSet) ? context.files(dataSet) : refuse(`the ${dataSet} files`))
+  return {
+    get batchDate() {
+      return reads.cutoff === undefined ? refuse("the batch date") : context.batchDate
+    },
+    get cutoff() {
+      return reads.cutoff === undefined ? refuse("the batch date") : context.cutoff
+    },
+    get fiUnavailable() {
+      return reads.fiUnavailable === true ? context.fiUnavailable : refuse("whether the FI part is available")
+    },
+    get base() {
+      return refuse("the increment's base")
+    },
+    files,
+    records: <R>(dataSet: DataSetName) => files(dataSet).flatMap((f) => f.data() as ReadonlyArray<R>),
+    repairs: record.repairs,
+    get corrections() {
+      return refuse("the quota corrections")
+    },
+    meta: record.meta,
+    put: (table, rows) => {
+      record.tables.add(table)
+      context.put(table, rows)
+    },
+    get quotaSink() {
+      return refuse("the quotas")
+    },
+    get relabel() {
+      return refuse("the renames")
+    },
+    get renameAliases() {
+      return refuse("the renames")
+    },
+    get administrators() {
+      return refuse("the registry (the core's administrators are coreOf's)")
+    },
+    get funds() {
+      return refuse("the registry (the core's funds are coreOf's)")
+    },
+    get core() {
+      return reads.core === true ? context.core : refuse("the core")
+    },
+  } as StageContext
+}
+
 export const stage = (
   adapters: ReadonlyArray<DataSetAdapter>,
   inputs: StageInputs,
   batchDate: string,
-  base: IncrementBase | null = null,
+  sink: StageSink,
+  options: StageOptions,
 ): Effect.Effect<StagedBatch, CmfFileInvalid> =>
   Effect.gen(function* () {
     const files = (dataSet: DataSetName) => inputs.files.get(dataSet) ?? []
+    const written = new Set<string>()
     const context: StageContext = {
       batchDate,
       cutoff: dateToInt(batchDate),
       fiUnavailable: inputs.fiUnavailable,
-      base,
+      base: options.base,
       files,
-      records: <R>(dataSet: DataSetName) => files(dataSet).flatMap((f) => f.data as ReadonlyArray<R>),
+      records: <R>(dataSet: DataSetName) => files(dataSet).flatMap((f) => f.data() as ReadonlyArray<R>),
       repairs: {},
       corrections: [],
       meta: {},
-      tables: new Map(),
+      put: (table, rows) => {
+        written.add(table)
+        sink.rows(table, rows)
+      },
+      quotaSink: sink.quotas,
       relabel: new Map(),
       renameAliases: [],
       administrators: new Map(),
       funds: new Map(),
       core: null,
     }
-    for (const adapter of adapters) if (adapter.stage !== undefined) yield* adapter.stage(context)
-    const core = coreOf(context)
+    const steps: Record<string, StagedStep> = {}
+    const kept: string[] = []
+    const reused: string[] = []
+    let core: string | null = null
+    const digestOfCore = () => (core ??= coreDigest(coreOf(context)))
+    for (const adapter of adapters) {
+      if (adapter.stage === undefined) continue
+      const reads = adapter.stageReads
+      if (reads === undefined) {
+        yield* adapter.stage(context)
+        continue
+      }
+      const print = fingerprint(adapter, reads, context, options.inputs, digestOfCore)
+      const before = options.base === null ? undefined : options.previous?.[adapter.name]
+      if (before !== undefined && before.fingerprint === print) {
+        steps[adapter.name] = before
+        kept.push(adapter.name)
+        reused.push(...before.tables)
+        Object.assign(context.repairs, before.repairs)
+        Object.assign(context.meta, before.meta)
+        continue
+      }
+      const record = { tables: new Set<string>(), repairs: {}, meta: {} }
+      yield* adapter.stage(guarded(context, adapter, reads, record))
+      steps[adapter.name] = { fingerprint: print, tables: [...record.tables], repairs: record.repairs, meta: record.meta }
+      Object.assign(context.repairs, record.repairs)
+      Object.assign(context.meta, record.meta)
+    }
+    const staged = coreOf(context)
     return {
       meta: context.meta,
-      base,
-      administrators: core.administrators,
-      funds: core.funds,
-      series: core.series,
-      quotas: core.quotas,
-      tables: [...context.tables],
+      base: options.base,
+      series: staged.series,
       repairs: context.repairs,
       corrections: context.corrections,
+      quotaSources: staged.quotaSources,
+      steps,
+      keptSteps: kept,
+      reusedTables: reused,
+      writtenTables: [...written],
     }
   })

@@ -178,10 +178,11 @@ export const contentHash = (db: Database.Database, precomputed: Readonly<Record<
   return hashOfDigests(digests)
 }
 
-export const rowCounts = (db: Database.Database): Record<string, number> => {
+/** Every table's row count; `known` counts are taken as given. */
+export const rowCounts = (db: Database.Database, known: Readonly<Record<string, number>> = {}): Record<string, number> => {
   const counts: Record<string, number> = {}
   for (const table of TABLES) {
-    counts[table.name] = (db.prepare(`SELECT count(*) AS n FROM ${table.name}`).get() as { n: number }).n
+    counts[table.name] = known[table.name] ?? (db.prepare(`SELECT count(*) AS n FROM ${table.name}`).get() as { n: number }).n
   }
   return counts
 }
@@ -204,6 +205,8 @@ export interface KnownDigests {
   readonly quotasFrom?: number
   /** Tables whose digest is known (not read). */
   readonly tables?: Readonly<Record<string, string>>
+  /** Tables whose row count is known (not counted). */
+  readonly counts?: Readonly<Record<string, number>>
 }
 
 /**
@@ -213,7 +216,7 @@ export interface KnownDigests {
 export const hashSnapshotFile = (open: (path: string) => Database.Database, path: string, known: KnownDigests): SnapshotDigests => {
   const db = open(path)
   try {
-    const counts = rowCounts(db)
+    const counts = rowCounts(db, known.counts)
     let quotaMonths: Record<string, string>
     if (known.quotas !== null && known.quotasFrom !== undefined) {
       const from = known.quotasFrom

@@ -24,6 +24,17 @@ export interface QuotaCorrection {
   readonly new_source: string
 }
 
+/**
+ * A staging step whose tables a daily increment may keep (pipeline/Stage.ts): the fingerprint of
+ * what it read, the tables it wrote, and its repairs and meta entries.
+ */
+export interface StagedStep {
+  readonly fingerprint: string
+  readonly tables: ReadonlyArray<string>
+  readonly repairs: Readonly<Record<string, number>>
+  readonly meta: Readonly<Record<string, string>>
+}
+
 export interface Manifest {
   readonly format_version: number
   readonly pipeline_version: string
@@ -50,13 +61,28 @@ export interface Manifest {
   readonly table_digests?: Readonly<Record<string, string>>
   readonly quota_month_digests?: Readonly<Record<string, string>>
   /**
+   * The staging steps a daily increment may keep, by data set: the next increment
+   * keeps a step's tables, with their digests, when its fingerprint is the same.
+   */
+  readonly staging?: Readonly<Record<string, StagedStep>>
+  /** What incremental computations keep for the next increment, by computation (e.g. unrounded index values). */
+  readonly compute_state?: Readonly<Record<string, unknown>>
+  /**
    * How the file was built: from nothing (`cold`), or as an increment of the previous batch's file
-   * (`base`), its quota rows from `from` (YYYY-MM-DD) on merged again; `cold_reason` says why a
-   * build that could have been an increment was not (pipeline 0.5).
+   * (`base`), its quota rows from `from` (YYYY-MM-DD) on merged again and the steps `kept`
+   * untouched; `cold_reason` says why a build that could have been an increment was not (pipeline 0.5).
    */
   readonly build?:
     | { readonly kind: "cold"; readonly cold_reason?: string }
-    | { readonly kind: "increment"; readonly base: string; readonly from: string }
+    | {
+        readonly kind: "increment"
+        readonly base: string
+        readonly from: string
+        /** The staging steps (by data set) whose tables were kept from `base`, not staged again. */
+        readonly kept?: ReadonlyArray<string>
+        /** The computations that kept their rows before `month` (YYYY-MM) and computed from it on. */
+        readonly computed_from?: { readonly month: string; readonly computations: ReadonlyArray<string> }
+      }
 }
 
 export const manifestPath = (dir: string, snapshotFile: string): string =>

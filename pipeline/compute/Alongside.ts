@@ -6,9 +6,10 @@
  */
 import type Database from "better-sqlite3"
 import { type BlockingChannel, type BlockingWorker, startBlockingWorker } from "../../snapshots/BlockingWorker.ts"
-import type { Computation } from "./Computation.ts"
-import type { ComputeAnswer, ComputeRequest } from "./ComputeWorker.ts"
+import { journalOff } from "../../snapshots/Writer.ts"
+import type { Computation, ComputeIncrement } from "./Computation.ts"
 import { ALONGSIDE } from "./Computations.ts"
+import type { ComputeAnswer, ComputeRequest } from "./ComputeWorker.ts"
 
 const COMPUTE_WORKER = new URL("./ComputeWorker.ts", import.meta.url)
 /** How long this thread waits for the worker (BlockingWorker.ts); the two computations take ~5 s at full scale. */
@@ -17,18 +18,34 @@ const DEADLINE_MS = 5 * 60_000
 /**
  * Every computation of `computations`, in order, on `db` (its facts in an open transaction on
  * the file `path`); returns the counters by computation. Commits the facts first so that the
- * worker's connection sees them.
+ * worker's connection sees them. `timings` gets each computation's milliseconds (the worker's
+ * own, and `alongside_wait_ms`: how long this thread waited for it).
  */
 export const runComputations = (
   db: Database.Database,
   path: string,
   computations: ReadonlyArray<Computation>,
   batchDate: string,
+  timings: Record<string, number> = {},
+  /** The computations run as an increment, by name (their rows from `from` on deleted), and where each keeps its state. */
+  incremental: { readonly increments: Readonly<Record<string, ComputeIncrement>>; readonly states: Record<string, unknown> } = {
+    increments: {},
+    states: {},
+  },
 ): Record<string, Record<string, number>> => {
   const aside = computations.filter((c) => ALONGSIDE.has(c.name)).map((c) => c.name)
   const counters: Record<string, Record<string, number>> = {}
+  const { increments, states } = incremental
+  const timed = (c: Computation) => {
+    const t = performance.now()
+    counters[c.name] = c.run(db, batchDate, { increment: increments[c.name] ?? null, keep: (state) => {
+        states[c.name] = state
+      },
+    })
+    timings[c.name] = Math.round(performance.now() - t)
+  }
   if (aside.length === 0) {
-    for (const c of computations) counters[c.name] = c.run(db, batchDate)
+    for (const c of computations) timed(c)
     return counters
   }
   // The worker reads while this thread writes: in the build's journal-less mode a writer that
@@ -37,38 +54,46 @@ export const runComputations = (
   db.exec("COMMIT")
   db.pragma("journal_mode = WAL")
   db.exec("BEGIN")
-  const worker = startWorker({ path, names: aside, batchDate })
+  const worker = startWorker({ path, names: aside, batchDate, increments })
   try {
-    runAlongside(db, computations, aside, worker, batchDate, counters)
+    runAlongside(computations, aside, worker, timed, db, counters, timings, states)
   } finally {
     // A computation of this thread that throws leaves the worker running: it is stopped.
     worker.stop()
   }
-  // Back to the build's mode: the WAL is checkpointed into the file and removed.
+  // Back to the build's mode: the WAL is checkpointed into the file and removed, and the file's
+  // header says rollback journal again (a published file in WAL mode has its readers write -wal
+  // and -shm files beside it).
   db.exec("COMMIT")
-  db.pragma("journal_mode = OFF")
+  journalOff(db)
   db.exec("BEGIN")
   return counters
 }
 
 const runAlongside = (
-  db: Database.Database,
   computations: ReadonlyArray<Computation>,
   aside: ReadonlyArray<string>,
   worker: { readonly wait: () => ComputeAnswer },
-  batchDate: string,
+  timed: (c: Computation) => void,
+  db: Database.Database,
   counters: Record<string, Record<string, number>>,
+  timings: Record<string, number>,
+  states: Record<string, unknown>,
 ): void => {
   let written = false
   for (const c of computations) {
     if (!ALONGSIDE.has(c.name)) {
-      counters[c.name] = c.run(db, batchDate)
+      timed(c)
       continue
     }
     if (written) continue
     // The first alongside computation's place: all of their rows go in here, in their order.
+    const t = performance.now()
     const answer = worker.wait()
+    timings.alongside_wait_ms = Math.round(performance.now() - t)
     if (answer._tag === "Failed") throw new Error(`computations ${aside.join(", ")} failed: ${answer.reason}`)
+    Object.assign(timings, answer.timings)
+    Object.assign(states, answer.states)
     for (const insert of answer.inserts) {
       const statement = db.prepare(insert.sql)
       for (const args of insert.runs) statement.run(args as unknown[])

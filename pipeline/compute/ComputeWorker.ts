@@ -7,11 +7,14 @@
  */
 import { workerData } from "node:worker_threads"
 import { answerBlocking, type BlockingChannel } from "../../snapshots/BlockingWorker.ts"
+import type { ComputeIncrement } from "./Computation.ts"
 
 export interface ComputeRequest extends BlockingChannel {
   readonly path: string
   readonly names: ReadonlyArray<string>
   readonly batchDate: string
+  /** The computations run as an increment (Computation.ts), by name. */
+  readonly increments: Readonly<Record<string, ComputeIncrement>>
 }
 
 /** One INSERT statement and the arguments of each of its runs, in the order they ran. */
@@ -24,12 +27,16 @@ export type ComputeAnswer =
   | {
       readonly _tag: "Computed"
       readonly counters: Record<string, Record<string, number>>
+      /** Milliseconds each computation took in the worker. */
+      readonly timings: Record<string, number>
+      /** What each kept for the next build. */
+      readonly states: Record<string, unknown>
       readonly inserts: ReadonlyArray<RecordedInsert>
     }
   | { readonly _tag: "Failed"; readonly reason: string }
 
 const request = workerData as ComputeRequest
-const { path, names, batchDate } = request
+const { path, names, batchDate, increments } = request
 let answer: ComputeAnswer
 try {
   const { default: Database } = await import("better-sqlite3")
@@ -40,12 +47,19 @@ try {
     const inserts: RecordedInsert[] = []
     const recording = recordingInserts(db, inserts)
     const counters: Record<string, Record<string, number>> = {}
+    const timings: Record<string, number> = {}
+    const states: Record<string, unknown> = {}
     for (const name of names) {
       const computation = COMPUTATIONS.find((c) => c.name === name)
       if (computation === undefined) throw new Error(`no computation named ${name}`)
-      counters[name] = computation.run(recording, batchDate)
+      const t = performance.now()
+      counters[name] = computation.run(recording, batchDate, { increment: increments[name] ?? null, keep: (state) => {
+          states[name] = state
+        },
+      })
+      timings[name] = Math.round(performance.now() - t)
     }
-    answer = { _tag: "Computed", counters, inserts }
+    answer = { _tag: "Computed", counters, timings, states, inserts }
   } finally {
     db.close()
   }

@@ -3,7 +3,12 @@
  * not), its last quote in each calendar month; per administrator and month, the sum of those
  * quotes' patrimony in CLP (USD × observed dollar of the quote's date; EUR, or USD without a rate,
  * counted as unconverted and left out) and of their holders, with the funds and series counted.
+ *
+ * Incremental: a month's rows depend on the quotas of that month, on the series' funds,
+ * administrators and currencies, and on the observed dollar up to that month; an increment keeps
+ * the months before its own when those are the same, and computes the months from it on.
  */
+import { createHash } from "node:crypto"
 import type Database from "better-sqlite3"
 import { toIsoDate } from "../../snapshots/compute/Calendar.ts"
 import { toClp, usdOn } from "../../snapshots/readers/MarketFx.ts"
@@ -25,16 +30,21 @@ interface Totals {
   unconverted: number
 }
 
+/** YYYY-MM of a YYYYMMDD. */
+const monthOf = (date: number): string => toIsoDate(date).slice(0, 7)
+
 export const marketAgfMonthly: Computation = {
   name: "market_agf_monthly",
-  run: (db: Database.Database) => {
+  run: (db: Database.Database, _batchDate, context) => {
+    // an increment: the months before `from` are kept
+    const from = context?.increment?.from ?? 0
     const series = db
       .prepare(
         `SELECT s.asset_id, s.concept_id, f.provider_id, s.currency FROM series s
          JOIN funds f ON f.concept_id = s.concept_id ORDER BY s.asset_id`,
       )
       .all() as SeriesRow[]
-    const quotesOf = db.prepare("SELECT date, patrimony, holders FROM quotas WHERE asset_id = ? ORDER BY date").raw(true)
+    const quotesOf = db.prepare("SELECT date, patrimony, holders FROM quotas WHERE asset_id = ? AND date >= ? ORDER BY date").raw(true)
     const usdCache = new Map<number, number | null>()
     const usd = (date: number) => {
       if (!usdCache.has(date)) usdCache.set(date, usdOn(db, date))
@@ -42,7 +52,7 @@ export const marketAgfMonthly: Computation = {
     }
     const totals = new Map<string, Totals>()
     const add = (s: SeriesRow, q: Quote) => {
-      const key = `${String(s.provider_id).padStart(10, "0")}|${toIsoDate(q[0]).slice(0, 7)}`
+      const key = `${String(s.provider_id).padStart(10, "0")}|${monthOf(q[0])}`
       let t = totals.get(key)
       if (t === undefined) {
         t = { patrimony: 0, shareholders: 0, funds: new Set(), series: 0, unconverted: 0 }
@@ -56,7 +66,7 @@ export const marketAgfMonthly: Computation = {
       t.series++
     }
     for (const s of series) {
-      const quotes = quotesOf.all(s.asset_id) as Quote[]
+      const quotes = quotesOf.all(s.asset_id, from) as Quote[]
       for (let i = 0; i < quotes.length; i++) {
         const q = quotes[i]!
         const next = quotes[i + 1]
@@ -70,6 +80,26 @@ export const marketAgfMonthly: Computation = {
       const [provider, month] = key.split("|") as [string, string]
       insert.run(Number(provider), month, t.patrimony, t.shareholders, t.funds.size, t.series, t.unconverted)
     }
-    return { agf_months: totals.size }
+    const kept = from === 0 ? 0 : (db.prepare("SELECT count(*) FROM market_agf_monthly").pluck().get() as number)
+    return { agf_months: kept + totals.size }
+  },
+  incremental: {
+    tables: ["market_agf_monthly"],
+    inputsBefore: (db, from) => {
+      const hash = createHash("sha256")
+      const series = db
+        .prepare(
+          `SELECT s.asset_id, s.concept_id, f.provider_id, s.currency FROM series s
+           JOIN funds f ON f.concept_id = s.concept_id WHERE s.first_date < ? ORDER BY s.asset_id`,
+        )
+        .raw(true)
+      for (const row of series.iterate(from)) hash.update(`${JSON.stringify(row)}\n`)
+      // the dollar of a date before `from` is an observation before it
+      const usd = db.prepare("SELECT date, value FROM indicators WHERE indicator = 'USD' AND date < ? ORDER BY date").raw(true)
+      for (const row of usd.iterate(from)) hash.update(`${JSON.stringify(row)}\n`)
+      return hash.digest("hex")
+    },
+    canContinue: () => true,
+    deleteFrom: (db, from) => void db.prepare("DELETE FROM market_agf_monthly WHERE month >= ?").run(monthOf(from)),
   },
 }

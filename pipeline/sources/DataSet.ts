@@ -19,11 +19,15 @@ export interface Parsed<R> {
   readonly repairs: Readonly<Record<string, number>>
 }
 
-/** One input file as a batch holds it between parsing and staging. */
+/**
+ * One input file as a batch holds it between parsing and staging: what it says of itself (rows,
+ * repairs, dates), and its data read when it is staged (from the parse cache: a batch does not
+ * hold every file's records at once).
+ */
 export interface LoadedFile {
   readonly name: string
-  /** The parsed records, or what the adapter's own `load` keeps instead (the cartola's columns). */
-  readonly data: unknown
+  /** The parsed records, or what the adapter's own `load` gives instead (the cartola's columns); read again at each call. */
+  readonly data: () => unknown
   /** The adapter's repair counters for this file (named by the adapter; the manifest prefixes them with the data set). */
   readonly repairs: Readonly<Record<string, number>>
   readonly rows: number
@@ -42,6 +46,8 @@ export interface LoadContext {
   readonly cache: ParsedCache["Service"] | null
   /** Tells the loader that `bytes` bytes were parsed (not read from the cache). */
   readonly parsed: (bytes: number) => void
+  /** Values the batch's files share, by a key of the loader's (one object where many files repeat one). */
+  readonly shared: Map<string, unknown>
 }
 
 export interface DataSetSource<R> {
@@ -95,4 +101,26 @@ export interface DataSetAdapter<R = unknown> extends DataSetSource<R> {
    * (the FI/ETF part, the benchmarks) have one step, on the first of them.
    */
   readonly stage?: (context: StageContext) => Effect.Effect<void, CmfFileInvalid>
+  /**
+   * Set when the step's tables are a function of its own files and of what this lists alone: a
+   * daily increment then keeps them from the previous snapshot when none of it changed (see
+   * `StageReads`). Absent: the step is staged in every build (the core: renames, registry, daily values).
+   */
+  readonly stageReads?: StageReads
+}
+
+/**
+ * What a reusable staging step reads besides its own data set's files. The step is given a
+ * context that refuses anything else (Stage.ts), so a step that reads more than it says fails
+ * loudly instead of being reused when it should not be.
+ */
+export interface StageReads {
+  /** Other data sets whose files it reads (e.g. the FI/ETF part, staged on the FI registry). */
+  readonly dataSets?: ReadonlyArray<DataSetName>
+  /** The core: administrators, funds, the batch's series and the renames' aliases. */
+  readonly core?: boolean
+  /** Data sets whose rows after the batch date it leaves out (the batch date then matters when such rows exist). */
+  readonly cutoff?: ReadonlyArray<DataSetName>
+  /** Whether the FI/ETF part is available in the batch. */
+  readonly fiUnavailable?: boolean
 }

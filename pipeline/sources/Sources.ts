@@ -8,8 +8,8 @@
  * row here.
  */
 import type { DataSetName } from "../../schemas/CmfRecords.ts"
-import { stageDailyValues, stageRegistry } from "../staging/Core.ts"
 import { loadCartola } from "../staging/CartolaColumns.ts"
+import { stageDailyValues, stageRegistry } from "../staging/Core.ts"
 import { fiStep } from "../staging/Fi.ts"
 import { article107Step, fmHoldingsStep, renamesStep, tacStep } from "../staging/FmExtras.ts"
 import { afmStep, benchmarksStep, indicatorsStep, spheresStep } from "../staging/Market.ts"
@@ -69,15 +69,31 @@ export const ADAPTERS: ReadonlyArray<DataSetAdapter> = [
   }),
   adapter(CartolaSource, { part: "core", cadence: "daily", dailyValues: true, load: loadCartola, stage: stageDailyValues }),
   adapter(FmBprDailySource, { part: "core", cadence: "daily", dailyValues: true, datesOf: latest("date") }), // staged with the cartola
-  adapter(FmTacSource, { part: "core", cadence: "monthly", datesOf: latest("period"), stage: tacStep }),
-  adapter(FmPortfolioSource, { part: "core", cadence: "monthly", datesOf: latest("month"), stage: fmHoldingsStep }),
-  adapter(Article107Source, { part: "core", cadence: "irregular", stage: article107Step }),
-  adapter(AfmCategoriesSource, { part: "core", cadence: "irregular", datesOf: latest("date"), stage: afmStep }),
-  adapter(CmfSpheresSource, { part: "core", cadence: "irregular", stage: spheresStep }),
-  adapter(BenchmarkCatalogSource, { part: "core", cadence: "irregular", stage: benchmarksStep }),
+  adapter(FmTacSource, { part: "core", cadence: "monthly", datesOf: latest("period"), stage: tacStep, stageReads: { core: true } }),
+  adapter(FmPortfolioSource, { part: "core", cadence: "monthly", datesOf: latest("month"), stage: fmHoldingsStep, stageReads: {} }),
+  adapter(Article107Source, { part: "core", cadence: "irregular", stage: article107Step, stageReads: {} }),
+  adapter(AfmCategoriesSource, { part: "core", cadence: "irregular", datesOf: latest("date"), stage: afmStep, stageReads: { core: true } }),
+  adapter(CmfSpheresSource, { part: "core", cadence: "irregular", stage: spheresStep, stageReads: { core: true } }),
+  adapter(BenchmarkCatalogSource, {
+    part: "core",
+    cadence: "irregular",
+    stage: benchmarksStep,
+    stageReads: { dataSets: ["benchmark_prices"], cutoff: ["benchmark_prices"] },
+  }),
   adapter(BenchmarkPricesSource, { part: "core", cadence: "daily", datesOf: latest("date") }), // staged with the catalog
-  adapter(IndicatorsSource, { part: "core", cadence: "daily", datesOf: latest("date"), stage: indicatorsStep }),
-  adapter(FiRegistrySource, { part: "fi", cadence: "irregular", required: "no FI registry among the inputs", stage: fiStep }),
+  adapter(IndicatorsSource, { part: "core", cadence: "daily", datesOf: latest("date"), stage: indicatorsStep, stageReads: { cutoff: ["indicators"] } }),
+  adapter(FiRegistrySource, {
+    part: "fi",
+    cadence: "irregular",
+    required: "no FI registry among the inputs",
+    stage: fiStep,
+    stageReads: {
+      dataSets: ["fi_book_values", "fi_portfolio", "fi_fact_sheets", "etf_tickers"],
+      core: true,
+      cutoff: ["fi_book_values"],
+      fiUnavailable: true,
+    },
+  }),
   adapter(FiBookValuesSource, { part: "fi", cadence: "daily", datesOf: latest("date") }), // the FI/ETF part is staged as one, on the registry
   adapter(FiPortfolioSource, { part: "fi", cadence: "quarterly", datesOf: latest("period") }),
   adapter(FiFactSheetsSource, { part: "fi", cadence: "irregular" }),

@@ -5,10 +5,10 @@
  */
 import { Effect } from "effect"
 import type { CartolaRecord } from "../../schemas/CmfRecords.ts"
+import { dateToInt } from "../../schemas/Dates.ts"
 import { type CartolaParsed, parseCartola } from "../sources/Cartola.ts"
 import type { CmfFileInvalid } from "../sources/CmfFileInvalid.ts"
 import type { LoadContext, LoadedFile } from "../sources/DataSet.ts"
-import { dateToInt } from "../../schemas/Dates.ts"
 
 export interface CartolaSeriesInfo {
   readonly run: number
@@ -143,6 +143,15 @@ export const toColumns = (
   return { file, series, ...cols, repairs }
 }
 
+/** The batch's one object for a series info, as its files repeat it. */
+const shared = (context: LoadContext, info: CartolaSeriesInfo): CartolaSeriesInfo => {
+  const key = `cartola series ${info.run}|${info.serie}|${info.currencyCode}|${info.agfRut}|${info.agfName}`
+  const found = context.shared.get(key) as CartolaSeriesInfo | undefined
+  if (found !== undefined) return found
+  context.shared.set(key, info)
+  return info
+}
+
 /**
  * The cartola's own load: its rows as columns (a file of the history is ~10M rows over all months),
  * cached as columns; from the cache only the summary is read now, the columns when merged. The
@@ -166,6 +175,9 @@ export const loadCartola = (context: LoadContext): Effect.Effect<LoadedFile, Cmf
       cache?.putSummary(context, summary)
       if (cache === null) input = inMemory(columns)
     }
+    // Every monthly file lists most series again: one object per series for the batch (~450K
+    // objects and their strings, ~110 MB at market scale, otherwise).
+    summary = { ...summary, series: summary.series.map((s) => shared(context, s)) }
     if (input === null && cache !== null) {
       // Parsed again if the entry went away meanwhile (these bytes parsed once: it cannot fail).
       const bytes = context.bytes
@@ -176,9 +188,10 @@ export const loadCartola = (context: LoadContext): Effect.Effect<LoadedFile, Cmf
         summary,
       }
     }
+    const data = input
     return {
       name,
-      data: input,
+      data: () => data,
       repairs: summary.repairs,
       rows: summary.rows,
       firstDate: summary.firstDate,

@@ -14,7 +14,7 @@ import type { QuotaSourcesTable } from "../../snapshots/tables/FmExtras.ts"
 import type { IncrementBase } from "../Increment.ts"
 import type { StageContext } from "../Stage.ts"
 import type { CartolaColumns, CartolaInput, CartolaSeriesInfo } from "./CartolaColumns.ts"
-import { mergeQuotas, type StagedQuotas } from "./Quotas.ts"
+import { type MergedQuotas, mergeQuotasInto } from "./Quotas.ts"
 
 /** The registry step: one administrator per RUT, one fund per RUN (the latest registry file wins). */
 export const stageRegistry = (context: StageContext) =>
@@ -43,16 +43,17 @@ export const stageRegistry = (context: StageContext) =>
  */
 export const stageDailyValues = (context: StageContext) =>
   Effect.gen(function* () {
-    const cartolas = context.files("cartola_diaria").map((f) => f.data as CartolaInput)
+    const cartolas = context.files("cartola_diaria").map((f) => f.data() as CartolaInput)
     const bpr = bprInputs(context)
     const { base } = context
-    const quotas = yield* mergeQuotas([...cartolas, ...bpr], context.cutoff, context.relabel, base === null ? null : { from: base.from, seed: base.seed })
+    const region = base === null ? null : { from: base.from, seed: base.seed }
+    const quotas = yield* mergeQuotasInto([...cartolas, ...bpr], context.cutoff, context.relabel, region, context.quotaSink)
     const { administrators, funds } = context
     let missing = 0
     const series: SeriesTable[] = []
     const listed =
       base === null
-        ? quotas.series.map((s) => ({ info: s as CartolaSeriesInfo, assetId: s.assetId, first: quotas.date[s.start]!, last: quotas.date[s.end - 1]! }))
+        ? quotas.series.map((s) => ({ info: s as CartolaSeriesInfo, assetId: s.assetId, first: s.firstDate, last: s.lastDate }))
         : withBase(base, quotas)
     for (const { info: s, assetId, first, last } of listed) {
       if (!funds.has(s.run)) {
@@ -94,21 +95,28 @@ export const stageDailyValues = (context: StageContext) =>
         rows: s.provisionalRows,
         first_date: s.provisionalFirst,
         last_date: s.provisionalLast,
-        latest_from_source: s.provisionalLast === quotas.date[s.end - 1] ? 1 : 0,
+        latest_from_source: s.provisionalLast === s.lastDate ? 1 : 0,
       })
     }
-    context.tables.set("quota_sources", sources)
     const known = new Set(series.map((s) => s.asset_id))
     const aliasRows = context.renameAliases.filter((a) => known.has(a.asset_id))
-    context.tables.set("series_aliases", aliasRows)
-    context.core = {
-      quotas,
+    const core = {
       series,
       administrators: [...administrators.values()].sort((a: AdministratorsTable, b) => a.provider_id - b.provider_id),
       funds: [...funds.values()].sort((a: FundsTable, b) => a.concept_id - b.concept_id),
       known,
       aliasOf: new Map(aliasRows.map((a) => [a.alias_id, a.asset_id])),
+      quotaSources: {
+        bpr_series: sources.filter((s) => s.latest_from_source === 1).length,
+        bpr_rows: sources.reduce((n, s) => n + s.rows, 0),
+      },
     }
+    context.put("administrators", core.administrators)
+    context.put("funds", core.funds)
+    context.put("series", series)
+    context.put("quota_sources", sources)
+    context.put("series_aliases", aliasRows)
+    context.core = core
   })
 
 /**
@@ -117,7 +125,7 @@ export const stageDailyValues = (context: StageContext) =>
  * before `from` when the region has no row of it (a series with neither is gone); its name and
  * currency are what the merge settled on over every input's series list, as in a cold build.
  */
-const withBase = (base: IncrementBase, quotas: StagedQuotas) => {
+const withBase = (base: IncrementBase, quotas: MergedQuotas) => {
   const region = new Map(quotas.series.map((s) => [s.assetId, s]))
   const old = new Map(base.series.map((s) => [s.asset_id, s]))
   const ids = [...new Set([...region.keys(), ...old.keys()])].sort((a, b) => a - b)
@@ -132,8 +140,8 @@ const withBase = (base: IncrementBase, quotas: StagedQuotas) => {
     listed.push({
       info,
       assetId: id,
-      first: before !== null ? before.first_date : quotas.date[r!.start]!,
-      last: r !== undefined ? quotas.date[r.end - 1]! : before!.lastBefore!,
+      first: before !== null ? before.first_date : r!.firstDate,
+      last: r !== undefined ? r.lastDate : before!.lastBefore!,
     })
   }
   return listed
@@ -149,7 +157,7 @@ const BPR_PRICE_DECIMALS = 4
  */
 const bprInputs = (context: StageContext): CartolaInput[] =>
   context.files("fm_bpr_daily").map((file) => {
-    const records = file.data as ReadonlyArray<FmBprDailyRecord>
+    const records = file.data() as ReadonlyArray<FmBprDailyRecord>
     const kept = records.filter((r) => context.funds.has(r.run))
     const left = records.length - kept.length
     if (left > 0) context.repairs["fm_bpr_daily.rows_of_funds_not_in_registry"] = (context.repairs["fm_bpr_daily.rows_of_funds_not_in_registry"] ?? 0) + left

@@ -5,7 +5,6 @@
  * from the name. Series and prices come from the book-value pages, cut at the batch date.
  */
 import { Effect } from "effect"
-import { coreOf, type StageContext } from "../Stage.ts"
 import { dateToInt, intToDate } from "../../schemas/Dates.ts"
 import { fiSeriesId, instrumentId, providerIdByName } from "../../schemas/Ids.ts"
 import type { EtfTickerRecord } from "../../schemas/records/EtfTickers.ts"
@@ -21,12 +20,16 @@ import type {
   FiPricesTable,
   FiSeriesTable,
 } from "../../snapshots/tables/Fi.ts"
+import { coreOf, type StageContext } from "../Stage.ts"
 import { normalizeAdminName } from "../sources/FmTac.ts"
 import { percentToFraction } from "./Units.ts"
 
 export interface FiInputs {
   readonly registry: ReadonlyArray<FiRegistryRecord>
-  readonly bookValues: ReadonlyArray<FiBookValueRecord>
+  /** The book-value files, each read when its turn comes: one file's records in memory at a time. */
+  readonly bookValues: ReadonlyArray<() => ReadonlyArray<FiBookValueRecord>>
+  /** Their records in all (the room the price columns are made with; they grow past it if need be). */
+  readonly bookValueRows?: number
   readonly portfolios: ReadonlyArray<FiPortfolioRecord>
   readonly factSheets: ReadonlyArray<FiFactSheetRecord>
   readonly etfTickers: ReadonlyArray<EtfTickerRecord>
@@ -35,7 +38,6 @@ export interface FiInputs {
 export interface StagedFi {
   readonly instruments: FiInstrumentsTable[]
   readonly series: FiSeriesTable[]
-  readonly prices: FiPricesTable[]
   readonly holdings: FiHoldingsTable[]
   readonly factSheets: FiFactSheetsTable[]
   readonly repairs: Record<string, number>
@@ -43,7 +45,55 @@ export interface StagedFi {
 
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 
-export const stageFi = (inputs: FiInputs, administrators: ReadonlyArray<AdministratorsTable>, cutoff: number): StagedFi => {
+/** Price rows handed to the sink at a time. */
+const PRICES_BATCH = 4096
+
+/** The book values as columns (NaN = null), one entry per kept record in input order; grown as needed. */
+class PriceColumns {
+  length = 0
+  serie = new Int32Array(0)
+  date = new Int32Array(0)
+  values: Float64Array[] = []
+
+  constructor(room: number) {
+    if (room > 0) this.grow(room)
+  }
+
+  push(serie: number, date: number, values: ReadonlyArray<number | null>): void {
+    if (this.length === this.date.length) this.grow(Math.max(1024, this.length * 2))
+    const at = this.length++
+    this.serie[at] = serie
+    this.date[at] = date
+    for (let k = 0; k < values.length; k++) this.values[k]![at] = values[k] ?? Number.NaN
+  }
+
+  private grow(size: number): void {
+    const grown = <T extends Int32Array | Float64Array>(a: T, make: (n: number) => T): T => {
+      const b = make(size)
+      b.set(a)
+      return b
+    }
+    this.serie = grown(this.serie, (n) => new Int32Array(n))
+    this.date = grown(this.date, (n) => new Int32Array(n))
+    this.values = PRICE_VALUES.map((_, k) => grown(this.values[k] ?? new Float64Array(0), (n) => new Float64Array(n)))
+  }
+}
+
+/** The value columns of fi_prices after serie_id and date, in the table's order. */
+const PRICE_VALUES = ["book_value", "economic_value", "patrimony", "total_assets", "holders", "institutional_holders"] as const
+
+const orNull = (x: number): number | null => (Number.isNaN(x) ? null : x)
+
+/**
+ * Stages the FI/ETF part; the price rows (the bulk: ~1.3M at market scale) go to `putPrices` in
+ * key order, in batches, from typed columns rather than one object per row held.
+ */
+export const stageFi = (
+  inputs: FiInputs,
+  administrators: ReadonlyArray<AdministratorsTable>,
+  cutoff: number,
+  putPrices: (rows: ReadonlyArray<FiPricesTable>) => void,
+): StagedFi => {
   const fmProvider = new Map(administrators.map((a) => [normalizeAdminName(a.name), a.provider_id]))
   const ticker = new Map(inputs.etfTickers.map((t) => [t.run, t.ticker]))
   const registry = new Map<number, FiRegistryRecord>()
@@ -55,55 +105,89 @@ export const stageFi = (inputs: FiInputs, administrators: ReadonlyArray<Administ
 
   const series = new Map<string, FiSeriesTable>()
   // One id per (RUN, label), computed once (a UUID v5 per row cost ~1 s and a string each), and
-  // the prices of a series by date: no key string per row (1.3M rows at full scale).
-  const idOf = new Map<string, string>()
-  const prices = new Map<string, Map<number, FiPricesTable>>()
-  let duplicates = 0
+  // each kept price as a row of typed columns: no object or key string per row.
+  const indexOf = new Map<string, number>()
+  const ids: string[] = []
+  const prices = new PriceColumns(inputs.bookValueRows ?? 0)
   const lastPrice = new Map<number, number>()
-  for (const b of inputs.bookValues) {
-    if (!registry.has(b.run)) {
-      repairs.fi_prices_unknown_instrument++
-      continue
+  for (const file of inputs.bookValues) {
+    for (const b of file()) {
+      if (!registry.has(b.run)) {
+        repairs.fi_prices_unknown_instrument++
+        continue
+      }
+      const date = dateToInt(b.date)
+      if (date > cutoff) {
+        repairs.fi_prices_after_batch_date++
+        continue
+      }
+      const label = `${b.run}|${b.serie}`
+      let k = indexOf.get(label)
+      if (k === undefined) {
+        const serieId = fiSeriesId(b.run, b.serie)
+        k = ids.indexOf(serieId)
+        if (k < 0) {
+          k = ids.length
+          ids.push(serieId)
+        }
+        indexOf.set(label, k)
+      }
+      const serieId = ids[k]!
+      if (!series.has(serieId)) {
+        series.set(serieId, {
+          serie_id: serieId,
+          instrument_id: instrumentId(b.run),
+          run: b.run,
+          serie: b.serie.trim().toUpperCase(),
+          currency: b.currencyCode === "" ? null : b.currencyCode,
+        })
+      }
+      prices.push(k, date, [b.bookValue, b.economicValue, b.patrimony, b.totalAssets, b.holders, b.institutionalHolders])
+      if (date > (lastPrice.get(b.run) ?? 0)) lastPrice.set(b.run, date)
     }
-    const date = dateToInt(b.date)
-    if (date > cutoff) {
-      repairs.fi_prices_after_batch_date++
-      continue
-    }
-    const label = `${b.run}|${b.serie}`
-    let serieId = idOf.get(label)
-    if (serieId === undefined) {
-      serieId = fiSeriesId(b.run, b.serie)
-      idOf.set(label, serieId)
-    }
-    if (!series.has(serieId)) {
-      series.set(serieId, {
-        serie_id: serieId,
-        instrument_id: instrumentId(b.run),
-        run: b.run,
-        serie: b.serie.trim().toUpperCase(),
-        currency: b.currencyCode === "" ? null : b.currencyCode,
-      })
-    }
-    let byDate = prices.get(serieId)
-    if (byDate === undefined) {
-      byDate = new Map()
-      prices.set(serieId, byDate)
-    }
-    if (byDate.has(date)) duplicates++
-    byDate.set(date, {
-      serie_id: serieId,
-      date,
-      book_value: b.bookValue,
-      economic_value: b.economicValue,
-      patrimony: b.patrimony,
-      total_assets: b.totalAssets,
-      holders: b.holders,
-      institutional_holders: b.institutionalHolders,
-    })
-    if (date > (lastPrice.get(b.run) ?? 0)) lastPrice.set(b.run, date)
   }
 
+  // Rows by series (serie_id order), each series' rows by date; of the same series and date the
+  // last in input order stays (a later file restates an earlier one), the others are counted.
+  const order = ids.map((_, k) => k).sort((a, b) => byText(ids[a]!, ids[b]!))
+  const rank = new Int32Array(ids.length)
+  for (const [r, k] of order.entries()) rank[k] = r
+  const starts = new Int32Array(ids.length + 1)
+  for (let i = 0; i < prices.length; i++) starts[rank[prices.serie[i]!]! + 1]!++
+  for (let r = 0; r < ids.length; r++) starts[r + 1]! += starts[r]!
+  const rows = new Int32Array(prices.length)
+  const fill = starts.slice(0, ids.length)
+  for (let i = 0; i < prices.length; i++) rows[fill[rank[prices.serie[i]!]!]!++] = i
+  let duplicates = 0
+  let batch: FiPricesTable[] = []
+  const values = prices.values
+  for (let r = 0; r < ids.length; r++) {
+    const serieId = ids[order[r]!]!
+    // Stable: rows of one date stay in input order.
+    const segment = Array.from(rows.subarray(starts[r]!, starts[r + 1]!)).sort((a, b) => prices.date[a]! - prices.date[b]!)
+    for (let j = 0; j < segment.length; j++) {
+      const i = segment[j]!
+      if (j + 1 < segment.length && prices.date[segment[j + 1]!] === prices.date[i]) {
+        duplicates++
+        continue
+      }
+      batch.push({
+        serie_id: serieId,
+        date: prices.date[i]!,
+        book_value: values[0]![i]!,
+        economic_value: orNull(values[1]![i]!),
+        patrimony: orNull(values[2]![i]!),
+        total_assets: orNull(values[3]![i]!),
+        holders: orNull(values[4]![i]!),
+        institutional_holders: orNull(values[5]![i]!),
+      })
+      if (batch.length === PRICES_BATCH) {
+        putPrices(batch)
+        batch = []
+      }
+    }
+  }
+  putPrices(batch)
   repairs.fi_duplicate_prices = duplicates
 
   const instruments: FiInstrumentsTable[] = [...registry.values()].map((r) => {
@@ -157,7 +241,6 @@ export const stageFi = (inputs: FiInputs, administrators: ReadonlyArray<Administ
   return {
     instruments: instruments.sort((a, b) => byText(a.instrument_id, b.instrument_id)),
     series: [...series.values()].sort((a, b) => byText(a.serie_id, b.serie_id)),
-    prices: [...prices.keys()].sort(byText).flatMap((id) => [...prices.get(id)!.values()].sort((a, b) => a.date - b.date)),
     holdings: holdings.sort(
       (a, b) => a.run - b.run || byText(a.period, b.period) || byText(a.market, b.market) || a.position - b.position,
     ),
@@ -177,21 +260,23 @@ export const fiStep = (context: StageContext) =>
         ? stageFi(
             {
               registry: context.records<FiRegistryRecord>("fi_registry"),
-              bookValues: context.records<FiBookValueRecord>("fi_book_values"),
+              bookValues: context.files("fi_book_values").map((f) => () => f.data() as ReadonlyArray<FiBookValueRecord>),
+              bookValueRows: context.files("fi_book_values").reduce((n, f) => n + f.rows, 0),
               portfolios: context.records<FiPortfolioRecord>("fi_portfolio"),
               factSheets: context.records<FiFactSheetRecord>("fi_fact_sheets"),
               etfTickers: context.records<EtfTickerRecord>("etf_tickers"),
             },
             coreOf(context).administrators,
             context.cutoff,
+            (rows) => context.put("fi_prices", rows),
           )
         : null
+    if (fi === null) context.put("fi_prices", [])
     context.meta.fi_status = fi === null ? "unavailable" : "available"
     if (context.fiUnavailable !== null) context.meta.fi_unavailable_reason = context.fiUnavailable
-    context.tables.set("fi_instruments", fi?.instruments ?? [])
-    context.tables.set("fi_series", fi?.series ?? [])
-    context.tables.set("fi_prices", fi?.prices ?? [])
-    context.tables.set("fi_holdings", fi?.holdings ?? [])
-    context.tables.set("fi_fact_sheets", fi?.factSheets ?? [])
+    context.put("fi_instruments", fi?.instruments ?? [])
+    context.put("fi_series", fi?.series ?? [])
+    context.put("fi_holdings", fi?.holdings ?? [])
+    context.put("fi_fact_sheets", fi?.factSheets ?? [])
     Object.assign(context.repairs, fi?.repairs ?? {})
   })

@@ -1,6 +1,5 @@
 /** Staging of the FM data sets beyond daily values: TAC, portfolios, article 107, renames. */
 import { Effect } from "effect"
-import { coreOf, type StageContext } from "../Stage.ts"
 import { dateToInt } from "../../schemas/Dates.ts"
 import { assetId } from "../../schemas/Ids.ts"
 import type { Article107Record } from "../../schemas/records/Article107.ts"
@@ -9,6 +8,7 @@ import type { FmTacRecord } from "../../schemas/records/FmTac.ts"
 import type { SeriesRenameRecord } from "../../schemas/records/SeriesRenames.ts"
 import type { AdministratorsTable, FundsTable } from "../../snapshots/Tables.ts"
 import type { Article107Table, FmHoldingsTable, SeriesAliasesTable, TacTable } from "../../snapshots/tables/FmExtras.ts"
+import { coreOf, type StageContext } from "../Stage.ts"
 import { normalizeAdminName, normalizeFundName } from "../sources/FmTac.ts"
 import { percentToFraction } from "./Units.ts"
 
@@ -138,12 +138,12 @@ export const tacStep = (context: StageContext) =>
   Effect.sync(() => {
     const core = coreOf(context)
     const tac = stageTac(context.records<FmTacRecord>("fm_tac"), core.funds, core.administrators, core.known, core.aliasOf)
-    context.tables.set("tac", tac.rows)
+    context.put("tac", tac.rows)
     Object.assign(context.repairs, tac.repairs)
   })
 
 export const fmHoldingsStep = (context: StageContext) =>
-  Effect.sync(() => void context.tables.set("fm_holdings", stageFmHoldings(context.records<FmPortfolioRecord>("fm_portfolio"))))
+  Effect.sync(() => void context.put("fm_holdings", stageFmHoldings(context.records<FmPortfolioRecord>("fm_portfolio"))))
 
 export const article107Step = (context: StageContext) =>
-  Effect.sync(() => void context.tables.set("article107", stageArticle107(context.records<Article107Record>("article107"))))
+  Effect.sync(() => void context.put("article107", stageArticle107(context.records<Article107Record>("article107"))))

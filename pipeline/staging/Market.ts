@@ -1,9 +1,8 @@
 /** Staging of the market context: UF/USD, AFM families, CMF spheres, benchmarks. */
 import { Effect } from "effect"
-import { coreOf, type StageContext } from "../Stage.ts"
 import { dateToInt } from "../../schemas/Dates.ts"
 import { assetId } from "../../schemas/Ids.ts"
-import { afmFamilyOf, type AfmCategoryRecord } from "../../schemas/records/AfmCategories.ts"
+import { type AfmCategoryRecord, afmFamilyOf } from "../../schemas/records/AfmCategories.ts"
 import type { BenchmarkCatalogRecord } from "../../schemas/records/BenchmarkCatalog.ts"
 import type { BenchmarkPriceRecord } from "../../schemas/records/BenchmarkPrices.ts"
 import type { CmfSpheresRecord } from "../../schemas/records/CmfSpheres.ts"
@@ -15,6 +14,7 @@ import type {
   CmfSpheresTable,
   IndicatorsTable,
 } from "../../snapshots/tables/Market.ts"
+import { coreOf, type StageContext } from "../Stage.ts"
 
 /** Later files win for a repeated (indicator, date): files arrive oldest observation first. */
 export const stageIndicators = (records: ReadonlyArray<IndicatorRecord>, cutoff: number): IndicatorsTable[] => {
@@ -114,14 +114,14 @@ export const stageBenchmarks = (
 }
 
 export const indicatorsStep = (context: StageContext) =>
-  Effect.sync(() => void context.tables.set("indicators", stageIndicators(context.records<IndicatorRecord>("indicators"), context.cutoff)))
+  Effect.sync(() => void context.put("indicators", stageIndicators(context.records<IndicatorRecord>("indicators"), context.cutoff)))
 
 export const afmStep = (context: StageContext) =>
   Effect.sync(() => {
     const core = coreOf(context)
     const afm = stageAfm(context.records<AfmCategoryRecord>("afm_categories"), core.known, core.aliasOf)
     if (afm.reportDate !== null) context.meta.afm_report_date = afm.reportDate
-    context.tables.set("afm_categories", afm.rows)
+    context.put("afm_categories", afm.rows)
     Object.assign(context.repairs, afm.repairs)
   })
 
@@ -129,7 +129,7 @@ export const spheresStep = (context: StageContext) =>
   Effect.sync(() => {
     const core = coreOf(context)
     const spheres = stageSpheres(context.records<CmfSpheresRecord>("cmf_spheres"), core.known, core.aliasOf)
-    context.tables.set("cmf_spheres", spheres.rows)
+    context.put("cmf_spheres", spheres.rows)
     Object.assign(context.repairs, spheres.repairs)
   })
 
@@ -141,7 +141,7 @@ export const benchmarksStep = (context: StageContext) =>
       context.records<BenchmarkPriceRecord>("benchmark_prices"),
       context.cutoff,
     )
-    context.tables.set("benchmarks", benchmarks.benchmarks)
-    context.tables.set("benchmark_prices", benchmarks.prices)
+    context.put("benchmarks", benchmarks.benchmarks)
+    context.put("benchmark_prices", benchmarks.prices)
     Object.assign(context.repairs, benchmarks.repairs)
   })

@@ -4,11 +4,12 @@
  * time, it is never an input of its own (`reproduce` parses from the raw store), and a new parser
  * version ignores old entries.
  */
-import { Context, Layer } from "effect"
+
 import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { deserialize, serialize } from "node:v8"
+import { Context, Layer } from "effect"
 import type { Parsed } from "../sources/DataSet.ts"
 import type { CartolaColumns, CartolaSummary } from "./CartolaColumns.ts"
 
@@ -27,6 +28,18 @@ export const PARSED_CACHE_VERSION = 3
 export interface CacheEntry {
   readonly sha256: string
   readonly name: string
+}
+
+/**
+ * What a parsed file of records says of itself (its summary, cached beside its records): a batch
+ * reads it instead of the records until the file is staged. `firstDate`/`latestDate` are its
+ * adapter's `datesOf` (YYYYMMDD), absent for undated data sets.
+ */
+export interface RecordsSummary {
+  readonly rows: number
+  readonly repairs: Readonly<Record<string, number>>
+  readonly firstDate?: number
+  readonly latestDate?: number
 }
 
 const entryKey = (entry: CacheEntry): string =>
@@ -53,6 +66,15 @@ export class DiskParsedCache {
 
   putRecords(entry: CacheEntry, parsed: Parsed<unknown>): void {
     if (this.records) writeEntry(this.recordsDir, `${entryKey(entry)}.bin`, parsed)
+  }
+
+  getRecordsSummary(entry: CacheEntry): RecordsSummary | undefined {
+    if (!this.records) return undefined
+    return readEntry(join(this.recordsDir, `${entryKey(entry)}.summary`)) as RecordsSummary | undefined
+  }
+
+  putRecordsSummary(entry: CacheEntry, summary: RecordsSummary): void {
+    if (this.records) writeEntry(this.recordsDir, `${entryKey(entry)}.summary`, summary)
   }
 
   /** What a batch needs of a cartola before merging (a few bytes, not the file's columns). */
@@ -87,6 +109,8 @@ const memoryParsedCache = (): ParsedCache["Service"] => {
   return {
     getRecords: (entry) => read(`records/${entryKey(entry)}`) as Parsed<unknown> | undefined,
     putRecords: (entry, parsed) => write(`records/${entryKey(entry)}`, parsed),
+    getRecordsSummary: (entry) => read(`records-summary/${entryKey(entry)}`) as RecordsSummary | undefined,
+    putRecordsSummary: (entry, summary) => write(`records-summary/${entryKey(entry)}`, summary),
     getSummary: (entry) => read(`summary/${entryKey(entry)}`) as CartolaSummary | undefined,
     putSummary: (entry, summary) => write(`summary/${entryKey(entry)}`, summary),
     get: (entry) => read(`cartola/${entryKey(entry)}`) as CartolaColumns | undefined,
@@ -101,6 +125,9 @@ export class ParsedCache extends Context.Service<
     /** Parsed records of any data set but the cartola. */
     readonly getRecords: (entry: CacheEntry) => Parsed<unknown> | undefined
     readonly putRecords: (entry: CacheEntry, parsed: Parsed<unknown>) => void
+    /** What a file of records says of itself (rows, repairs, dates), read without its records. */
+    readonly getRecordsSummary: (entry: CacheEntry) => RecordsSummary | undefined
+    readonly putRecordsSummary: (entry: CacheEntry, summary: RecordsSummary) => void
     /** What a batch needs of a cartola before merging. */
     readonly getSummary: (entry: CacheEntry) => CartolaSummary | undefined
     readonly putSummary: (entry: CacheEntry, summary: CartolaSummary) => void

@@ -4,8 +4,10 @@
  * ledger and the raw store alone) must give the same content hash. The days bring a new month's
  * file, a restated past value (the month's file replaced), a renamed series (a whole-history
  * change: a cold build, with its reason), provisional values of the daily BPR report (one of them
- * implausible against the value before the increment), the month's file that replaces them, and
- * plain days around them.
+ * implausible against the value before the increment), the month's file that replaces them, an FI
+ * book-value page restated (the FI part staged again while the other steps' tables are kept), and
+ * plain days around them. The FI pages end on 2026-10-27, so that every later day stages all their
+ * rows and can keep the FI tables when their files did not change.
  */
 
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -17,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { runPipelineLive } from "../../pipeline/Pipeline.ts"
 import { reproduceLive } from "../../pipeline/Reproduce.ts"
 import { writeSample } from "../../pipeline/sample/Sample.ts"
+import { fiSeriesId } from "../../schemas/Ids.ts"
 import { contentHash } from "../../snapshots/ContentHash.ts"
 import { type Manifest, readManifest } from "../../snapshots/Manifest.ts"
 import { bprDayWorkbook } from "../support/workbooks.ts"
@@ -43,6 +46,52 @@ const runFor = async (date: string): Promise<{ file: string; manifest: Manifest 
   )
   if (outcome.outcome !== "published") throw new Error(`expected a new snapshot for ${date}, got ${outcome.outcome}`)
   return { file: outcome.file, manifest: readManifest(snapshots(), outcome.file) }
+}
+
+/** The manifest's build without the steps it kept and the computations it continued (asserted on their own). */
+const buildOf = (manifest: Manifest) => {
+  if (manifest.build?.kind !== "increment") return manifest.build
+  const { kept: _kept, computed_from: _computed, ...rest } = manifest.build
+  return rest
+}
+const continuedOf = (manifest: Manifest) => (manifest.build?.kind === "increment" ? manifest.build.computed_from : undefined)
+
+/** The computations that keep their rows before the increment's month. */
+const INCREMENTAL = ["market_family_index", "market_agf_monthly"]
+const keptOf = (manifest: Manifest): ReadonlyArray<string> => (manifest.build?.kind === "increment" ? (manifest.build.kept ?? []) : [])
+
+/** The staging steps whose inputs the plain days do not change: their tables are kept. */
+const UNCHANGED_STEPS = ["fm_tac", "fm_portfolio", "article107", "afm_categories", "cmf_spheres", "fi_registry"]
+const FI_TABLES = ["fi_instruments", "fi_series", "fi_prices", "fi_holdings", "fi_fact_sheets"]
+
+/** The FI book value pages of 2026 (one per fund), `<tr>` a line each. */
+const fiPages = (folder: string) => readdirSync(folder).filter((n) => /^fi_valores_\d+_2026\.html$/.test(n))
+const FI_LAST_DAY = 20261027
+const fiRowDate = (line: string): number | null => {
+  const m = /^<tr><td>(\d\d)\/(\d\d)\/(\d{4})<\/td>/.exec(line)
+  return m === null ? null : Number(`${m[3]}${m[2]}${m[1]}`)
+}
+
+const fiPrice = (file: string, serieId: string, date: number): number | undefined => {
+  const db = new Database(join(snapshots(), file), { readonly: true })
+  try {
+    return db.prepare("SELECT book_value FROM fi_prices WHERE serie_id = ? AND date = ?").pluck().get(serieId, date) as number | undefined
+  } finally {
+    db.close()
+  }
+}
+
+/**
+ * The snapshots folder holds no leftover of a build (temporary files, -wal or -shm), and every
+ * published file says rollback journal in its header (bytes 18 and 19: 1; 2 is WAL mode, whose
+ * readers write -wal and -shm files beside it).
+ */
+const expectCleanFolder = () => {
+  const names = readdirSync(snapshots())
+  expect(names.filter((n) => /\.tmp|-wal$|-shm$/.test(n))).toEqual([])
+  for (const name of names.filter((n) => n.endsWith(".sqlite"))) {
+    expect([...readFileSync(join(snapshots(), name)).subarray(18, 20)]).toEqual([1, 1])
+  }
 }
 
 const reproduced = (date: string) => Effect.runPromise(reproduceLive(dataDir, date, { restore: false }))
@@ -98,6 +147,11 @@ beforeAll(async () => {
   // The source starts without November's file: it comes as a new month.
   mkdirSync(source)
   for (const name of readdirSync(full)) if (name !== november) copyFileSync(join(full, name), join(source, name))
+  // The FI pages as fetched on 2026-10-27: no row after it.
+  for (const name of fiPages(source)) {
+    const lines = readFileSync(join(source, name), "latin1").split("\n")
+    writeFileSync(join(source, name), lines.filter((l) => (fiRowDate(l) ?? 0) <= FI_LAST_DAY).join("\n"), "latin1")
+  }
 }, 120_000)
 
 const quotaSources = (file: string) => {
@@ -120,11 +174,20 @@ describe("the daily increment gives the cold build's content hash", () => {
   it("a plain next day is an increment from the day after the previous batch", async () => {
     const day = await runFor("2026-10-29")
     days["2026-10-29"] = day
-    expect(day.manifest.build).toEqual({ kind: "increment", base: days["2026-10-28"]!.file, from: "2026-10-29" })
+    expect(buildOf(day.manifest)).toEqual({ kind: "increment", base: days["2026-10-28"]!.file, from: "2026-10-29" })
+    // the steps whose files did not change are kept, with their tables' digests; the rest staged again
+    expect([...keptOf(day.manifest)].sort()).toEqual([...UNCHANGED_STEPS].sort())
+    for (const table of [...FI_TABLES, "tac", "fm_holdings"]) {
+      expect(day.manifest.table_digests?.[table]).toBe(days["2026-10-28"]!.manifest.table_digests?.[table])
+    }
+    expect(day.manifest.staging?.fi_registry).toEqual(days["2026-10-28"]!.manifest.staging?.fi_registry)
+    // the family indices and administrators' months before October are kept, October's computed again
+    expect(continuedOf(day.manifest)).toEqual({ month: "2026-10", computations: INCREMENTAL })
     expect((await reproduced("2026-10-29")).outcome).toBe("match")
     expect(hashOnDisk(day.file)).toBe(day.manifest.content_hash)
     // the previous snapshot is untouched
     expect(hashOnDisk(days["2026-10-28"]!.file)).toBe(days["2026-10-28"]!.manifest.content_hash)
+    expectCleanFolder()
   }, 240_000)
 
   it("a new month's file: an increment, with November's rows", async () => {
@@ -133,7 +196,7 @@ describe("the daily increment gives the cold build's content hash", () => {
     writeFileSync(join(source, november), `${early.join("\n")}\n`, "latin1")
     const day = await runFor("2026-11-04")
     days["2026-11-04"] = day
-    expect(day.manifest.build).toEqual({ kind: "increment", base: days["2026-10-29"]!.file, from: "2026-10-30" })
+    expect(buildOf(day.manifest)).toEqual({ kind: "increment", base: days["2026-10-29"]!.file, from: "2026-10-30" })
     expect(day.manifest.row_counts.quotas).toBeGreaterThan(days["2026-10-29"]!.manifest.row_counts.quotas!)
     expect(Object.keys(day.manifest.quota_month_digests ?? {})).toContain("202611")
     expect((await reproduced("2026-11-04")).outcome).toBe("match")
@@ -154,7 +217,8 @@ describe("the daily increment gives the cold build's content hash", () => {
 
     const day = await runFor("2026-11-05")
     days["2026-11-05"] = day
-    expect(day.manifest.build).toEqual({ kind: "increment", base: days["2026-11-04"]!.file, from: "2026-10-01" })
+    expect(buildOf(day.manifest)).toEqual({ kind: "increment", base: days["2026-11-04"]!.file, from: "2026-10-01" })
+    expect(continuedOf(day.manifest)).toEqual({ month: "2026-10", computations: INCREMENTAL })
     expect(quota(days["2026-11-04"]!.file, restated.run, restated.serie, restated.date)).toBe(restated.old)
     expect(quota(day.file, restated.run, restated.serie, restated.date)).toBe(restated.price)
     expect((await reproduced("2026-11-05")).outcome).toBe("match")
@@ -174,7 +238,7 @@ describe("the daily increment gives the cold build's content hash", () => {
     expect((await reproduced("2026-11-06")).outcome).toBe("match")
 
     const next = await runFor("2026-11-09")
-    expect(next.manifest.build).toEqual({ kind: "increment", base: day.file, from: "2026-11-07" })
+    expect(buildOf(next.manifest)).toEqual({ kind: "increment", base: day.file, from: "2026-11-07" })
     expect(quota(next.file, restated.run, `${restated.serie}NEW`, restated.date)).toBe(restated.price)
     expect((await reproduced("2026-11-09")).outcome).toBe("match")
     expect(hashOnDisk(next.file)).toBe(next.manifest.content_hash)
@@ -206,7 +270,7 @@ describe("the daily increment gives the cold build's content hash", () => {
     writeFileSync(join(source, "bpr_20261111.xls"), bprDayWorkbook("2026-11-11", [record(rows[0]!, 1.002)]))
     const day = await runFor("2026-11-11")
     days["2026-11-11"] = day
-    expect(day.manifest.build).toEqual({ kind: "increment", base: days["2026-11-09"]!.file, from: "2026-11-10" })
+    expect(buildOf(day.manifest)).toEqual({ kind: "increment", base: days["2026-11-09"]!.file, from: "2026-11-10" })
     expect(day.manifest.quota_sources).toEqual({ bpr_series: 2, bpr_rows: 3 })
     expect(day.manifest.repairs.provisional_rows_implausible).toBe(1)
     const serie = (f: string[]) => f[FIELDS.serie]!.trim().toUpperCase()
@@ -219,11 +283,46 @@ describe("the daily increment gives the cold build's content hash", () => {
   it("November's whole file replaces the early one and the provisional values: merged again from its first row", async () => {
     copyFileSync(join(full, november), join(source, november))
     const day = await runFor("2026-11-12")
+    days["2026-11-12"] = day
     // from the replaced file's first row: Monday 2 November (the 1st is a Sunday, no row)
-    expect(day.manifest.build).toEqual({ kind: "increment", base: days["2026-11-11"]!.file, from: "2026-11-02" })
+    expect(buildOf(day.manifest)).toEqual({ kind: "increment", base: days["2026-11-11"]!.file, from: "2026-11-02" })
     expect(quotaSources(days["2026-11-11"]!.file)).toHaveLength(2)
     expect(quotaSources(day.file)).toEqual([])
     expect((await reproduced("2026-11-12")).outcome).toBe("match")
     expect(hashOnDisk(day.file)).toBe(day.manifest.content_hash)
+  }, 240_000)
+
+  it("an FI book-value page restated: the FI part is staged again, the other steps' tables kept", async () => {
+    const name = fiPages(source)[0]!
+    const path = join(source, name)
+    const lines = readFileSync(path, "latin1").split("\n")
+    const at = lines.findIndex((l) => fiRowDate(l) === 20261015)
+    const cells = /^<tr><td>[^<]*<\/td><td>([^<]*)<\/td><td>[^<]*<\/td><td>([^<]*)<\/td>/.exec(lines[at]!)!
+    const serieId = fiSeriesId(Number(/^fi_valores_(\d+)_/.exec(name)![1]), cells[1]!)
+    const old = Number(cells[2]!.replaceAll(".", "").replace(",", "."))
+    lines[at] = lines[at]!.replace(`<td>${cells[2]}</td>`, "<td>12345,6789</td>")
+    writeFileSync(path, lines.join("\n"), "latin1")
+
+    const day = await runFor("2026-11-13")
+    days["2026-11-13"] = day
+    const before = days["2026-11-12"]!
+    expect(buildOf(day.manifest)).toEqual({ kind: "increment", base: before.file, from: "2026-11-13" })
+    expect(keptOf(day.manifest)).not.toContain("fi_registry")
+    expect(keptOf(day.manifest)).toEqual(expect.arrayContaining(["fm_tac", "fm_portfolio", "afm_categories"]))
+    expect(fiPrice(before.file, serieId, 20261015)).toBe(old)
+    expect(fiPrice(day.file, serieId, 20261015)).toBe(12345.6789)
+    expect(day.manifest.table_digests?.fi_prices).not.toBe(before.manifest.table_digests?.fi_prices)
+    expect(day.manifest.table_digests?.tac).toBe(before.manifest.table_digests?.tac)
+    expect((await reproduced("2026-11-13")).outcome).toBe("match")
+    expect(hashOnDisk(day.file)).toBe(day.manifest.content_hash)
+  }, 240_000)
+
+  it("the next day keeps the FI part staged the day before", async () => {
+    const day = await runFor("2026-11-16")
+    expect(keptOf(day.manifest)).toContain("fi_registry")
+    for (const table of FI_TABLES) expect(day.manifest.table_digests?.[table]).toBe(days["2026-11-13"]!.manifest.table_digests?.[table])
+    expect((await reproduced("2026-11-16")).outcome).toBe("match")
+    expect(hashOnDisk(day.file)).toBe(day.manifest.content_hash)
+    expectCleanFolder()
   }, 240_000)
 })
