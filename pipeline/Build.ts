@@ -5,10 +5,10 @@
 import { Effect, Schema } from "effect"
 import type { DataSetName } from "../schemas/CmfRecords.ts"
 import { dateToInt, intToDate } from "../schemas/Dates.ts"
-import { writeManifest } from "../snapshots/Manifest.ts"
+import { type Manifest, writeManifest } from "../snapshots/Manifest.ts"
 import { FORMAT_VERSION, type SnapshotDatabase, TABLES } from "../snapshots/Tables.ts"
 import { COMPUTED_TABLES } from "../snapshots/tables/Computed.ts"
-import { type FinishedSnapshot, SnapshotWriter } from "../snapshots/Writer.ts"
+import { type FinishedSnapshot, type IncrementFinish, SnapshotWriter } from "../snapshots/Writer.ts"
 import { runComputations } from "./compute/Alongside.ts"
 import type { ComputeIncrement } from "./compute/Computation.ts"
 import { COMPUTATIONS } from "./compute/Computations.ts"
@@ -73,7 +73,10 @@ const loadRecords = (adapter: DataSetAdapter, context: LoadContext): Effect.Effe
   const reread = (): ReadonlyArray<unknown> =>
     cache?.getRecords(entry)?.records ?? Effect.runSync(adapter.parse(context.bytes(), name)).records
   const summary = cache?.getRecordsSummary(entry)
-  if (summary !== undefined) return Effect.succeed({ name, ...summary, data: reread })
+  // (a summary cached before the adapter kept one of its own is made again)
+  if (summary !== undefined && (adapter.summaryOf === undefined || summary.extra !== undefined)) {
+    return Effect.succeed({ name, ...summary, data: reread })
+  }
   const cached = cache?.getRecords(entry)
   const parsed =
     cached !== undefined
@@ -92,6 +95,7 @@ const loadRecords = (adapter: DataSetAdapter, context: LoadContext): Effect.Effe
       rows: p.records.length,
       repairs: p.repairs,
       ...(dates === null ? {} : { firstDate: dateToInt(dates.first), latestDate: dateToInt(dates.latest) }),
+      ...(adapter.summaryOf === undefined ? {} : { extra: adapter.summaryOf(p.records) }),
     }
     cache?.putRecordsSummary(entry, made)
     const records = p.records
@@ -231,7 +235,36 @@ const writerSink = (writer: SnapshotWriter, increment: boolean, timing: { insert
         writer.insertRows(table, rows as never)
       }),
     quotas: (series, columns) => timed(() => writer.insertQuotaColumns(series.assetId, columns, series.start, series.end)),
+    deleteFrom: (table, from) =>
+      timed(() => {
+        const column = TABLES.find((t) => t.name === table)?.months
+        if (column === undefined || cleared.has(table)) throw new Error(`${table} cannot be updated from a date here`)
+        writer.db.prepare(`DELETE FROM ${table} WHERE ${column} >= ?`).run(from)
+        cleared.add(table)
+        written.add(table)
+      }),
   }
+}
+
+/**
+ * The month digests an increment takes from the previous manifest for each table cut by month:
+ * all of them for a table it kept, those before the month it was updated from otherwise (none
+ * for a table written again).
+ */
+const keptMonths = (
+  previous: Manifest,
+  reused: ReadonlySet<string>,
+  updated: Readonly<Record<string, number>>,
+): NonNullable<IncrementFinish["months"]> => {
+  const out: Record<string, { digests: Readonly<Record<string, string>>; from: number }> = {}
+  for (const table of TABLES) {
+    const digests = previous.table_month_digests?.[table.name]
+    if (table.months === undefined || digests === undefined) continue
+    const from = updated[table.name]
+    if (reused.has(table.name)) out[table.name] = { digests, from: Number.MAX_SAFE_INTEGER }
+    else if (from !== undefined) out[table.name] = { digests, from: Math.floor(from / 100) * 100 + 1 }
+  }
+  return out
 }
 
 /** Stages and writes the snapshot of `batchDate` into `snapshotsDir`, with its manifest. */
@@ -270,7 +303,8 @@ export const buildSnapshot = (
     const staged = yield* stage(ADAPTERS, loaded, batchDate, sink, {
       base: increment?.base ?? null,
       inputs,
-      previous: increment?.manifest.staging ?? null,
+      previous:
+        increment?.manifest.staging === undefined ? null : { steps: increment.manifest.staging, batchDate: increment.manifest.batch_date },
     }).pipe(Effect.onError(() => Effect.sync(() => writer.abort())))
     const refused = gate(staged)
     if (refused !== null) {
@@ -328,6 +362,7 @@ export const buildSnapshot = (
                   tables: keptDigests(reused, increment.manifest.table_digests) as Record<string, string>,
                   counts: keptDigests(reused, increment.manifest.row_counts) as Record<string, number>,
                   quotaRows: increment.manifest.row_counts.quotas ?? null,
+                  months: keptMonths(increment.manifest, reused, staged.updated),
                 },
               }
             : {},
@@ -339,7 +374,7 @@ export const buildSnapshot = (
             batch_date: batchDate,
             kind: plan.kind,
             ...(plan.kind === "increment"
-              ? { from: intToDate(plan.base.from), kept: staged.keptSteps, computed_from_month: continuedFrom }
+              ? { from: intToDate(plan.base.from), kept: staged.keptSteps, updated_from: staged.updated, computed_from_month: continuedFrom }
               : { cold_reason: plan.reason }),
             stage_ms: stageMs,
             insert_ms: insertMs,
@@ -372,6 +407,7 @@ export const buildSnapshot = (
       quota_sources: quotaSources,
       table_digests: finished.digests.tables,
       quota_month_digests: finished.digests.quotaMonths,
+      table_month_digests: finished.digests.tableMonths,
       staging: staged.steps,
       compute_state: computeStates,
       build:
@@ -382,6 +418,7 @@ export const buildSnapshot = (
               from: intToDate(plan.base.from),
               kept: [...staged.keptSteps],
               computed_from: { month: intToDate(month).slice(0, 7), computations: continuedFrom },
+              updated_from: Object.fromEntries(Object.entries(staged.updated).map(([table, from]) => [table, intToDate(from)])),
             }
           : { kind: "cold", ...(previous === null ? {} : { cold_reason: plan.reason }) },
     })

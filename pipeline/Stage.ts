@@ -47,6 +47,11 @@ export interface StageSink {
   readonly rows: <T extends keyof SnapshotDatabase>(table: T, rows: ReadonlyArray<SnapshotDatabase[T]>) => void
   /** The merged quota rows of one series; series come in asset-id order. */
   readonly quotas: QuotaSink
+  /**
+   * An increment's update of a table cut by month (`months` in its spec) instead of writing it
+   * again: deletes its rows dated `from` (YYYYMMDD) or later; the rows put after it are added.
+   */
+  readonly deleteFrom: (table: keyof SnapshotDatabase, from: number) => void
 }
 
 export interface StageOptions {
@@ -54,8 +59,8 @@ export interface StageOptions {
   readonly base: IncrementBase | null
   /** The batch's inputs, in the ledger's order (the fingerprints are made of them). */
   readonly inputs: ReadonlyArray<StageInput>
-  /** The previous snapshot's steps (its manifest): a step with the same fingerprint is reused, not run. */
-  readonly previous: Readonly<Record<string, StagedStep>> | null
+  /** The previous snapshot's steps and batch date (its manifest): a step with the same fingerprint is reused, not run. */
+  readonly previous: { readonly steps: Readonly<Record<string, StagedStep>>; readonly batchDate: string } | null
 }
 
 export interface StagedBatch {
@@ -75,6 +80,8 @@ export interface StagedBatch {
   readonly reusedTables: ReadonlyArray<string>
   /** Tables written by this build's steps. */
   readonly writtenTables: ReadonlyArray<string>
+  /** Tables an increment updated from a date on (YYYYMMDD) instead of writing them again (`updateFrom`). */
+  readonly updated: Readonly<Record<string, number>>
 }
 
 /**
@@ -96,6 +103,18 @@ export interface StageContext {
   readonly meta: Record<string, string>
   /** Writes a staged table's rows, in key order. */
   readonly put: <T extends keyof SnapshotDatabase>(table: T, rows: ReadonlyArray<SnapshotDatabase[T]>) => void
+  /** The batch's input files of a data set (name and content), in the ledger's order. */
+  readonly inputs: (dataSet: DataSetName) => ReadonlyArray<StageInput>
+  /**
+   * A reusable step's own record in the previous snapshot, with that batch's date, when this
+   * build is an increment of it (the step may then update its tables instead of writing them
+   * again); null otherwise.
+   */
+  readonly previousStep: { readonly step: StagedStep; readonly batchDate: string } | null
+  /** Keeps a value in the step's record for the next build (`previousStep.step.state`). */
+  readonly keep: (state: unknown) => void
+  /** An increment: the table keeps its rows before `from` (YYYYMMDD); the step's rows put after this are added to them. */
+  readonly updateFrom: (table: keyof SnapshotDatabase, from: number) => void
   /** Where the merged quotas go (the daily-values step). */
   readonly quotaSink: QuotaSink
   /** Renamed series: "RUN|OLD LABEL" → new label (the renames step). */
@@ -170,7 +189,13 @@ const fingerprint = (
  * The context of a reusable step: only what its `stageReads` declares (anything else throws), its
  * own repairs and meta, and the tables it writes recorded.
  */
-const guarded = (context: StageContext, adapter: DataSetAdapter, reads: StageReads, record: { tables: Set<string>; repairs: Record<string, number>; meta: Record<string, string> }): StageContext => {
+const guarded = (
+  context: StageContext,
+  adapter: DataSetAdapter,
+  reads: StageReads,
+  record: { tables: Set<string>; repairs: Record<string, number>; meta: Record<string, string>; state?: unknown },
+  previousStep: StageContext["previousStep"],
+): StageContext => {
   const allowed = new Set<DataSetName>([adapter.name, ...(reads.dataSets ?? [])])
   const refuse = (what: string): never => {
     throw new Error(`staging step ${adapter.name} reads ${what}, which its stageReads does not declare (sources/Sources.ts)`)
@@ -199,6 +224,15 @@ const guarded = (context: StageContext, adapter: DataSetAdapter, reads: StageRea
     put: (table, rows) => {
       record.tables.add(table)
       context.put(table, rows)
+    },
+    inputs: (dataSet) => (allowed.has(dataSet) ? context.inputs(dataSet) : refuse(`the ${dataSet} files`)),
+    previousStep,
+    keep: (state) => {
+      record.state = state
+    },
+    updateFrom: (table, from) => {
+      record.tables.add(table)
+      context.updateFrom(table, from)
     },
     get quotaSink() {
       return refuse("the quotas")
@@ -231,6 +265,7 @@ export const stage = (
   Effect.gen(function* () {
     const files = (dataSet: DataSetName) => inputs.files.get(dataSet) ?? []
     const written = new Set<string>()
+    const updated: Record<string, number> = {}
     const context: StageContext = {
       batchDate,
       cutoff: dateToInt(batchDate),
@@ -244,6 +279,17 @@ export const stage = (
       put: (table, rows) => {
         written.add(table)
         sink.rows(table, rows)
+      },
+      inputs: (dataSet) => options.inputs.filter((i) => i.data_set === dataSet),
+      previousStep: null,
+      keep: () => {
+        throw new Error("staging: only a reusable step keeps state")
+      },
+      updateFrom: (table, from) => {
+        if (options.base === null) throw new Error(`staging: ${table} updated from a date in a build from nothing`)
+        written.add(table)
+        updated[table] = from
+        sink.deleteFrom(table, from)
       },
       quotaSink: sink.quotas,
       relabel: new Map(),
@@ -265,7 +311,7 @@ export const stage = (
         continue
       }
       const print = fingerprint(adapter, reads, context, options.inputs, digestOfCore)
-      const before = options.base === null ? undefined : options.previous?.[adapter.name]
+      const before = options.base === null ? undefined : options.previous?.steps[adapter.name]
       if (before !== undefined && before.fingerprint === print) {
         steps[adapter.name] = before
         kept.push(adapter.name)
@@ -274,9 +320,20 @@ export const stage = (
         Object.assign(context.meta, before.meta)
         continue
       }
-      const record = { tables: new Set<string>(), repairs: {}, meta: {} }
-      yield* adapter.stage(guarded(context, adapter, reads, record))
-      steps[adapter.name] = { fingerprint: print, tables: [...record.tables], repairs: record.repairs, meta: record.meta }
+      const record: { tables: Set<string>; repairs: Record<string, number>; meta: Record<string, string>; state?: unknown } = {
+        tables: new Set<string>(),
+        repairs: {},
+        meta: {},
+      }
+      const previousStep = before === undefined || options.previous === null ? null : { step: before, batchDate: options.previous.batchDate }
+      yield* adapter.stage(guarded(context, adapter, reads, record, previousStep))
+      steps[adapter.name] = {
+        fingerprint: print,
+        tables: [...record.tables],
+        repairs: record.repairs,
+        meta: record.meta,
+        ...(record.state === undefined ? {} : { state: record.state }),
+      }
       Object.assign(context.repairs, record.repairs)
       Object.assign(context.meta, record.meta)
     }
@@ -292,5 +349,6 @@ export const stage = (
       keptSteps: kept,
       reusedTables: reused,
       writtenTables: [...written],
+      updated,
     }
   })

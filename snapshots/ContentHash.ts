@@ -8,7 +8,9 @@
  * (asset_id, date, price, patrimony, holders, factor_ajuste, factor_reparto; NULL as NaN, −0 as 0),
  * cut by calendar month: the table's digest is SHA-256 over `<YYYYMM> <month digest>\n` lines,
  * months ascending, each month digest SHA-256 over that month's rows in key order. Every other
- * table's dump is its rows as JSON arrays, one per line. Because each table (and each quota month)
+ * table's dump is its rows as JSON arrays, one per line; a table that names a `months` column
+ * (`fi_prices`: its date) is cut by calendar month the same way, each month digest over that
+ * month's JSON lines in key order. Because each table (and each quota month)
  * has its own digest, the writer can take the quotas digest from the rows as it inserts them in key
  * order (`QuotaDigest`) instead of reading 10M rows back, and a daily build re-hashes only the
  * months and tables it changed, taking the others from the previous batch's manifest;
@@ -156,9 +158,48 @@ export const quotaMonthDigests = (db: Database.Database, fromDate = 0): Record<s
   return digest.monthDigests()
 }
 
+/**
+ * The month digests of a table cut by month (`months`, a YYYYMMDD column) from `fromDate` (the
+ * first of a month; 0: all): each month's rows as JSON lines in key order, read one partition at
+ * a time from that date on.
+ */
+export const jsonMonthDigests = (db: Database.Database, table: Table, fromDate = 0): Record<string, string> => {
+  const column = table.months!
+  const partition = table.partition!
+  const rowsOf = db.prepare(`SELECT * FROM ${table.name} WHERE ${partition} = ? AND ${column} >= ? ORDER BY ${table.orderBy}`).raw(true)
+  const at = rowsOf.columns().findIndex((c) => c.name === column)
+  const months = new Map<number, { readonly hash: Hash; buffer: string }>()
+  for (const key of db.prepare(`SELECT DISTINCT ${partition} FROM ${table.name} ORDER BY 1`).pluck().all()) {
+    for (const row of rowsOf.all(key, fromDate) as unknown[][]) {
+      const month = Math.floor((row[at] as number) / 100)
+      let m = months.get(month)
+      if (m === undefined) {
+        m = { hash: createHash("sha256"), buffer: "" }
+        months.set(month, m)
+      }
+      m.buffer += JSON.stringify(row) + "\n"
+      if (m.buffer.length > 1 << 16) {
+        m.hash.update(m.buffer)
+        m.buffer = ""
+      }
+    }
+  }
+  const out: Record<string, string> = {}
+  for (const month of [...months.keys()].sort((a, b) => a - b)) {
+    const m = months.get(month)!
+    m.hash.update(m.buffer)
+    out[String(month)] = m.hash.digest("hex")
+  }
+  return out
+}
+
 /** One table's digest, read from the file. */
 export const tableDigest = (db: Database.Database, table: Table): string =>
-  table.name === "quotas" ? quotaTableDigest(quotaMonthDigests(db)) : jsonDigest(db, table)
+  table.name === "quotas"
+    ? quotaTableDigest(quotaMonthDigests(db))
+    : table.months !== undefined
+      ? quotaTableDigest(jsonMonthDigests(db, table))
+      : jsonDigest(db, table)
 
 /** The content hash from every table's digest (by name), in TABLES order. */
 export const hashOfDigests = (digests: Readonly<Record<string, string>>): string => {
@@ -195,6 +236,8 @@ export interface SnapshotDigests {
   readonly tables: Record<string, string>
   /** The quotas table's month digests (YYYYMM → hex). */
   readonly quotaMonths: Record<string, string>
+  /** The month digests of the other tables cut by month (`fi_prices`), by table. */
+  readonly tableMonths: Record<string, Record<string, string>>
 }
 
 /** Digests known before reading the file: the quotas months taken while inserting, and tables left unchanged. */
@@ -207,6 +250,8 @@ export interface KnownDigests {
   readonly tables?: Readonly<Record<string, string>>
   /** Tables whose row count is known (not counted). */
   readonly counts?: Readonly<Record<string, number>>
+  /** Tables cut by month (other than quotas): their month digests before `from` (YYYYMMDD, a month's first day), the rest read. */
+  readonly months?: Readonly<Record<string, { readonly digests: Readonly<Record<string, string>>; readonly from: number }>>
 }
 
 /**
@@ -228,11 +273,21 @@ export const hashSnapshotFile = (open: (path: string) => Database.Database, path
       quotaMonths = quotaMonthDigests(db)
     }
     const tables: Record<string, string> = {}
+    const tableMonths: Record<string, Record<string, string>> = {}
     for (const table of TABLES) {
-      tables[table.name] =
-        table.name === "quotas" ? quotaTableDigest(quotaMonths) : (known.tables?.[table.name] ?? jsonDigest(db, table))
+      if (table.name === "quotas") {
+        tables[table.name] = quotaTableDigest(quotaMonths)
+      } else if (table.months !== undefined) {
+        const kept = known.months?.[table.name]
+        const from = kept?.from ?? 0
+        const before = Object.entries(kept?.digests ?? {}).filter(([m]) => Number(m) < Math.floor(from / 100))
+        tableMonths[table.name] = { ...Object.fromEntries(before), ...jsonMonthDigests(db, table, from) }
+        tables[table.name] = quotaTableDigest(tableMonths[table.name]!)
+      } else {
+        tables[table.name] = known.tables?.[table.name] ?? jsonDigest(db, table)
+      }
     }
-    return { hash: hashOfDigests(tables), counts, tables, quotaMonths }
+    return { hash: hashOfDigests(tables), counts, tables, quotaMonths, tableMonths }
   } finally {
     db.close()
   }

@@ -33,6 +33,8 @@ export interface StagedStep {
   readonly tables: ReadonlyArray<string>
   readonly repairs: Readonly<Record<string, number>>
   readonly meta: Readonly<Record<string, string>>
+  /** What the step keeps for the next build (the FI step: its book-value files and their first dates). */
+  readonly state?: unknown
 }
 
 export interface Manifest {
@@ -60,6 +62,8 @@ export interface Manifest {
    */
   readonly table_digests?: Readonly<Record<string, string>>
   readonly quota_month_digests?: Readonly<Record<string, string>>
+  /** The month digests of the other tables cut by month (`fi_prices`), by table (pipeline 0.6). */
+  readonly table_month_digests?: Readonly<Record<string, Readonly<Record<string, string>>>>
   /**
    * The staging steps a daily increment may keep, by data set: the next increment
    * keeps a step's tables, with their digests, when its fingerprint is the same.
@@ -82,6 +86,8 @@ export interface Manifest {
         readonly kept?: ReadonlyArray<string>
         /** The computations that kept their rows before `month` (YYYY-MM) and computed from it on. */
         readonly computed_from?: { readonly month: string; readonly computations: ReadonlyArray<string> }
+        /** Staged tables that kept their rows before a date (YYYY-MM-DD) and were staged from it on (`fi_prices`), by table. */
+        readonly updated_from?: Readonly<Record<string, string>>
       }
 }
 

@@ -2,6 +2,8 @@
  * The snapshot format: one SQLite file per batch date. Tables hold normalized facts; their row
  * order for hashing is their primary key. Bump FORMAT_VERSION on any change here.
  */
+
+import { COMPUTED_TABLES } from "./tables/Computed.ts"
 import type { FiFactSheetsTable, FiHoldingsTable, FiInstrumentsTable, FiPricesTable, FiSeriesTable } from "./tables/Fi.ts"
 import { FI_TABLES } from "./tables/Fi.ts"
 import type { Article107Table, FmHoldingsTable, QuotaSourcesTable, SeriesAliasesTable, TacTable } from "./tables/FmExtras.ts"
@@ -14,7 +16,6 @@ import type {
   IndicatorsTable,
 } from "./tables/Market.ts"
 import { MARKET_TABLES } from "./tables/Market.ts"
-import { COMPUTED_TABLES } from "./tables/Computed.ts"
 
 export const FORMAT_VERSION = 4
 
@@ -91,6 +92,7 @@ export const TABLES: ReadonlyArray<{
   readonly name: keyof SnapshotDatabase
   readonly orderBy: string
   readonly partition?: string
+  readonly months?: string
 }> = [
   { name: "meta", orderBy: "key" },
   { name: "administrators", orderBy: "provider_id" },
@@ -101,6 +103,7 @@ export const TABLES: ReadonlyArray<{
     name: t.name as keyof SnapshotDatabase,
     orderBy: t.orderBy,
     ...(t.partition === undefined ? {} : { partition: t.partition }),
+    ...(t.months === undefined ? {} : { months: t.months }),
   })),
 ]
 

@@ -27,7 +27,7 @@ export interface FinishedSnapshot {
   /** Milliseconds per finishing step (commit, check, hash, sync), for the pipeline's logs. */
   readonly timings: Record<string, number>
   /** Each table's digest and the quotas' month digests (the manifest keeps them for the next increment). */
-  readonly digests: Pick<SnapshotDigests, "tables" | "quotaMonths">
+  readonly digests: Pick<SnapshotDigests, "tables" | "quotaMonths" | "tableMonths">
 }
 
 /** How `finish` ends an incremental build (a copy of the previous snapshot, changed in place). */
@@ -42,6 +42,8 @@ export interface IncrementFinish {
   readonly counts?: Readonly<Record<string, number>>
   /** The previous snapshot's quota rows (this one's: those, less the deleted, plus the inserted); null: counted. */
   readonly quotaRows?: number | null
+  /** Other tables cut by month: the previous snapshot's month digests, the months from `from` on read again. */
+  readonly months?: KnownDigests["months"]
 }
 
 /**
@@ -288,7 +290,7 @@ export class SnapshotWriter {
       }
       hash = answer.hash
       counts = answer.counts
-      digests = { tables: answer.tables, quotaMonths: answer.quotaMonths }
+      digests = { tables: answer.tables, quotaMonths: answer.quotaMonths, tableMonths: answer.tableMonths }
     } catch (e) {
       hashing.wait()
       this.abort()
@@ -320,6 +322,7 @@ export class SnapshotWriter {
       quotasFrom: increment.quotasFrom,
       tables: increment.tables,
       counts: { ...increment.counts, ...quotas },
+      ...(increment.months === undefined ? {} : { months: increment.months }),
     }
     const inWorker = hashInWorker ?? statSync(this.tmpPath).size >= WORKER_HASH_MIN_BYTES
     const hashing = inWorker ? startHashing(this.tmpPath, known) : hashHere(this.tmpPath, known)
@@ -344,12 +347,12 @@ export class SnapshotWriter {
   private publish(
     from: string,
     batchDate: string,
-    answer: Omit<SnapshotDigests, "tables" | "quotaMonths"> & FinishedSnapshot["digests"],
+    answer: Omit<SnapshotDigests, keyof FinishedSnapshot["digests"]> & FinishedSnapshot["digests"],
     timings: Record<string, number>,
     lap: (name: string) => void,
   ): FinishedSnapshot {
     const { hash, counts } = answer
-    const digests = { tables: answer.tables, quotaMonths: answer.quotaMonths }
+    const digests = { tables: answer.tables, quotaMonths: answer.quotaMonths, tableMonths: answer.tableMonths }
     fsyncPath(from)
     lap("sync_ms")
     const file = `${batchDate}-${hash.slice(0, 16)}.sqlite`

@@ -34,6 +34,8 @@ export interface LoadedFile {
   /** Data sets of daily values: the first and latest value dates the file holds, YYYYMMDD (0: none). */
   readonly firstDate?: number
   readonly latestDate?: number
+  /** What the adapter's `summaryOf` keeps of the file, read without its records. */
+  readonly extra?: unknown
 }
 
 /** What an adapter's own `load` may use: the raw bytes, the parse cache, and the GC pacing of a cold build. */
@@ -80,6 +82,12 @@ export interface DataSetAdapter<R = unknown> extends DataSetSource<R> {
    * daily-values data set the batch's date; absent: undated (a registry, a list).
    */
   readonly datesOf?: (records: ReadonlyArray<R>) => { readonly first: string; readonly latest: string } | null
+  /**
+   * What staging needs of a file without reading its records (cached with its summary, on the
+   * loaded file as `extra`): e.g. the first row of each FI series, so that an increment that
+   * stages FI prices from a date on reads only the pages that reach it.
+   */
+  readonly summaryOf?: (records: ReadonlyArray<R>) => unknown
   /**
    * Data sets of daily values date the batch: the latest value date among their files is the
    * batch date unless `--date` says otherwise; a batch needs at least one file of one of them.

@@ -10,7 +10,7 @@
 import type { DataSetName } from "../../schemas/CmfRecords.ts"
 import { loadCartola } from "../staging/CartolaColumns.ts"
 import { stageDailyValues, stageRegistry } from "../staging/Core.ts"
-import { fiStep } from "../staging/Fi.ts"
+import { fiHoldingsStep, fiPageSummary, fiStep } from "../staging/Fi.ts"
 import { article107Step, fmHoldingsStep, renamesStep, tacStep } from "../staging/FmExtras.ts"
 import { afmStep, benchmarksStep, indicatorsStep, spheresStep } from "../staging/Market.ts"
 import { AfmCategoriesSource } from "./AfmCategories.ts"
@@ -88,14 +88,21 @@ export const ADAPTERS: ReadonlyArray<DataSetAdapter> = [
     required: "no FI registry among the inputs",
     stage: fiStep,
     stageReads: {
-      dataSets: ["fi_book_values", "fi_portfolio", "fi_fact_sheets", "etf_tickers"],
+      dataSets: ["fi_book_values", "fi_fact_sheets", "etf_tickers"],
       core: true,
       cutoff: ["fi_book_values"],
       fiUnavailable: true,
     },
   }),
-  adapter(FiBookValuesSource, { part: "fi", cadence: "daily", datesOf: latest("date") }), // the FI/ETF part is staged as one, on the registry
-  adapter(FiPortfolioSource, { part: "fi", cadence: "quarterly", datesOf: latest("period") }),
+  // staged with the registry; a page's summary keeps each series' first row (an increment reads only the pages it needs)
+  adapter(FiBookValuesSource, { part: "fi", cadence: "daily", datesOf: latest("date"), summaryOf: fiPageSummary }),
+  adapter(FiPortfolioSource, {
+    part: "fi",
+    cadence: "quarterly",
+    datesOf: latest("period"),
+    stage: fiHoldingsStep,
+    stageReads: { dataSets: ["fi_registry"], fiUnavailable: true },
+  }),
   adapter(FiFactSheetsSource, { part: "fi", cadence: "irregular" }),
   adapter(EtfTickersSource, { part: "fi", cadence: "irregular" }),
 ]

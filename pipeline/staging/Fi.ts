@@ -3,6 +3,11 @@
  * active and the inactive list counts as active); their administrator is matched to an FM
  * administrator by normalised name when one exists (same provider_id), else gets an id of its own
  * from the name. Series and prices come from the book-value pages, cut at the batch date.
+ *
+ * In a daily increment the prices are staged from a date on when only that can have changed
+ * (`fiPricesFrom`): the previous snapshot's rows before it are kept, and only the pages that
+ * reach it are read; the other pages count by their summary (each series' first row, their last
+ * date), so the instruments and series are what reading every page gives.
  */
 import { Effect } from "effect"
 import { dateToInt, intToDate } from "../../schemas/Dates.ts"
@@ -24,13 +29,37 @@ import { coreOf, type StageContext } from "../Stage.ts"
 import { normalizeAdminName } from "../sources/FmTac.ts"
 import { percentToFraction } from "./Units.ts"
 
+/** The first row of each series a book-value page lists, in page order: [RUN, label as written, currency as written]. */
+export type FiPageSeries = ReadonlyArray<readonly [number, string, string]>
+
+/** What the FI staging keeps of a book-value page without its rows (the adapter's `summaryOf`). */
+export const fiPageSummary = (records: ReadonlyArray<FiBookValueRecord>): { readonly series: FiPageSeries } => {
+  const seen = new Set<string>()
+  const series: Array<readonly [number, string, string]> = []
+  for (const r of records) {
+    const label = `${r.run}|${r.serie}`
+    if (seen.has(label)) continue
+    seen.add(label)
+    series.push([r.run, r.serie, r.currencyCode])
+  }
+  return { series }
+}
+
+/** A book-value page: its rows read when needed, or its summary (its last date, each series' first row). */
+export interface FiPage {
+  readonly read: () => ReadonlyArray<FiBookValueRecord>
+  /** YYYYMMDD; 0: no row. */
+  readonly latestDate: number
+  /** null: unknown (the page is read). */
+  readonly series: FiPageSeries | null
+}
+
 export interface FiInputs {
   readonly registry: ReadonlyArray<FiRegistryRecord>
-  /** The book-value files, each read when its turn comes: one file's records in memory at a time. */
-  readonly bookValues: ReadonlyArray<() => ReadonlyArray<FiBookValueRecord>>
+  /** The book-value pages in the ledger's order, each read when its turn comes: one page's records in memory at a time. */
+  readonly bookValues: ReadonlyArray<FiPage>
   /** Their records in all (the room the price columns are made with; they grow past it if need be). */
   readonly bookValueRows?: number
-  readonly portfolios: ReadonlyArray<FiPortfolioRecord>
   readonly factSheets: ReadonlyArray<FiFactSheetRecord>
   readonly etfTickers: ReadonlyArray<EtfTickerRecord>
 }
@@ -38,7 +67,6 @@ export interface FiInputs {
 export interface StagedFi {
   readonly instruments: FiInstrumentsTable[]
   readonly series: FiSeriesTable[]
-  readonly holdings: FiHoldingsTable[]
   readonly factSheets: FiFactSheetsTable[]
   readonly repairs: Record<string, number>
 }
@@ -86,13 +114,17 @@ const orNull = (x: number): number | null => (Number.isNaN(x) ? null : x)
 
 /**
  * Stages the FI/ETF part; the price rows (the bulk: ~1.3M at market scale) go to `putPrices` in
- * key order, in batches, from typed columns rather than one object per row held.
+ * key order, in batches, from typed columns rather than one object per row held. With `from`
+ * (YYYYMMDD) only the rows dated from it on are staged: a page whose rows all come before it
+ * (by its summary) is not read, and counts for the series and last dates by its summary; the
+ * repair counters then count the rows of the pages read.
  */
 export const stageFi = (
   inputs: FiInputs,
   administrators: ReadonlyArray<AdministratorsTable>,
   cutoff: number,
   putPrices: (rows: ReadonlyArray<FiPricesTable>) => void,
+  from = 0,
 ): StagedFi => {
   const fmProvider = new Map(administrators.map((a) => [normalizeAdminName(a.name), a.provider_id]))
   const ticker = new Map(inputs.etfTickers.map((t) => [t.run, t.ticker]))
@@ -108,10 +140,46 @@ export const stageFi = (
   // each kept price as a row of typed columns: no object or key string per row.
   const indexOf = new Map<string, number>()
   const ids: string[] = []
-  const prices = new PriceColumns(inputs.bookValueRows ?? 0)
+  const prices = new PriceColumns(from === 0 ? (inputs.bookValueRows ?? 0) : 0)
   const lastPrice = new Map<number, number>()
-  for (const file of inputs.bookValues) {
-    for (const b of file()) {
+  const serieOf = (run: number, serie: string, currencyCode: string): number => {
+    const label = `${run}|${serie}`
+    let k = indexOf.get(label)
+    if (k === undefined) {
+      const serieId = fiSeriesId(run, serie)
+      k = ids.indexOf(serieId)
+      if (k < 0) {
+        k = ids.length
+        ids.push(serieId)
+      }
+      indexOf.set(label, k)
+    }
+    const serieId = ids[k]!
+    if (!series.has(serieId)) {
+      series.set(serieId, {
+        serie_id: serieId,
+        instrument_id: instrumentId(run),
+        run,
+        serie: serie.trim().toUpperCase(),
+        currency: currencyCode === "" ? null : currencyCode,
+      })
+    }
+    return k
+  }
+  const later = (run: number, date: number) => {
+    if (date > (lastPrice.get(run) ?? 0)) lastPrice.set(run, date)
+  }
+  for (const page of inputs.bookValues) {
+    if (from > 0 && page.series !== null && page.latestDate < from) {
+      // Every row before `from` (so on or before the batch date): staged before, as its summary says.
+      for (const [run, serie, currencyCode] of page.series) {
+        if (!registry.has(run)) continue
+        serieOf(run, serie, currencyCode)
+        later(run, page.latestDate)
+      }
+      continue
+    }
+    for (const b of page.read()) {
       if (!registry.has(b.run)) {
         repairs.fi_prices_unknown_instrument++
         continue
@@ -121,29 +189,9 @@ export const stageFi = (
         repairs.fi_prices_after_batch_date++
         continue
       }
-      const label = `${b.run}|${b.serie}`
-      let k = indexOf.get(label)
-      if (k === undefined) {
-        const serieId = fiSeriesId(b.run, b.serie)
-        k = ids.indexOf(serieId)
-        if (k < 0) {
-          k = ids.length
-          ids.push(serieId)
-        }
-        indexOf.set(label, k)
-      }
-      const serieId = ids[k]!
-      if (!series.has(serieId)) {
-        series.set(serieId, {
-          serie_id: serieId,
-          instrument_id: instrumentId(b.run),
-          run: b.run,
-          serie: b.serie.trim().toUpperCase(),
-          currency: b.currencyCode === "" ? null : b.currencyCode,
-        })
-      }
-      prices.push(k, date, [b.bookValue, b.economicValue, b.patrimony, b.totalAssets, b.holders, b.institutionalHolders])
-      if (date > (lastPrice.get(b.run) ?? 0)) lastPrice.set(b.run, date)
+      const k = serieOf(b.run, b.serie, b.currencyCode)
+      if (date >= from) prices.push(k, date, [b.bookValue, b.economicValue, b.patrimony, b.totalAssets, b.holders, b.institutionalHolders])
+      later(b.run, date)
     }
   }
 
@@ -207,9 +255,31 @@ export const stageFi = (
     }
   })
 
+  const factSheets = new Map<string, FiFactSheetsTable>()
+  for (const f of inputs.factSheets) {
+    const serieId = fiSeriesId(f.run, f.serie)
+    factSheets.set(serieId, {
+      serie_id: serieId,
+      tac: f.tacPercent === null ? null : percentToFraction(f.tacPercent),
+      review: f.review,
+      sheet_date: f.sheetDate,
+    })
+  }
+
+  return {
+    instruments: instruments.sort((a, b) => byText(a.instrument_id, b.instrument_id)),
+    series: [...series.values()].sort((a, b) => byText(a.serie_id, b.serie_id)),
+    factSheets: [...factSheets.values()].sort((a, b) => byText(a.serie_id, b.serie_id)),
+    repairs,
+  }
+}
+
+/** The portfolio positions of the registry's funds, numbered in file order within (RUN, quarter, market). */
+export const stageFiHoldings = (registry: ReadonlyArray<FiRegistryRecord>, portfolios: ReadonlyArray<FiPortfolioRecord>): FiHoldingsTable[] => {
+  const runs = new Set(registry.map((r) => r.run))
   const next = new Map<string, number>()
-  const holdings: FiHoldingsTable[] = inputs.portfolios
-    .filter((p) => registry.has(p.run))
+  return portfolios
+    .filter((p) => runs.has(p.run))
     .map((p) => {
       const key = `${p.run}|${p.period}|${p.market}`
       const position = (next.get(key) ?? 0) + 1
@@ -226,49 +296,73 @@ export const stageFi = (
         instrument_type: p.instrumentType,
       }
     })
+    .sort((a, b) => a.run - b.run || byText(a.period, b.period) || byText(a.market, b.market) || a.position - b.position)
+}
 
-  const factSheets = new Map<string, FiFactSheetsTable>()
-  for (const f of inputs.factSheets) {
-    const serieId = fiSeriesId(f.run, f.serie)
-    factSheets.set(serieId, {
-      serie_id: serieId,
-      tac: f.tacPercent === null ? null : percentToFraction(f.tacPercent),
-      review: f.review,
-      sheet_date: f.sheetDate,
-    })
-  }
-
-  return {
-    instruments: instruments.sort((a, b) => byText(a.instrument_id, b.instrument_id)),
-    series: [...series.values()].sort((a, b) => byText(a.serie_id, b.serie_id)),
-    holdings: holdings.sort(
-      (a, b) => a.run - b.run || byText(a.period, b.period) || byText(a.market, b.market) || a.position - b.position,
-    ),
-    factSheets: [...factSheets.values()].sort((a, b) => byText(a.serie_id, b.serie_id)),
-    repairs,
-  }
+/** The FI step's state, for the next increment: its book-value pages (name, content, first date) and registry files. */
+interface FiState {
+  readonly pages: ReadonlyArray<readonly [string, string, number]>
+  readonly registry: ReadonlyArray<readonly [string, string]>
 }
 
 /**
- * The FI/ETF part, staged together on the FI registry's adapter; empty tables (and meta
- * fi_status unavailable) when the part is unavailable in this batch.
+ * From which date an increment stages the FI prices again (0: all of them): the day after the
+ * previous batch, or the first date of a book-value page that is new, replaced or withdrawn since,
+ * whichever is first; all of them when the FI part was unavailable either time, the registry
+ * changed (an instrument listed or not keeps or drops its prices) or the pages that stayed are in
+ * another order (a later page restates an earlier one's day).
+ */
+const fiPricesFrom = (context: StageContext, state: FiState): number => {
+  const previous = context.previousStep
+  const before = previous?.step.state as FiState | undefined
+  if (previous === null || previous.step.meta.fi_status !== "available" || context.fiUnavailable !== null) return 0
+  if (!Array.isArray(before?.pages) || !Array.isArray(before?.registry)) return 0
+  if (JSON.stringify(before.registry) !== JSON.stringify(state.registry)) return 0
+  const key = (p: readonly [string, string, number]) => `${p[0]} ${p[1]}`
+  const now = new Set(state.pages.map(key))
+  const then = new Set(before.pages.map(key))
+  const stayed = (pages: FiState["pages"], other: ReadonlySet<string>) => pages.filter((p) => other.has(key(p))).map(key)
+  if (stayed(before.pages, now).join("\n") !== stayed(state.pages, then).join("\n")) return 0
+  let from = dateToInt(previous.batchDate) + 1
+  for (const p of [...before.pages.filter((p) => !now.has(key(p))), ...state.pages.filter((p) => !then.has(key(p)))]) {
+    if (p[2] > 0) from = Math.min(from, p[2])
+  }
+  return from
+}
+
+/**
+ * The FI/ETF part's instruments, series, prices and fact sheets, staged together on the FI
+ * registry's adapter; empty tables (and meta fi_status unavailable) when the part is unavailable
+ * in this batch. In an increment the prices are staged from `fiPricesFrom` on.
  */
 export const fiStep = (context: StageContext) =>
   Effect.sync(() => {
+    const files = context.files("fi_book_values")
+    const firstDate = new Map(files.map((f) => [f.name, f.firstDate ?? 0]))
+    const state: FiState = {
+      pages: context.inputs("fi_book_values").map((i) => [i.name, i.sha256, firstDate.get(i.name) ?? 0] as const),
+      registry: context.inputs("fi_registry").map((i) => [i.name, i.sha256] as const),
+    }
+    const from = fiPricesFrom(context, state)
+    if (from > 0) context.updateFrom("fi_prices", from)
     const fi =
       context.fiUnavailable === null
         ? stageFi(
             {
               registry: context.records<FiRegistryRecord>("fi_registry"),
-              bookValues: context.files("fi_book_values").map((f) => () => f.data() as ReadonlyArray<FiBookValueRecord>),
-              bookValueRows: context.files("fi_book_values").reduce((n, f) => n + f.rows, 0),
-              portfolios: context.records<FiPortfolioRecord>("fi_portfolio"),
+              bookValues: files.map((f) => ({
+                read: () => f.data() as ReadonlyArray<FiBookValueRecord>,
+                latestDate: f.latestDate ?? 0,
+                series: (f.extra as { readonly series?: FiPageSeries } | undefined)?.series ?? null,
+              })),
+              bookValueRows: files.reduce((n, f) => n + f.rows, 0),
               factSheets: context.records<FiFactSheetRecord>("fi_fact_sheets"),
               etfTickers: context.records<EtfTickerRecord>("etf_tickers"),
             },
             coreOf(context).administrators,
             context.cutoff,
             (rows) => context.put("fi_prices", rows),
+            from,
           )
         : null
     if (fi === null) context.put("fi_prices", [])
@@ -276,7 +370,18 @@ export const fiStep = (context: StageContext) =>
     if (context.fiUnavailable !== null) context.meta.fi_unavailable_reason = context.fiUnavailable
     context.put("fi_instruments", fi?.instruments ?? [])
     context.put("fi_series", fi?.series ?? [])
-    context.put("fi_holdings", fi?.holdings ?? [])
     context.put("fi_fact_sheets", fi?.factSheets ?? [])
     Object.assign(context.repairs, fi?.repairs ?? {})
+    context.keep(state)
+  })
+
+/** The FI funds' portfolio positions, on the FI portfolio's adapter (empty when the FI part is unavailable). */
+export const fiHoldingsStep = (context: StageContext) =>
+  Effect.sync(() => {
+    context.put(
+      "fi_holdings",
+      context.fiUnavailable === null
+        ? stageFiHoldings(context.records<FiRegistryRecord>("fi_registry"), context.records<FiPortfolioRecord>("fi_portfolio"))
+        : [],
+    )
   })

@@ -40,6 +40,8 @@ export interface RecordsSummary {
   readonly repairs: Readonly<Record<string, number>>
   readonly firstDate?: number
   readonly latestDate?: number
+  /** What the adapter's `summaryOf` keeps of the file (the FI book values: each series' first row). */
+  readonly extra?: unknown
 }
 
 const entryKey = (entry: CacheEntry): string =>

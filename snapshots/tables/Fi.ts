@@ -73,6 +73,7 @@ export const FI_TABLES: ReadonlyArray<TableSpec> = [
     name: "fi_prices",
     orderBy: "serie_id, date",
     partition: "serie_id",
+    months: "date",
     ddl: `CREATE TABLE fi_prices (serie_id TEXT NOT NULL, date INTEGER NOT NULL, book_value REAL NOT NULL,
       economic_value REAL, patrimony REAL, total_assets REAL, holders INTEGER, institutional_holders INTEGER,
       PRIMARY KEY (serie_id, date)) WITHOUT ROWID;`,

@@ -4,5 +4,7 @@ export interface TableSpec {
   readonly orderBy: string
   /** A leading key column to read the table by, for large tables (see ContentHash). */
   readonly partition?: string
+  /** A YYYYMMDD column whose calendar months cut the table's digest, for large tables a daily build changes from a date on (see ContentHash). */
+  readonly months?: string
   readonly ddl: string
 }

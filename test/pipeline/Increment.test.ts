@@ -51,9 +51,10 @@ const runFor = async (date: string): Promise<{ file: string; manifest: Manifest 
 /** The manifest's build without the steps it kept and the computations it continued (asserted on their own). */
 const buildOf = (manifest: Manifest) => {
   if (manifest.build?.kind !== "increment") return manifest.build
-  const { kept: _kept, computed_from: _computed, ...rest } = manifest.build
+  const { kept: _kept, computed_from: _computed, updated_from: _updated, ...rest } = manifest.build
   return rest
 }
+const updatedOf = (manifest: Manifest) => (manifest.build?.kind === "increment" ? manifest.build.updated_from : undefined)
 const continuedOf = (manifest: Manifest) => (manifest.build?.kind === "increment" ? manifest.build.computed_from : undefined)
 
 /** The computations that keep their rows before the increment's month. */
@@ -61,7 +62,7 @@ const INCREMENTAL = ["market_family_index", "market_agf_monthly"]
 const keptOf = (manifest: Manifest): ReadonlyArray<string> => (manifest.build?.kind === "increment" ? (manifest.build.kept ?? []) : [])
 
 /** The staging steps whose inputs the plain days do not change: their tables are kept. */
-const UNCHANGED_STEPS = ["fm_tac", "fm_portfolio", "article107", "afm_categories", "cmf_spheres", "fi_registry"]
+const UNCHANGED_STEPS = ["fm_tac", "fm_portfolio", "article107", "afm_categories", "cmf_spheres", "fi_registry", "fi_portfolio"]
 const FI_TABLES = ["fi_instruments", "fi_series", "fi_prices", "fi_holdings", "fi_fact_sheets"]
 
 /** The FI book value pages of 2026 (one per fund), `<tr>` a line each. */
@@ -308,7 +309,10 @@ describe("the daily increment gives the cold build's content hash", () => {
     const before = days["2026-11-12"]!
     expect(buildOf(day.manifest)).toEqual({ kind: "increment", base: before.file, from: "2026-11-13" })
     expect(keptOf(day.manifest)).not.toContain("fi_registry")
-    expect(keptOf(day.manifest)).toEqual(expect.arrayContaining(["fm_tac", "fm_portfolio", "afm_categories"]))
+    expect(keptOf(day.manifest)).toEqual(expect.arrayContaining(["fm_tac", "fm_portfolio", "afm_categories", "fi_portfolio"]))
+    // the prices from the restated page's first day on are staged again, the earlier ones kept
+    const firstRow = Math.min(...lines.map(fiRowDate).filter((d): d is number => d !== null))
+    expect(updatedOf(day.manifest)).toEqual({ fi_prices: `${String(firstRow).slice(0, 4)}-${String(firstRow).slice(4, 6)}-${String(firstRow).slice(6)}` })
     expect(fiPrice(before.file, serieId, 20261015)).toBe(old)
     expect(fiPrice(day.file, serieId, 20261015)).toBe(12345.6789)
     expect(day.manifest.table_digests?.fi_prices).not.toBe(before.manifest.table_digests?.fi_prices)
@@ -325,4 +329,26 @@ describe("the daily increment gives the cold build's content hash", () => {
     expect(hashOnDisk(day.file)).toBe(day.manifest.content_hash)
     expectCleanFolder()
   }, 240_000)
+
+  it("a page fetched again with days after the batch date: staged from its first day, then from the day after each batch", async () => {
+    // the page as the CMF gives it on the 20th: every day to the 20th
+    const name = fiPages(source)[1]!
+    copyFileSync(join(full, name), join(source, name))
+    const first = Math.min(...readFileSync(join(source, name), "latin1").split("\n").map(fiRowDate).filter((d): d is number => d !== null))
+    const day = await runFor("2026-11-17")
+    expect(updatedOf(day.manifest)).toEqual({ fi_prices: `${String(first).slice(0, 4)}-${String(first).slice(4, 6)}-${String(first).slice(6)}` })
+    expect(day.manifest.repairs.fi_prices_after_batch_date).toBeGreaterThan(0)
+    expect((await reproduced("2026-11-17")).outcome).toBe("match")
+    expect(hashOnDisk(day.file)).toBe(day.manifest.content_hash)
+
+    // the same pages: the rows after the 17th come in from the 18th
+    const next = await runFor("2026-11-18")
+    expect(keptOf(next.manifest)).not.toContain("fi_registry")
+    expect(updatedOf(next.manifest)).toEqual({ fi_prices: "2026-11-18" })
+    expect(next.manifest.row_counts.fi_prices).toBeGreaterThan(day.manifest.row_counts.fi_prices!)
+    expect(Object.keys(next.manifest.table_month_digests?.fi_prices ?? {})).toContain("202611")
+    expect((await reproduced("2026-11-18")).outcome).toBe("match")
+    expect(hashOnDisk(next.file)).toBe(next.manifest.content_hash)
+    expectCleanFolder()
+  }, 360_000)
 })

@@ -69,8 +69,12 @@ const run = (adapters: ReadonlyArray<DataSetAdapter>, build: Build) => {
       [coreStep(build.administrator ?? "AGF"), ...adapters],
       { files: new Map(Object.entries(build.files)) as ReadonlyMap<DataSetName, LoadedFile[]>, fiUnavailable: null },
       build.date,
-      { rows: (table, rows) => void written.push(`${table} ${rows.length}`), quotas: () => {} },
-      { base: build.previous === undefined || build.previous === null ? null : BASE, inputs: build.inputs, previous: build.previous?.steps ?? null },
+      { rows: (table, rows) => void written.push(`${table} ${rows.length}`), quotas: () => {}, deleteFrom: () => {} },
+      {
+        base: build.previous === undefined || build.previous === null ? null : BASE,
+        inputs: build.inputs,
+        previous: build.previous === undefined || build.previous === null ? null : { steps: build.previous.steps, batchDate: "2026-10-19" },
+      },
     ),
   )
   return { staged, written }
@@ -149,7 +153,7 @@ describe("staging steps kept by an increment", () => {
           [coreStep("AGF"), tac.adapter],
           { files: new Map(Object.entries(TAC_FILES)) as ReadonlyMap<DataSetName, LoadedFile[]>, fiUnavailable: null },
           "2026-10-20",
-          { rows: () => {}, quotas: () => {} },
+          { rows: () => {}, quotas: () => {}, deleteFrom: () => {} },
           { base: null, inputs: TAC_INPUTS, previous: null },
         ),
       )

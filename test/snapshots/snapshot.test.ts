@@ -285,6 +285,51 @@ describe("content hash and file name", () => {
     }
   })
 
+  it("cuts fi_prices by calendar month: its digest is over '<YYYYMM> <month digest>' lines, each month's JSON lines in key order", () => {
+    const dir = freshDir()
+    const writer = new SnapshotWriter(dir)
+    // two series, rows over two months, inserted out of key order
+    const row = (serie: string, date: number, bookValue: number, holders: number | null) => ({
+      serie_id: serie,
+      date,
+      book_value: bookValue,
+      economic_value: null,
+      patrimony: 1000.5,
+      total_assets: null,
+      holders,
+      institutional_holders: null,
+    })
+    const rows = [
+      row("bbbbbbbb-0000-5000-8000-000000000000", 20261102, 10.25, 3),
+      row("aaaaaaaa-0000-5000-8000-000000000000", 20261030, 1.5, null),
+      row("aaaaaaaa-0000-5000-8000-000000000000", 20261102, 1.75, 7),
+      row("bbbbbbbb-0000-5000-8000-000000000000", 20261029, 10, 2),
+    ]
+    writer.insertRows("fi_prices", rows)
+    const finished = writer.finish("2026-11-02")
+    const line = (r: (typeof rows)[number]) =>
+      `${JSON.stringify([r.serie_id, r.date, r.book_value, r.economic_value, r.patrimony, r.total_assets, r.holders, r.institutional_holders])}\n`
+    const month = (m: number) =>
+      createHash("sha256")
+        .update(
+          rows
+            .filter((r) => Math.floor(r.date / 100) === m)
+            .sort((a, b) => (a.serie_id < b.serie_id ? -1 : a.serie_id > b.serie_id ? 1 : a.date - b.date))
+            .map(line)
+            .join(""),
+        )
+        .digest("hex")
+    const expected = createHash("sha256").update(`202610 ${month(202610)}\n202611 ${month(202611)}\n`).digest("hex")
+    expect(finished.digests.tableMonths.fi_prices).toEqual({ "202610": month(202610), "202611": month(202611) })
+    expect(finished.digests.tables.fi_prices).toBe(expected)
+    const db = new Database(finished.path, { readonly: true })
+    try {
+      expect(contentHash(db)).toBe(finished.contentHash)
+    } finally {
+      db.close()
+    }
+  })
+
   it("does not depend on insertion order", () => {
     const sorted = writeSnapshotFile(freshDir(), fixtureA())
     const reversed = writeSnapshotFile(freshDir(), fixtureA(), { reverse: true })
