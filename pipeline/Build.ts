@@ -11,7 +11,7 @@ import { COMPUTED_TABLES } from "../snapshots/tables/Computed.ts"
 import { type FinishedSnapshot, type IncrementFinish, SnapshotWriter } from "../snapshots/Writer.ts"
 import { runComputations } from "./compute/Alongside.ts"
 import type { ComputeIncrement } from "./compute/Computation.ts"
-import { COMPUTATIONS } from "./compute/Computations.ts"
+import { ALONGSIDE, COMPUTATIONS } from "./compute/Computations.ts"
 import { type IncrementPlan, type PreviousSnapshot, planIncrement } from "./Increment.ts"
 import type { RawFileObserved } from "./ledger/Ledger.ts"
 import type { RawStore } from "./RawStore.ts"
@@ -344,7 +344,9 @@ export const buildSnapshot = (
         }
         writer.insertMeta(staged.meta)
         const computeTimings: Record<string, number> = {}
-        const counters = runComputations(writer.db, writer.tmpPath, COMPUTATIONS, batchDate, computeTimings, { increments, states: computeStates })
+        // When the worker's computations continue from the month (an increment's: short), it takes half the returns.
+        const split = increment !== null && [...ALONGSIDE].every((name) => increments[name] !== undefined) ? ["returns"] : []
+        const counters = runComputations(writer.db, writer.tmpPath, COMPUTATIONS, batchDate, computeTimings, { increments, states: computeStates }, split)
         for (const c of COMPUTATIONS) {
           for (const [k, v] of Object.entries(counters[c.name] ?? {})) computed[`${c.name}.${k}`] = v
         }

@@ -19,7 +19,10 @@ const DEADLINE_MS = 5 * 60_000
  * Every computation of `computations`, in order, on `db` (its facts in an open transaction on
  * the file `path`); returns the counters by computation. Commits the facts first so that the
  * worker's connection sees them. `timings` gets each computation's milliseconds (the worker's
- * own, and `alongside_wait_ms`: how long this thread waited for it).
+ * own, and `alongside_wait_ms`: how long this thread waited for it). A divisible computation named
+ * in `split` runs in two parts, its first half of the series here and the second in the worker
+ * (whose rows go in right after the first half's): when the worker's own computations are short
+ * (an increment's), both cores share it.
  */
 export const runComputations = (
   db: Database.Database,
@@ -32,19 +35,24 @@ export const runComputations = (
     increments: {},
     states: {},
   },
+  split: ReadonlyArray<string> = [],
 ): Record<string, Record<string, number>> => {
+  const halves = computations.filter((c) => c.divisible === true && split.includes(c.name)).map((c) => c.name)
   const aside = computations.filter((c) => ALONGSIDE.has(c.name)).map((c) => c.name)
   const counters: Record<string, Record<string, number>> = {}
   const { increments, states } = incremental
   const timed = (c: Computation) => {
     const t = performance.now()
-    counters[c.name] = c.run(db, batchDate, { increment: increments[c.name] ?? null, keep: (state) => {
+    counters[c.name] = c.run(db, batchDate, {
+      increment: increments[c.name] ?? null,
+      ...(halves.includes(c.name) ? { part: { index: 0, of: 2 } } : {}),
+      keep: (state) => {
         states[c.name] = state
       },
     })
     timings[c.name] = Math.round(performance.now() - t)
   }
-  if (aside.length === 0) {
+  if (aside.length === 0 && halves.length === 0) {
     for (const c of computations) timed(c)
     return counters
   }
@@ -54,9 +62,11 @@ export const runComputations = (
   db.exec("COMMIT")
   db.pragma("journal_mode = WAL")
   db.exec("BEGIN")
-  const worker = startWorker({ path, names: aside, batchDate, increments })
+  // the second halves first: their rows go in right after the first halves'
+  const parts = Object.fromEntries(halves.map((name) => [name, { index: 1, of: 2 }]))
+  const worker = startWorker({ path, names: [...halves, ...aside], batchDate, increments, parts })
   try {
-    runAlongside(computations, aside, worker, timed, db, counters, timings, states)
+    runAlongside(computations, aside, halves, worker, timed, db, counters, timings, states)
   } finally {
     // A computation of this thread that throws leaves the worker running: it is stopped.
     worker.stop()
@@ -73,6 +83,7 @@ export const runComputations = (
 const runAlongside = (
   computations: ReadonlyArray<Computation>,
   aside: ReadonlyArray<string>,
+  halves: ReadonlyArray<string>,
   worker: { readonly wait: () => ComputeAnswer },
   timed: (c: Computation) => void,
   db: Database.Database,
@@ -81,25 +92,41 @@ const runAlongside = (
   states: Record<string, unknown>,
 ): void => {
   let written = false
-  for (const c of computations) {
-    if (!ALONGSIDE.has(c.name)) {
-      timed(c)
-      continue
-    }
-    if (written) continue
-    // The first alongside computation's place: all of their rows go in here, in their order.
+  // The worker's rows, in the order it ran (its halves first, then the alongside computations').
+  const write = () => {
+    if (written) return
+    written = true
     const t = performance.now()
     const answer = worker.wait()
     timings.alongside_wait_ms = Math.round(performance.now() - t)
-    if (answer._tag === "Failed") throw new Error(`computations ${aside.join(", ")} failed: ${answer.reason}`)
-    Object.assign(timings, answer.timings)
+    if (answer._tag === "Failed") throw new Error(`computations ${[...halves, ...aside].join(", ")} failed: ${answer.reason}`)
+    for (const [name, ms] of Object.entries(answer.timings)) timings[halves.includes(name) ? `${name}_second_half` : name] = ms
     Object.assign(states, answer.states)
     for (const insert of answer.inserts) {
       const statement = db.prepare(insert.sql)
       for (const args of insert.runs) statement.run(args as unknown[])
     }
-    Object.assign(counters, answer.counters)
-    written = true
+    for (const [name, counted] of Object.entries(answer.counters)) {
+      if (!halves.includes(name)) {
+        counters[name] = counted
+        continue
+      }
+      const sums: Record<string, number> = { ...counters[name] }
+      for (const [k, v] of Object.entries(counted)) sums[k] = (sums[k] ?? 0) + v
+      counters[name] = sums
+    }
+  }
+  for (const c of computations) {
+    if (halves.includes(c.name)) {
+      // the first half here; the second half's rows (the worker's first) right after them
+      timed(c)
+      write()
+    } else if (ALONGSIDE.has(c.name)) {
+      // The first alongside computation's place: all of their rows go in here, in their order.
+      write()
+    } else {
+      timed(c)
+    }
   }
 }
 

@@ -22,6 +22,8 @@ export interface ComputeIncrement {
 /** How a computation runs: from nothing, or as an increment; and where it keeps state for the next build. */
 export interface ComputeRun {
   readonly increment: ComputeIncrement | null
+  /** A `divisible` computation's part: the `index`-th of `of` consecutive ranges of its series; absent: all of them. */
+  readonly part?: { readonly index: number; readonly of: number }
   /** Kept in the manifest (`compute_state`) for the next increment; JSON. */
   readonly keep: (state: unknown) => void
 }
@@ -30,6 +32,12 @@ export interface Computation {
   readonly name: string
   /** Returns counters for the manifest (e.g. series computed, series skipped). */
   readonly run: (db: Database.Database, batchDate: string, context?: ComputeRun) => Record<string, number>
+  /**
+   * Its rows are made series by series, in key order: it can run as parts over consecutive
+   * ranges of the series (one in the build's thread, one beside it), each part's rows following
+   * the previous part's, and its counters are sums.
+   */
+  readonly divisible?: true
   readonly incremental?: {
     /** The tables it writes. */
     readonly tables: ReadonlyArray<string>

@@ -15,6 +15,8 @@ export interface ComputeRequest extends BlockingChannel {
   readonly batchDate: string
   /** The computations run as an increment (Computation.ts), by name. */
   readonly increments: Readonly<Record<string, ComputeIncrement>>
+  /** The part of a divisible computation this worker runs, by name (the build's thread runs the others). */
+  readonly parts: Readonly<Record<string, { readonly index: number; readonly of: number }>>
 }
 
 /** One INSERT statement and the arguments of each of its runs, in the order they ran. */
@@ -36,7 +38,7 @@ export type ComputeAnswer =
   | { readonly _tag: "Failed"; readonly reason: string }
 
 const request = workerData as ComputeRequest
-const { path, names, batchDate, increments } = request
+const { path, names, batchDate, increments, parts } = request
 let answer: ComputeAnswer
 try {
   const { default: Database } = await import("better-sqlite3")
@@ -53,7 +55,11 @@ try {
       const computation = COMPUTATIONS.find((c) => c.name === name)
       if (computation === undefined) throw new Error(`no computation named ${name}`)
       const t = performance.now()
-      counters[name] = computation.run(recording, batchDate, { increment: increments[name] ?? null, keep: (state) => {
+      const part = parts[name]
+      counters[name] = computation.run(recording, batchDate, {
+        increment: increments[name] ?? null,
+        ...(part === undefined ? {} : { part }),
+        keep: (state) => {
           states[name] = state
         },
       })

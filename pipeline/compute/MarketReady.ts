@@ -8,16 +8,17 @@
  * data no FI answer is stored: the route then answers 503 `fi_unavailable` as it does live.
  * Runs after the family indices.
  */
-import type Database from "better-sqlite3"
+
 import { gzipSync } from "node:zlib"
+import type Database from "better-sqlite3"
 import { dateToInt } from "../../schemas/Dates.ts"
-import { fiCatalog } from "../../snapshots/readers/FiCatalog.ts"
 import { fiVehiclePart } from "../../snapshots/readers/FiAllFunds.ts"
+import { fiCatalog } from "../../snapshots/readers/FiCatalog.ts"
 import { allFundsJson } from "../../snapshots/readers/MarketAllFunds.ts"
 import { benchmarkCatalog } from "../../snapshots/readers/MarketBenchmarks.ts"
 import { marketDates } from "../../snapshots/readers/MarketDates.ts"
-import { READY_GRACE_WEEKDAYS } from "../../snapshots/readers/MarketReady.ts"
 import { liveMutualFundPart } from "../../snapshots/readers/MarketMutualFunds.ts"
+import { READY_GRACE_WEEKDAYS } from "../../snapshots/readers/MarketReady.ts"
 import { marketSummary } from "../../snapshots/readers/MarketSummary.ts"
 import { universe } from "../../snapshots/readers/MarketUniverse.ts"
 import type { Computation } from "./Computation.ts"

@@ -31,15 +31,19 @@ const insertInto = (db: Database.Database, table: string, columns: ReadonlyArray
 
 export const ReturnsComputation: Computation = {
   name: "returns",
-  run: (db, batchDate) => {
+  divisible: true,
+  run: (db, batchDate, context) => {
     const cutoff = dateToInt(batchDate)
     const indicators = loadIndicators(db)
     const insertReturns = insertInto(db, "returns_latest", RETURNS_COLUMNS)
     const insertRisk = insertInto(db, "risk_latest", RISK_COLUMNS)
-    const series = db.prepare("SELECT asset_id, currency FROM series ORDER BY asset_id").all() as Array<{
+    const all = db.prepare("SELECT asset_id, currency FROM series ORDER BY asset_id").all() as Array<{
       asset_id: number
       currency: string | null
     }>
+    // a part: its range of the series (in asset-id order, so the parts' rows follow one another)
+    const part = context?.part ?? { index: 0, of: 1 }
+    const series = all.slice(Math.floor((all.length * part.index) / part.of), Math.floor((all.length * (part.index + 1)) / part.of))
     const counters = { series: 0, windows_available: 0, windows_unavailable: 0, risk_available: 0 }
     for (const { asset_id: assetId, currency } of series) {
       const history = loadHistory(db, assetId, cutoff)

@@ -2,15 +2,19 @@
  * The computations run beside the others in a worker thread (pipeline/compute/Alongside.ts) write
  * exactly what they write when run in turn on the build's own connection: a snapshot built by the
  * pipeline is copied, their tables emptied and recomputed in this thread, and every table's digest
- * compared.
+ * compared; and the returns split in two halves (the second in the worker, as an increment runs
+ * them) write what they write whole.
  */
-import Database from "better-sqlite3"
-import { Effect } from "effect"
+
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import Database from "better-sqlite3"
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { runComputations } from "../../pipeline/compute/Alongside.ts"
 import { ALONGSIDE, COMPUTATIONS } from "../../pipeline/compute/Computations.ts"
+import { ReturnsComputation } from "../../pipeline/compute/ReturnsComputation.ts"
 import { runPipelineLive } from "../../pipeline/Pipeline.ts"
 import { writeSample } from "../../pipeline/sample/Sample.ts"
 import { tableDigest } from "../../snapshots/ContentHash.ts"
@@ -50,6 +54,29 @@ describe("computations alongside", () => {
       for (const t of tables) db.exec(`DELETE FROM ${t}`)
       for (const c of COMPUTATIONS) if (ALONGSIDE.has(c.name)) c.run(db, db.prepare("SELECT value FROM meta WHERE key = 'batch_date'").pluck().get() as string)
       db.exec("COMMIT")
+      const after = Object.fromEntries(TABLES.map((t) => [t.name, tableDigest(db, t)]))
+      expect(after).toEqual(before)
+    } finally {
+      db.close()
+    }
+  })
+
+  it("returns in two halves, the second in the worker, write the same rows as returns whole", () => {
+    const copy = join(work, "halves.sqlite")
+    copyFileSync(built, copy)
+    const db = new Database(copy)
+    try {
+      const before = Object.fromEntries(TABLES.map((t) => [t.name, tableDigest(db, t)]))
+      const series = db.prepare("SELECT count(*) FROM series").pluck().get() as number
+      db.exec("BEGIN")
+      for (const t of ["returns_latest", "risk_latest"]) db.exec(`DELETE FROM ${t}`)
+      const timings: Record<string, number> = {}
+      const batchDate = db.prepare("SELECT value FROM meta WHERE key = 'batch_date'").pluck().get() as string
+      const counters = runComputations(db, copy, [ReturnsComputation], batchDate, timings, { increments: {}, states: {} }, ["returns"])
+      db.exec("COMMIT")
+      // the worker ran the second half; the counters are both halves'
+      expect(timings.returns_second_half).toBeTypeOf("number")
+      expect(counters.returns?.series).toBe(series)
       const after = Object.fromEntries(TABLES.map((t) => [t.name, tableDigest(db, t)]))
       expect(after).toEqual(before)
     } finally {
