@@ -380,6 +380,7 @@ export const buildSnapshot = (
               : { cold_reason: plan.reason }),
             stage_ms: stageMs,
             insert_ms: insertMs,
+            stage_by_ms: staged.timings,
             compute_ms: computeMs,
             compute_by_ms: computeTimings,
             ...done.timings,

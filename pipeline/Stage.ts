@@ -82,6 +82,8 @@ export interface StagedBatch {
   readonly writtenTables: ReadonlyArray<string>
   /** Tables an increment updated from a date on (YYYYMMDD) instead of writing them again (`updateFrom`). */
   readonly updated: Readonly<Record<string, number>>
+  /** Milliseconds each step took (its inserts included), by data set. */
+  readonly timings: Readonly<Record<string, number>>
 }
 
 /**
@@ -303,12 +305,13 @@ export const stage = (
     const reused: string[] = []
     let core: string | null = null
     const digestOfCore = () => (core ??= coreDigest(coreOf(context)))
-    for (const adapter of adapters) {
-      if (adapter.stage === undefined) continue
+    // One step: run, or kept when it is reusable and what it reads is what it read last time.
+    const stageStep = (adapter: DataSetAdapter, step: NonNullable<DataSetAdapter["stage"]>) =>
+      Effect.gen(function* () {
       const reads = adapter.stageReads
       if (reads === undefined) {
-        yield* adapter.stage(context)
-        continue
+        yield* step(context)
+        return
       }
       const print = fingerprint(adapter, reads, context, options.inputs, digestOfCore)
       const before = options.base === null ? undefined : options.previous?.steps[adapter.name]
@@ -318,7 +321,7 @@ export const stage = (
         reused.push(...before.tables)
         Object.assign(context.repairs, before.repairs)
         Object.assign(context.meta, before.meta)
-        continue
+        return
       }
       const record: { tables: Set<string>; repairs: Record<string, number>; meta: Record<string, string>; state?: unknown } = {
         tables: new Set<string>(),
@@ -326,7 +329,7 @@ export const stage = (
         meta: {},
       }
       const previousStep = before === undefined || options.previous === null ? null : { step: before, batchDate: options.previous.batchDate }
-      yield* adapter.stage(guarded(context, adapter, reads, record, previousStep))
+      yield* step(guarded(context, adapter, reads, record, previousStep))
       steps[adapter.name] = {
         fingerprint: print,
         tables: [...record.tables],
@@ -336,6 +339,13 @@ export const stage = (
       }
       Object.assign(context.repairs, record.repairs)
       Object.assign(context.meta, record.meta)
+    })
+    const timings: Record<string, number> = {}
+    for (const adapter of adapters) {
+      if (adapter.stage === undefined) continue
+      const started = performance.now()
+      yield* stageStep(adapter, adapter.stage)
+      timings[adapter.name] = Math.round(performance.now() - started)
     }
     const staged = coreOf(context)
     return {
@@ -350,5 +360,6 @@ export const stage = (
       reusedTables: reused,
       writtenTables: [...written],
       updated,
+      timings,
     }
   })
