@@ -280,6 +280,8 @@ export const buildSnapshot = (
   cache: ParsedCache["Service"] | null = null,
 ): Effect.Effect<FinishedSnapshot, CmfFileInvalid | BuildFailed | StagedBatchRefused> =>
   Effect.gen(function* () {
+    // what parsing left behind goes before staging holds its buffers
+    collectGarbage()
     console.error(JSON.stringify({ level: "info", stage: "loaded", ...memory() }))
     let t = performance.now()
     const plan: IncrementPlan = planIncrement(previous, inputs, loaded, batchDate, cache)
