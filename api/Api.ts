@@ -1,6 +1,7 @@
 /** The HTTP contract: every group, the validation middleware and the OpenAPI metadata. No handlers here. */
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AccountApi } from "./account/AccountApi.ts"
+import { DownloadsApi } from "./batches/DownloadsApi.ts"
 import { CatalogApi } from "./catalog/CatalogApi.ts"
 import { FiApi } from "./fi/FiApi.ts"
 import { documentHttp } from "./http/OpenApiMeta.ts"
@@ -18,6 +19,7 @@ const Contract = HttpApi.make("fund-data-service")
   .add(MarketApi)
   .add(FiApi)
   .add(AccountApi)
+  .add(DownloadsApi)
   .middleware(RequestValidation)
 
 export class Api extends Contract

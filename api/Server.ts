@@ -9,6 +9,8 @@ import { AccountsLive, AccountsOnStore, accountsStore } from "../accounts/Accoun
 import { Api } from "./Api.ts"
 import { AccountHandlers } from "./account/Account.ts"
 import { AccountOriginLive } from "./account/AccountSession.ts"
+import { DownloadsHandlers } from "./batches/Downloads.ts"
+import { DownloadsFolder } from "./batches/DownloadsFolder.ts"
 import { CatalogHandlers } from "./catalog/Catalog.ts"
 import { FiHandlers } from "./fi/Fi.ts"
 import { FiReturnsLive } from "./fi/FiReturns.ts"
@@ -47,7 +49,7 @@ export interface ServerOptions extends EdgeOptions, ConnectionLimits {
 }
 
 export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: OPENAPI_PATH }).pipe(
-  Layer.provide([PublicHandlers, KeyHandlers, CatalogHandlers, ReturnsHandlers, MarketHandlers, FiHandlers, AccountHandlers]),
+  Layer.provide([PublicHandlers, KeyHandlers, CatalogHandlers, ReturnsHandlers, MarketHandlers, FiHandlers, AccountHandlers, DownloadsHandlers]),
   Layer.provide([ApiKeyAuthLive, RequestValidationLive, AccountOriginLive, FiReturnsLive, PinSnapshotLive]),
 )
 
@@ -62,9 +64,11 @@ const snapshotStore = (options: ServerOptions) =>
 /** /mcp: the tools, which call the routes above in-process (api/mcp/). */
 export const McpRoutes = McpRoute.pipe(Layer.provide(McpCalls.layer), Layer.provide(RouteCaller.layer))
 
+const snapshotsFolder = (options: ServerOptions) => DownloadsFolder.layer(join(options.dataDir, "snapshots"))
+
 /** Everything the routes need that lives outside the HTTP layer. */
 export const services = (options: ServerOptions) =>
-  Layer.mergeAll(AccountsLive(options.dataDir), snapshotStore(options), OffThreadRenderer.layer)
+  Layer.mergeAll(AccountsLive(options.dataDir), snapshotStore(options), OffThreadRenderer.layer, snapshotsFolder(options))
 
 /**
  * No span per request: the API has no tracing backend; with request spans disabled (and no
@@ -95,5 +99,5 @@ export const ServerLive = (options: ServerOptions) =>
     Layer.provide(AccountsOnStore(options.dataDir)),
     // the request id and the access log are added at the Node level (api/http/RequestLog.ts)
     Layer.provideMerge(NodeHttpServer.layer(loggedServer(options.accessLog, options), { port: options.port, host: options.host })),
-    Layer.provide(Layer.mergeAll(snapshotStore(options), accountsStore(options.dataDir), OffThreadRenderer.layer)),
+    Layer.provide(Layer.mergeAll(snapshotStore(options), accountsStore(options.dataDir), OffThreadRenderer.layer, snapshotsFolder(options))),
   )

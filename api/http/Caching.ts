@@ -184,6 +184,19 @@ export const httpCaching =
       const before = store.current()
       let response = yield* app
       if (response.status !== 200) return response
+      const own = response.headers.etag
+      if (own !== undefined) {
+        // A route that gives its own validator (a file download: the file's digest; a CSV: its
+        // representation) keeps it and its Cache-Control; If-None-Match is judged against it.
+        const headers: Record<string, string> = {
+          "cache-control": response.headers["cache-control"] ?? `private, max-age=${secondsUntilNextBatch(now())}`,
+          // not compressed here: no Accept-Encoding
+          vary: mergeVary(response.headers.vary, ["X-Api-Key", "Authorization"]),
+          etag: own,
+        }
+        if (ifNoneMatchHits(request.headers["if-none-match"], own)) return HttpServerResponse.empty({ status: 304, headers })
+        return HttpServerResponse.setHeaders(response, headers)
+      }
       const after = store.current()
       const encoded = response.headers["content-encoding"]
       let coding: Coding = encoded === "gzip" || encoded === "br" ? encoded : "identity"

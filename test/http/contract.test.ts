@@ -55,9 +55,9 @@ describe("the OpenAPI contract", () => {
     }
   })
 
-  it("lists 41 operations on 39 paths in the spec table", () => {
-    expect(SPEC_OPERATIONS).toHaveLength(41)
-    expect(new Set(SPEC_OPERATIONS.map((o) => o.path)).size).toBe(39)
+  it("lists the spec table's 41 operations on 39 paths, and the 2 downloads of issue #18", () => {
+    expect(SPEC_OPERATIONS).toHaveLength(43)
+    expect(new Set(SPEC_OPERATIONS.map((o) => o.path)).size).toBe(41)
   })
 
   it("spells each response header one way, as the spec does (X-RateLimit-*, Retry-After)", () => {
@@ -101,7 +101,8 @@ describe("the OpenAPI contract", () => {
       if (op.noContent === undefined) {
         const ok = Object.entries(responses).find(([s]) => /^2\d\d$/.test(s))
         expect(ok, "a 2xx answer").toBeDefined()
-        expect(ok![1].content?.["application/json"]?.schema, "a JSON response schema").toBeDefined()
+        const media = op.media ?? "application/json"
+        expect(ok![1].content?.[media]?.schema, `a ${media} response schema`).toBeDefined()
       } else {
         expect(responses[op.noContent], `a ${op.noContent} answer`).toBeDefined()
       }

@@ -1,7 +1,8 @@
 /**
  * Every operation of the interface specification's endpoint tables
- * (/work/shared/spec/interface-spec.md "Endpoints"): 41 operations on 39 paths, written out by
- * hand so the contract test does not read its expectations from the document under test.
+ * (/work/shared/spec/interface-spec.md "Endpoints"): 41 operations on 39 paths, and those issue #18
+ * adds (the bulk downloads), written out by hand so the contract test does not read its
+ * expectations from the document under test.
  */
 export interface SpecOperation {
   readonly method: "get" | "post" | "delete" | "patch"
@@ -14,6 +15,8 @@ export interface SpecOperation {
   readonly body?: true
   /** The answer has no JSON body: a redirect or 204. */
   readonly noContent?: "302" | "303" | "204"
+  /** The success answer's media type when it is not JSON (a file download). */
+  readonly media?: string
 }
 
 const K = "apiKey" as const
@@ -129,6 +132,16 @@ export const SPEC_OPERATIONS: ReadonlyArray<SpecOperation> = [
     params: ["query:date", "query:direction", "query:limit", "query:category"],
     security: K,
   },
+  // Bulk downloads of a batch (issue #18, item 4)
+  {
+    method: "get",
+    path: "/api/batches/{batch_id}/snapshot",
+    params: ["path:batch_id"],
+    security: K,
+    errors: ["404", "410", "416"],
+    media: "application/vnd.sqlite3",
+  },
+  { method: "get", path: "/api/batches/{batch_id}/days.csv.gz", params: ["path:batch_id"], security: K, errors: ["404", "410"], media: "application/gzip" },
   // Account routes (no key header); a 403 means an untrusted origin
   { method: "post", path: "/api/auth/magic-link", params: [], security: N, body: true, errors: ["403"] },
   { method: "get", path: "/api/auth/google", params: ["query:return_url"], security: N, errors: ["403"], noContent: "302" },
