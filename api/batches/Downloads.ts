@@ -5,6 +5,7 @@
  * counting (api/security/SecurityLive.ts): the handler counts, once per download
  * (DownloadsQuota.ts says which requests are resumes).
  */
+import { existsSync } from "node:fs"
 import type { FileHandle } from "node:fs/promises"
 import { open } from "node:fs/promises"
 import { Effect } from "effect"
@@ -13,6 +14,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { KeyStore } from "../../accounts/KeyStore.ts"
 import { NotFound, QuotaExceeded, ServiceUnavailable } from "../../schemas/ApiErrors.ts"
 import { Api } from "../Api.ts"
+import { cameAsHead } from "../http/RequestLog.ts"
 import { CurrentKey } from "../security/Security.ts"
 import { quotaHeaders } from "../security/SecurityLive.ts"
 import { SNAPSHOT_MEDIA_TYPE } from "./DownloadsApi.ts"
@@ -81,7 +83,7 @@ const countRequest = Effect.fn(function* () {
   return quota
 })
 
-const snapshotDownload = Effect.fn(function* (batchId: string, range: string | undefined, ifRange: string | undefined) {
+const snapshotDownload = Effect.fn(function* (batchId: string, range: string | undefined, ifRange: string | undefined, head: boolean) {
   const found = yield* findBatch(batchId).pipe(Effect.tapError(() => countRequest()))
   const handle = yield* openFile(found).pipe(Effect.tapError(() => countRequest()))
   const stats = yield* Effect.promise(() => handle.stat({ bigint: true }))
@@ -110,18 +112,60 @@ const snapshotDownload = Effect.fn(function* (batchId: string, range: string | u
     "content-disposition": `attachment; filename="${batchId}.sqlite"`,
   }
   const [start, end] = asked._tag === "Part" ? [asked.start, asked.end] : [0, size - 1]
+  const status = asked._tag === "Part" ? 206 : 200
+  const all = asked._tag === "Part" ? { ...headers, "content-range": `bytes ${start}-${end}/${size}` } : headers
+  // a HEAD (seen here as a GET, its body dropped by Node) gets the headers without the file being read
+  if (head) {
+    return HttpServerResponse.empty({
+      status,
+      headers: { ...all, "content-type": SNAPSHOT_MEDIA_TYPE, "content-length": String(end - start + 1) },
+    })
+  }
   // the handle stays open until the request's scope closes, after the answer is written
   const body = handle.createReadStream({ start, end, autoClose: false, highWaterMark: 256 * 1024 })
-  return HttpServerResponse.raw(body, {
-    status: asked._tag === "Part" ? 206 : 200,
-    contentType: SNAPSHOT_MEDIA_TYPE,
-    contentLength: end - start + 1,
-    headers: asked._tag === "Part" ? { ...headers, "content-range": `bytes ${start}-${end}/${size}` } : headers,
-  })
+  return HttpServerResponse.raw(body, { status, contentType: SNAPSHOT_MEDIA_TYPE, contentLength: end - start + 1, headers: all })
 })
 
-const daysCsvDownload = Effect.fn(function* (batchId: string) {
+/**
+ * Exports at once: each reads and compresses a whole batch (≈70 s of one core at full size, half
+ * of it on the event loop in small slices); more wait for a 503 and its Retry-After.
+ */
+const EXPORTS_AT_ONCE = 2
+let exportsUnderWay = 0
+
+const exportsBusy = new ServiceUnavailable({
+  reason: "exports_busy",
+  message: `${EXPORTS_AT_ONCE} exports of daily values are under way; retry later`,
+  retryAfter: 60,
+})
+
+/** One place among the exports under way, held for the request's lifetime. */
+const exportPlace = Effect.acquireRelease(
+  Effect.suspend(() => {
+    if (exportsUnderWay >= EXPORTS_AT_ONCE) return Effect.fail(exportsBusy)
+    exportsUnderWay++
+    return Effect.void
+  }),
+  () =>
+    Effect.sync(() => {
+      exportsUnderWay--
+    }),
+)
+
+const daysCsvDownload = Effect.fn(function* (batchId: string, head: boolean) {
   const found = yield* findBatch(batchId)
+  const headers = {
+    // the CSV is a function of the batch's content; its gzip bytes are not promised to stay the same
+    etag: `W/"${found.contentHash}"`,
+    "cache-control": IMMUTABLE,
+    vary: VARY,
+    "content-disposition": `attachment; filename="${batchId}-days.csv.gz"`,
+  }
+  if (head) {
+    if (!existsSync(found.path)) return yield* notRetained(found)
+    return HttpServerResponse.empty({ status: 200, headers: { ...headers, "content-type": "application/gzip" } })
+  }
+  yield* exportPlace
   const csv = yield* Effect.acquireRelease(
     Effect.try({ try: () => openDaysCsv(found.path), catch: (e) => e }).pipe(
       // better-sqlite3 says a missing file in words
@@ -129,20 +173,13 @@ const daysCsvDownload = Effect.fn(function* (batchId: string) {
     ),
     (opened) => Effect.sync(() => opened.close()),
   )
-  return HttpServerResponse.raw(csv.body, {
-    contentType: "application/gzip",
-    headers: {
-      // the CSV is a function of the batch's content; its gzip bytes are not promised to stay the same
-      etag: `W/"${found.contentHash}"`,
-      "cache-control": IMMUTABLE,
-      vary: VARY,
-      "content-disposition": `attachment; filename="${batchId}-days.csv.gz"`,
-    },
-  })
+  return HttpServerResponse.raw(csv.body, { contentType: "application/gzip", headers })
 })
 
 export const DownloadsHandlers = HttpApiBuilder.group(Api, "downloads", (handlers) =>
   handlers
-    .handle("batchSnapshot", ({ params, request }) => snapshotDownload(params.batch_id, request.headers.range, request.headers["if-range"]))
-    .handle("batchDaysCsv", ({ params }) => daysCsvDownload(params.batch_id)),
+    .handle("batchSnapshot", ({ params, request }) =>
+      snapshotDownload(params.batch_id, request.headers.range, request.headers["if-range"], cameAsHead(request.source)),
+    )
+    .handle("batchDaysCsv", ({ params, request }) => daysCsvDownload(params.batch_id, cameAsHead(request.source))),
 )

@@ -6,6 +6,7 @@
  */
 
 import { readdirSync, readlinkSync } from "node:fs"
+import { connect, type Socket } from "node:net"
 import { gunzipSync } from "node:zlib"
 import { request } from "undici"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -23,6 +24,17 @@ import { csvHeader, parseCsv } from "./csv.ts"
 type Json = any
 
 const PATH = "/api/batches/{batch_id}/days.csv.gz"
+
+/** A GET over a raw socket that stops reading once the status line has come. */
+const stalledGet = (port: number, path: string, key: string): Promise<{ socket: Socket; head: string }> =>
+  new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1", () => socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Api-Key: ${key}\r\n\r\n`))
+    socket.once("data", (chunk: Buffer) => {
+      socket.pause()
+      resolve({ socket, head: chunk.toString("latin1", 0, 64) })
+    })
+    socket.once("error", reject)
+  })
 
 const openHandlesOf = (path: string): number =>
   readdirSync("/proc/self/fd").filter((fd) => {
@@ -42,6 +54,8 @@ const expected = (id: string | number, iso: string, price: number, patrimony: nu
   shareholders: holders === null ? "" : String(holders),
 })
 
+const largePrice = (s: number, d: number): number => 1000 + 100 * Math.sin(s * 7919 + d)
+
 /** A batch of `series` × `days` quota rows (no registry: the export reads the values alone). */
 const writeLargeBatch = (snapshotsDir: string, series: number, days: number): { file: string; path: string } => {
   const writer = new SnapshotWriter(snapshotsDir)
@@ -50,7 +64,8 @@ const writeLargeBatch = (snapshotsDir: string, series: number, days: number): { 
     for (let s = 1; s <= series; s++) {
       for (let d = 0; d < days; d++) {
         const date = Number(new Date(Date.UTC(2019, 0, 1) + d * 86_400_000).toISOString().slice(0, 10).replaceAll("-", ""))
-        rows.push({ asset_id: s, date, price: 1000 + s + d / 1000, patrimony: 1e9 + d, holders: 100 + s, factor_ajuste: null, factor_reparto: null })
+        // full-precision prices: the gzip stays large (an export outlasts the sockets' buffers)
+        rows.push({ asset_id: s, date, price: largePrice(s, d), patrimony: 1e9 + d, holders: 100 + s, factor_ajuste: null, factor_reparto: null })
       }
     }
     writer.insertQuotas(rows)
@@ -135,9 +150,10 @@ describe("GET /api/batches/{batch_id}/days.csv.gz", () => {
     const whole = await fetchGz(batchId)
     const text = gunzipSync(whole.bytes).toString("utf8")
     expect(text.split("\n").length - 2).toBe(450_000)
-    expect(text.slice(0, 120)).toBe(
-      "asset_id,date,price,total_net_assets,shareholders\n1,2019-01-01,1001,1000000000,101\n1,2019-01-02,1001.001,1000000001,101\n",
+    expect(text.slice(0, text.indexOf("\n", text.indexOf("\n", 60) + 1) + 1)).toBe(
+      `asset_id,date,price,total_net_assets,shareholders\n1,2019-01-01,${largePrice(1, 0)},1000000000,101\n1,2019-01-02,${largePrice(1, 1)},1000000001,101\n`,
     )
+    expect(whole.bytes.length).toBeGreaterThan(5_000_000)
     expect(openHandlesOf(large.path)).toBe(0)
     const res = await request(`${server.url}/api/batches/${batchId}/days.csv.gz`, { headers: { "x-api-key": key } })
     expect(res.statusCode).toBe(200)
@@ -146,5 +162,25 @@ describe("GET /api/batches/{batch_id}/days.csv.gz", () => {
     expect(openHandlesOf(large.path)).toBeGreaterThan(0)
     res.body.destroy()
     expect(await waitFor(async () => openHandlesOf(large.path) === 0, 5000)).toBe(true)
+  })
+
+  it("runs two exports at once: a third gets 503 exports_busy with Retry-After; a HEAD starts none", async () => {
+    const url = `${server.url}/api/batches/${large.file.replace(/\.sqlite$/, "")}/days.csv.gz`
+    // two clients that read the answer's first bytes and then nothing: their exports wait on them
+    const running = await Promise.all([0, 1].map(() => stalledGet(server.port, new URL(url).pathname, key)))
+    for (const r of running) expect(r.head).toMatch(/^HTTP\/1\.1 200 /)
+    const third = await fetchGz(large.file.replace(/\.sqlite$/, ""))
+    expect(third.status).toBe(503)
+    expect(third.headers["retry-after"]).toBe("60")
+    expect(JSON.parse(third.bytes.toString("utf8")).error).toBe("exports_busy")
+    const head = await request(url, { method: "HEAD", headers: { "x-api-key": key } })
+    expect(head.statusCode).toBe(200)
+    expect(head.headers["content-type"]).toBe("application/gzip")
+    expect((await head.body.arrayBuffer()).byteLength).toBe(0)
+    for (const r of running) r.socket.destroy()
+    expect(await waitFor(async () => openHandlesOf(large.path) === 0, 5000)).toBe(true)
+    const after = await request(url, { headers: { "x-api-key": key } })
+    expect(after.statusCode).toBe(200)
+    after.body.destroy()
   })
 })
