@@ -13,8 +13,8 @@
  * A read that finds the served file corrupt (SQLITE_CORRUPT, SQLITE_NOTADB) fails with 503 and
  * Retry-After too, and has the file checked again (every read of it answers 503 until the check
  * decides); so does a "not found" from a file that changed on disk since its check
- * (`Lease.intact`, used by handlers/Snapshot.ts): a damaged page may hide a row, and an id that
- * exists must not be answered 404. When nothing serves, the newest published snapshot that passes
+ * (`Lease.intact`, asked by the PinSnapshot middleware, Pinned.ts): a damaged page may hide a
+ * row, and an id that exists must not be answered 404. When nothing serves, the newest published snapshot that passes
  * its checks stands in for CURRENT (see SwapState).
  */
 
