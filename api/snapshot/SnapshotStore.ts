@@ -21,8 +21,10 @@
 import { join } from "node:path"
 import { Context, Effect, Layer, Schema } from "effect"
 import { ServiceUnavailable } from "../../schemas/ApiErrors.ts"
+import { type PublishedBatch, PublishedLedger } from "../../snapshots/PublishedHistory.ts"
 import { isDamagedFileError, type SnapshotReader } from "../../snapshots/Reader.ts"
 import { fileIdentity } from "./FileIdentity.ts"
+import { log } from "./StoreFaults.ts"
 import { SwapState } from "./SwapState.ts"
 
 /** Nothing is published yet (or nothing valid). */
@@ -67,7 +69,10 @@ export interface SnapshotStoreOptions {
   readonly dir: string
   readonly pollMillis: number
   readonly drainMillis: number
-  /** The pipeline's ledger, read (read-only) for a snapshot to fall back to; default `<dir>/../ledger.sqlite`. */
+  /**
+   * The pipeline's ledger, read (read-only) for a snapshot to fall back to and for the published
+   * batches; default `<dir>/../ledger.sqlite`.
+   */
   readonly ledger?: string
   /**
    * Work done on a checked snapshot before it is swapped in (caches its first requests would
@@ -94,6 +99,10 @@ export class SnapshotStore extends Context.Service<
     readonly faults: () => ReadonlyArray<string>
     /** Looks at CURRENT now and swaps when it names another valid file; ends once that is decided. */
     readonly refresh: Effect.Effect<void>
+    /** The published batches, newest first, from the ledger (none without one); 503 when it cannot be read. */
+    readonly published: Effect.Effect<ReadonlyArray<PublishedBatch>, ServiceUnavailable>
+    /** The snapshots folder (the files and their manifests). */
+    readonly dir: string
   }
 >()("fds/api/SnapshotStore") {
   static readonly layer = (options: SnapshotStoreOptions) =>
@@ -101,6 +110,7 @@ export class SnapshotStore extends Context.Service<
       SnapshotStore,
       Effect.gen(function* () {
         const state = new SwapState(options)
+        const ledger = new PublishedLedger(options.ledger ?? join(options.dir, "..", "ledger.sqlite"))
         // stop() ends a check under way and waits for its worker thread to exit
         yield* Effect.acquireRelease(
           Effect.sync(() => state.start()),
@@ -117,14 +127,25 @@ export class SnapshotStore extends Context.Service<
           }),
           (loaded) => Effect.sync(() => state.release(loaded)),
         ).pipe(Effect.map((loaded): Lease => makeLease(loaded, state)))
+        const published = Effect.suspend(() => {
+          const view = ledger.view()
+          return view.error === null ? Effect.succeed(view.batches) : Effect.fail(ledgerUnavailable(view.error))
+        })
         return SnapshotStore.of({
           lease,
           current: () => state.loaded,
           faults: () => state.faults.causes(),
           refresh: Effect.promise(() => state.refresh()),
+          published,
+          dir: options.dir,
         })
       }),
     )
+}
+
+const ledgerUnavailable = (error: string) => {
+  log("error", "the ledger could not be read for the published batches", { error })
+  return new ServiceUnavailable({ reason: "ledger_unavailable", message: "the list of published batches cannot be read now; retry later", retryAfter: 30 })
 }
 
 const snapshotChanged = new ServiceUnavailable({
