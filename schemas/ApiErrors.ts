@@ -244,3 +244,24 @@ export const NotSignedInResponse = NotSignedIn.pipe(
     },
   ),
 )
+
+/**
+ * 410 on `?batch=`: a published batch whose snapshot file retention removed; the message gives its
+ * content hash and the command that rebuilds it.
+ */
+export class BatchNotRetained extends Schema.TaggedError<BatchNotRetained>()("BatchNotRetained", {
+  message: Schema.String,
+  parameter: Schema.String,
+}) {}
+export const BatchNotRetainedResponse = BatchNotRetained.pipe(
+  HttpApiSchema.encodeToWithHeaders(
+    { body: body(410, "BatchNotRetainedError"), headers: {} },
+    {
+      decode: ({ body }) => new BatchNotRetained({ message: body.message, parameter: body.parameter ?? "" }),
+      encode: (e) => ({
+        body: { error: "batch_not_retained", status: 410 as const, message: e.message, parameter: e.parameter },
+        headers: {},
+      }),
+    },
+  ),
+)

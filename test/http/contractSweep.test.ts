@@ -806,7 +806,12 @@ describe.each([
     const batch = await readBatch(served.url, key)
     const data = await sweep(served.url, validator, dataCalls(batch, key))
     outcomes.push(...data.outcomes)
-    // each keyed operation once more: no key, a wrong key, a Bearer key, a spent quota, and the ETag of its answer
+    // each keyed operation once more: no key, a wrong key, a Bearer key, a spent quota, and the ETag of its answer;
+    // a data route also with `batch`: the current batch, one never published, a malformed one, one whose file is gone
+    const current = readFileSync(join(served.dataDir, "snapshots", "CURRENT"), "utf8").trim().replace(/\.sqlite$/, "")
+    const batchValues = [current, "2019-01-02-0123456789abcdef", "latest", ...(served.notRetained === undefined ? [] : [served.notRetained])]
+    const takesBatch = (c: Call): boolean =>
+      (doc.paths[c.path]?.[c.method]?.parameters ?? []).some((p: Json) => p.in === "query" && p.name === "batch")
     await send(`${served.url}/api/benchmarks`, { method: "get", path: "/api/benchmarks", headers: { "x-api-key": spent } })
     const again: Call[] = KEYED.flatMap((o) => {
       const mine = data.outcomes.map((x, i) => [x, i] as const).filter(([x]) => operationOf(x.call) === operationOf(o))
@@ -820,6 +825,9 @@ describe.each([
         { ...c, headers: { authorization: "Bearer not-one-of-ours" } },
         { ...c, headers: { "x-api-key": spent } },
         ...(etag === undefined ? [] : [{ ...c, headers: { "x-api-key": key, "if-none-match": etag } }]),
+        ...(takesBatch(c)
+          ? batchValues.map((value) => ({ ...c, query: [...(c.query ?? []), ["batch", value] as const], headers: { "x-api-key": key } }))
+          : []),
       ]
     })
     outcomes.push(...(await sweep(served.url, validator, again)).outcomes)
@@ -837,6 +845,11 @@ describe.each([
     expect(documented.sort()).toEqual(ALL_OPERATIONS.map(operationOf).sort())
     const called = new Set(outcomes.map((o) => operationOf(o.call)))
     expect(documented.filter((op) => !called.has(op))).toEqual([])
+  })
+
+  it("`batch` on the data routes answered 200 (the current batch), 404 (never published), 422 (malformed) and, with a ledger, 410 (file gone)", () => {
+    const statuses = new Set(outcomes.filter((o) => o.call.query?.some(([name]) => name === "batch")).map((o) => o.status))
+    expect([...statuses].sort()).toEqual(expect.arrayContaining(served.notRetained === undefined ? [200, 404, 422] : [200, 404, 410, 422]))
   })
 
   it(fiPart ? "every operation succeeded at least once" : "every FI/ETF route answered 503 (the batch has no FI/ETF part)", () => {
