@@ -108,3 +108,14 @@ export class NotSignedIn extends apiError<NotSignedIn>()(
   { status: 401, code: "not_signed_in", component: "NotSignedInError" },
 ) {}
 export const NotSignedInResponse = NotSignedIn.Response
+
+/**
+ * 410: a published batch whose snapshot file retention has removed; the message gives its content
+ * hash and the command that rebuilds it. `parameter` names the query parameter or path segment.
+ */
+export class BatchNotRetained extends apiError<BatchNotRetained>()(
+  "BatchNotRetained",
+  { parameter: Schema.String },
+  { status: 410, code: "batch_not_retained", component: "BatchNotRetainedError" },
+) {}
+export const BatchNotRetainedResponse = BatchNotRetained.Response
