@@ -9,8 +9,8 @@ import { AccountsLive, AccountsOnStore, accountsStore } from "../accounts/Accoun
 import { Api } from "./Api.ts"
 import { AccountHandlers } from "./account/Account.ts"
 import { AccountOriginLive } from "./account/AccountSession.ts"
+import { BatchesHandlers } from "./batches/Batches.ts"
 import { DownloadsHandlers } from "./batches/Downloads.ts"
-import { DownloadsFolder } from "./batches/DownloadsFolder.ts"
 import { CatalogHandlers } from "./catalog/Catalog.ts"
 import { FiHandlers } from "./fi/Fi.ts"
 import { FiReturnsLive } from "./fi/FiReturns.ts"
@@ -27,7 +27,7 @@ import type { ConnectionLimits } from "./ratelimit/ConnectionGuard.ts"
 import { type EdgeOptions, edgeLayer } from "./ratelimit/Edge.ts"
 import { ReturnsHandlers } from "./returns/Returns.ts"
 import { ApiKeyAuthLive, RequestValidationLive } from "./security/SecurityLive.ts"
-import { PinSnapshotLive } from "./snapshot/Pinned.ts"
+import { PinCurrentSnapshotLive, PinSnapshotLive } from "./snapshot/Pinned.ts"
 import { SnapshotStore } from "./snapshot/SnapshotStore.ts"
 import { warmSnapshot } from "./snapshot/Warm.ts"
 import { KeyHandlers, PublicHandlers } from "./system/System.ts"
@@ -49,8 +49,18 @@ export interface ServerOptions extends EdgeOptions, ConnectionLimits {
 }
 
 export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: OPENAPI_PATH }).pipe(
-  Layer.provide([PublicHandlers, KeyHandlers, CatalogHandlers, ReturnsHandlers, MarketHandlers, FiHandlers, AccountHandlers, DownloadsHandlers]),
-  Layer.provide([ApiKeyAuthLive, RequestValidationLive, AccountOriginLive, FiReturnsLive, PinSnapshotLive]),
+  Layer.provide([
+    PublicHandlers,
+    KeyHandlers,
+    CatalogHandlers,
+    ReturnsHandlers,
+    MarketHandlers,
+    FiHandlers,
+    BatchesHandlers,
+    AccountHandlers,
+    DownloadsHandlers,
+  ]),
+  Layer.provide([ApiKeyAuthLive, RequestValidationLive, AccountOriginLive, FiReturnsLive, PinSnapshotLive, PinCurrentSnapshotLive]),
 )
 
 const snapshotStore = (options: ServerOptions) =>
@@ -64,11 +74,9 @@ const snapshotStore = (options: ServerOptions) =>
 /** /mcp: the tools, which call the routes above in-process (api/mcp/). */
 export const McpRoutes = McpRoute.pipe(Layer.provide(McpCalls.layer), Layer.provide(RouteCaller.layer))
 
-const snapshotsFolder = (options: ServerOptions) => DownloadsFolder.layer(join(options.dataDir, "snapshots"))
-
 /** Everything the routes need that lives outside the HTTP layer. */
 export const services = (options: ServerOptions) =>
-  Layer.mergeAll(AccountsLive(options.dataDir), snapshotStore(options), OffThreadRenderer.layer, snapshotsFolder(options))
+  Layer.mergeAll(AccountsLive(options.dataDir), snapshotStore(options), OffThreadRenderer.layer)
 
 /**
  * No span per request: the API has no tracing backend; with request spans disabled (and no
@@ -99,5 +107,5 @@ export const ServerLive = (options: ServerOptions) =>
     Layer.provide(AccountsOnStore(options.dataDir)),
     // the request id and the access log are added at the Node level (api/http/RequestLog.ts)
     Layer.provideMerge(NodeHttpServer.layer(loggedServer(options.accessLog, options), { port: options.port, host: options.host })),
-    Layer.provide(Layer.mergeAll(snapshotStore(options), accountsStore(options.dataDir), OffThreadRenderer.layer, snapshotsFolder(options))),
+    Layer.provide(Layer.mergeAll(snapshotStore(options), accountsStore(options.dataDir), OffThreadRenderer.layer)),
   )

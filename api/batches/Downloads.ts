@@ -12,21 +12,19 @@ import { Effect } from "effect"
 import { HttpEffect, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { KeyStore } from "../../accounts/KeyStore.ts"
-import { NotFound, QuotaExceeded, ServiceUnavailable } from "../../schemas/ApiErrors.ts"
+import { BatchNotRetained, NotFound, QuotaExceeded, ServiceUnavailable } from "../../schemas/ApiErrors.ts"
 import { Api } from "../Api.ts"
 import { cameAsHead } from "../http/RequestLog.ts"
 import { CurrentKey } from "../security/Security.ts"
 import { quotaHeaders } from "../security/SecurityLive.ts"
+import { SnapshotStore } from "../snapshot/SnapshotStore.ts"
 import { SNAPSHOT_MEDIA_TYPE } from "./DownloadsApi.ts"
 import { openDaysCsv } from "./DownloadsDaysCsv.ts"
 import { FileChanged, fileDigest, identityOf } from "./DownloadsDigest.ts"
-import { BatchNotRetained, RangeNotSatisfiable } from "./DownloadsErrors.ts"
-import { DownloadsFolder } from "./DownloadsFolder.ts"
-import { type BatchLookup, lookupBatch, rebuildCommand } from "./DownloadsLookup.ts"
+import { RangeNotSatisfiable } from "./DownloadsErrors.ts"
+import { type KnownBatch, lookupBatch, rebuildCommand } from "./DownloadsLookup.ts"
 import { downloadStartedToday, recordDownloadStart } from "./DownloadsQuota.ts"
 import { ifRangeHolds, parseRange } from "./DownloadsRange.ts"
-
-type Known = Extract<BatchLookup, { _tag: "Known" }>
 
 /** A published batch's file never changes under its name: clients may keep it. */
 const IMMUTABLE = "private, max-age=31536000, immutable"
@@ -35,8 +33,15 @@ const VARY = "X-Api-Key, Authorization"
 const unknownBatch = (batchId: string) =>
   new NotFound({ message: `no published batch ${batchId} (GET /api/batches lists them)`, parameter: "batch_id" })
 
-const notRetained = (batch: Known) =>
-  new BatchNotRetained({ batchId: batch.batchId, contentHash: batch.contentHash, rebuild: rebuildCommand(batch.batchId) })
+/** 410, as `?batch=` says it (api/snapshot/PastSnapshots.ts), naming the path's batch_id. */
+const notRetained = (batch: KnownBatch) =>
+  new BatchNotRetained({
+    parameter: "batch_id",
+    message:
+      `batch ${batch.batchId} was published, but retention has removed its snapshot file from this server; ` +
+      `its content hash is ${batch.contentHash}. The operator can rebuild it from the ledger and the raw files with ` +
+      `\`${rebuildCommand(batch)}\``,
+  })
 
 const changedMeanwhile = new ServiceUnavailable({
   reason: "snapshot_changed",
@@ -47,18 +52,18 @@ const changedMeanwhile = new ServiceUnavailable({
 const accountsDown = () =>
   new ServiceUnavailable({ reason: "key_check_unavailable", message: "the API key could not be checked; retry later", retryAfter: 5 })
 
-/** The published batch a path names: 404 for none, 410 when its file is gone. */
+/** The published batch a path names (404 for none); its file may be gone. */
 const findBatch = Effect.fn(function* (batchId: string) {
-  const { dir } = yield* DownloadsFolder
-  const found = lookupBatch(dir, batchId)
-  if (found._tag === "Unknown") return yield* unknownBatch(batchId)
-  return found
+  const store = yield* SnapshotStore
+  const published = yield* store.published
+  const found = lookupBatch(store.dir, published, store.current(), batchId)
+  return found ?? (yield* unknownBatch(batchId))
 })
 
 const isMissing = (e: unknown): boolean => (e as NodeJS.ErrnoException | undefined)?.code === "ENOENT"
 
 /** The batch's file, open for the request's lifetime; 410 when retention removed it. */
-const openFile = (batch: Known) =>
+const openFile = (batch: KnownBatch) =>
   Effect.acquireRelease(
     Effect.tryPromise({ try: () => open(batch.path, "r"), catch: (e) => (isMissing(e) ? notRetained(batch) : changedMeanwhile) }),
     (handle: FileHandle) => Effect.promise(() => handle.close()),

@@ -5,13 +5,10 @@
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { dataErrors, NotFoundResponse } from "../../schemas/ApiErrors.ts"
+import { BatchNotRetainedResponse, dataErrors, NotFoundResponse } from "../../schemas/ApiErrors.ts"
+import { BatchId } from "../../schemas/Batches.ts"
 import { ApiKeyAuth } from "../security/Security.ts"
-import { BatchNotRetainedResponse, RangeNotSatisfiableResponse } from "./DownloadsErrors.ts"
-
-export const BatchIdParam = Schema.String.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2}-[0-9a-f]{16}$/u)).annotate({
-  description: "Batch id: `<batch date>-<first 16 hex of the content hash>` (meta.batch_id; the snapshot file's name without .sqlite)",
-})
+import { RangeNotSatisfiableResponse } from "./DownloadsErrors.ts"
 
 export const SNAPSHOT_MEDIA_TYPE = "application/vnd.sqlite3"
 
@@ -71,7 +68,7 @@ const documentSnapshotDownload = (op: Json): Json => {
 export class DownloadsApi extends HttpApiGroup.make("downloads")
   .add(
     HttpApiEndpoint.get("batchSnapshot", "/api/batches/:batch_id/snapshot", {
-      params: { batch_id: BatchIdParam },
+      params: { batch_id: BatchId },
       success: SnapshotFile,
       error: dataErrors(NotFoundResponse, BatchNotRetainedResponse, RangeNotSatisfiableResponse),
     })
@@ -82,7 +79,7 @@ export class DownloadsApi extends HttpApiGroup.make("downloads")
       )
       .annotate(OpenApi.Transform, documentSnapshotDownload),
     HttpApiEndpoint.get("batchDaysCsv", "/api/batches/:batch_id/days.csv.gz", {
-      params: { batch_id: BatchIdParam },
+      params: { batch_id: BatchId },
       success: DaysCsvGz,
       error: dataErrors(NotFoundResponse, BatchNotRetainedResponse),
     })

@@ -1,50 +1,35 @@
 /**
- * Which published batch a batch id names, and whether its file is still kept. The pipeline's
- * ledger (data/ledger.sqlite, read-only through snapshots/PublishedHistory.ts) lists every batch
- * that was published or rolled back to; a folder without a ledger (a replica kept by
- * `./fds follow`, a folder copied by hand) knows its batches by their manifests, which are kept
- * forever. The snapshot file of a known batch may have been removed by retention: then the batch
- * is not retained (410), and its content hash says what a rebuild must match.
+ * Which published batch a batch id names, and where its file is. The published batches are the
+ * ledger's (snapshots/PublishedHistory.ts, through the snapshot store); the batch served now is
+ * known even without a ledger (a folder filled by hand or by rsync). A known batch's file may have
+ * been removed by retention: the download then answers 410 with its content hash and the command
+ * that rebuilds it.
  */
-import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import { manifestPath } from "../../snapshots/Manifest.ts"
-import { publishedNewestFirst } from "../../snapshots/PublishedHistory.ts"
+import type { PublishedBatch } from "../../snapshots/PublishedHistory.ts"
 
-/** `<batch date>-<first 16 hex of the content hash>`: a snapshot file's name without `.sqlite`. */
-export const BATCH_ID = /^\d{4}-\d{2}-\d{2}-[0-9a-f]{16}$/
-
-export type BatchLookup =
-  | { readonly _tag: "Known"; readonly batchId: string; readonly batchDate: string; readonly contentHash: string; readonly path: string }
-  | { readonly _tag: "Unknown" }
-
-const UNKNOWN: BatchLookup = { _tag: "Unknown" }
-
-/** The published batch `batchId` names in the snapshots folder `dir`, kept or not (its file may be gone). */
-export const lookupBatch = (dir: string, batchId: string): BatchLookup => {
-  if (!BATCH_ID.test(batchId)) return UNKNOWN
-  const file = `${batchId}.sqlite`
-  const known = (contentHash: string): BatchLookup => ({
-    _tag: "Known",
-    batchId,
-    batchDate: batchId.slice(0, 10),
-    contentHash,
-    path: join(dir, file),
-  })
-  const ledger = join(dir, "..", "ledger.sqlite")
-  if (existsSync(ledger)) {
-    const entry = publishedNewestFirst(ledger).find((p) => p.file === file)
-    return entry === undefined ? UNKNOWN : known(entry.contentHash)
-  }
-  let manifest: { file?: unknown; content_hash?: unknown }
-  try {
-    manifest = JSON.parse(readFileSync(manifestPath(dir, file), "utf8")) as typeof manifest
-  } catch {
-    return UNKNOWN
-  }
-  return manifest.file === file && typeof manifest.content_hash === "string" ? known(manifest.content_hash) : UNKNOWN
+export interface KnownBatch {
+  readonly batchId: string
+  readonly batchDate: string
+  readonly file: string
+  readonly contentHash: string
+  readonly path: string
 }
 
-/** How to get a removed batch back, for the 410's message. */
-export const rebuildCommand = (batchId: string): string =>
-  `./fds pipeline reproduce --date ${batchId.slice(0, 10)} --file ${batchId}.sqlite --restore`
+/** The batch `batchId` names among the published ones (or the one served now), or null. */
+export const lookupBatch = (
+  dir: string,
+  published: ReadonlyArray<PublishedBatch>,
+  served: { readonly file: string; readonly contentHash: string } | null,
+  batchId: string,
+): KnownBatch | null => {
+  const file = `${batchId}.sqlite`
+  const batch = published.find((b) => b.file === file)
+  const contentHash = batch?.contentHash ?? (served?.file === file ? served.contentHash : null)
+  if (contentHash === null) return null
+  return { batchId, batchDate: batchId.slice(0, 10), file, contentHash, path: join(dir, file) }
+}
+
+/** How to get a removed batch back. */
+export const rebuildCommand = (batch: KnownBatch): string =>
+  `./fds pipeline reproduce --date ${batch.batchDate} --file ${batch.file} --restore`

@@ -11,7 +11,7 @@ import { gunzipSync } from "node:zlib"
 import { request } from "undici"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { intToDate } from "../../schemas/Dates.ts"
-import { writeManifest } from "../../snapshots/Manifest.ts"
+import { readManifest, writeManifest } from "../../snapshots/Manifest.ts"
 import { SnapshotWriter } from "../../snapshots/Writer.ts"
 import { PRICES, SERIES } from "../fi/fiData.ts"
 import { BATCH_DATE, makeFiFixture } from "../fi/fiFixture.ts"
@@ -19,6 +19,7 @@ import { type ContractValidator, contractValidator } from "../support/openApiVal
 import { createKey, expectErrorShape, get, type RunningServer, startServer, waitFor } from "../support/server.ts"
 import { fixtureA, fixtureB, fixtureRows, manifestFor, publishSnapshot } from "../support/snapshotFixture.ts"
 import { csvHeader, parseCsv } from "./csv.ts"
+import { recordPublished } from "./ledger.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers
 type Json = any
@@ -57,7 +58,7 @@ const expected = (id: string | number, iso: string, price: number, patrimony: nu
 const largePrice = (s: number, d: number): number => 1000 + 100 * Math.sin(s * 7919 + d)
 
 /** A batch of `series` × `days` quota rows (no registry: the export reads the values alone). */
-const writeLargeBatch = (snapshotsDir: string, series: number, days: number): { file: string; path: string } => {
+const writeLargeBatch = (snapshotsDir: string, series: number, days: number): { file: string; path: string; contentHash: string } => {
   const writer = new SnapshotWriter(snapshotsDir)
   try {
     const rows = []
@@ -71,7 +72,7 @@ const writeLargeBatch = (snapshotsDir: string, series: number, days: number): { 
     writer.insertQuotas(rows)
     const finished = writer.finish("2023-02-10")
     writeManifest(snapshotsDir, manifestFor(finished, "2023-02-10"))
-    return { file: finished.file, path: finished.path }
+    return { file: finished.file, path: finished.path, contentHash: finished.contentHash }
   } catch (e) {
     writer.abort()
     throw e
@@ -80,7 +81,7 @@ const writeLargeBatch = (snapshotsDir: string, series: number, days: number): { 
 
 describe("GET /api/batches/{batch_id}/days.csv.gz", () => {
   const fx = makeFiFixture("available")
-  let large: { file: string; path: string }
+  let large: { file: string; path: string; contentHash: string }
   let server: RunningServer
   let key: string
   let validator: ContractValidator
@@ -95,6 +96,12 @@ describe("GET /api/batches/{batch_id}/days.csv.gz", () => {
 
   beforeAll(async () => {
     large = writeLargeBatch(fx.snapshotsDir, 300, 1500)
+    const fiHash = readManifest(fx.snapshotsDir, fx.file).content_hash
+    recordPublished(
+      fx.dataDir,
+      { batchDate: "2023-02-10", file: large.file, contentHash: large.contentHash },
+      { batchDate: BATCH_DATE, file: fx.file, contentHash: fiHash },
+    )
     // the FI batch stays served; B is published after it as another batch
     server = await startServer({ dataDir: fx.dataDir })
     key = (await createKey(fx.dataDir, { email: "gz@example.cl", tier: "internal" })).key
@@ -131,6 +138,7 @@ describe("GET /api/batches/{batch_id}/days.csv.gz", () => {
 
   it("a past batch's export reads that batch; an unknown batch is a 404", async () => {
     const b = publishSnapshot(fx.snapshotsDir, fixtureB())
+    recordPublished(fx.dataDir, { batchDate: "2026-02-09", file: b.finished.file, contentHash: b.finished.contentHash })
     const past = gunzipSync((await fetchGz(fx.file.replace(/\.sqlite$/, ""))).bytes).toString("utf8")
     const current = gunzipSync((await fetchGz(b.finished.file.replace(/\.sqlite$/, ""))).bytes).toString("utf8")
     expect(parseCsv(past).some((r) => r.date === "2026-02-09")).toBe(false)

@@ -13,12 +13,12 @@ import { join } from "node:path"
 import Database from "better-sqlite3"
 import { request } from "undici"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { SqliteLedger } from "../../pipeline/ledger/Ledger.ts"
 import { contentHash, rowCounts } from "../../snapshots/ContentHash.ts"
 import { readManifest } from "../../snapshots/Manifest.ts"
 import { type ContractValidator, contractValidator } from "../support/openApiValidator.ts"
 import { createKey, expectErrorShape, get, type RunningServer, startServer, waitFor } from "../support/server.ts"
 import { type FixtureDir, fixtureA, fixtureB, makeDataDir, type PublishedSnapshot, publishSnapshot } from "../support/snapshotFixture.ts"
+import { recordPublished as record } from "./ledger.ts"
 
 interface Download {
   readonly status: number
@@ -37,6 +37,10 @@ const h = (d: Download, name: string): string | undefined => {
 }
 
 const idOf = (p: PublishedSnapshot): string => p.finished.file.replace(/\.sqlite$/, "")
+
+/** Records the publications in the data folder's ledger, in order. */
+const recordPublished = (dataDir: string, ...published: PublishedSnapshot[]): void =>
+  record(dataDir, ...published.map((p) => ({ batchDate: p.data.batchDate, file: p.finished.file, contentHash: p.finished.contentHash })))
 
 /** The files of this process open under `path` (the server runs in it). */
 const openHandlesOf = (path: string): number =>
@@ -72,6 +76,7 @@ describe("GET /api/batches/{batch_id}/snapshot", () => {
     a = publishSnapshot(dir.snapshotsDir, fixtureA())
     removed = publishSnapshot(dir.snapshotsDir, { ...fixtureA(), batchDate: "2026-02-07" })
     b = publishSnapshot(dir.snapshotsDir, fixtureB())
+    recordPublished(dir.dataDir, a, removed, b)
     // retention removed this one's file; its manifest stays
     rmSync(removed.finished.path)
     server = await startServer({ dataDir: dir.dataDir })
@@ -202,14 +207,11 @@ describe("GET /api/batches/{batch_id}/snapshot", () => {
       checked(gone, `/api/batches/{batch_id}/${path}`)
       expect(gone.status).toBe(410)
       const body = JSON.parse(gone.bytes.toString("utf8"))
-      expect(body).toMatchObject({
-        error: "batch_not_retained",
-        status: 410,
-        parameter: "batch_id",
-        content_hash: removed.finished.contentHash,
-        rebuild: `./fds pipeline reproduce --date 2026-02-07 --file ${removed.finished.file} --restore`,
-      })
+      expectErrorShape(body, 410)
+      expect(body).toMatchObject({ error: "batch_not_retained", status: 410, parameter: "batch_id" })
       expect(body.message).toContain(idOf(removed))
+      expect(body.message).toContain(`its content hash is ${removed.finished.contentHash}`)
+      expect(body.message).toContain(`./fds pipeline reproduce --date 2026-02-07 --file ${removed.finished.file} --restore`)
     }
   })
 
@@ -237,33 +239,29 @@ describe("GET /api/batches/{batch_id}/snapshot", () => {
   })
 })
 
-describe("a data folder with a ledger", () => {
+describe("which batches a server knows", () => {
   let dir: FixtureDir
   let server: RunningServer
-  let key: string
 
   afterAll(async () => {
     await server?.close()
     dir?.cleanup()
   })
 
-  it("knows the batches the ledger lists as published or rolled back to, and no other", async () => {
+  it("without a ledger, the batch it serves; with one, the batches it lists as published, and the one it serves", async () => {
     dir = makeDataDir()
     const a = publishSnapshot(dir.snapshotsDir, fixtureA())
     const b = publishSnapshot(dir.snapshotsDir, fixtureB())
-    const ledger = new SqliteLedger(join(dir.dataDir, "ledger.sqlite"))
-    try {
-      ledger.append({ type: "BatchPublished", payload: { batch_date: "2026-02-06", file: a.finished.file, content_hash: a.finished.contentHash } })
-    } finally {
-      ledger.close()
-    }
-    server = await startServer({ dataDir: dir.dataDir })
-    key = (await createKey(dir.dataDir, { email: "ledger@example.cl" })).key
+    server = await startServer({ dataDir: dir.dataDir, pollMillis: 50 })
+    const key = (await createKey(dir.dataDir, { email: "ledger@example.cl" })).key
+    const status = async (p: PublishedSnapshot) => (await download(`${server.url}/api/batches/${idOf(p)}/snapshot`, { "x-api-key": key })).status
+    // A's file and manifest are there, but no ledger published it
+    expect(await status(a)).toBe(404)
+    expect(await status(b)).toBe(200)
+    recordPublished(dir.dataDir, a)
+    expect(await status(a)).toBe(200)
+    expect(await status(b)).toBe(200)
     const listed = await download(`${server.url}/api/batches/${idOf(a)}/snapshot`, { "x-api-key": key })
-    expect(listed.status).toBe(200)
     expect(listed.bytes.equals(readFileSync(a.finished.path))).toBe(true)
-    // B's file and manifest are there, but the ledger never published it
-    const unlisted = await download(`${server.url}/api/batches/${idOf(b)}/snapshot`, { "x-api-key": key })
-    expect(unlisted.status).toBe(404)
   })
 })

@@ -6,7 +6,8 @@
  * the API too (null values, FI/ETF rows, the precomputed market tables with their BLOB).
  */
 import { execFile } from "node:child_process"
-import { readFileSync, writeFileSync } from "node:fs"
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import Database from "better-sqlite3"
@@ -15,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { readManifest } from "../../snapshots/Manifest.ts"
 import { FORMAT_VERSION, TABLES } from "../../snapshots/Tables.ts"
 import { makeFiFixture } from "../fi/fiFixture.ts"
+import { runCli, writeMiniSample } from "../ops/support/ops.ts"
 import { createKey, type RunningServer, startServer } from "../support/server.ts"
 import { fixtureB, makeFixtureA, publishSnapshot } from "../support/snapshotFixture.ts"
 
@@ -24,6 +26,14 @@ const SCRIPT = join(root, "scripts", "snapshot_content_hash.py")
 
 const pythonHash = async (file: string): Promise<string> =>
   (await promisify(execFile)("python3", [SCRIPT, file], { timeout: 60_000 })).stdout.trim()
+
+/** The script's check against a manifest: its exit code and what it printed. */
+const pythonCheck = (file: string, manifest: string): Promise<{ code: number; out: string }> =>
+  new Promise((resolve) => {
+    execFile("python3", [SCRIPT, file, "--manifest", manifest], { timeout: 60_000 }, (error, stdout) =>
+      resolve({ code: error === null ? 0 : Number((error as { code?: number }).code ?? -1), out: stdout }),
+    )
+  })
 
 /** The paragraph of the doc that describes `table` (it starts with **`table`**). */
 const paragraphOf = (table: string): string => {
@@ -84,6 +94,40 @@ describe("docs/snapshot-format.md", () => {
       expect(file.slice(11, 27)).toBe(manifest.content_hash.slice(0, 16))
     }
   })
+})
+
+describe("a batch the real pipeline built, checked against its manifest by the Python script", () => {
+  const work = mkdtempSync(join(tmpdir(), "fds-format-"))
+  const dataDir = join(work, "data")
+  afterAll(() => rmSync(work, { recursive: true, force: true }))
+
+  it("matches every digest of the manifest; a value changed in a copy is named by its table and month", async () => {
+    const { mini } = await writeMiniSample(join(work, "mini"))
+    const run = await runCli(dataDir, ["pipeline", "run", "--source", mini, "--date", "2026-11-19"])
+    expect(run.code, run.stderr).toBe(0)
+    const file = readFileSync(join(dataDir, "snapshots", "CURRENT"), "utf8").trim()
+    const path = join(dataDir, "snapshots", file)
+    const manifest = join(dataDir, "snapshots", file.replace(/\.sqlite$/, ".manifest.json"))
+    const recorded = JSON.parse(readFileSync(manifest, "utf8"))
+    expect(Object.keys(recorded.table_digests ?? {}).length).toBe(27)
+    const good = await pythonCheck(path, manifest)
+    expect(good.out.trim()).toBe(`${recorded.content_hash} matches ${manifest}`)
+    expect(good.code).toBe(0)
+    // one quota value changed in a copy: the hash, the quotas table and that month differ, nothing else
+    const copy = join(work, "altered.sqlite")
+    copyFileSync(path, copy)
+    const db = new Database(copy)
+    const row = db.prepare("SELECT asset_id, date FROM quotas ORDER BY asset_id, date LIMIT 1").get() as { asset_id: number; date: number }
+    db.prepare("UPDATE quotas SET price = price + 0.0001 WHERE asset_id = ? AND date = ?").run(row.asset_id, row.date)
+    db.close()
+    const bad = await pythonCheck(copy, manifest)
+    expect(bad.code).toBe(1)
+    const differs = bad.out.split("\n").filter((l) => l.startsWith("differs: "))
+    expect(differs).toHaveLength(3)
+    expect(differs[0]).toMatch(/^differs: content hash [0-9a-f]{64} \(manifest: /)
+    expect(differs[1]).toMatch(/^differs: quotas: digest [0-9a-f]{64} \(manifest: /)
+    expect(differs[2]).toMatch(new RegExp(`^differs: quotas of ${Math.floor(row.date / 100)}: digest [0-9a-f]{64} \\(manifest: `))
+  }, 120_000)
 })
 
 describe("a downloaded snapshot checked as docs/snapshot-format.md says", () => {
