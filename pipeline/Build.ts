@@ -6,16 +6,17 @@ import { Effect, Schema } from "effect"
 import type { DataSetName } from "../schemas/CmfRecords.ts"
 import { dateToInt, intToDate } from "../schemas/Dates.ts"
 import { writeManifest } from "../snapshots/Manifest.ts"
-import { FORMAT_VERSION } from "../snapshots/Tables.ts"
+import { FORMAT_VERSION, TABLES } from "../snapshots/Tables.ts"
 import { type FinishedSnapshot, SnapshotWriter } from "../snapshots/Writer.ts"
+import { runComputations } from "./compute/Alongside.ts"
+import { COMPUTATIONS } from "./compute/Computations.ts"
+import { type IncrementPlan, type PreviousSnapshot, planIncrement } from "./Increment.ts"
 import type { RawFileObserved } from "./ledger/Ledger.ts"
 import type { RawStore } from "./RawStore.ts"
+import { type StagedBatch, stage } from "./Stage.ts"
 import type { CmfFileInvalid } from "./sources/CmfFileInvalid.ts"
 import type { DataSetAdapter, LoadContext, LoadedFile } from "./sources/DataSet.ts"
 import { ADAPTERS } from "./sources/Sources.ts"
-import { runComputations } from "./compute/Alongside.ts"
-import { COMPUTATIONS } from "./compute/Computations.ts"
-import { type StagedBatch, stage } from "./Stage.ts"
 import type { ParsedCache } from "./staging/ParsedCache.ts"
 import { PIPELINE_VERSION } from "./Version.ts"
 
@@ -177,6 +178,23 @@ export const loadInputs = (
     }
   })
 
+/**
+ * An increment's writes into the copy of the previous snapshot: every staged table rewritten, the
+ * quota rows from `from` on replaced by the merged region's, the computed tables emptied (they
+ * are computed again).
+ */
+const replaceStaged = (writer: SnapshotWriter, batch: StagedBatch): void => {
+  const base = batch.base!
+  // Last table first: a table's foreign keys name tables before it (series → funds → administrators).
+  for (const table of [...TABLES].reverse()) if (table.name !== "quotas") writer.clearTable(table.name)
+  writer.insertMeta({ format_version: String(FORMAT_VERSION) })
+  writer.deleteQuotasFrom(
+    base.series.filter((s) => s.last_date >= base.from).map((s) => s.asset_id),
+    base.from,
+  )
+  insertStaged(writer, batch)
+}
+
 const insertStaged = (writer: SnapshotWriter, batch: StagedBatch): void => {
   writer.insertMeta(batch.meta)
   writer.insertAdministrators(batch.administrators)
@@ -206,10 +224,15 @@ export const buildSnapshot = (
   batchDate: string,
   /** Refuses the staged batch with a reason, or passes it (null). */
   gate: (staged: StagedBatch) => string | null = () => null,
+  /** The published batch to start from (a daily increment, Increment.ts); null: build from nothing. */
+  previous: PreviousSnapshot | null = null,
+  cache: ParsedCache["Service"] | null = null,
 ): Effect.Effect<FinishedSnapshot, CmfFileInvalid | BuildFailed | StagedBatchRefused> =>
   Effect.gen(function* () {
     let t = performance.now()
-    let staged: StagedBatch | null = yield* stage(ADAPTERS, loaded, batchDate)
+    const plan: IncrementPlan = planIncrement(previous, inputs, loaded, batchDate, cache)
+    const base = plan.kind === "increment" ? plan.base : null
+    let staged: StagedBatch | null = yield* stage(ADAPTERS, loaded, batchDate, base)
     const refused = gate(staged)
     if (refused !== null) return yield* new StagedBatchRefused({ reason: refused })
     // Everything parsed is staged now: let the per-file columns (~56 B per row of the whole
@@ -225,12 +248,13 @@ export const buildSnapshot = (
     }
     const stageMs = Math.round(performance.now() - t)
     console.error(JSON.stringify({ level: "info", stage: "staged", ...memory() }))
-    const writer = new SnapshotWriter(snapshotsDir)
+    const writer = new SnapshotWriter(snapshotsDir, plan.kind === "increment" ? plan.path : undefined)
     const computed: Record<string, number> = {}
     const finished = yield* Effect.try({
       try: () => {
         t = performance.now()
-        insertStaged(writer, staged!)
+        if (plan.kind === "increment") replaceStaged(writer, staged!)
+        else insertStaged(writer, staged!)
         // Compute, VACUUM and the checks run without the staged history in the heap.
         staged = null
         collectGarbage()
@@ -241,12 +265,25 @@ export const buildSnapshot = (
           for (const [k, v] of Object.entries(counters[c.name] ?? {})) computed[`${c.name}.${k}`] = v
         }
         const computeMs = Math.round(performance.now() - t)
-        const done = writer.finish(batchDate)
+        const done = writer.finish(
+          batchDate,
+          plan.kind === "increment"
+            ? {
+                increment: {
+                  quotaMonths: plan.manifest.quota_month_digests!,
+                  quotasFrom: Math.floor(plan.base.from / 100) * 100 + 1,
+                  tables: {},
+                },
+              }
+            : {},
+        )
         console.error(
           JSON.stringify({
             level: "info",
             stage: "build",
             batch_date: batchDate,
+            kind: plan.kind,
+            ...(plan.kind === "increment" ? { from: intToDate(plan.base.from) } : { cold_reason: plan.reason }),
             stage_ms: stageMs,
             insert_ms: insertMs,
             compute_ms: computeMs,
@@ -275,6 +312,12 @@ export const buildSnapshot = (
       options: {},
       corrections,
       quota_sources: quotaSources,
+      table_digests: finished.digests.tables,
+      quota_month_digests: finished.digests.quotaMonths,
+      build:
+        plan.kind === "increment"
+          ? { kind: "increment", base: previous!.file, from: intToDate(plan.base.from) }
+          : { kind: "cold", ...(previous === null ? {} : { cold_reason: plan.reason }) },
     })
     return finished
   })

@@ -5,30 +5,31 @@
  * appends nothing and publishes nothing new, and neither does a run after an explicit rollback
  * until new files arrive (pipeline/Rollback.ts). Every run that ends writes STATUS.json.
  */
-import Database from "better-sqlite3"
-import { Clock, Effect, Exit, Layer, Schema } from "effect"
+
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs"
 import { join } from "node:path"
+import Database from "better-sqlite3"
+import { Clock, Effect, Exit, Layer, Schema } from "effect"
+import { dateToInt, intToDate } from "../schemas/Dates.ts"
 import { publishCurrent, readCurrent } from "../snapshots/Pointer.ts"
-import { buildSnapshot, type LoadedInputs, loadInputs, type Progress } from "./Build.ts"
 import { applyRetention } from "../snapshots/Retention.ts"
 import { readStatus, type SourceReport, writeStatus } from "../snapshots/Status.ts"
+import { buildSnapshot, type LoadedInputs, loadInputs, type Progress } from "./Build.ts"
 import { collectFolder, collectHttp, type WaitingDataSet } from "./Collect.ts"
+import { failureText } from "./Failure.ts"
 import { FolderMemo } from "./FolderMemo.ts"
-import { ParsedCache } from "./staging/ParsedCache.ts"
 import type { CaptchaSolver } from "./fetch/CaptchaSolver.ts"
 import type { FetchOptions } from "./fetch/CmfHttp.ts"
 import type { IndicatorFetcher } from "./fetch/IndicatorFetch.ts"
 import { Ledger, type RawFileObserved } from "./ledger/Ledger.ts"
+import { type ActiveSeries, coverageGate, type Held, plan, planInputs, refuseFutureDate } from "./Plan.ts"
 import { RawStore } from "./RawStore.ts"
 import { rollbackHold } from "./Rollback.ts"
-import { PIPELINE_VERSION } from "./Version.ts"
-import { dateToInt, intToDate } from "../schemas/Dates.ts"
-import { failureText } from "./Failure.ts"
-import { type ActiveSeries, coverageGate, type Held, plan, planInputs, refuseFutureDate } from "./Plan.ts"
 import type { StagedBatch } from "./Stage.ts"
-import { ADAPTERS } from "./sources/Sources.ts"
 import type { CmfFileInvalid } from "./sources/CmfFileInvalid.ts"
+import { ADAPTERS } from "./sources/Sources.ts"
+import { ParsedCache } from "./staging/ParsedCache.ts"
+import { PIPELINE_VERSION } from "./Version.ts"
 
 
 /** A URL's user and password (`https://ops:secret@host/`) hidden wherever a message quotes it. */
@@ -62,6 +63,8 @@ export interface RunOptions {
   readonly coverageMin?: number | undefined
   /** Weekdays of the daily BPR report fetched when none is recorded yet (FDS_BPR_DAYS, default 10; 0: not fetched). */
   readonly bprDays?: number | undefined
+  /** Build the day from the previous published batch's snapshot when that is safe (Increment.ts; FDS_INCREMENT, default true). */
+  readonly increment?: boolean | undefined
   readonly progress?: Progress | undefined
 }
 
@@ -228,7 +231,8 @@ const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedE
         ? `${e.message} (raw ${sha}: its content gives no key, so no corrected file replaces it; ${withdraw})`
         : `${e.message} (raw ${sha}: a corrected file for the same ${input.data_set} key ${input.key} replaces it; ${withdraw})`
     }
-    const loaded = yield* loadInputs(raw, inputs, yield* ParsedCache, options.progress).pipe(
+    const cache = yield* ParsedCache
+    const loaded = yield* loadInputs(raw, inputs, cache, options.progress).pipe(
       Effect.catchTag("CmfFileInvalid", (e) => reject(refusing(e))),
     )
     sources = reportSources(ledger, inputs, loaded, waiting)
@@ -260,7 +264,8 @@ const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedE
       const covered = new Set(staged.series.filter((s) => s.last_date === day).map((s) => s.asset_id))
       return served === null ? null : coverageGate({ batchDate, servedDate: served.date, active, covered, minShare: options.coverageMin ?? 0.9 })
     }
-    const finished = yield* buildSnapshot(p.snapshots, inputs, loaded, batchDate, gate).pipe(
+    const previous = served === null || options.increment === false ? null : { dir: p.snapshots, file: served.file }
+    const finished = yield* buildSnapshot(p.snapshots, inputs, loaded, batchDate, gate, previous, cache).pipe(
       Effect.catchTag("StagedBatchRefused", (e) => reject(e.reason, batchDate)),
       Effect.catchTag("CmfFileInvalid", (e) => reject(refusing(e), batchDate)),
       Effect.catchTag("BuildFailed", (e) => reject(e.reason, batchDate, "build")),

@@ -11,6 +11,7 @@ import type { DataSetName } from "../schemas/CmfRecords.ts"
 import { dateToInt } from "../schemas/Dates.ts"
 import type { AdministratorsTable, FundsTable, SeriesTable, SnapshotDatabase } from "../snapshots/Tables.ts"
 import type { SeriesAliasesTable } from "../snapshots/tables/FmExtras.ts"
+import type { IncrementBase } from "./Increment.ts"
 import type { CmfFileInvalid } from "./sources/CmfFileInvalid.ts"
 import type { DataSetAdapter, LoadedFile } from "./sources/DataSet.ts"
 import type { QuotaCorrection, StagedQuotas } from "./staging/Quotas.ts"
@@ -24,6 +25,8 @@ export interface StageInputs {
 
 export interface StagedBatch {
   readonly meta: Record<string, string>
+  /** The increment's previous-snapshot facts (quotas holds the rows from `base.from` on only); null: a cold build. */
+  readonly base: IncrementBase | null
   readonly administrators: AdministratorsTable[]
   readonly funds: FundsTable[]
   readonly series: SeriesTable[]
@@ -44,6 +47,8 @@ export interface StageContext {
   /** The batch date as YYYYMMDD. */
   readonly cutoff: number
   readonly fiUnavailable: string | null
+  /** A daily increment: the quotas are merged from `base.from` on only (Increment.ts); null: from nothing. */
+  readonly base: IncrementBase | null
   readonly files: (dataSet: DataSetName) => ReadonlyArray<LoadedFile>
   /** The records of one data set across its files, in the ledger's order (newest observation last). */
   readonly records: <R>(dataSet: DataSetName) => ReadonlyArray<R>
@@ -84,6 +89,7 @@ export const stage = (
   adapters: ReadonlyArray<DataSetAdapter>,
   inputs: StageInputs,
   batchDate: string,
+  base: IncrementBase | null = null,
 ): Effect.Effect<StagedBatch, CmfFileInvalid> =>
   Effect.gen(function* () {
     const files = (dataSet: DataSetName) => inputs.files.get(dataSet) ?? []
@@ -91,6 +97,7 @@ export const stage = (
       batchDate,
       cutoff: dateToInt(batchDate),
       fiUnavailable: inputs.fiUnavailable,
+      base,
       files,
       records: <R>(dataSet: DataSetName) => files(dataSet).flatMap((f) => f.data as ReadonlyArray<R>),
       repairs: {},
@@ -107,6 +114,7 @@ export const stage = (
     const core = coreOf(context)
     return {
       meta: context.meta,
+      base,
       administrators: core.administrators,
       funds: core.funds,
       series: core.series,

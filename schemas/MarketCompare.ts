@@ -2,12 +2,14 @@
  * Response models of /api/compare and /api/screener (field names of the reference contract):
  * one MarketResource per series (catalog data, price returns in the accounting currency as
  * decimal fractions, risk, CMF spheres), the batch that answered, and for compare the per-period
- * and spheres comparability with explicit reasons. CmfSpheres and SeriesContinuity are the
- * returns models (schemas/ReturnsContext.ts), reused so each OpenAPI name has one definition.
+ * and spheres comparability with explicit reasons. CmfSpheres (schemas/ReturnsContext.ts) and
+ * SeriesContinuity (schemas/SeriesContinuity.ts) are the returns' models, reused so each OpenAPI
+ * name has one definition.
  */
 import { Schema } from "effect"
-import { CmfSpheres, SeriesContinuity } from "./ReturnsContext.ts"
+import { CmfSpheres } from "./ReturnsContext.ts"
 import { ReturnPeriods } from "./ReturnsPeriods.ts"
+import { SeriesContinuity } from "./SeriesContinuity.ts"
 
 const Num = Schema.NullOr(Schema.Finite)
 const Str = Schema.NullOr(Schema.String)

@@ -9,16 +9,9 @@
 import { Schema } from "effect"
 import { FiUuid } from "./FiInstruments.ts"
 import { FiVehicle, PriceStatus } from "./FiStatus.ts"
+import { SeriesContinuity } from "./SeriesContinuity.ts"
 
 const Num = Schema.NullOr(Schema.Finite)
-
-export const SeriesContinuity = Schema.Struct({
-  type: Schema.Literal("rename"),
-  previousSerie: Schema.String,
-  currentSerie: Schema.String,
-  firstCurrentDate: Schema.String.annotate({ description: "First date published under the current label" }),
-  aliasIds: Schema.Array(Schema.String).annotate({ description: "Current id first, then the previous ids" }),
-}).annotate({ identifier: "SeriesContinuity", description: "A renamed series: previous and current ids are one identity" })
 
 export const AllFundsRow = Schema.Struct({
   vehicle: Schema.Literal("mutual_fund"),

@@ -1,6 +1,6 @@
 /**
  * What a returns answer says about the series besides its numbers: the CMF's official risk-adjusted
- * rating (spheres) and, for a renamed series, the rename that joins its history.
+ * rating (spheres). (For a renamed series, the rename that joins its history: SeriesContinuity.ts.)
  */
 import { Schema } from "effect"
 
@@ -20,14 +20,3 @@ export const CmfSpheres = Schema.Struct({
   family: Schema.NullOr(Schema.String).annotate({ description: "The CMF's comparison family" }),
   investor_type: Schema.NullOr(Schema.String).annotate({ description: "The CMF's investor type" }),
 }).annotate({ identifier: "CmfSpheres", description: "The CMF's spheres (risk-adjusted return rating) of the series" })
-
-export const SeriesContinuity = Schema.Struct({
-  type: Schema.Literal("rename"),
-  previousSerie: Schema.String.annotate({ description: "Label before the (latest) rename" }),
-  currentSerie: Schema.String.annotate({ description: "Label after it" }),
-  firstCurrentDate: Schema.String.annotate({ description: "First observed date with the new label, YYYY-MM-DD" }),
-  aliasIds: Schema.Array(Schema.String).annotate({ description: "The current id first, then the previous ids" }),
-}).annotate({
-  identifier: "SeriesContinuity",
-  description: "A renamed series: one identity, one continuous history, reachable by every id",
-})

@@ -10,9 +10,11 @@ import { FiExpenseRatioFields } from "./FiRealAssets.ts"
 /** `YYYYMMDD` that is a real calendar date (the history's `from_date`). */
 export const CompactDate = Schema.String.check(
   Schema.isPattern(/^\d{8}$/u),
+  // the pattern says the format in JSON Schema; the calendar check stays with the code (declared so, the description is kept)
   Schema.makeFilter(
     (s: string) =>
       isCalendarDate(Number(s.slice(0, 4)), Number(s.slice(4, 6)), Number(s.slice(6, 8))) || "a real calendar date as YYYYMMDD",
+    { toJsonSchema: () => [{}, true] },
   ),
 ).annotate({ description: "A calendar date, YYYYMMDD", examples: ["20250101"] })
 

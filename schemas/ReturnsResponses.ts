@@ -6,8 +6,9 @@
  */
 import { Schema } from "effect"
 import { FiReturnFields } from "./FiRealAssets.ts"
-import { CmfSpheres, SeriesContinuity } from "./ReturnsContext.ts"
+import { CmfSpheres } from "./ReturnsContext.ts"
 import { AdjustedReturnPeriods, ReturnPeriods, TotalReturnPeriods } from "./ReturnsPeriods.ts"
+import { SeriesContinuity } from "./SeriesContinuity.ts"
 
 const NullableDay = Schema.NullOr(Schema.String.annotate({ description: "YYYY-MM-DD" }))
 

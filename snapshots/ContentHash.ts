@@ -5,14 +5,19 @@
  * means "same data".
  *
  * The dump of `quotas` (nine in ten rows) is binary: per row, seven little-endian float64 values
- * (asset_id, date, price, patrimony, holders, factor_ajuste, factor_reparto; NULL as NaN, −0 as 0).
- * Every other table's dump is its rows as JSON arrays, one per line. Because each table has its
- * own digest, the writer can take the quotas digest from the rows as it inserts them in key order
- * (`QuotaDigest`) instead of reading 10M rows back; `contentHash(db)` with no precomputed digest
- * reads every table from the file, and the tests check that both give the same hash.
+ * (asset_id, date, price, patrimony, holders, factor_ajuste, factor_reparto; NULL as NaN, −0 as 0),
+ * cut by calendar month: the table's digest is SHA-256 over `<YYYYMM> <month digest>\n` lines,
+ * months ascending, each month digest SHA-256 over that month's rows in key order. Every other
+ * table's dump is its rows as JSON arrays, one per line. Because each table (and each quota month)
+ * has its own digest, the writer can take the quotas digest from the rows as it inserts them in key
+ * order (`QuotaDigest`) instead of reading 10M rows back, and a daily build re-hashes only the
+ * months and tables it changed, taking the others from the previous batch's manifest;
+ * `contentHash(db)` with no precomputed digest reads every table from the file, and the tests check
+ * that all give the same hash.
  */
-import type Database from "better-sqlite3"
+
 import { createHash, type Hash } from "node:crypto"
+import type Database from "better-sqlite3"
 import { TABLES } from "./Tables.ts"
 
 type Table = (typeof TABLES)[number]
@@ -43,19 +48,34 @@ const jsonDigest = (db: Database.Database, table: Table): string => {
 }
 
 const QUOTA_VALUES = 7
-const CHUNK_ROWS = 8192
+/** Rows buffered per month before they go to its hash (≈240 months at full scale: ~12 MB of buffers). */
+const CHUNK_ROWS = 1024
 
 const canonical = (x: number | null): number => (x === null || Number.isNaN(x) ? Number.NaN : x === 0 ? 0 : x)
 
+/** One month's hash of quota rows, fed in (asset_id, date) order through a small buffer. */
+class MonthHash {
+  readonly hash: Hash = createHash("sha256")
+  readonly chunk = new Float64Array(CHUNK_ROWS * QUOTA_VALUES)
+  filled = 0
+
+  flush(): void {
+    if (this.filled === 0) return
+    // Float64Array is little-endian on every platform Node runs on here (x64, arm64).
+    this.hash.update(new Uint8Array(this.chunk.buffer, 0, this.filled * QUOTA_VALUES * 8))
+    this.filled = 0
+  }
+}
+
 /**
- * The quotas digest, fed row by row in (asset_id, date) order. `ordered` turns false when a row
- * does not come strictly after the previous one: then the digest is not the table's and the
- * caller must read the table back instead.
+ * The quotas digest, fed row by row in (asset_id, date) order. The table's digest is made of one
+ * digest per calendar month (the month's rows in key order), so that a daily build that changes
+ * only the latest month re-hashes that month and takes the others from the previous batch's
+ * manifest (see `quotaTableDigest`). `ordered` turns false when a row does not come strictly after
+ * the previous one: then the digests are not the table's and the caller must read the table back.
  */
 export class QuotaDigest {
-  private readonly hash: Hash = createHash("sha256")
-  private readonly chunk = new Float64Array(CHUNK_ROWS * QUOTA_VALUES)
-  private filled = 0
+  private readonly months = new Map<number, MonthHash>()
   private lastAsset = Number.NEGATIVE_INFINITY
   private lastDate = Number.NEGATIVE_INFINITY
   rows = 0
@@ -73,8 +93,14 @@ export class QuotaDigest {
     if (assetId < this.lastAsset || (assetId === this.lastAsset && date <= this.lastDate)) this.ordered = false
     this.lastAsset = assetId
     this.lastDate = date
-    const c = this.chunk
-    let at = this.filled * QUOTA_VALUES
+    const key = Math.floor(date / 100)
+    let m = this.months.get(key)
+    if (m === undefined) {
+      m = new MonthHash()
+      this.months.set(key, m)
+    }
+    const c = m.chunk
+    let at = m.filled * QUOTA_VALUES
     c[at++] = canonical(assetId)
     c[at++] = canonical(date)
     c[at++] = canonical(price)
@@ -83,46 +109,73 @@ export class QuotaDigest {
     c[at++] = canonical(factorAjuste)
     c[at] = canonical(factorReparto)
     this.rows++
-    if (++this.filled === CHUNK_ROWS) this.flush()
+    if (++m.filled === CHUNK_ROWS) m.flush()
   }
 
-  digest(): string {
-    this.flush()
-    return this.hash.digest("hex")
+  /** Each month's digest (YYYYMM → hex), months ascending. */
+  monthDigests(): Record<string, string> {
+    const out: Record<string, string> = {}
+    for (const key of [...this.months.keys()].sort((a, b) => a - b)) {
+      const m = this.months.get(key)!
+      m.flush()
+      out[String(key)] = m.hash.digest("hex")
+    }
+    return out
   }
+}
 
-  private flush(): void {
-    if (this.filled === 0) return
-    // Float64Array is little-endian on every platform Node runs on here (x64, arm64).
-    this.hash.update(new Uint8Array(this.chunk.buffer, 0, this.filled * QUOTA_VALUES * 8))
-    this.filled = 0
-  }
+/**
+ * The quotas table's digest from its months' digests: SHA-256 over `<YYYYMM> <month digest>\n`,
+ * months ascending (a month digest is SHA-256 over that month's rows in (asset_id, date) order, each
+ * row seven little-endian float64). An empty table has no month: the digest of zero bytes.
+ */
+export const quotaTableDigest = (months: Readonly<Record<string, string>>): string => {
+  const hash = createHash("sha256")
+  for (const key of Object.keys(months).sort()) hash.update(`${key} ${months[key]}\n`)
+  return hash.digest("hex")
 }
 
 type QuotaRow = [number, number, number, number | null, number | null, number | null, number | null]
 
-/** One series at a time, as jsonDigest reads a partitioned table: 4.9 s instead of 8.0 s over one iterate() at full size (9.3M rows). */
-const quotasDigest = (db: Database.Database): string => {
+/**
+ * The month digests of the quotas from `fromDate` (YYYYMMDD, the first of a month; 0: all), read
+ * one series at a time, as jsonDigest reads a partitioned table: 4.9 s instead of 8.0 s over one
+ * iterate() at full size (9.3M rows).
+ */
+export const quotaMonthDigests = (db: Database.Database, fromDate = 0): Record<string, string> => {
   const digest = new QuotaDigest()
   const assets = db.prepare("SELECT DISTINCT asset_id FROM quotas ORDER BY 1").pluck().all()
   const rowsOf = db
-    .prepare("SELECT asset_id, date, price, patrimony, holders, factor_ajuste, factor_reparto FROM quotas WHERE asset_id = ? ORDER BY date")
+    .prepare(
+      "SELECT asset_id, date, price, patrimony, holders, factor_ajuste, factor_reparto FROM quotas WHERE asset_id = ? AND date >= ? ORDER BY date",
+    )
     .raw(true)
   for (const asset of assets) {
-    for (const r of rowsOf.all(asset) as QuotaRow[]) digest.add(r[0], r[1], r[2], r[3], r[4], r[5], r[6])
+    for (const r of rowsOf.all(asset, fromDate) as QuotaRow[]) digest.add(r[0], r[1], r[2], r[3], r[4], r[5], r[6])
   }
-  return digest.digest()
+  return digest.monthDigests()
 }
 
 /** One table's digest, read from the file. */
 export const tableDigest = (db: Database.Database, table: Table): string =>
-  table.name === "quotas" ? quotasDigest(db) : jsonDigest(db, table)
+  table.name === "quotas" ? quotaTableDigest(quotaMonthDigests(db)) : jsonDigest(db, table)
+
+/** The content hash from every table's digest (by name), in TABLES order. */
+export const hashOfDigests = (digests: Readonly<Record<string, string>>): string => {
+  const hash = createHash("sha256")
+  for (const table of TABLES) {
+    const digest = digests[table.name]
+    if (digest === undefined) throw new Error(`no digest for table ${table.name}`)
+    hash.update(`${table.name} ${digest}\n`)
+  }
+  return hash.digest("hex")
+}
 
 /** The snapshot's content hash; `precomputed` digests (by table name) are taken as given. */
 export const contentHash = (db: Database.Database, precomputed: Readonly<Record<string, string>> = {}): string => {
-  const hash = createHash("sha256")
-  for (const table of TABLES) hash.update(`${table.name} ${precomputed[table.name] ?? tableDigest(db, table)}\n`)
-  return hash.digest("hex")
+  const digests: Record<string, string> = {}
+  for (const table of TABLES) digests[table.name] = precomputed[table.name] ?? tableDigest(db, table)
+  return hashOfDigests(digests)
 }
 
 export const rowCounts = (db: Database.Database): Record<string, number> => {
@@ -133,20 +186,50 @@ export const rowCounts = (db: Database.Database): Record<string, number> => {
   return counts
 }
 
+/** What a finished snapshot's hash is made of: kept in its manifest, so that the next daily build reuses what it did not change. */
+export interface SnapshotDigests {
+  readonly hash: string
+  readonly counts: Record<string, number>
+  /** Each table's digest, by name. */
+  readonly tables: Record<string, string>
+  /** The quotas table's month digests (YYYYMM → hex). */
+  readonly quotaMonths: Record<string, string>
+}
+
+/** Digests known before reading the file: the quotas months taken while inserting, and tables left unchanged. */
+export interface KnownDigests {
+  /** All the quotas months and the rows they cover, used when the table's row count agrees; or the months before `from`. */
+  readonly quotas: { readonly months: Readonly<Record<string, string>>; readonly rows: number } | null
+  /** Reuse the months before this YYYYMMDD (the first of a month) from `quotas.months` and read the rest (an increment). */
+  readonly quotasFrom?: number
+  /** Tables whose digest is known (not read). */
+  readonly tables?: Readonly<Record<string, string>>
+}
+
 /**
- * The content hash and row counts of a finished snapshot file, on a read-only connection of its
- * own; the quotas digest taken while inserting is used when the table's row count agrees.
+ * The content hash, table digests and row counts of a finished snapshot file, on a read-only
+ * connection of its own; what `known` gives is taken as given, the rest read from the file.
  */
-export const hashSnapshotFile = (
-  open: (path: string) => Database.Database,
-  path: string,
-  quotas: { readonly digest: string; readonly rows: number } | null,
-): { readonly hash: string; readonly counts: Record<string, number> } => {
+export const hashSnapshotFile = (open: (path: string) => Database.Database, path: string, known: KnownDigests): SnapshotDigests => {
   const db = open(path)
   try {
     const counts = rowCounts(db)
-    const known = quotas !== null && quotas.rows === counts.quotas ? { quotas: quotas.digest } : {}
-    return { hash: contentHash(db, known), counts }
+    let quotaMonths: Record<string, string>
+    if (known.quotas !== null && known.quotasFrom !== undefined) {
+      const from = known.quotasFrom
+      const kept = Object.entries(known.quotas.months).filter(([m]) => Number(m) < Math.floor(from / 100))
+      quotaMonths = { ...Object.fromEntries(kept), ...quotaMonthDigests(db, from) }
+    } else if (known.quotas !== null && known.quotas.rows === counts.quotas) {
+      quotaMonths = { ...known.quotas.months }
+    } else {
+      quotaMonths = quotaMonthDigests(db)
+    }
+    const tables: Record<string, string> = {}
+    for (const table of TABLES) {
+      tables[table.name] =
+        table.name === "quotas" ? quotaTableDigest(quotaMonths) : (known.tables?.[table.name] ?? jsonDigest(db, table))
+    }
+    return { hash: hashOfDigests(tables), counts, tables, quotaMonths }
   } finally {
     db.close()
   }

@@ -6,15 +6,16 @@
  */
 import { workerData } from "node:worker_threads"
 import { answerBlocking, type BlockingChannel } from "./BlockingWorker.ts"
+import type { KnownDigests, SnapshotDigests } from "./ContentHash.ts"
 
 export interface HashRequest extends BlockingChannel {
   readonly path: string
-  /** The quotas digest taken while inserting, used when the table's row count agrees. */
-  readonly quotas: { readonly digest: string; readonly rows: number } | null
+  /** The quotas month digests taken while inserting (used when the table's row count agrees), and any other known digests. */
+  readonly known: KnownDigests
 }
 
 export type HashAnswer =
-  | { readonly _tag: "Hashed"; readonly hash: string; readonly counts: Record<string, number> }
+  | ({ readonly _tag: "Hashed" } & SnapshotDigests)
   | { readonly _tag: "Failed"; readonly reason: string }
 
 const request = workerData as HashRequest
@@ -23,7 +24,7 @@ try {
   const { default: Database } = await import("better-sqlite3")
   const { hashSnapshotFile } = await import("./ContentHash.ts")
   const open = (path: string) => new Database(path, { readonly: true, fileMustExist: true })
-  answer = { _tag: "Hashed", ...hashSnapshotFile(open, request.path, request.quotas) }
+  answer = { _tag: "Hashed", ...hashSnapshotFile(open, request.path, request.known) }
 } catch (e) {
   answer = { _tag: "Failed", reason: String(e) }
 }

@@ -42,6 +42,21 @@ export interface Manifest {
   readonly corrections?: ReadonlyArray<QuotaCorrection>
   /** Series whose latest value comes from the BPR alone (flows, costs and factors null until the cartola arrives). */
   readonly quota_sources?: { readonly bpr_series: number; readonly bpr_rows: number }
+  /**
+   * What the content hash is made of (pipeline 0.5): each table's digest, and the quotas table's
+   * digest per month (YYYYMM). The next daily build starts from this snapshot and re-hashes only
+   * what it changed.
+   */
+  readonly table_digests?: Readonly<Record<string, string>>
+  readonly quota_month_digests?: Readonly<Record<string, string>>
+  /**
+   * How the file was built: from nothing (`cold`), or as an increment of the previous batch's file
+   * (`base`), its quota rows from `from` (YYYY-MM-DD) on merged again; `cold_reason` says why a
+   * build that could have been an increment was not (pipeline 0.5).
+   */
+  readonly build?:
+    | { readonly kind: "cold"; readonly cold_reason?: string }
+    | { readonly kind: "increment"; readonly base: string; readonly from: string }
 }
 
 export const manifestPath = (dir: string, snapshotFile: string): string =>

@@ -6,13 +6,14 @@
  * `.tmp` file behind, never a half snapshot under a real name; a published file is never written
  * again.
  */
-import Database from "better-sqlite3"
-import { existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs"
+
+import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs"
 import { join } from "node:path"
+import Database from "better-sqlite3"
 import { startBlockingWorker } from "./BlockingWorker.ts"
-import { hashSnapshotFile, QuotaDigest, rowCounts } from "./ContentHash.ts"
-import type { HashAnswer, HashRequest } from "./HashWorker.ts"
+import { hashSnapshotFile, type KnownDigests, QuotaDigest, rowCounts, type SnapshotDigests } from "./ContentHash.ts"
 import { fsyncPath } from "./Files.ts"
+import type { HashAnswer, HashRequest } from "./HashWorker.ts"
 import type { AdministratorsTable, FundsTable, QuotasTable, SeriesTable, SnapshotDatabase } from "./Tables.ts"
 import { DDL, FORMAT_VERSION } from "./Tables.ts"
 
@@ -25,6 +26,18 @@ export interface FinishedSnapshot {
   readonly created: boolean
   /** Milliseconds per finishing step (commit, check, hash, sync), for the pipeline's logs. */
   readonly timings: Record<string, number>
+  /** Each table's digest and the quotas' month digests (the manifest keeps them for the next increment). */
+  readonly digests: Pick<SnapshotDigests, "tables" | "quotaMonths">
+}
+
+/** How `finish` ends an incremental build (a copy of the previous snapshot, changed in place). */
+export interface IncrementFinish {
+  /** The previous snapshot's quota month digests; the months from `quotasFrom` on are read again. */
+  readonly quotaMonths: Readonly<Record<string, string>>
+  /** YYYYMMDD, the first of a month: quota months before it are unchanged. */
+  readonly quotasFrom: number
+  /** Digests of the tables the increment left untouched. */
+  readonly tables: Readonly<Record<string, string>>
 }
 
 const QUOTA_COLUMNS = 7
@@ -42,20 +55,36 @@ export class SnapshotWriter {
   private readonly quotaDigest = new QuotaDigest()
   private finished = false
 
-  constructor(dir: string) {
+  /**
+   * A new empty snapshot, or with `base` a copy of that snapshot file to change in place (the
+   * daily increment: pipeline/Increment.ts); either way under a temporary name.
+   */
+  constructor(dir: string, base?: string) {
     mkdirSync(dir, { recursive: true })
     this.dir = dir
     this.tmpPath = join(dir, `.build-${process.pid}-${Date.now()}.sqlite.tmp`)
+    if (base !== undefined) copyFileSync(base, this.tmpPath)
     this.db = new Database(this.tmpPath)
     this.db.pragma("journal_mode = OFF")
     this.db.pragma("synchronous = OFF")
     this.db.pragma("temp_store = MEMORY")
-    this.db.exec(DDL)
+    if (base === undefined) this.db.exec(DDL)
     this.db.exec("BEGIN")
     const row = `(${Array(QUOTA_COLUMNS).fill("?").join(",")})`
     this.quotaInsertBatch = this.db.prepare(`INSERT INTO quotas VALUES ${Array(BATCH).fill(row).join(",")}`)
     this.quotaInsertOne = this.db.prepare(`INSERT INTO quotas VALUES ${row}`)
     this.insertMeta({ format_version: String(FORMAT_VERSION) })
+  }
+
+  /** Deletes every row of `table` (an increment restaging it). */
+  clearTable(table: keyof SnapshotDatabase): void {
+    this.db.prepare(`DELETE FROM ${table}`).run()
+  }
+
+  /** Deletes the quota rows of `assetIds` dated `from` (YYYYMMDD) or later: one index seek per series. */
+  deleteQuotasFrom(assetIds: Iterable<number>, from: number): void {
+    const stmt = this.db.prepare("DELETE FROM quotas WHERE asset_id = ? AND date >= ?")
+    for (const id of assetIds) stmt.run(id, from)
   }
 
   insertMeta(entries: Record<string, string>): void {
@@ -182,7 +211,7 @@ export class SnapshotWriter {
    * Packs, checks, hashes and names the file; returns where it now lives. The hash runs in a
    * worker thread beside the check when the file is large (`hashInWorker` forces either way).
    */
-  finish(batchDate: string, options: { readonly hashInWorker?: boolean } = {}): FinishedSnapshot {
+  finish(batchDate: string, options: { readonly hashInWorker?: boolean; readonly increment?: IncrementFinish } = {}): FinishedSnapshot {
     if (this.finished) throw new Error("snapshot already finished")
     this.finished = true
     const timings: Record<string, number> = {}
@@ -195,21 +224,23 @@ export class SnapshotWriter {
     this.insertMeta({ batch_date: batchDate })
     this.db.exec("COMMIT")
     lap("commit_ms")
+    if (options.increment !== undefined) return this.finishIncrement(batchDate, options.increment, timings, lap)
     // The content hash (with the row counts) only reads the data, which packing does not change:
     // for a large file it runs in a worker thread on the unpacked file while this thread packs and
     // checks; this thread then waits for it (finish stays synchronous). The quotas digest from the
     // inserts stands for the table only when every row went in through insertQuota* in key order
     // and the table holds exactly those rows; otherwise it is read back.
     const digest = this.quotaDigest
-    const quotas = digest.ordered ? { digest: digest.digest(), rows: digest.rows } : null
+    const known: KnownDigests = { quotas: digest.ordered ? { months: digest.monthDigests(), rows: digest.rows } : null }
     const inWorker = options.hashInWorker ?? statSync(this.tmpPath).size >= WORKER_HASH_MIN_BYTES
-    const hashing = inWorker ? startHashing(this.tmpPath, quotas) : hashHere(this.tmpPath, quotas)
+    const hashing = inWorker ? startHashing(this.tmpPath, known) : hashHere(this.tmpPath, known)
     // Packed: key-ordered inserts leave pages ~88 % full (≈43 B per quota row); packing gives ≈38.
     // VACUUM INTO writes the packed copy once, straight to disk; a plain VACUUM builds it in the
     // temp store (memory here: +0.5 GB at full scale) and copies it back.
     const packedPath = this.packedPath
     let hash: string
     let counts: Record<string, number>
+    let digests: FinishedSnapshot["digests"]
     try {
       this.db.prepare("VACUUM INTO ?").run(packedPath)
       this.db.close()
@@ -234,24 +265,67 @@ export class SnapshotWriter {
       }
       hash = answer.hash
       counts = answer.counts
+      digests = { tables: answer.tables, quotaMonths: answer.quotaMonths }
     } catch (e) {
       hashing.wait()
       this.abort()
       throw e
     }
     removeDatabase(this.tmpPath)
-    fsyncPath(packedPath)
+    return this.publish(packedPath, batchDate, { hash, counts, ...digests }, timings, lap)
+  }
+
+  /**
+   * An increment's end: the copy keeps the previous snapshot's packing (no VACUUM: the day's rows
+   * fill the room the pages have), is checked, and hashed here from the digests it did not change.
+   */
+  private finishIncrement(
+    batchDate: string,
+    increment: IncrementFinish,
+    timings: Record<string, number>,
+    lap: (name: string) => void,
+  ): FinishedSnapshot {
+    let answer: SnapshotDigests
+    try {
+      const check = this.db.pragma("integrity_check", { simple: true })
+      lap("integrity_check_ms")
+      if (check !== "ok") throw new Error(`snapshot integrity check failed: ${String(check)}`)
+      this.db.close()
+      answer = hashSnapshotFile(openReadOnly, this.tmpPath, {
+        quotas: { months: increment.quotaMonths, rows: -1 },
+        quotasFrom: increment.quotasFrom,
+        tables: increment.tables,
+      })
+      lap("content_hash_ms")
+    } catch (e) {
+      this.abort()
+      throw e
+    }
+    return this.publish(this.tmpPath, batchDate, answer, timings, lap)
+  }
+
+  /** fsyncs the finished temporary file and renames it to its name (date and content hash). */
+  private publish(
+    from: string,
+    batchDate: string,
+    answer: Omit<SnapshotDigests, "tables" | "quotaMonths"> & FinishedSnapshot["digests"],
+    timings: Record<string, number>,
+    lap: (name: string) => void,
+  ): FinishedSnapshot {
+    const { hash, counts } = answer
+    const digests = { tables: answer.tables, quotaMonths: answer.quotaMonths }
+    fsyncPath(from)
     lap("sync_ms")
     const file = `${batchDate}-${hash.slice(0, 16)}.sqlite`
     const path = join(this.dir, file)
     if (existsSync(path)) {
       // Same date, same content: the published file stays untouched.
-      removeDatabase(packedPath)
-      return { file, path, contentHash: hash, rowCounts: counts, created: false, timings }
+      removeDatabase(from)
+      return { file, path, contentHash: hash, rowCounts: counts, created: false, timings, digests }
     }
-    renameSync(packedPath, path)
+    renameSync(from, path)
     fsyncPath(this.dir)
-    return { file, path, contentHash: hash, rowCounts: counts, created: true, timings }
+    return { file, path, contentHash: hash, rowCounts: counts, created: true, timings, digests }
   }
 
   /** Drops the temporary files (a rejected or failed build). */
@@ -278,13 +352,13 @@ const removeDatabase = (path: string): void => {
 const WORKER_HASH_MIN_BYTES = 32 << 20
 
 /** The same answer as the worker's, computed here when asked for (small files). */
-const hashHere = (path: string, quotas: HashRequest["quotas"]): { readonly wait: () => HashAnswer } => {
+const hashHere = (path: string, known: KnownDigests): { readonly wait: () => HashAnswer } => {
   let answer: HashAnswer | undefined
   return {
     wait: () => {
       if (answer !== undefined) return answer
       try {
-        answer = { _tag: "Hashed", ...hashSnapshotFile(openReadOnly, path, quotas) }
+        answer = { _tag: "Hashed", ...hashSnapshotFile(openReadOnly, path, known) }
       } catch (e) {
         answer = { _tag: "Failed", reason: String(e) }
       }
@@ -298,8 +372,8 @@ const openReadOnly = (path: string) => new Database(path, { readonly: true, file
 const HASH_WORKER = new URL("./HashWorker.ts", import.meta.url)
 
 /** Starts the hash worker (BlockingWorker.ts); hashing a full-size snapshot takes ~3 s. */
-const startHashing = (path: string, quotas: HashRequest["quotas"]): { readonly wait: () => HashAnswer } =>
-  startBlockingWorker<HashRequest, HashAnswer>(HASH_WORKER, { path, quotas }, {
+const startHashing = (path: string, known: KnownDigests): { readonly wait: () => HashAnswer } =>
+  startBlockingWorker<HashRequest, HashAnswer>(HASH_WORKER, { path, known }, {
     deadlineMs: 5 * 60_000,
     noAnswer: { _tag: "Failed", reason: "the hash worker gave no answer" },
   })

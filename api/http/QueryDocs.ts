@@ -5,7 +5,8 @@
  * parameter whose decoded value is a scalar (an integer with its bounds, a boolean, a word of a
  * closed list as `enum`, a date as text) gets that schema, with its `default` when absence means
  * a value (schemas/QueryParams.ts). A value decoded from a text format into a structure (the
- * comma-separated id list of /api/compare) keeps the text schema: that is what is sent.
+ * comma-separated id list of /api/compare) keeps the text schema: that is what is sent. Each
+ * query parameter also carries its schema's description itself, where generators look for it.
  */
 import { Schema } from "effect"
 import { HttpApi, type HttpApiGroup } from "effect/http-api"
@@ -48,6 +49,10 @@ export const documentQueryTypes = <Groups extends HttpApiGroup.Constraint>(
       for (const parameter of operation.parameters ?? []) {
         const schema = parameter.in === "query" ? fields[parameter.name] : undefined
         if (schema !== undefined && SCALARS.has(String(schema.type))) parameter.schema = schema
+        // generators document a parameter by its own description (openapi-typescript's JSDoc)
+        if (parameter.in === "query" && parameter.description === undefined && typeof parameter.schema?.description === "string") {
+          parameter.description = parameter.schema.description
+        }
       }
     }
   }

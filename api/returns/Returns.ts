@@ -38,8 +38,8 @@ export const ReturnsHandlers = HttpApiBuilder.group(
       .handle(
         "returns",
         Effect.fn(function* ({ params, query }) {
-          const valuation = query.valuation ?? "accounting"
-          const basis = query.return_basis ?? "price"
+          const valuation = query.valuation
+          const basis = query.return_basis
           const text = canonicalAssetText(params.asset_id)
           yield* requireEnabled(bases, valuation, basis)
           const ref = yield* parseAssetRef(text)

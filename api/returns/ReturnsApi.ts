@@ -3,6 +3,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { dataErrors, NotFoundResponse } from "../../schemas/ApiErrors.ts"
 import { IsoDate } from "../../schemas/Dates.ts"
+import { withDefault } from "../../schemas/QueryParams.ts"
 import { CompactDate, ExpenseRatioHistory, ExpenseRatioResponse } from "../../schemas/ReturnsCosts.ts"
 import { AdjustedReturnResponse, FundReturnResponse, TotalReturnResponse } from "../../schemas/ReturnsResponses.ts"
 import { RiskMetricsResponse } from "../../schemas/ReturnsRisk.ts"
@@ -15,25 +16,29 @@ const assetId = {
   }),
 }
 
+/** The query of /returns: the cutoff (the latest batch when absent), the valuation and the basis. */
+export const ReturnsQuery = Schema.Struct({
+  as_of_date: Schema.optionalKey(
+    IsoDate.annotate({ description: "Cutoff YYYY-MM-DD, not after the batch date; without it the latest batch" }),
+  ),
+  valuation: Schema.Literals(["accounting", "clp", "real_uf"])
+    .annotate({
+      description: "accounting (default): the quota's currency; clp: each date's observed USD rate; real_uf: CLP deflated by the UF",
+    })
+    .pipe(withDefault("accounting")),
+  return_basis: Schema.Literals(["price", "total"])
+    .annotate({
+      description: "price (default); total: distributions and adjustments applied in windows with verified coverage",
+    })
+    .pipe(withDefault("price")),
+})
+export type ReturnsQuery = typeof ReturnsQuery.Type
+
 export class ReturnsApi extends HttpApiGroup.make("returns")
   .add(
     HttpApiEndpoint.get("returns", "/api/real_assets/:asset_id/returns", {
       params: assetId,
-      query: {
-        as_of_date: Schema.optionalKey(
-          IsoDate.annotate({ description: "Cutoff YYYY-MM-DD, not after the batch date; without it the latest batch" }),
-        ),
-        valuation: Schema.optionalKey(
-          Schema.Literals(["accounting", "clp", "real_uf"]).annotate({
-            description: "accounting (default): the quota's currency; clp: each date's observed USD rate; real_uf: CLP deflated by the UF",
-          }),
-        ),
-        return_basis: Schema.optionalKey(
-          Schema.Literals(["price", "total"]).annotate({
-            description: "price (default); total: distributions and adjustments applied in windows with verified coverage",
-          }),
-        ),
-      },
+      query: ReturnsQuery,
       success: [FundReturnResponse, AdjustedReturnResponse, TotalReturnResponse],
       error: dataErrors(NotFoundResponse),
     }).annotate(OpenApi.Summary, "Returns of a series over eight windows, as decimal fractions, at any past cutoff"),

@@ -2,11 +2,12 @@
  * The options of one pipeline run, from the environment through Effect Config: shared by
  * `pipeline run` and each tick of `pipeline daemon`, so that both run exactly the same batch.
  */
-import { Config, Effect } from "effect"
+
 import { existsSync } from "node:fs"
 import { join } from "node:path"
+import { Config, Effect } from "effect"
 import type { Progress } from "../Build.ts"
-import { captchaSolverOf, captchaSettings } from "../fetch/CaptchaSolver.ts"
+import { captchaSettings, captchaSolverOf } from "../fetch/CaptchaSolver.ts"
 import { defaultFetchOptions } from "../fetch/CmfHttp.ts"
 import { indicatorFetcherOf, indicatorSettings } from "../fetch/IndicatorFetch.ts"
 import type { RunOptions, Source } from "../Pipeline.ts"
@@ -36,6 +37,12 @@ export const runSettings = Config.all({
     ),
   ),
   coverageMin,
+  /** FDS_INCREMENT: 1 (default) builds a day from the previous batch's snapshot when it can; 0 always from nothing. */
+  increment: numberSetting("FDS_INCREMENT", 1).pipe(
+    Config.mapEffect((v) =>
+      v === 0 || v === 1 ? Effect.succeed(v === 1) : Effect.fail(invalidSetting(`FDS_INCREMENT must be 0 or 1, got "${v}"`, v)),
+    ),
+  ),
   fetchTimeoutMillis: numberSetting("FDS_FETCH_TIMEOUT_MS", defaultFetchOptions.timeoutMillis),
   fetchRetries: numberSetting("FDS_FETCH_RETRIES", defaultFetchOptions.retries),
   cmfBaseUrl: textSetting("FDS_CMF_BASE_URL", "https://www.cmfchile.cl"),
@@ -85,6 +92,7 @@ export const runOptionsFromEnv = (
     captcha: captchaSolverOf(s.captcha),
     bprDays: s.bprDays,
     coverageMin: s.coverageMin,
+    increment: s.increment,
     indicators: indicatorFetcherOf(s.indicators),
     fetch: { ...defaultFetchOptions, timeoutMillis: s.fetchTimeoutMillis, retries: s.fetchRetries },
   }

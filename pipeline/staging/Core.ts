@@ -5,15 +5,16 @@
  */
 import { Effect } from "effect"
 import type { FmRegistryRecord } from "../../schemas/CmfRecords.ts"
-import { conceptId, providerId } from "../../schemas/Ids.ts"
-import type { AdministratorsTable, FundsTable, SeriesTable } from "../../snapshots/Tables.ts"
-import type { StageContext } from "../Stage.ts"
 import { dateToInt } from "../../schemas/Dates.ts"
-import { fundEnded } from "../../snapshots/compute/SeriesActivity.ts"
+import { conceptId, providerId } from "../../schemas/Ids.ts"
 import type { FmBprDailyRecord } from "../../schemas/records/FmBprDaily.ts"
+import { fundEnded } from "../../snapshots/compute/SeriesActivity.ts"
+import type { AdministratorsTable, FundsTable, SeriesTable } from "../../snapshots/Tables.ts"
 import type { QuotaSourcesTable } from "../../snapshots/tables/FmExtras.ts"
+import type { IncrementBase } from "../Increment.ts"
+import type { StageContext } from "../Stage.ts"
 import type { CartolaColumns, CartolaInput, CartolaSeriesInfo } from "./CartolaColumns.ts"
-import { mergeQuotas } from "./Quotas.ts"
+import { mergeQuotas, type StagedQuotas } from "./Quotas.ts"
 
 /** The registry step: one administrator per RUT, one fund per RUN (the latest registry file wins). */
 export const stageRegistry = (context: StageContext) =>
@@ -44,11 +45,16 @@ export const stageDailyValues = (context: StageContext) =>
   Effect.gen(function* () {
     const cartolas = context.files("cartola_diaria").map((f) => f.data as CartolaInput)
     const bpr = bprInputs(context)
-    const quotas = yield* mergeQuotas([...cartolas, ...bpr], context.cutoff, context.relabel)
+    const { base } = context
+    const quotas = yield* mergeQuotas([...cartolas, ...bpr], context.cutoff, context.relabel, base === null ? null : { from: base.from, seed: base.seed })
     const { administrators, funds } = context
     let missing = 0
     const series: SeriesTable[] = []
-    for (const s of quotas.series) {
+    const listed =
+      base === null
+        ? quotas.series.map((s) => ({ info: s as CartolaSeriesInfo, assetId: s.assetId, first: quotas.date[s.start]!, last: quotas.date[s.end - 1]! }))
+        : withBase(base, quotas)
+    for (const { info: s, assetId, first, last } of listed) {
       if (!funds.has(s.run)) {
         // A fund reporting daily values that the registry does not list: keep it, and say so.
         const pid = providerId(s.agfRut)
@@ -68,13 +74,13 @@ export const stageDailyValues = (context: StageContext) =>
         missing++
       }
       series.push({
-        asset_id: s.assetId,
+        asset_id: assetId,
         concept_id: conceptId(s.run),
         run: s.run,
         serie: s.serie,
         currency: s.currencyCode,
-        first_date: quotas.date[s.start]!,
-        last_date: quotas.date[s.end - 1]!,
+        first_date: first,
+        last_date: last,
       })
     }
     Object.assign(context.repairs, quotas.repairs, { funds_missing_from_registry: missing })
@@ -104,6 +110,34 @@ export const stageDailyValues = (context: StageContext) =>
       aliasOf: new Map(aliasRows.map((a) => [a.alias_id, a.asset_id])),
     }
   })
+
+/**
+ * An increment's series: the previous snapshot's and the merged region's, in asset-id order. A
+ * series keeps its first date from before `from`, and takes its last from the region, or its last
+ * before `from` when the region has no row of it (a series with neither is gone); its name and
+ * currency are what the merge settled on over every input's series list, as in a cold build.
+ */
+const withBase = (base: IncrementBase, quotas: StagedQuotas) => {
+  const region = new Map(quotas.series.map((s) => [s.assetId, s]))
+  const old = new Map(base.series.map((s) => [s.asset_id, s]))
+  const ids = [...new Set([...region.keys(), ...old.keys()])].sort((a, b) => a - b)
+  const listed: Array<{ info: CartolaSeriesInfo; assetId: number; first: number; last: number }> = []
+  for (const id of ids) {
+    const r = region.get(id)
+    const o = old.get(id)
+    const info = quotas.seen.get(id)
+    if (info === undefined) throw new Error(`increment: series ${id} of the previous snapshot is in no input's series list`)
+    const before = o !== undefined && o.lastBefore !== null ? o : null
+    if (r === undefined && before === null) continue
+    listed.push({
+      info,
+      assetId: id,
+      first: before !== null ? before.first_date : quotas.date[r!.start]!,
+      last: r !== undefined ? quotas.date[r.end - 1]! : before!.lastBefore!,
+    })
+  }
+  return listed
+}
 
 /** The BPR report's decimals of valor cuota: a cartola value further from it than half a unit of the last is a correction. */
 const BPR_PRICE_DECIMALS = 4

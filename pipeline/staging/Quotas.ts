@@ -6,8 +6,8 @@
  */
 import { Effect } from "effect"
 import { intToDate } from "../../schemas/Dates.ts"
-import type { QuotaCorrection } from "../../snapshots/Manifest.ts"
 import { assetId } from "../../schemas/Ids.ts"
+import type { QuotaCorrection } from "../../snapshots/Manifest.ts"
 import { type CmfFileInvalid, cmfFileInvalid } from "../sources/CmfFileInvalid.ts"
 import type { CartolaColumns, CartolaInput, CartolaSeriesInfo } from "./CartolaColumns.ts"
 
@@ -35,6 +35,20 @@ export interface StagedQuotas {
   readonly factorReparto: Float64Array
   readonly repairs: Record<string, number>
   readonly corrections: ReadonlyArray<QuotaCorrection>
+  /** Every series the inputs name (rows or not), by asset id, with the info the merge settled on. */
+  readonly seen: ReadonlyMap<number, CartolaSeriesInfo>
+}
+
+/**
+ * A merge of the rows from `from` on only (the daily increment, pipeline/Increment.ts): rows dated
+ * before it are left out, files whose rows all are (by their summary) are read for their series
+ * alone, and a provisional value is judged against the series' last value before `from` (`seed`,
+ * by asset id) when the region holds none before it.
+ */
+export interface MergeRegion {
+  /** YYYYMMDD */
+  readonly from: number
+  readonly seed: ReadonlyMap<number, number>
 }
 
 /** The largest day-over-day ratio (either way) a provisional value may show against the series' previous value. */
@@ -47,6 +61,7 @@ export const mergeQuotas = (
   cutoff: number,
   /** Renamed series: "RUN|OLD LABEL" → new label; the old label's rows join the new series. */
   relabel: ReadonlyMap<string, string> = new Map(),
+  region: MergeRegion | null = null,
 ): Effect.Effect<StagedQuotas, CmfFileInvalid> =>
   Effect.suspend(() => {
     // Files in date order, so that rows mostly arrive sorted within each series.
@@ -57,9 +72,12 @@ export const mergeQuotas = (
     let afterCutoff = 0
     const maps: Array<ReadonlyArray<number>> = []
     const counts: number[] = []
-    for (const input of files) {
+    const from = region?.from ?? 0
+    // Files of the region's merge whose rows all come before it: only their series are read.
+    const before = files.map((input) => region !== null && input.summary !== undefined && input.summary.latestDate < from)
+    for (const [fi, input] of files.entries()) {
       // Counted from the summary when the whole file is on or before the batch date.
-      const summary = input.summary !== undefined && input.summary.latestDate <= cutoff ? input.summary : undefined
+      const summary = before[fi] || (region === null && input.summary !== undefined && input.summary.latestDate <= cutoff) ? input.summary : undefined
       const f = summary ?? input.load()
       const map = f.series.map((original) => {
         const renamed = relabel.get(`${original.run}|${original.serie}`)
@@ -77,6 +95,7 @@ export const mergeQuotas = (
       })
       maps.push(map)
       for (let g = counts.length; g < infos.length; g++) counts.push(0)
+      if (before[fi]) continue
       if (summary !== undefined) {
         for (let k = 0; k < map.length; k++) counts[map[k]!]! += summary.seriesRows[k]!
         continue
@@ -84,7 +103,7 @@ export const mergeQuotas = (
       const columns = f as CartolaColumns
       for (let i = 0; i < columns.date.length; i++) {
         if (columns.date[i]! > cutoff) afterCutoff++
-        else counts[map[columns.seriesIndex[i]!]!]!++
+        else if (columns.date[i]! >= from) counts[map[columns.seriesIndex[i]!]!]!++
       }
     }
     // Series in asset-id order; each gets a segment of the one merged buffer, in that order, so
@@ -127,12 +146,13 @@ export const mergeQuotas = (
     const fill = start.slice()
     // Second pass: each file loaded again and copied into its series' segments.
     files.forEach((input, fi) => {
+      if (before[fi]) return
       const f = input.load()
       if (f.series.length !== maps[fi]!.length) {
         throw new Error(`cartola ${input.file}: its columns list ${f.series.length} series, its summary ${maps[fi]!.length} (stale parse cache?)`)
       }
       for (let i = 0; i < f.date.length; i++) {
-        if (f.date[i]! > cutoff) continue
+        if (f.date[i]! > cutoff || f.date[i]! < from) continue
         const at = fill[maps[fi]![f.seriesIndex[i]!]!]!++
         cols.date[at] = f.date[i]!
         cols.price[at] = f.price[i]!
@@ -223,8 +243,9 @@ export const mergeQuotas = (
         // A provisional value more than PROVISIONAL_JUMP away from the series' previous one is left
         // out (counted): the BPR is a rounded report, not worth a 1e300 typo going live; the
         // series stays active at its previous value until the cartola says what the day was.
-        if (weak[fileOf[i]!] && w > segmentStart) {
-          const ratio = cols.price[i]! / cols.price[w - 1]!
+        const previous = w > segmentStart ? cols.price[w - 1]! : region?.seed.get(ids[g]!)
+        if (weak[fileOf[i]!] && previous !== undefined) {
+          const ratio = cols.price[i]! / previous
           if (!(ratio <= PROVISIONAL_JUMP && ratio >= 1 / PROVISIONAL_JUMP)) {
             implausible++
             continue
@@ -260,6 +281,7 @@ export const mergeQuotas = (
       ...out,
       repairs: { duplicate_rows_across_files: duplicates, rows_after_batch_date: afterCutoff, provisional_rows_replaced: replaced, provisional_rows_implausible: implausible },
       corrections,
+      seen: new Map(infos.map((info, g) => [ids[g]!, info])),
     })
   })
 

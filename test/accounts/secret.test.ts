@@ -9,6 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
+import { logChildOutput } from "../support/testLog.ts"
 
 const root = join(import.meta.dirname, "..", "..")
 const crashAt = join(root, "test", "ops", "support", "crashAt.ts")
@@ -25,6 +26,7 @@ const serve = (dataDir: string, env: Record<string, string> = {}, preload: strin
     env: { ...base, FDS_DATA_DIR: dataDir, PORT: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   })
+  logChildOutput(child, `serve (pid ${child.pid})`)
   let out = ""
   return new Promise((resolve) => {
     let listening = false

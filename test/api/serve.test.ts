@@ -11,6 +11,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 import { makeFixtureA } from "../support/snapshotFixture.ts"
+import { logChildOutput } from "../support/testLog.ts"
 
 const root = fileURLToPath(new URL("../..", import.meta.url))
 const fx = makeFixtureA()
@@ -24,6 +25,7 @@ const serveUntilExit = (env: Record<string, string>, timeoutMillis = 20_000) =>
       env: { ...process.env, FDS_DATA_DIR: fx.dataDir, ...env },
       stdio: ["ignore", "ignore", "pipe"],
     })
+    logChildOutput(child, `serve (pid ${child.pid})`)
     let stderr = ""
     child.stderr!.on("data", (chunk: Buffer) => {
       stderr += chunk.toString()
@@ -68,6 +70,7 @@ describe("./fds serve", () => {
       env: { ...process.env, FDS_DATA_DIR: fx.dataDir, PORT: "0", FDS_MAX_CONNECTIONS_PER_IP: "2", FDS_HEADERS_TIMEOUT_MS: "500" },
       stdio: ["ignore", "pipe", "pipe"],
     })
+    logChildOutput(child, `serve (pid ${child.pid})`)
     try {
       const port = await new Promise<number>((resolve, reject) => {
         let out = ""

@@ -13,6 +13,7 @@ import { promisify } from "node:util"
 import { request } from "undici"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { writeSample } from "../../pipeline/sample/Sample.ts"
+import { logChildOutput } from "../support/testLog.ts"
 
 const run = promisify(execFile)
 const root = join(import.meta.dirname, "..", "..")
@@ -63,6 +64,7 @@ beforeAll(async () => {
     env: { ...env, PORT: "0", FDS_STALE_AFTER_HOURS: "1000000" },
     stdio: ["ignore", "pipe", "pipe"],
   })
+  logChildOutput(server, `serve (pid ${server.pid})`)
   base = await new Promise<string>((resolve, reject) => {
     let out = ""
     const onData = (chunk: Buffer) => {

@@ -1,9 +1,11 @@
 /**
  * A TypeScript client generated from GET /openapi.json works: openapi-typescript (in
  * tools/openapi-typescript, it needs the TypeScript 5 compiler API) turns the served document into
- * `schema.d.ts` without a warning; a small openapi-fetch module written against those types
- * type-checks with the project's tsc (strict), while wrong calls do not; run by Node, the module
- * calls three routes of the real server with a real key and gets the fixture's data.
+ * `schema.d.ts` without a warning, with typed query parameters (`limit?: number`,
+ * `is_etf?: boolean`, closed lists as unions); a small openapi-fetch module written against those
+ * types type-checks with the project's tsc (strict), while wrong calls (a limit given as text) do
+ * not; run by Node, the module calls four routes of the real server (the market fixture, with
+ * returns) with a real key and gets the fixture's data.
  */
 import { execFile } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
@@ -11,18 +13,19 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { marketFixtureData } from "../market/fixtureFunds.ts"
+import { makeMarketFixture } from "../market/marketSnapshot.ts"
 import { type CreatedKey, createKey, get, type RunningServer, startServer } from "../support/server.ts"
-import { fixtureA, makeFixtureA } from "../support/snapshotFixture.ts"
 
 const repoRoot = fileURLToPath(new URL("../..", import.meta.url))
 const GENERATOR = join(repoRoot, "tools", "openapi-typescript", "node_modules", "openapi-typescript", "bin", "cli.js")
 const TSC = join(repoRoot, "node_modules", "typescript", "bin", "tsc")
 
-/** The client as a user would write it: three calls, the second's answer feeding the third. */
+/** The client as a user would write it: four calls, the second's answer feeding the third; typed query values. */
 const CLIENT = `import createClient from "openapi-fetch"
 import type { paths } from "./schema.d.ts"
 
-export const callThree = async (baseUrl: string, key: string) => {
+export const callFour = async (baseUrl: string, key: string) => {
   const client = createClient<paths>({ baseUrl, headers: { "X-Api-Key": key } })
   const providers = await client.GET("/api/asset_providers")
   const funds = await client.GET("/api/all-funds", { params: { query: { vehicle: "mutual_fund" } } })
@@ -31,16 +34,26 @@ export const callThree = async (baseUrl: string, key: string) => {
   const days = await client.GET("/api/real_assets/{asset_id}/days", {
     params: { path: { asset_id: first.serieId }, query: { from_date: "2000-01-01" } },
   })
+  const limit: number = 2
+  const page = await client.GET("/api/screener", {
+    params: { query: { currency: "PESOS", sort: "1m", order: "desc", limit, offset: 1 } },
+  })
   return {
     providers: { status: providers.response.status, names: providers.data?.data.map((p) => p.attributes.name) ?? [] },
     funds: { status: funds.response.status, count: funds.data?.meta.count ?? 0, serieId: first.serieId },
     days: { status: days.response.status, prices: days.data?.data.map((d) => d.attributes.price) ?? [] },
+    screener: {
+      status: page.response.status,
+      limit: page.data?.meta.limit,
+      offset: page.data?.meta.offset,
+      ids: page.data?.data.map((d) => d.id) ?? [],
+    },
   }
 }
 `
 
-const RUN = `import { callThree } from "./client.ts"
-console.log(JSON.stringify(await callThree(process.argv[2] ?? "", process.env.FDS_KEY ?? "")))
+const RUN = `import { callFour } from "./client.ts"
+console.log(JSON.stringify(await callFour(process.argv[2] ?? "", process.env.FDS_KEY ?? "")))
 `
 
 /** Calls the generated types must refuse; each line after a marker is one error. */
@@ -54,6 +67,10 @@ void client.GET("/api/no-such-route")
 void client.GET("/api/real_assets/{asset_id}/days", { params: { query: { from_date: "2026-01-01" } } })
 // @ts-expect-error: vehicle is one of four words
 void client.GET("/api/all-funds", { params: { query: { vehicle: "bonds" } } })
+// @ts-expect-error: limit is a number, not text
+void client.GET("/api/screener", { params: { query: { limit: "50" } } })
+// @ts-expect-error: is_etf is a boolean, not text
+void client.GET("/api/fi/instruments", { params: { query: { is_etf: "true" } } })
 export const misuse = async () => {
   const { data } = await client.GET("/api/all-funds")
   // @ts-expect-error: an all-funds row has no such field
@@ -101,7 +118,7 @@ const node = (cwd: string, args: ReadonlyArray<string>, env: Record<string, stri
   })
 
 describe("a client generated with openapi-typescript + openapi-fetch", () => {
-  const fx = makeFixtureA()
+  const fx = makeMarketFixture({ returns: true })
   const dir = mkdtempSync(join(tmpdir(), "fds-client-"))
   let server: RunningServer
   let key: CreatedKey
@@ -141,6 +158,45 @@ describe("a client generated with openapi-typescript + openapi-fetch", () => {
     }
   })
 
+  it("the generated types take query values by their types: integers as number, booleans as boolean, closed lists as unions", () => {
+    const schema = readFileSync(join(dir, "schema.d.ts"), "utf8")
+    /** The query parameters of an operation, `name?: type` with the JSDoc lines left out. */
+    const query = (operation: string): string[] => {
+      const start = schema.indexOf(`    "${operation}": {`)
+      expect(start, operation).toBeGreaterThan(-1)
+      const block = schema.slice(start).split("            header?: never;")[0]!
+      return block
+        .split("\n")
+        .map((line) => line.trim())
+        .filter((line) => /^[a-z_0-9]+\?: /.test(line))
+    }
+    expect(query("market.screener")).toEqual(
+      expect.arrayContaining([
+        "limit?: number;",
+        "offset?: number;",
+        "cmf_spheres_min?: number;",
+        "cmf_spheres_max?: number;",
+        'order?: "asc" | "desc";',
+        'currency?: "PESOS" | "DOLAR";',
+        'investor_class?: "APV" | "Institutional" | "Retail";',
+      ]),
+    )
+    expect(query("fi.instruments")).toEqual(
+      expect.arrayContaining([
+        "provider_id?: number;",
+        "is_etf?: boolean;",
+        "limit?: number;",
+        "offset?: number;",
+        'status?: "active" | "inactive" | "unknown" | "all";',
+      ]),
+    )
+    expect(query("fi.prices")).toEqual(expect.arrayContaining(["limit?: number;", "offset?: number;"]))
+    expect(query("market.tacChanges")).toEqual(expect.arrayContaining(["limit?: number;", 'direction?: "up" | "down";']))
+    // no query parameter of any operation is an integer or a boolean spelled as text
+    expect(schema).not.toMatch(/(limit|offset|provider_id|cmf_spheres_min|cmf_spheres_max)\?: string;/)
+    expect(schema).not.toMatch(/is_etf\?: "true" \| "false";/)
+  })
+
   it("the client type-checks against the generated types (strict), and wrong calls are refused", async () => {
     const checked = await node(dir, [TSC, "-p", "tsconfig.json"])
     expect(checked.stdout + checked.stderr).toBe("")
@@ -149,10 +205,10 @@ describe("a client generated with openapi-typescript + openapi-fetch", () => {
     const unguarded = await node(dir, [TSC, "-p", "tsconfig.unguarded.json"])
     expect(unguarded.code).not.toBe(0)
     const errors = unguarded.stdout.split("\n").filter((line) => /^unguarded\.ts\(\d+,\d+\): error TS\d+/.test(line))
-    expect(errors.map((line) => line.match(/error (TS\d+)/)![1])).toEqual(["TS2554", "TS2741", "TS2322", "TS2339"])
+    expect(errors.map((line) => line.match(/error (TS\d+)/)![1])).toEqual(["TS2554", "TS2741", "TS2322", "TS2322", "TS2322", "TS2339"])
   })
 
-  it("run by Node, it calls three routes with the key and gets 200 and the fixture's data", async () => {
+  it("run by Node, it calls four routes with the key and gets 200 and the fixture's data", async () => {
     const run = await node(dir, ["run.ts", server.url], { FDS_KEY: key.key })
     expect(run.stderr).toBe("")
     expect(run.code).toBe(0)
@@ -160,8 +216,9 @@ describe("a client generated with openapi-typescript + openapi-fetch", () => {
       providers: { status: number; names: string[] }
       funds: { status: number; count: number; serieId: string }
       days: { status: number; prices: number[] }
+      screener: { status: number; limit: number; offset: number; ids: string[] }
     }
-    const fixture = fixtureA()
+    const fixture = marketFixtureData()
     expect(result.providers).toEqual({ status: 200, names: fixture.administrators.map((a) => a.name) })
     expect(result.funds.status).toBe(200)
     expect(result.funds.count).toBeGreaterThan(0)
@@ -170,5 +227,11 @@ describe("a client generated with openapi-typescript + openapi-fetch", () => {
     expect(result.days.status).toBe(200)
     expect(result.days.prices).toEqual(series!.quotas.map((q) => q.price))
     expect(result.days.prices.length).toBeGreaterThan(0)
+    // the typed page (limit 2 from offset 1) is the one the same query sent as a URL gives
+    const direct = await get(`${server.url}/api/screener?currency=PESOS&sort=1m&order=desc&limit=2&offset=1`, { "x-api-key": key.key })
+    expect(direct.status).toBe(200)
+    const ids = (direct.body as { data: Array<{ id: string }> }).data.map((d) => d.id)
+    expect(ids).toHaveLength(2)
+    expect(result.screener).toEqual({ status: 200, limit: 2, offset: 1, ids })
   })
 })

@@ -20,6 +20,7 @@ import { type AccountsServer, call, startAccountsServer } from "../accounts/supp
 import { type SentMail, type SmtpSink, startSmtpSink } from "../accounts/support/mail.ts"
 import { signIn } from "../accounts/support/session.ts"
 import { writeSolver } from "../support/captchaSolver.ts"
+import { logChildOutput } from "../support/testLog.ts"
 import { type CmfServer, startCmfServer } from "../support/cmfServer.ts"
 import { waitFor } from "../support/server.ts"
 import { root } from "./support/ops.ts"
@@ -92,6 +93,7 @@ const runCli = (args: string[], env: Record<string, string>): Promise<{ code: nu
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     })
+    logChildOutput(child, `${args.slice(0, 2).join(" ")} (pid ${child.pid})`)
     let stdout = ""
     let stderr = ""
     child.stdout!.on("data", (c: Buffer) => (stdout += c.toString()))
@@ -292,6 +294,7 @@ describe("alert mails after a publish", () => {
         FDS_PIPELINE_RETRIES: "0",
       },
     })
+    logChildOutput(child, `pipeline daemon (pid ${child.pid})`)
     let buffer = ""
     child.stdout!.on("data", (c: Buffer) => {
       buffer += c.toString()

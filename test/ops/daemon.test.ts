@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { writeSolver } from "../support/captchaSolver.ts"
 import { type CmfServer, startCmfServer } from "../support/cmfServer.ts"
 import { waitFor } from "../support/server.ts"
+import { logChildOutput } from "../support/testLog.ts"
 import { readStatusFile, root, spawnDaemon, writeMiniSample } from "./support/ops.ts"
 
 interface LogLine {
@@ -118,6 +119,7 @@ describe("pipeline daemon", () => {
         stdio: ["ignore", "pipe", "pipe"],
         env: { ...process.env, FDS_DATA_DIR: join(work, "never"), [name]: value },
       })
+      logChildOutput(child, `pipeline daemon (pid ${child.pid})`)
       let stderr = ""
       child.stderr!.on("data", (c: Buffer) => {
         stderr += c.toString()

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { healthState, type PipelineStatus, santiagoStartOf, staleAt, writeStatus } from "../../snapshots/Status.ts"
 import { get, type RunningServer, startServer } from "../support/server.ts"
 import { makeFixtureA } from "../support/snapshotFixture.ts"
+import { logChildOutput } from "../support/testLog.ts"
 import { root } from "./support/ops.ts"
 
 const status = (outcome: PipelineStatus["outcome"]): PipelineStatus => ({
@@ -132,6 +133,7 @@ describe("GET /health with a pipeline status", () => {
       env: { ...process.env, FDS_DATA_DIR: fx.dataDir, PORT: "0", FDS_STALE_AFTER_HOURS: String(24 * 365 * 100) },
       stdio: ["ignore", "pipe", "pipe"],
     })
+    logChildOutput(child, `serve (pid ${child.pid})`)
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let out = ""

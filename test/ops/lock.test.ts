@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { writeSolver } from "../support/captchaSolver.ts"
 import { type CmfServer, startCmfServer } from "../support/cmfServer.ts"
 import { waitFor } from "../support/server.ts"
+import { logChildOutput } from "../support/testLog.ts"
 import { root, runCli, writeMiniSample } from "./support/ops.ts"
 
 let work: string
@@ -54,6 +55,7 @@ const deadPid = (): number => spawnSync("true").pid!
 const spawnTracked = (command: string, args: ReadonlyArray<string>, env: Record<string, string> = {}): ChildProcess => {
   const child = spawn(command, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } })
   children.push(child)
+  logChildOutput(child, `${[command, ...args].map((a) => a.split("/").at(-1)).slice(0, 4).join(" ")} (pid ${child.pid})`)
   return child
 }
 const exitOf = (child: ChildProcess): Promise<number | null> =>

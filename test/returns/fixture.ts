@@ -13,6 +13,7 @@ import type { QuotasTable } from "../../snapshots/Tables.ts"
 import { SnapshotWriter } from "../../snapshots/Writer.ts"
 import { type CreatedKey, createKey, get, type JsonResponse, type RunningServer } from "../support/server.ts"
 import { type FixtureDir, makeDataDir, manifestFor, testCrc32 } from "../support/snapshotFixture.ts"
+import { logLinesTo } from "../support/testLog.ts"
 import {
   ALL_SERIES,
   BATCH_DATE,
@@ -126,7 +127,13 @@ export const startWithFlags = async (
   for (const [k, v] of Object.entries({ ...process.env, ...flags })) if (v !== undefined) env[k] = v
   for (const f of FLAGS) if (flags[f] === undefined) delete env[f]
   const scope = Effect.runSync(Scope.make())
-  const layer = ServerLive({ dataDir, host: "127.0.0.1", port: 0 }).pipe(
+  const layer = ServerLive({
+    dataDir,
+    host: "127.0.0.1",
+    port: 0,
+    accessLog: logLinesTo("access log"),
+    errorLog: logLinesTo("error log"),
+  }).pipe(
     Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env }))),
   )
   const exit = await Effect.runPromiseExit(Layer.buildWithScope(layer, scope))

@@ -2,10 +2,11 @@
  * The snapshot format: writer → reader round trip, content hash, naming, immutability of a
  * published file, manifest and CURRENT pointer. Expected values come from the fixture's own data.
  */
-import Database from "better-sqlite3"
+
 import { createHash } from "node:crypto"
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import Database from "better-sqlite3"
 import { afterEach, describe, expect, it } from "vitest"
 import { contentHash } from "../../snapshots/ContentHash.ts"
 import { manifestPath, readManifest, writeManifest } from "../../snapshots/Manifest.ts"
@@ -177,7 +178,8 @@ describe("content hash and file name", () => {
    * The documented canonical dump (snapshots/ContentHash.ts): SHA-256 over "<name> <digest>\n" per
    * table in TABLES order; a table's digest is SHA-256 over its rows in primary-key order, each a
    * JSON array of its columns in DDL order on its own line — except quotas, whose rows are seven
-   * little-endian float64 each (NULL as NaN). Built here from the fixture's own values with a
+   * little-endian float64 each (NULL as NaN), hashed per calendar month, the table's digest taken
+   * over "<YYYYMM> <month digest>" lines. Built here from the fixture's own values with a
    * DataView, not from the database nor the project's digest code.
    */
   const expectedHash = (data: FixtureData): string => {
@@ -186,11 +188,16 @@ describe("content hash and file name", () => {
     const table = (name: string, lines: unknown[][]) => {
       const t = createHash("sha256")
       if (name === "quotas") {
-        const bytes = new DataView(new ArrayBuffer(lines.length * 56))
-        for (const [i, l] of lines.entries()) {
-          for (const [j, v] of l.entries()) bytes.setFloat64(i * 56 + j * 8, v === null ? Number.NaN : (v as number), true)
+        // cut by calendar month (YYYYMM of the date), months ascending: "<YYYYMM> <month digest>\n"
+        const months = [...new Set(lines.map((l) => Math.floor((l[1] as number) / 100)))].sort((a, b) => a - b)
+        for (const month of months) {
+          const rowsOfMonth = lines.filter((l) => Math.floor((l[1] as number) / 100) === month)
+          const bytes = new DataView(new ArrayBuffer(rowsOfMonth.length * 56))
+          for (const [i, l] of rowsOfMonth.entries()) {
+            for (const [j, v] of l.entries()) bytes.setFloat64(i * 56 + j * 8, v === null ? Number.NaN : (v as number), true)
+          }
+          t.update(`${month} ${createHash("sha256").update(new Uint8Array(bytes.buffer)).digest("hex")}\n`)
         }
-        t.update(new Uint8Array(bytes.buffer))
       } else {
         for (const l of lines) t.update(JSON.stringify(l) + "\n")
       }

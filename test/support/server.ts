@@ -15,6 +15,7 @@ import type { AccessLogSink } from "../../api/http/RequestLog.ts"
 import type { ErrorLogSink } from "../../api/http/ServerErrors.ts"
 import type { EdgeOptions } from "../../api/ratelimit/Edge.ts"
 import { ServerLive } from "../../api/Server.ts"
+import { logLinesTo } from "./testLog.ts"
 
 export interface RunningServer {
   readonly url: string
@@ -26,9 +27,9 @@ export const startServer = async (options: {
   readonly dataDir: string
   readonly pollMillis?: number
   readonly drainMillis?: number
-  /** Where access log lines go; dropped by default (the tests' output stays readable). */
+  /** Where access log lines go; by default the test's log, printed only if the test fails. */
   readonly accessLog?: AccessLogSink
-  /** Where the error lines of failed requests go; dropped by default. */
+  /** Where the error lines of failed requests go; by default the test's log, as the access lines. */
   readonly errorLog?: ErrorLogSink
   /**
    * Variables the server's configuration reads on top of process.env (effect's default provider
@@ -43,8 +44,8 @@ export const startServer = async (options: {
     dataDir: options.dataDir,
     host: "127.0.0.1",
     port: 0,
-    accessLog: options.accessLog ?? (() => {}),
-    errorLog: options.errorLog ?? (() => {}),
+    accessLog: options.accessLog ?? logLinesTo("access log"),
+    errorLog: options.errorLog ?? logLinesTo("error log"),
     ...(options.pollMillis === undefined ? {} : { pollMillis: options.pollMillis }),
     ...(options.drainMillis === undefined ? {} : { drainMillis: options.drainMillis }),
     ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),

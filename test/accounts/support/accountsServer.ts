@@ -8,6 +8,7 @@ import { HttpServer } from "effect/http"
 import { request } from "undici"
 import type { EdgeOptions } from "../../../api/ratelimit/Edge.ts"
 import { ServerLive } from "../../../api/Server.ts"
+import { logLinesTo } from "../../support/testLog.ts"
 
 export interface AccountsServer {
   readonly url: string
@@ -42,6 +43,8 @@ export const startAccountsServer = async (options: {
     port: 0,
     rateLimit: options.rateLimit,
     trustedProxies: options.trustedProxies,
+    accessLog: logLinesTo("access log"),
+    errorLog: logLinesTo("error log"),
   }).pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord({ ...options.env }))))
   if (options.clock !== undefined) layer = layer.pipe(Layer.provide(Layer.succeed(Clock.Clock, options.clock)))
   const exit = await Effect.runPromiseExit(Layer.buildWithScope(layer, scope))

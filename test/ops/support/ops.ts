@@ -10,6 +10,7 @@ import { join } from "node:path"
 import { expect } from "vitest"
 import { writeSample } from "../../../pipeline/sample/Sample.ts"
 import { contentHash, rowCounts } from "../../../snapshots/ContentHash.ts"
+import { logChildOutput } from "../../support/testLog.ts"
 
 export const root = join(import.meta.dirname, "..", "..", "..")
 const main = join(root, "pipeline", "main.ts")
@@ -67,6 +68,7 @@ export const runCli = (dataDir: string, args: ReadonlyArray<string>, options: Cl
           cwd: root,
           stdio: ["ignore", "pipe", "pipe"],
         })
+  logChildOutput(child, `${args.slice(0, 2).join(" ")} (pid ${child.pid})`)
   options.onSpawn?.(child)
   let stdout = ""
   let stderr = ""
@@ -167,6 +169,7 @@ export const spawnDaemon = <L>(env: Record<string, string>): DaemonProcess<L> =>
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...(process.env as Record<string, string>), ...env },
   })
+  logChildOutput(child, `pipeline daemon (pid ${child.pid})`)
   const lines: L[] = []
   let buffer = ""
   child.stdout!.on("data", (c: Buffer) => {

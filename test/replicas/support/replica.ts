@@ -5,6 +5,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { join } from "node:path"
+import { logChildOutput } from "../../support/testLog.ts"
 
 export const root = join(import.meta.dirname, "..", "..", "..")
 export const main = join(root, "api", "main.ts")
@@ -21,6 +22,7 @@ export const startReplica = async (env: Record<string, string>): Promise<Replica
     env: { ...process.env, ...env, PORT: "0", HOST: "127.0.0.1" },
     stdio: ["ignore", "pipe", "pipe"],
   })
+  logChildOutput(child, `serve (pid ${child.pid})`)
   let output = ""
   child.stdout?.on("data", (d: Buffer) => (output += d.toString()))
   child.stderr?.on("data", (d: Buffer) => (output += d.toString()))

@@ -1,0 +1,191 @@
+/**
+ * The daily increment: a batch built from the previous batch's snapshot instead of from nothing.
+ *
+ * The quota merge (staging/Quotas.ts) decides each (series, date) from the rows of that series and
+ * date alone, except a provisional value, judged against the series' previous kept value. So if
+ * every input with a row before a date `from` is the same in both batches, and the previous
+ * batch's cutoff was at least the day before `from`, the rows before `from` are the same in both
+ * batches, and so are the previous snapshot's. The increment copies that file, deletes its quota
+ * rows from `from` on, and merges again only the rows from `from` on (with each series' last value
+ * before `from` as the provisional check's previous value); the series' names and currencies are
+ * settled over every input's series list, as the cold merge does. Every other table is staged
+ * again from its inputs and rewritten; the computed tables are computed again. The content hash
+ * is canonical (the same rows give the same hash, however built): it re-hashes the quota months
+ * from `from`'s month and every other table, and takes the earlier months' digests from the
+ * previous manifest. `pipeline reproduce` builds from nothing and must give the same hash
+ * (test/pipeline/Increment.test.ts checks increments against cold builds).
+ *
+ * `from` is the earliest of: the day after the previous batch date, the first date of every new or
+ * withdrawn daily-values file, and the first provisional (BPR) value the previous snapshot holds
+ * (so that every provisional row is merged again). The build falls back to a cold one, saying why
+ * in the manifest, when: no previous snapshot is published (or it is of this date or later), its
+ * manifest lacks the digests or is of another format or pipeline version, the renames or the FM
+ * registry changed (they relabel and describe the whole history), a withdrawn file's dates are
+ * unknown, or `from` is more than MAX_REGION_MONTHS before the batch date (a restatement that old
+ * rewrites most of the history: the cold build does it faster).
+ */
+
+import { existsSync } from "node:fs"
+import { join } from "node:path"
+import Database from "better-sqlite3"
+import type { DataSetName } from "../schemas/CmfRecords.ts"
+import { dateToInt, intToDate } from "../schemas/Dates.ts"
+import { type Manifest, readManifest } from "../snapshots/Manifest.ts"
+import { FORMAT_VERSION } from "../snapshots/Tables.ts"
+import type { LoadedInputs } from "./Build.ts"
+import type { RawFileObserved } from "./ledger/Ledger.ts"
+import type { CartolaColumns, CartolaInput } from "./staging/CartolaColumns.ts"
+import type { ParsedCache } from "./staging/ParsedCache.ts"
+import { PIPELINE_VERSION } from "./Version.ts"
+
+/** A restatement further back than this rebuilds from nothing. */
+export const MAX_REGION_MONTHS = 24
+
+/** Data sets whose inputs must be the same for an increment (they relabel or describe the whole history). */
+const WHOLE_HISTORY: ReadonlyArray<DataSetName> = ["series_renames", "fm_registry"]
+/** Data sets merged into the quotas. */
+const DAILY_VALUES: ReadonlyArray<DataSetName> = ["cartola_diaria", "fm_bpr_daily"]
+
+/** A series of the previous snapshot, as the increment's staging needs it. */
+export interface BaseSeries {
+  readonly asset_id: number
+  readonly first_date: number
+  readonly last_date: number
+  /** Its last quota date before `from` (null: none). */
+  readonly lastBefore: number | null
+}
+
+/** What staging takes from the previous snapshot (see staging/Core.ts). */
+export interface IncrementBase {
+  /** YYYYMMDD: quota rows from this date on are merged again. */
+  readonly from: number
+  /** Each series' last price before `from`, by asset id. */
+  readonly seed: ReadonlyMap<number, number>
+  readonly series: ReadonlyArray<BaseSeries>
+}
+
+/** The previous published snapshot a daily build may start from. */
+export interface PreviousSnapshot {
+  readonly dir: string
+  readonly file: string
+}
+
+export type IncrementPlan =
+  | { readonly kind: "increment"; readonly path: string; readonly manifest: Manifest; readonly base: IncrementBase }
+  | { readonly kind: "cold"; readonly reason: string }
+
+const cold = (reason: string): IncrementPlan => ({ kind: "cold", reason })
+
+const shasOf = (inputs: ReadonlyArray<{ readonly data_set: string; readonly sha256: string }>, dataSet: string): string =>
+  inputs
+    .filter((i) => i.data_set === dataSet)
+    .map((i) => i.sha256)
+    .join(",")
+
+/** YYYYMMDD `months` calendar months before `date`'s month, on its first day. */
+const monthsBefore = (date: number, months: number): number => {
+  const y = Math.floor(date / 10000)
+  const m = Math.floor(date / 100) % 100
+  const k = y * 12 + (m - 1) - months
+  return Math.floor(k / 12) * 10000 + ((k % 12) + 1) * 100 + 1
+}
+
+/** The earliest date of a cartola's rows (its first row need not be: files are not always in date order); 0 when empty. */
+const earliest = (columns: CartolaColumns): number => {
+  let min = 0
+  for (const d of columns.date) if (min === 0 || d < min) min = d
+  return min
+}
+
+/** The first date a withdrawn daily-values file held, from the parse cache; null when unknown. */
+const firstDateOf = (
+  input: { readonly data_set: string; readonly name: string; readonly sha256: string },
+  cache: ParsedCache["Service"] | null,
+): number | null => {
+  if (cache === null) return null
+  const entry = { sha256: input.sha256, name: input.name }
+  if (input.data_set === "cartola_diaria") {
+    const columns = cache.get(entry)
+    return columns === undefined ? null : earliest(columns)
+  }
+  const parsed = cache.getRecords(entry)
+  if (parsed === undefined) return null
+  let first: number | null = null
+  for (const r of parsed.records as ReadonlyArray<{ readonly date?: unknown }>) {
+    if (typeof r.date !== "string") return null
+    const d = dateToInt(r.date)
+    if (first === null || d < first) first = d
+  }
+  return first ?? 0
+}
+
+/**
+ * Whether the batch of `batchDate` can be built from `previous`, and from which date on; read-only
+ * (the previous snapshot is opened read-only for its series and provisional values).
+ */
+export const planIncrement = (
+  previous: PreviousSnapshot | null,
+  inputs: ReadonlyArray<RawFileObserved>,
+  loaded: LoadedInputs,
+  batchDate: string,
+  cache: ParsedCache["Service"] | null,
+): IncrementPlan => {
+  if (previous === null) return cold("no previous snapshot")
+  const path = join(previous.dir, previous.file)
+  if (!existsSync(path)) return cold(`the previous snapshot ${previous.file} is not on disk`)
+  let manifest: Manifest
+  try {
+    manifest = readManifest(previous.dir, previous.file)
+  } catch (e) {
+    return cold(`the previous snapshot's manifest cannot be read (${String(e)})`)
+  }
+  if (manifest.batch_date >= batchDate) return cold(`the previous snapshot is of ${manifest.batch_date}, not before ${batchDate}`)
+  if (manifest.format_version !== FORMAT_VERSION) return cold(`the previous snapshot is of format ${manifest.format_version}`)
+  if (manifest.pipeline_version !== PIPELINE_VERSION) return cold(`the previous snapshot was built by pipeline ${manifest.pipeline_version}`)
+  if (manifest.table_digests === undefined || manifest.quota_month_digests === undefined) return cold("the previous manifest has no table digests")
+  for (const dataSet of WHOLE_HISTORY) {
+    if (shasOf(manifest.inputs, dataSet) !== shasOf(inputs, dataSet)) return cold(`the ${dataSet} inputs changed`)
+  }
+  const cutoff = dateToInt(batchDate)
+  let from = dateToInt(manifest.batch_date) + 1
+  const before = new Set(manifest.inputs.map((i) => i.sha256))
+  const now = new Set(inputs.map((i) => i.sha256))
+  // New daily-values files: their first date (as loaded).
+  for (const dataSet of DAILY_VALUES) {
+    for (const file of loaded.files.get(dataSet) ?? []) {
+      const input = inputs.find((i) => i.data_set === dataSet && i.name === file.name && !before.has(i.sha256))
+      if (input === undefined) continue
+      const first = dataSet === "cartola_diaria" ? earliest((file.data as CartolaInput).load()) : (file.firstDate ?? 0)
+      if (first > 0) from = Math.min(from, first)
+    }
+  }
+  // Withdrawn or replaced daily-values files: their first date, from the parse cache.
+  for (const input of manifest.inputs) {
+    if (!DAILY_VALUES.includes(input.data_set as DataSetName) || now.has(input.sha256)) continue
+    const first = firstDateOf(input, cache)
+    if (first === null) return cold(`the dates of the withdrawn ${input.data_set} file ${input.name} are unknown`)
+    if (first > 0) from = Math.min(from, first)
+  }
+  let db: Database.Database | null = null
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true })
+    const provisional = db.prepare("SELECT min(first_date) FROM quota_sources").pluck().get() as number | null
+    if (provisional !== null) from = Math.min(from, provisional)
+    if (from < monthsBefore(cutoff, MAX_REGION_MONTHS)) {
+      return cold(`values from ${intToDate(from)} on changed, more than ${MAX_REGION_MONTHS} months before ${batchDate}`)
+    }
+    const last = db.prepare("SELECT date, price FROM quotas WHERE asset_id = ? AND date < ? ORDER BY date DESC LIMIT 1").raw(true)
+    const seed = new Map<number, number>()
+    const series: BaseSeries[] = []
+    for (const s of db.prepare("SELECT asset_id, first_date, last_date FROM series ORDER BY asset_id").all() as Array<Omit<BaseSeries, "lastBefore">>) {
+      const row = last.get(s.asset_id, from) as [number, number] | undefined
+      if (row !== undefined) seed.set(s.asset_id, row[1])
+      series.push({ ...s, lastBefore: row?.[0] ?? null })
+    }
+    return { kind: "increment", path, manifest, base: { from, seed, series } }
+  } catch (e) {
+    return cold(`the previous snapshot cannot be read (${String(e)})`)
+  } finally {
+    db?.close()
+  }
+}

@@ -1,0 +1,229 @@
+/**
+ * The daily increment (pipeline/Increment.ts) against the cold build: each day is built from the
+ * previous published snapshot, and `pipeline reproduce` (which builds from nothing, from the
+ * ledger and the raw store alone) must give the same content hash. The days bring a new month's
+ * file, a restated past value (the month's file replaced), a renamed series (a whole-history
+ * change: a cold build, with its reason), provisional values of the daily BPR report (one of them
+ * implausible against the value before the increment), the month's file that replaces them, and
+ * plain days around them.
+ */
+
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import Database from "better-sqlite3"
+import { Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { runPipelineLive } from "../../pipeline/Pipeline.ts"
+import { reproduceLive } from "../../pipeline/Reproduce.ts"
+import { writeSample } from "../../pipeline/sample/Sample.ts"
+import { contentHash } from "../../snapshots/ContentHash.ts"
+import { type Manifest, readManifest } from "../../snapshots/Manifest.ts"
+import { bprDayWorkbook } from "../support/workbooks.ts"
+
+let work: string
+let full: string
+let source: string
+let dataDir: string
+
+const snapshots = () => join(dataDir, "snapshots")
+
+const runFor = async (date: string): Promise<{ file: string; manifest: Manifest }> => {
+  const outcome = await Effect.runPromise(
+    runPipelineLive({
+      dataDir,
+      sources: [{ kind: "folder", path: source }],
+      date,
+      today: "2026-11-22",
+      historyStart: "2019-01-01",
+      fetch: { timeoutMillis: 1000, retries: 0, retryBaseMillis: 1 },
+      retentionDays: 30,
+      coverageMin: 0,
+    }),
+  )
+  if (outcome.outcome !== "published") throw new Error(`expected a new snapshot for ${date}, got ${outcome.outcome}`)
+  return { file: outcome.file, manifest: readManifest(snapshots(), outcome.file) }
+}
+
+const reproduced = (date: string) => Effect.runPromise(reproduceLive(dataDir, date, { restore: false }))
+
+/** The content hash read back from every row of the file (no digest taken from a manifest). */
+const hashOnDisk = (file: string): string => {
+  const db = new Database(join(snapshots(), file), { readonly: true })
+  try {
+    return contentHash(db)
+  } finally {
+    db.close()
+  }
+}
+
+const quota = (file: string, run: number, serie: string, date: number): number | undefined => {
+  const db = new Database(join(snapshots(), file), { readonly: true })
+  try {
+    return db
+      .prepare("SELECT q.price FROM quotas q JOIN series s ON s.asset_id = q.asset_id WHERE s.run = ? AND s.serie = ? AND q.date = ?")
+      .pluck()
+      .get(run, serie, date) as number | undefined
+  } finally {
+    db.close()
+  }
+}
+
+const cartolaOf = (folder: string, month: string): string => {
+  const name = readdirSync(folder).find((n) => n.startsWith(`ffmm_todos_${month}01_`))
+  if (name === undefined) throw new Error(`no cartola of ${month} in the sample`)
+  return name
+}
+
+/** A cartola line's fields (`;`, latin-1): RUN_FM is field 2, FECHA_INF 3, SERIE 8, VALOR_CUOTA 12. */
+const FIELDS = { run: 2, date: 3, serie: 8, price: 12 } as const
+
+/** November's file as the CMF gives it early in the month: its rows up to the 9th. */
+const LAST_EARLY_NOVEMBER = 20261109
+
+let october: string
+let november: string
+/** The value restated: its series, date, and old and new prices. */
+let restated: { run: number; serie: string; date: number; old: number; price: number }
+const days: Record<string, { file: string; manifest: Manifest }> = {}
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), "fds-increment-"))
+  full = join(work, "full")
+  source = join(work, "source")
+  dataDir = join(work, "data")
+  await writeSample({ out: full, scale: "small", seed: 5, endDate: "2026-11-20" })
+  october = cartolaOf(full, "202610")
+  november = cartolaOf(full, "202611")
+  // The source starts without November's file: it comes as a new month.
+  mkdirSync(source)
+  for (const name of readdirSync(full)) if (name !== november) copyFileSync(join(full, name), join(source, name))
+}, 120_000)
+
+const quotaSources = (file: string) => {
+  const db = new Database(join(snapshots(), file), { readonly: true })
+  try {
+    return db.prepare("SELECT asset_id, rows, first_date, last_date, latest_from_source FROM quota_sources ORDER BY asset_id").all()
+  } finally {
+    db.close()
+  }
+}
+afterAll(() => rmSync(work, { recursive: true, force: true }))
+
+describe("the daily increment gives the cold build's content hash", () => {
+  it("a first build has no previous snapshot: from nothing", async () => {
+    days["2026-10-28"] = await runFor("2026-10-28")
+    expect(days["2026-10-28"].manifest.build).toEqual({ kind: "cold" })
+    expect(days["2026-10-28"].manifest.quota_month_digests?.["202610"]).toMatch(/^[0-9a-f]{64}$/)
+  }, 180_000)
+
+  it("a plain next day is an increment from the day after the previous batch", async () => {
+    const day = await runFor("2026-10-29")
+    days["2026-10-29"] = day
+    expect(day.manifest.build).toEqual({ kind: "increment", base: days["2026-10-28"]!.file, from: "2026-10-29" })
+    expect((await reproduced("2026-10-29")).outcome).toBe("match")
+    expect(hashOnDisk(day.file)).toBe(day.manifest.content_hash)
+    // the previous snapshot is untouched
+    expect(hashOnDisk(days["2026-10-28"]!.file)).toBe(days["2026-10-28"]!.manifest.content_hash)
+  }, 240_000)
+
+  it("a new month's file: an increment, with November's rows", async () => {
+    const lines = readFileSync(join(full, november), "latin1").split("\n")
+    const early = lines.filter((l, i) => i === 0 || (l !== "" && Number(l.split(";")[FIELDS.date]) <= LAST_EARLY_NOVEMBER))
+    writeFileSync(join(source, november), `${early.join("\n")}\n`, "latin1")
+    const day = await runFor("2026-11-04")
+    days["2026-11-04"] = day
+    expect(day.manifest.build).toEqual({ kind: "increment", base: days["2026-10-29"]!.file, from: "2026-10-30" })
+    expect(day.manifest.row_counts.quotas).toBeGreaterThan(days["2026-10-29"]!.manifest.row_counts.quotas!)
+    expect(Object.keys(day.manifest.quota_month_digests ?? {})).toContain("202611")
+    expect((await reproduced("2026-11-04")).outcome).toBe("match")
+    expect(hashOnDisk(day.file)).toBe(day.manifest.content_hash)
+  }, 240_000)
+
+  it("a restated past value (October's file replaced): merged again from the month's first day", async () => {
+    const path = join(source, october)
+    const lines = readFileSync(path, "latin1").split("\n")
+    const at = lines.findIndex((l) => l.split(";")[FIELDS.date] === "20261015")
+    const fields = lines[at]!.split(";")
+    const old = Number(fields[FIELDS.price])
+    const price = Math.round(old * 1.01 * 10_000) / 10_000
+    fields[FIELDS.price] = price.toFixed(4)
+    lines[at] = fields.join(";")
+    writeFileSync(path, lines.join("\n"), "latin1")
+    restated = { run: Number(fields[FIELDS.run]), serie: fields[FIELDS.serie]!.trim().toUpperCase(), date: 20261015, old, price }
+
+    const day = await runFor("2026-11-05")
+    days["2026-11-05"] = day
+    expect(day.manifest.build).toEqual({ kind: "increment", base: days["2026-11-04"]!.file, from: "2026-10-01" })
+    expect(quota(days["2026-11-04"]!.file, restated.run, restated.serie, restated.date)).toBe(restated.old)
+    expect(quota(day.file, restated.run, restated.serie, restated.date)).toBe(restated.price)
+    expect((await reproduced("2026-11-05")).outcome).toBe("match")
+    expect(hashOnDisk(day.file)).toBe(day.manifest.content_hash)
+  }, 240_000)
+
+  it("a renamed series relabels the whole history: a cold build that says why, then increments again", async () => {
+    const renames = join(source, "series_renames.txt")
+    const text = readFileSync(renames, "latin1")
+    writeFileSync(renames, `${text.trimEnd()}\n${restated.run};${restated.serie};${restated.serie}NEW;2026-11-06\n`, "latin1")
+    const day = await runFor("2026-11-06")
+    days["2026-11-06"] = day
+    expect(day.manifest.build).toEqual({ kind: "cold", cold_reason: "the series_renames inputs changed" })
+    // the renamed series' whole history is under its new label
+    expect(quota(day.file, restated.run, `${restated.serie}NEW`, restated.date)).toBe(restated.price)
+    expect(quota(day.file, restated.run, restated.serie, restated.date)).toBeUndefined()
+    expect((await reproduced("2026-11-06")).outcome).toBe("match")
+
+    const next = await runFor("2026-11-09")
+    expect(next.manifest.build).toEqual({ kind: "increment", base: day.file, from: "2026-11-07" })
+    expect(quota(next.file, restated.run, `${restated.serie}NEW`, restated.date)).toBe(restated.price)
+    expect((await reproduced("2026-11-09")).outcome).toBe("match")
+    expect(hashOnDisk(next.file)).toBe(next.manifest.content_hash)
+    days["2026-11-09"] = next
+  }, 360_000)
+
+  it("provisional BPR days: merged in an increment, an implausible one judged against the value before it", async () => {
+    // Three series of November 9th's cartola rows, reported provisionally on the 10th and 11th.
+    const rows = readFileSync(join(source, november), "latin1")
+      .split("\n")
+      .slice(1)
+      .map((l) => l.split(";"))
+      .filter((f) => Number(f[FIELDS.date]) === LAST_EARLY_NOVEMBER)
+      .filter((f) => !(Number(f[FIELDS.run]) === restated.run && f[FIELDS.serie]!.trim().toUpperCase() === restated.serie))
+      .slice(0, 3)
+    const record = (f: string[], factor: number) => ({
+      fundName: "FONDO",
+      run: Number(f[FIELDS.run]),
+      fundType: 5,
+      agfName: null,
+      serie: f[FIELDS.serie]!.trim().toUpperCase(),
+      currencyCode: "$$",
+      patrimony: 1_000_000,
+      holders: 10,
+      price: Math.round(Number(f[FIELDS.price]) * factor * 10_000) / 10_000,
+    })
+    // the third series' value on the 10th is 3× the 9th's: left out, judged against the 9th (before the increment's `from`)
+    writeFileSync(join(source, "bpr_20261110.xls"), bprDayWorkbook("2026-11-10", [record(rows[0]!, 1.001), record(rows[1]!, 0.999), record(rows[2]!, 3)]))
+    writeFileSync(join(source, "bpr_20261111.xls"), bprDayWorkbook("2026-11-11", [record(rows[0]!, 1.002)]))
+    const day = await runFor("2026-11-11")
+    days["2026-11-11"] = day
+    expect(day.manifest.build).toEqual({ kind: "increment", base: days["2026-11-09"]!.file, from: "2026-11-10" })
+    expect(day.manifest.quota_sources).toEqual({ bpr_series: 2, bpr_rows: 3 })
+    expect(day.manifest.repairs.provisional_rows_implausible).toBe(1)
+    const serie = (f: string[]) => f[FIELDS.serie]!.trim().toUpperCase()
+    expect(quota(day.file, Number(rows[0]![FIELDS.run]), serie(rows[0]!), 20261111)).toBe(record(rows[0]!, 1.002).price)
+    expect(quota(day.file, Number(rows[2]![FIELDS.run]), serie(rows[2]!), 20261110)).toBeUndefined()
+    expect((await reproduced("2026-11-11")).outcome).toBe("match")
+    expect(hashOnDisk(day.file)).toBe(day.manifest.content_hash)
+  }, 240_000)
+
+  it("November's whole file replaces the early one and the provisional values: merged again from its first row", async () => {
+    copyFileSync(join(full, november), join(source, november))
+    const day = await runFor("2026-11-12")
+    // from the replaced file's first row: Monday 2 November (the 1st is a Sunday, no row)
+    expect(day.manifest.build).toEqual({ kind: "increment", base: days["2026-11-11"]!.file, from: "2026-11-02" })
+    expect(quotaSources(days["2026-11-11"]!.file)).toHaveLength(2)
+    expect(quotaSources(day.file)).toEqual([])
+    expect((await reproduced("2026-11-12")).outcome).toBe("match")
+    expect(hashOnDisk(day.file)).toBe(day.manifest.content_hash)
+  }, 240_000)
+})
