@@ -1,6 +1,7 @@
 /** The HTTP contract: every group, the validation middleware and the OpenAPI metadata. No handlers here. */
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AccountApi } from "./account/AccountApi.ts"
+import { ChangesApi } from "./batches/ChangesApi.ts"
 import { CatalogApi } from "./catalog/CatalogApi.ts"
 import { FiApi } from "./fi/FiApi.ts"
 import { documentHttp } from "./http/OpenApiMeta.ts"
@@ -17,6 +18,7 @@ const Contract = HttpApi.make("fund-data-service")
   .add(ReturnsApi)
   .add(MarketApi)
   .add(FiApi)
+  .add(ChangesApi)
   .add(AccountApi)
   .middleware(RequestValidation)
 

@@ -9,6 +9,7 @@ import { AccountsLive, AccountsOnStore, accountsStore } from "../accounts/Accoun
 import { Api } from "./Api.ts"
 import { AccountHandlers } from "./account/Account.ts"
 import { AccountOriginLive } from "./account/AccountSession.ts"
+import { ChangesHandlers } from "./batches/Changes.ts"
 import { CatalogHandlers } from "./catalog/Catalog.ts"
 import { FiHandlers } from "./fi/Fi.ts"
 import { FiReturnsLive } from "./fi/FiReturns.ts"
@@ -47,7 +48,7 @@ export interface ServerOptions extends EdgeOptions, ConnectionLimits {
 }
 
 export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: OPENAPI_PATH }).pipe(
-  Layer.provide([PublicHandlers, KeyHandlers, CatalogHandlers, ReturnsHandlers, MarketHandlers, FiHandlers, AccountHandlers]),
+  Layer.provide([PublicHandlers, KeyHandlers, CatalogHandlers, ReturnsHandlers, MarketHandlers, FiHandlers, ChangesHandlers, AccountHandlers]),
   Layer.provide([ApiKeyAuthLive, RequestValidationLive, AccountOriginLive, FiReturnsLive, PinSnapshotLive]),
 )
 
