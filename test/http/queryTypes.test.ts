@@ -127,6 +127,10 @@ const EXPECTED: Readonly<Record<string, Declared>> = {
   "get /api/fi/instruments/{instrument_id}/cartera/holdings market": oneOf(["N", "E", "all"], "all"),
   "get /api/fi/instruments/{instrument_id}/cartera/resumen month": str,
   "get /api/fi/instruments/{instrument_id}/cartera/resumen market": oneOf(["N", "E", "all"], "all"),
+  "get /api/changes from_batch": str,
+  "get /api/changes to_batch": str,
+  "get /api/changes limit": int(1, 5000, 1000),
+  "get /api/changes cursor": str,
   "get /api/auth/google return_url": str,
   "get /api/auth/google/callback code": str,
   "get /api/auth/google/callback state": str,
@@ -216,6 +220,7 @@ describe("the server accepts what the document declares, and refuses past it", (
     const required: Record<string, string> = {
       "/api/agf_stats/evolution": "administrator=Alfa%20AGF%20S.A.",
       "/api/compare": `series=${series.assetId}`,
+      "/api/changes": `from_batch=${fx.snapshot.finished.file.replace(/\.sqlite$/, "")}`,
     }
     return (query: string) => `${path}?${[required[p.path], query].filter((q) => q !== undefined).join("&")}`
   }
@@ -248,7 +253,7 @@ describe("the server accepts what the document declares, and refuses past it", (
 
   it("each integer is accepted at its bounds and refused one past them, naming the parameter", async () => {
     const ints = keyed().filter((p) => p.schema.type === "integer")
-    expect(ints.map((p) => `${p.path} ${p.name}`)).toHaveLength(10)
+    expect(ints.map((p) => `${p.path} ${p.name}`)).toHaveLength(11)
     for (const p of ints) {
       for (const bound of [p.schema.minimum, p.schema.maximum]) {
         const r = await status(target(p)(`${p.name}=${bound}`))

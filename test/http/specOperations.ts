@@ -1,7 +1,8 @@
 /**
  * Every operation of the interface specification's endpoint tables
- * (/work/shared/spec/interface-spec.md "Endpoints"): 41 operations on 39 paths, written out by
- * hand so the contract test does not read its expectations from the document under test.
+ * (/work/shared/spec/interface-spec.md "Endpoints"): 41 operations on 39 paths, and those issue #18
+ * adds (the corrections feed): 42 on 40, written out by hand so the contract test does not read its
+ * expectations from the document under test.
  */
 export interface SpecOperation {
   readonly method: "get" | "post" | "delete" | "patch"
@@ -128,6 +129,14 @@ export const SPEC_OPERATIONS: ReadonlyArray<SpecOperation> = [
     path: "/api/reports/tac-changes",
     params: ["query:date", "query:direction", "query:limit", "query:category"],
     security: K,
+  },
+  // Batches (#18): the corrections feed
+  {
+    method: "get",
+    path: "/api/changes",
+    params: ["query:from_batch", "query:to_batch", "query:limit", "query:cursor"],
+    security: K,
+    errors: ["404", "410"],
   },
   // Account routes (no key header); a 403 means an untrusted origin
   { method: "post", path: "/api/auth/magic-link", params: [], security: N, body: true, errors: ["403"] },
