@@ -14,7 +14,8 @@ import { Effect, Schema } from "effect"
 import { HttpApiSchema } from "effect/http-api"
 import { NotFound, ServiceUnavailable } from "../../schemas/ApiErrors.ts"
 import { isIsoDate } from "../../schemas/Dates.ts"
-import { manifestPath, readManifest } from "../../snapshots/Manifest.ts"
+import { type Identical, identicalParts, NOTHING_IDENTICAL } from "../../snapshots/changes/Identical.ts"
+import { type Manifest, manifestPath, readManifest } from "../../snapshots/Manifest.ts"
 import { publishedNewestFirst } from "../../snapshots/PublishedHistory.ts"
 import { PinnedSnapshot } from "../snapshot/Pinned.ts"
 import { log } from "../snapshot/StoreFaults.ts"
@@ -114,3 +115,40 @@ export const comparedBatch = (
     }
     return { id, batchDate: id.slice(0, 10), path }
   })
+
+type Parts = Pick<Manifest, "content_hash" | "table_digests" | "quota_month_digests">
+
+/** Manifests' digests by file (a published manifest never changes): the last few read. */
+const partsCache = new Map<string, Parts>()
+const PARTS_CACHED = 16
+
+const partsOf = (dir: string, file: string): Parts | null => {
+  const key = join(dir, file)
+  const kept = partsCache.get(key)
+  if (kept !== undefined) return kept
+  let manifest: Manifest
+  try {
+    manifest = readManifest(dir, file)
+  } catch {
+    return null // no manifest (or not one): nothing is skipped
+  }
+  const parts: Parts = {
+    content_hash: manifest.content_hash,
+    ...(manifest.table_digests === undefined ? {} : { table_digests: manifest.table_digests }),
+    ...(manifest.quota_month_digests === undefined ? {} : { quota_month_digests: manifest.quota_month_digests }),
+  }
+  if (partsCache.size >= PARTS_CACHED) partsCache.delete(partsCache.keys().next().value!)
+  partsCache.set(key, parts)
+  return parts
+}
+
+/**
+ * What the two batches hold identically, from their manifests' digests (snapshots/changes/
+ * Identical.ts): the comparison skips it. The manifests are the ones checked against their files
+ * before they are served (the current batch's at its swap).
+ */
+export const identicalOf = (from: ComparedBatch, to: ComparedBatch): Identical => {
+  const older = partsOf(dirname(from.path), `${from.id}.sqlite`)
+  const newer = partsOf(dirname(to.path), `${to.id}.sqlite`)
+  return older === null || newer === null ? NOTHING_IDENTICAL : identicalParts(older, newer)
+}

@@ -16,6 +16,7 @@ import type { ChangeItem, ChangeVehicle } from "../../schemas/Changes.ts"
 import { intToDate } from "../../schemas/Dates.ts"
 import { weekdaysAfter } from "../compute/SeriesActivity.ts"
 import type { BatchPair } from "./BatchPair.ts"
+import { differingRanges, type Identical, NOTHING_IDENTICAL } from "./Identical.ts"
 import type { Position } from "./Position.ts"
 import { QuotaSources } from "./QuotaSource.ts"
 import { registryChanges } from "./RegistryChanges.ts"
@@ -29,6 +30,8 @@ export interface ChangesOptions {
   readonly scanBudget: number
   /** FDS_SERIES_GRACE_DAYS: when a series counts as ended. */
   readonly graceWeekdays: number
+  /** What the two batches hold identically (their manifests' digests: Identical.ts): not compared. */
+  readonly identical?: Identical
 }
 
 export interface ChangesPage {
@@ -114,6 +117,8 @@ interface Listed {
 interface PerSeries<S extends ComparedSeries> {
   readonly kind: "series"
   readonly table: ValueTable
+  /** The parts of a series' overlap that may differ (default: all of it). */
+  readonly ranges?: (identical: Identical, range: readonly [number | string, number | string]) => ReadonlyArray<readonly [number | string, number | string]>
   readonly series: (r: Reading) => ReadonlyArray<S>
   /** The rows comparing the range costs, estimated. */
   readonly cost: (range: readonly [number | string, number | string]) => number
@@ -165,6 +170,7 @@ const SECTIONS: ReadonlyArray<Listed | PerSeries<ComparedSeries> | PerSeries<FiS
   perSeries({
     table: QUOTAS,
     series: (r) => r.fmSeries(),
+    ranges: (identical, range) => differingRanges(range[0] as number, range[1] as number, identical.quotaMonths),
     cost: weekdays,
     items: (r, s, diffs) => {
       const oldSource = r.sources().of("prior", s.priorKey as number)
@@ -218,6 +224,9 @@ const listedPage = (r: Reading, section: Listed, from: Position, room: number): 
 }
 
 function* seriesPage<S extends ComparedSeries>(r: Reading, section: PerSeries<S>, from: Position, room: number): Generator<void, ChangesPage> {
+  const identical = r.options.identical ?? NOTHING_IDENTICAL
+  // a table with the same rows in both batches has no differing value
+  if (identical.tables.has(section.table.table)) return { items: [], next: null }
   const list = section.series(r)
   const table = r.table(section.table)
   // the first series at or after the position's key (keys of one section are all numbers or all strings)
@@ -227,20 +236,24 @@ function* seriesPage<S extends ComparedSeries>(r: Reading, section: PerSeries<S>
   const items: ChangeItem[] = []
   for (; i < list.length; i++, after = null) {
     const s = list[i]!
-    const range = table.overlap(s)
-    if (range === null) continue
+    const overlap = table.overlap(s)
+    if (overlap === null) continue
+    const ranges = section.ranges?.(identical, overlap) ?? [overlap]
     if (after === null) {
-      const cost = section.cost(range)
+      const cost = ranges.reduce((sum, range) => sum + section.cost(range), 0)
       // a page compares one series at least, whatever its cost
       if (r.spent > 0 && r.spent + cost > r.options.scanBudget) return { items, next: { section: from.section, key: s.key, after: null } }
       r.spent += cost
     }
-    for (;;) {
-      const { diffs, done } = table.diff(s, range, after, room - items.length)
-      items.push(...section.items(r, s, diffs))
-      if (diffs.length > 0) after = diffs[diffs.length - 1]!.at
-      if (done) break
-      if (items.length >= room) return { items, next: { section: from.section, key: s.key, after } }
+    for (const range of ranges) {
+      if (after !== null && range[1] <= after) continue
+      for (;;) {
+        const { diffs, done } = table.diff(s, range, after, room - items.length)
+        items.push(...section.items(r, s, diffs))
+        if (diffs.length > 0) after = diffs[diffs.length - 1]!.at
+        if (done) break
+        if (items.length >= room) return { items, next: { section: from.section, key: s.key, after } }
+      }
     }
     if (items.length >= room) {
       const following = list[i + 1]

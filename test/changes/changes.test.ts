@@ -11,17 +11,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { ChangeItem } from "../../schemas/Changes.ts"
 import { BatchPair } from "../../snapshots/changes/BatchPair.ts"
 import { type ChangesOptions, changesPage, SECTION_COUNT } from "../../snapshots/changes/Changes.ts"
+import { differingRanges, identicalParts, NOTHING_IDENTICAL } from "../../snapshots/changes/Identical.ts"
 import { decodeCursor, encodeCursor, type Position, START } from "../../snapshots/changes/Position.ts"
 import { ALFA, asset, batchA, batchB, concept, FI, GAMMA, provider, writeBatch } from "./changesFixture.ts"
 
 let work = ""
 let fileA = ""
 let fileB = ""
+let partsA: ReturnType<typeof writeBatch>["parts"]
+let partsB: ReturnType<typeof writeBatch>["parts"]
 
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), "fds-changes-"))
-  fileA = writeBatch(work, batchA())
-  fileB = writeBatch(work, batchB())
+  ;({ path: fileA, parts: partsA } = writeBatch(work, batchA()))
+  ;({ path: fileB, parts: partsB } = writeBatch(work, batchB()))
 })
 afterAll(() => rmSync(work, { recursive: true, force: true }))
 
@@ -201,6 +204,53 @@ describe("the changes between two batches", () => {
     } finally {
       pair.close()
     }
+  })
+})
+
+describe("what the manifests say is identical is not compared", () => {
+  it("the months and tables whose digests are equal in both manifests", () => {
+    const identical = identicalParts(partsA, partsB)
+    // January's quota rows are the same (8043 A alone has January values); February and March differ
+    expect([...identical.quotaMonths]).toEqual(["202601"])
+    // every table the fixture fills differs; the empty ones are the same
+    for (const table of ["quotas", "tac", "fi_prices", "fi_fact_sheets", "funds", "series", "meta"]) expect(identical.tables.has(table), table).toBe(false)
+    for (const table of ["fm_holdings", "article107", "indicators", "benchmark_prices"]) expect(identical.tables.has(table), table).toBe(true)
+  })
+
+  it("digests that do not make up the manifest's content hash, or none, make nothing identical", () => {
+    const tampered = { ...partsB, quota_month_digests: { ...partsB.quota_month_digests, "202601": "0".repeat(64) } }
+    expect(identicalParts(partsA, tampered)).toEqual(NOTHING_IDENTICAL)
+    expect(identicalParts(partsA, { ...partsB, content_hash: "f".repeat(64) })).toEqual(NOTHING_IDENTICAL)
+    const { table_digests: _, ...older } = partsA
+    expect(identicalParts(older, partsB)).toEqual(NOTHING_IDENTICAL)
+  })
+
+  it("gives the same feed with the true digests; months or tables said identical are not read", () => {
+    const pair = new BatchPair(fileA, fileB)
+    try {
+      const options = { limit: 1000, scanBudget: 1e9, graceWeekdays: 3 }
+      expect(page(pair, START, { ...options, identical: identicalParts(partsA, partsB) }).items).toEqual(expectedChanges())
+      // said identical (wrongly, on purpose): March's values and the TAC are not compared, so their changes are not found
+      const skipped = page(pair, START, { ...options, identical: { tables: new Set(["tac", "fi_prices"]), quotaMonths: new Set(["202603"]) } }).items
+      expect(skipped.filter((i) => i.type === "value_restated")).toEqual([])
+      expect(skipped.filter((i) => i.type === "tac_changed").map((i) => i.id)).toEqual([`tac_changed:${FI.dosUnica}`])
+      expect(skipped.filter((i) => i.type !== "value_restated" && i.type !== "tac_changed")).toEqual(
+        expectedChanges().filter((i) => i.type !== "value_restated" && i.type !== "tac_changed"),
+      )
+    } finally {
+      pair.close()
+    }
+  })
+
+  it("the differing parts of a date range: the months not identical, consecutive ones joined", () => {
+    expect(differingRanges(20260105, 20260320, new Set())).toEqual([[20260105, 20260320]])
+    expect(differingRanges(20260105, 20260320, new Set(["202602"]))).toEqual([
+      [20260105, 20260131],
+      [20260301, 20260320],
+    ])
+    expect(differingRanges(20251215, 20260210, new Set(["202601", "202512"]))).toEqual([[20260201, 20260210]])
+    expect(differingRanges(20251215, 20260210, new Set(["202511"]))).toEqual([[20251215, 20260210]])
+    expect(differingRanges(20260105, 20260120, new Set(["202601"]))).toEqual([])
   })
 })
 

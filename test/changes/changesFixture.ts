@@ -5,7 +5,7 @@
  *
  *   administrators  Alfa renamed; Gamma added
  *   funds           8043 renamed; 8106 ended in the registry (end_date, is_current); 9200 added; 8500 removed
- *   FM series       8043 A   03-04 restated 1002 (BPR) → 1002.5 (cartola); 03-05/03-06 BPR → cartola, same values (no change)
+ *   FM series       8043 A   January the same in both; 03-04 restated 1002 (BPR) → 1002.5 (cartola); 03-05/03-06 BPR → cartola, same values (no change)
  *                   8043 B   03-04 gap filled (→ 2500.75); 03-05 withdrawn (2501.5 →)
  *                   8043 APV stops at 03-06: ended by the grace rule (3 weekdays) in B
  *                   8043 I   last value 02-20 in A (ended), quotes again in B: resumed
@@ -18,6 +18,7 @@
  *                   ETF 9300 status active → inactive, fact sheet TAC 0.005 → 0.0045
  */
 import { join } from "node:path"
+import type { Manifest } from "../../snapshots/Manifest.ts"
 import type { AdministratorsTable, FundsTable, QuotasTable, SeriesTable } from "../../snapshots/Tables.ts"
 import type { FiFactSheetsTable, FiInstrumentsTable, FiPricesTable, FiSeriesTable } from "../../snapshots/tables/Fi.ts"
 import type { QuotaSourcesTable, SeriesAliasesTable, TacTable } from "../../snapshots/tables/FmExtras.ts"
@@ -146,7 +147,8 @@ export const batchA = (): Batch => ({
     [8500, "A", "$$"],
   ],
   quotas: [
-    // 03-02 1000, 03-03 1001, 03-04 1002 (BPR), 03-05 1003 (BPR), 03-06 1004 (BPR)
+    // January, the same in both batches (its quota month digest too); 03-02 1000, 03-03 1001, 03-04 1002 (BPR), 03-05 1003 (BPR), 03-06 1004 (BPR)
+    ...quotas(asset(8043, "A"), "2026-01-05", "2026-01-09", 990, 1),
     ...quotas(asset(8043, "A"), "2026-03-02", "2026-03-06", 1000, 1),
     ...quotas(asset(8043, "B"), "2026-03-02", "2026-03-06", 2500, 0.5, { 20260304: null }),
     ...quotas(asset(8043, "APV"), "2026-03-02", "2026-03-06", 1500, 0.25),
@@ -200,6 +202,7 @@ export const batchB = (): Batch => ({
   ],
   quotas: [
     // 03-04 restated by the cartola: 1002.5; 03-12 and 03-13 from the BPR
+    ...quotas(asset(8043, "A"), "2026-01-05", "2026-01-09", 990, 1),
     ...quotas(asset(8043, "A"), "2026-03-02", "2026-03-13", 1000, 1, { 20260304: 1002.5 }),
     // 03-04 now there (2500.75), 03-05 withdrawn
     ...quotas(asset(8043, "B"), "2026-03-02", "2026-03-13", 2500, 0.5, { 20260304: 2500.75, 20260305: null }),
@@ -253,8 +256,11 @@ const byKey = <T>(key: (row: T) => string | number) => (a: T, b: T) => {
   return x < y ? -1 : x > y ? 1 : 0
 }
 
-/** Writes the batch as a snapshot file in `dir`; returns its path. */
-export const writeBatch = (dir: string, batch: Batch): string => {
+/** Writes the batch as a snapshot file in `dir`: its path, and its manifest's digests (as the pipeline writes them). */
+export const writeBatch = (
+  dir: string,
+  batch: Batch,
+): { readonly path: string; readonly parts: Pick<Manifest, "content_hash" | "table_digests" | "quota_month_digests"> } => {
   const writer = new SnapshotWriter(dir)
   try {
     writer.insertAdministrators(batch.administrators)
@@ -274,7 +280,11 @@ export const writeBatch = (dir: string, batch: Batch): string => {
     writer.insertRows("fi_series", batch.fiSeries)
     writer.insertRows("fi_prices", [...batch.fiPrices].sort(byKey((p) => `${p.serie_id}${p.date}`)))
     writer.insertRows("fi_fact_sheets", batch.fiFactSheets)
-    return join(dir, writer.finish(batch.batchDate).file)
+    const finished = writer.finish(batch.batchDate)
+    return {
+      path: join(dir, finished.file),
+      parts: { content_hash: finished.contentHash, table_digests: finished.digests.tables, quota_month_digests: finished.digests.quotaMonths },
+    }
   } catch (e) {
     writer.abort()
     throw e
