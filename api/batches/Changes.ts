@@ -1,7 +1,8 @@
 /**
- * Handler of GET /api/changes: resolves the two batches (ChangesBatches.ts), opens them side by
- * side on a read-only connection of the request's own (snapshots/changes/BatchPair.ts, closed with
- * the request) and computes one page of the feed (snapshots/changes/Changes.ts). The computation
+ * Handler of GET /api/changes: leases the two batches from the snapshot store (ChangesBatches.ts),
+ * opens their files side by side on a read-only connection of the request's own
+ * (snapshots/changes/BatchPair.ts, closed with the request) and computes one page of the feed
+ * (snapshots/changes/Changes.ts). The computation
  * runs on the event loop in steps of one series, giving the loop back every few milliseconds, and
  * stops at the page's scan budget, so a request never holds the server for long: comparing two
  * full histories takes a few pages. What the two manifests' digests show identical (a daily
@@ -9,15 +10,17 @@
  */
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { InvalidParameter } from "../../schemas/ApiErrors.ts"
+import { InvalidParameter, ServiceUnavailable } from "../../schemas/ApiErrors.ts"
 import type { ChangeItem } from "../../schemas/Changes.ts"
 import { BatchPair } from "../../snapshots/changes/BatchPair.ts"
 import { type ChangesOptions, type ChangesPage, changesPage, SECTION_COUNT } from "../../snapshots/changes/Changes.ts"
 import { decodeCursor, encodeCursor, type Position, START } from "../../snapshots/changes/Position.ts"
 import { Api } from "../Api.ts"
+import { PinnedSnapshot } from "../snapshot/Pinned.ts"
 import { seriesGraceWeekdays } from "../snapshot/SeriesGrace.ts"
+import { SnapshotStore } from "../snapshot/SnapshotStore.ts"
 import { CHANGES_LIMIT, type ChangesQuery } from "./ChangesApi.ts"
-import { comparedBatch, currentBatch, identicalOf } from "./ChangesBatches.ts"
+import { batchIdOf, identicalOf, leasedBatch } from "./ChangesBatches.ts"
 
 /**
  * Rows (estimated from each series' range: weekdays, or months for TAC) one page compares at most.
@@ -60,26 +63,38 @@ const runPage = (pair: BatchPair, position: Position, options: Omit<ChangesOptio
 const nextLink = (from: string, to: string, limit: number, cursor: string): string =>
   `/api/changes?${new URLSearchParams({ from_batch: from, to_batch: to, ...(limit === CHANGES_LIMIT.default ? {} : { limit: String(limit) }), cursor })}`
 
+/** 503 when a leased file cannot be opened again (gone from disk since): the next request finds out why. */
+const unopenable = new ServiceUnavailable({
+  reason: "snapshot_changed",
+  message: "a batch's snapshot file could not be opened for the comparison; retry",
+  retryAfter: 1,
+})
+
 export const ChangesHandlers = HttpApiBuilder.group(Api, "changes", (handlers) =>
   Effect.map(seriesGraceWeekdays, (graceWeekdays) =>
     handlers.handle(
       "changes",
       Effect.fn(function* ({ query }) {
         const start = yield* startOf(query)
-        const current = yield* currentBatch
-        const toId = query.to_batch ?? start.toBatch ?? current.batch.id
+        const current = batchIdOf((yield* PinnedSnapshot).file)
         const fromId = query.from_batch
+        const toId = query.to_batch ?? start.toBatch ?? current
         // batch ids begin with their dates: comparable as text
         if (fromId.slice(0, 10) > toId.slice(0, 10)) {
-          return yield* invalid("from_batch", `${fromId} is newer than to_batch ${toId}${query.to_batch === undefined ? " (the current batch)" : ""}`)
+          return yield* invalid("from_batch", `${fromId} is newer than to_batch ${toId}${toId === current ? " (the current batch)" : ""}`)
         }
-        const from = yield* comparedBatch(current.dir, "from_batch", fromId)
-        const to = toId === current.batch.id ? current.batch : yield* comparedBatch(current.dir, "to_batch", toId)
-        const identical = identicalOf(from, to)
-        const page = yield* Effect.acquireUseRelease(
-          Effect.sync(() => new BatchPair(from.path, to.path)),
-          (pair) => runPage(pair, start.position, { limit: query.limit, graceWeekdays, identical }),
-          (pair) => Effect.sync(() => pair.close()),
+        const { from, to, page } = yield* Effect.scoped(
+          Effect.gen(function* () {
+            const from = yield* leasedBatch("from_batch", fromId)
+            const to = yield* leasedBatch("to_batch", toId)
+            const identical = identicalOf((yield* SnapshotStore).dir, from, to)
+            const page = yield* Effect.acquireUseRelease(
+              Effect.try({ try: () => new BatchPair(from.path, to.path), catch: () => unopenable }),
+              (pair) => runPage(pair, start.position, { limit: query.limit, graceWeekdays, identical }),
+              (pair) => Effect.sync(() => pair.close()),
+            )
+            return { from, to, page }
+          }),
         )
         const nextCursor = page.next === null ? null : encodeCursor({ fromBatch: from.id, toBatch: to.id, position: page.next })
         return {

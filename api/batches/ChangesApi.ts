@@ -1,22 +1,17 @@
 /** The corrections feed: what changed from one published batch to another (#18 item 3). */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { dataErrors, InvalidParameterResponse, NotFoundResponse } from "../../schemas/ApiErrors.ts"
+import { BatchNotRetainedResponse, dataErrors, InvalidParameterResponse, NotFoundResponse } from "../../schemas/ApiErrors.ts"
+import { BatchId } from "../../schemas/Batches.ts"
 import { ChangeList } from "../../schemas/Changes.ts"
-import { QueryInt, ruleCheck, withDefault } from "../../schemas/QueryParams.ts"
+import { QueryInt, withDefault } from "../../schemas/QueryParams.ts"
 import { ApiKeyAuth } from "../security/Security.ts"
-import { PinSnapshot } from "../snapshot/Pinned.ts"
-import { BATCH_ID_RULE, BatchNotRetainedResponse, isBatchId } from "./ChangesBatches.ts"
+import { PinCurrentSnapshot } from "../snapshot/Pinned.ts"
 
 /** Items per page: the default and the most a page holds. */
 export const CHANGES_LIMIT = { default: 1000, max: 5000 } as const
 
-const BatchIdParam = (description: string) =>
-  Schema.String.check(
-    Schema.isPattern(/^\d{4}-\d{2}-\d{2}-[0-9a-f]{16}$/u),
-    // the pattern says the form in JSON Schema; the calendar check stays with the code
-    ruleCheck((s: string) => isBatchId(s) || BATCH_ID_RULE),
-  ).annotate({ description, examples: ["2026-11-20-0123456789abcdef"] })
+const BatchIdParam = (description: string) => BatchId.annotate({ description })
 
 export const ChangesQuery = Schema.Struct({
   from_batch: BatchIdParam("The older batch: the one your copy reflects (<batch date>-<16 hex digits of its content hash>, meta.batch_id)"),
@@ -45,8 +40,8 @@ export class ChangesApi extends HttpApiGroup.make("changes")
       "What changed from one published batch to another: restated daily values, series appeared, ended or renamed, TAC and registry changes",
     ),
   )
-  // the batch is pinned inside the key check: a request without a valid key never takes a lease
-  .middleware(PinSnapshot)
+  // the current batch is pinned inside the key check (to_batch's default); `?batch=` means nothing here: from_batch and to_batch name the batches
+  .middleware(PinCurrentSnapshot)
   .middleware(ApiKeyAuth)
   .annotateMerge(
     OpenApi.annotations({

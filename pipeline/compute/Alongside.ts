@@ -44,8 +44,11 @@ export const runComputations = (
     // A computation of this thread that throws leaves the worker running: it is stopped.
     worker.stop()
   }
-  // Back to the build's mode: the WAL is checkpointed into the file and removed.
+  // Back to the build's mode: the WAL is checkpointed into the file and removed. SQLite refuses
+  // to go from WAL straight to OFF (the file would stay marked WAL, which an increment, built
+  // without VACUUM INTO, would publish): through DELETE, which marks the file rollback-journal.
   db.exec("COMMIT")
+  db.pragma("journal_mode = DELETE")
   db.pragma("journal_mode = OFF")
   db.exec("BEGIN")
   return counters

@@ -1,8 +1,7 @@
 /**
  * The contract: GET /openapi.json is a valid OpenAPI 3.1 document (@apidevtools/swagger-parser)
  * and holds every operation of the interface specification's endpoint tables (41 operations on
- * 39 paths) and of issue #18 (42 on 40), each with its parameters, a response schema, its error
- * statuses and its security.
+ * 39 paths), each with its parameters, a response schema, its error statuses and its security.
  * The list is written out from /work/shared/spec/interface-spec.md "Endpoints"; it is not read
  * from the document under test.
  */
@@ -10,7 +9,7 @@ import SwaggerParser from "@apidevtools/swagger-parser"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { get, type RunningServer, startServer } from "../support/server.ts"
 import { makeFixtureA } from "../support/snapshotFixture.ts"
-import { SPEC_OPERATIONS } from "./specOperations.ts"
+import { ALL_OPERATIONS, SPEC_OPERATIONS } from "./specOperations.ts"
 
 /** Errors every keyed operation declares: bad input, no/invalid key, quota or rate, key check down. */
 const KEYED_ERRORS = ["401", "422", "429", "503"]
@@ -56,9 +55,9 @@ describe("the OpenAPI contract", () => {
     }
   })
 
-  it("lists 42 operations on 40 paths in the spec table (the spec's 41 and /api/changes)", () => {
-    expect(SPEC_OPERATIONS).toHaveLength(42)
-    expect(new Set(SPEC_OPERATIONS.map((o) => o.path)).size).toBe(40)
+  it("lists 41 operations on 39 paths in the spec table", () => {
+    expect(SPEC_OPERATIONS).toHaveLength(41)
+    expect(new Set(SPEC_OPERATIONS.map((o) => o.path)).size).toBe(39)
   })
 
   it("spells each response header one way, as the spec does (X-RateLimit-*, Retry-After)", () => {
@@ -82,7 +81,7 @@ describe("the OpenAPI contract", () => {
     expect(schemes.apiKey).toMatchObject({ type: "apiKey", in: "header", name: "X-Api-Key" })
   })
 
-  for (const op of SPEC_OPERATIONS) {
+  for (const op of ALL_OPERATIONS) {
     it(`${op.method.toUpperCase()} ${op.path}: parameters, response schema, errors, security`, () => {
       const operation = doc.paths?.[op.path]?.[op.method] as Json
       expect(operation, `${op.method.toUpperCase()} ${op.path} is in /openapi.json`).toBeDefined()
