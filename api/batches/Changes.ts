@@ -2,11 +2,10 @@
  * Handler of GET /api/changes: leases the two batches from the snapshot store (ChangesBatches.ts),
  * opens their files side by side on a read-only connection of the request's own
  * (snapshots/changes/BatchPair.ts, closed with the request) and computes one page of the feed
- * (snapshots/changes/Changes.ts). The computation
- * runs on the event loop in steps of one series, giving the loop back every few milliseconds, and
- * stops at the page's scan budget, so a request never holds the server for long: comparing two
- * full histories takes a few pages. What the two manifests' digests show identical (a daily
- * batch's unchanged months and tables) is not read at all.
+ * (snapshots/changes/Changes.ts). The computation runs on the event loop in steps of one series,
+ * giving the loop back every few milliseconds, and stops at the page's scan budget, so a request
+ * never holds the server for long: comparing two full histories takes a few pages. What the two
+ * manifests' digests show identical (a daily batch's unchanged months and tables) is not read.
  */
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
