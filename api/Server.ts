@@ -11,6 +11,7 @@ import { AccountHandlers } from "./account/Account.ts"
 import { AccountOriginLive } from "./account/AccountSession.ts"
 import { BatchesHandlers } from "./batches/Batches.ts"
 import { ChangesHandlers } from "./batches/Changes.ts"
+import { DownloadsHandlers } from "./batches/Downloads.ts"
 import { CatalogHandlers } from "./catalog/Catalog.ts"
 import { FiHandlers } from "./fi/Fi.ts"
 import { FiReturnsLive } from "./fi/FiReturns.ts"
@@ -49,7 +50,18 @@ export interface ServerOptions extends EdgeOptions, ConnectionLimits {
 }
 
 export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: OPENAPI_PATH }).pipe(
-  Layer.provide([PublicHandlers, KeyHandlers, CatalogHandlers, ReturnsHandlers, MarketHandlers, FiHandlers, BatchesHandlers, ChangesHandlers, AccountHandlers]),
+  Layer.provide([
+    PublicHandlers,
+    KeyHandlers,
+    CatalogHandlers,
+    ReturnsHandlers,
+    MarketHandlers,
+    FiHandlers,
+    BatchesHandlers,
+    ChangesHandlers,
+    AccountHandlers,
+    DownloadsHandlers,
+  ]),
   Layer.provide([ApiKeyAuthLive, RequestValidationLive, AccountOriginLive, FiReturnsLive, PinSnapshotLive, PinCurrentSnapshotLive]),
 )
 

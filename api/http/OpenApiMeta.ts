@@ -46,6 +46,7 @@ const CANONICAL_HEADERS: Readonly<Record<string, string>> = {
   "retry-after": "Retry-After",
   "www-authenticate": "WWW-Authenticate",
   "cache-control": "Cache-Control",
+  "content-range": "Content-Range",
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is plain JSON

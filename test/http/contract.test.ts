@@ -101,7 +101,8 @@ describe("the OpenAPI contract", () => {
       if (op.noContent === undefined) {
         const ok = Object.entries(responses).find(([s]) => /^2\d\d$/.test(s))
         expect(ok, "a 2xx answer").toBeDefined()
-        expect(ok![1].content?.["application/json"]?.schema, "a JSON response schema").toBeDefined()
+        const media = op.media ?? "application/json"
+        expect(ok![1].content?.[media]?.schema, `a ${media} response schema`).toBeDefined()
       } else {
         expect(responses[op.noContent], `a ${op.noContent} answer`).toBeDefined()
       }

@@ -120,7 +120,7 @@ const sweep = async (
 /** Ids and words of one batch, read from its own listings (FI/ETF ones from the fixture when the batch has none). */
 interface Batch {
   readonly date: string
-  /** The batch's id (meta.batch_id). */
+  /** The served batch's id (meta.batch_id, the snapshot file's name without .sqlite). */
   readonly batchId: string
   readonly fmProvider: string
   readonly fiProvider: string
@@ -239,7 +239,35 @@ const dataCalls = (b: Batch, key: string): Call[] => {
       { params: { concept_id: { valid: [b.concept], invalid: ["4294967295", "abc", b.fiInstrument, `fi:${b.fiRun.split("-")[0]}`] } } },
       h,
     ),
-    ...calls("get", "/api/real_assets/{asset_id}/days", { params: { asset_id: assetIds }, query: { from_date: when } }, h),
+    ...calls("get", "/api/real_assets/{asset_id}/days", { params: { asset_id: assetIds }, query: { from_date: when, format: ["csv", "json", "xml", ""] } }, h),
+    ...[b.fmSerie, b.fiSerie, UNKNOWN_UUID, "abc"].flatMap((asset_id) =>
+      ["text/csv", "text/csv;q=0.5, application/json", "*/*"].map((accept) => ({
+        method: "get" as const,
+        path: "/api/real_assets/{asset_id}/days",
+        params: { asset_id },
+        headers: { ...h, accept },
+      })),
+    ),
+    // the batch's downloads: ranges (one, open, suffix, past the end, reversed, several, another unit) and If-Range
+    ...calls(
+      "get",
+      "/api/batches/{batch_id}/snapshot",
+      { params: { batch_id: { valid: [b.batchId], invalid: [`${b.date}-0000000000000000`, b.date, "garbage", b.batchId.toUpperCase()] } } },
+      h,
+    ),
+    ...["bytes=0-99", "bytes=100-", "bytes=-10", "bytes=999999999-", "bytes=5-1", "bytes=0-1,5-6", "items=0-1"].map((range) => ({
+      method: "get" as const,
+      path: "/api/batches/{batch_id}/snapshot",
+      params: { batch_id: b.batchId },
+      headers: { ...h, range },
+    })),
+    { method: "get", path: "/api/batches/{batch_id}/snapshot", params: { batch_id: b.batchId }, headers: { ...h, range: "bytes=100-", "if-range": '"0"' } },
+    ...calls(
+      "get",
+      "/api/batches/{batch_id}/days.csv.gz",
+      { params: { batch_id: { valid: [b.batchId], invalid: [`${b.date}-0000000000000000`, "garbage"] } } },
+      h,
+    ),
     ...calls(
       "get",
       "/api/real_assets/{asset_id}/returns",
@@ -577,9 +605,10 @@ const readBatch = async (base: string, key: string, dataDir: string): Promise<Ba
   }
   const { fiSeries, ...fiRest } = fiIds
   const byCurrency = [...new Map(rows.map((r) => [r.currency, r.serieId as string])).values()]
+  const returns = (await get(`/api/real_assets/${row.serieId}/returns`)).body
   return {
     date: allFunds.meta.date,
-    batchId: readFileSync(join(dataDir, "snapshots", "CURRENT"), "utf8").trim().replace(/\.sqlite$/, ""),
+    batchId: returns.data.attributes.batch_id,
     fmProvider: fmProviders[0].id,
     concept: row.fundId,
     run: row.run,

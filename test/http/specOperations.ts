@@ -14,6 +14,8 @@ export interface SpecOperation {
   readonly body?: true
   /** The answer has no JSON body: a redirect or 204. */
   readonly noContent?: "302" | "303" | "204"
+  /** The success answer's media type when it is not JSON (a file download). */
+  readonly media?: string
 }
 
 const K = "apiKey" as const
@@ -168,7 +170,7 @@ export const SPEC_OPERATIONS: ReadonlyArray<SpecOperation> = [
 
 /**
  * Operations added after the spec's tables, by the issue that added them (#18: the published
- * batches, the corrections feed), with the same fields. Every data route also takes `query:batch` (#18), checked in
+ * batches, the corrections feed and the bulk downloads), with the same fields. Every data route also takes `query:batch` (#18), checked in
  * test/batches/.
  */
 export const LATER_OPERATIONS: ReadonlyArray<SpecOperation> = [
@@ -182,6 +184,16 @@ export const LATER_OPERATIONS: ReadonlyArray<SpecOperation> = [
     security: K,
     errors: ["404", "410"],
   },
+  // bulk downloads of a batch
+  {
+    method: "get",
+    path: "/api/batches/{batch_id}/snapshot",
+    params: ["path:batch_id"],
+    security: K,
+    errors: ["404", "410", "416"],
+    media: "application/vnd.sqlite3",
+  },
+  { method: "get", path: "/api/batches/{batch_id}/days.csv.gz", params: ["path:batch_id"], security: K, errors: ["404", "410"], media: "application/gzip" },
 ]
 
 /** The spec's operations and the later ones: every operation /openapi.json holds. */
