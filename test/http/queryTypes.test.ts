@@ -70,6 +70,7 @@ const oneOf = (values: ReadonlyArray<string>, byDefault?: string): Declared => (
 const EXPECTED: Readonly<Record<string, Declared>> = {
   "get /api/asset_providers scope": oneOf(["all"]),
   "get /api/real_assets/{asset_id}/days from_date": str,
+  "get /api/real_assets/{asset_id}/days format": oneOf(["json", "csv"]),
   "get /api/real_assets/{asset_id}/returns as_of_date": str,
   "get /api/real_assets/{asset_id}/returns valuation": oneOf(["accounting", "clp", "real_uf"], "accounting"),
   "get /api/real_assets/{asset_id}/returns return_basis": oneOf(["price", "total"], "price"),
