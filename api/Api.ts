@@ -2,6 +2,7 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AccountApi } from "./account/AccountApi.ts"
 import { BatchesApi } from "./batches/BatchesApi.ts"
+import { ChangesApi } from "./batches/ChangesApi.ts"
 import { DownloadsApi } from "./batches/DownloadsApi.ts"
 import { CatalogApi } from "./catalog/CatalogApi.ts"
 import { FiApi } from "./fi/FiApi.ts"
@@ -21,6 +22,7 @@ const Contract = HttpApi.make("fund-data-service")
   .add(MarketApi)
   .add(FiApi)
   .add(BatchesApi)
+  .add(ChangesApi)
   .add(AccountApi)
   .add(DownloadsApi)
   .middleware(RequestValidation)

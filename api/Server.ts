@@ -10,6 +10,7 @@ import { Api } from "./Api.ts"
 import { AccountHandlers } from "./account/Account.ts"
 import { AccountOriginLive } from "./account/AccountSession.ts"
 import { BatchesHandlers } from "./batches/Batches.ts"
+import { ChangesHandlers } from "./batches/Changes.ts"
 import { DownloadsHandlers } from "./batches/Downloads.ts"
 import { CatalogHandlers } from "./catalog/Catalog.ts"
 import { FiHandlers } from "./fi/Fi.ts"
@@ -57,6 +58,7 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: OPENAPI_PATH }
     MarketHandlers,
     FiHandlers,
     BatchesHandlers,
+    ChangesHandlers,
     AccountHandlers,
     DownloadsHandlers,
   ]),

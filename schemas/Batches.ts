@@ -96,6 +96,25 @@ export const BatchManifest = Schema.Struct({
       description: "Series whose latest value comes from the BPR report alone",
     }),
   ),
+  table_digests: Schema.optionalKey(
+    Schema.Record(Schema.String, Schema.String).annotate({
+      description: "Each table's SHA-256 digest; the content hash is SHA-256 over `<table> <digest>` lines (pipeline 0.5)",
+    }),
+  ),
+  quota_month_digests: Schema.optionalKey(
+    Schema.Record(Schema.String, Schema.String).annotate({
+      description: "The quotas table's digest per month (YYYYMM → SHA-256); its table digest is over `<YYYYMM> <digest>` lines (pipeline 0.5)",
+    }),
+  ),
+  build: Schema.optionalKey(
+    Schema.Union([
+      Schema.Struct({ kind: Schema.Literal("cold"), cold_reason: Schema.optionalKey(Schema.String) }),
+      Schema.Struct({ kind: Schema.Literal("increment"), base: Schema.String, from: Schema.String }),
+    ]).annotate({
+      description:
+        "How the file was built: from nothing (cold, with why when it could have been an increment) or as an increment of the previous batch's file (base), its daily values merged again from `from` (pipeline 0.5)",
+    }),
+  ),
 }).annotate({ identifier: "BatchManifest" })
 
 export const BatchDetail = Schema.Struct({

@@ -101,6 +101,7 @@ describe("the API's errors", () => {
     expect(names.sort()).toEqual(
       [
         "BadRequestError",
+        "BatchNotRetainedError",
         "ForbiddenError",
         "NotFoundError",
         "NotSignedInError",

@@ -482,6 +482,21 @@ const dataCalls = (b: Batch, key: string): Call[] => {
       { params: { instrument_id: instruments }, query: { month: months, market: ["N", "E", "all", "X"] } },
       h,
     ),
+    ...calls(
+      "get",
+      "/api/changes",
+      {
+        base: [["from_batch", b.batchId]],
+        query: {
+          to_batch: [b.batchId, `${isoShift(b.date, -1)}-0123456789abcdef`, "2026-02-30-0123456789abcdef", b.batchId.toUpperCase(), ""],
+          from_batch: [`${isoShift(b.date, -1)}-0123456789abcdef`, `${isoShift(b.date, 400)}-0123456789abcdef`, b.date, "garbage", ""],
+          limit: ["1", "5000", "0", "5001", "abc"],
+          cursor: ["garbage", "", "x".repeat(1001)],
+        },
+      },
+      h,
+    ),
+    ...calls("get", "/api/changes", {}, h),
     // the batch's edge cases: every FI/ETF series and instrument, a mutual fund series per currency
     ...b.moreSeries.flatMap((asset_id) => [
       ...["days", "risk_metrics", "expense_ratio", "expense_ratio/history"].map((route) => ({
@@ -529,8 +544,8 @@ const dataCalls = (b: Batch, key: string): Call[] => {
   ]
 }
 
-/** The batch's ids, read through the API (the FI/ETF ones from the FI fixture when the batch has no FI part). */
-const readBatch = async (base: string, key: string): Promise<Batch> => {
+/** The batch's ids, read through the API (the FI/ETF ones from the FI fixture when the batch has no FI part; the batch id from CURRENT). */
+const readBatch = async (base: string, key: string, dataDir: string): Promise<Batch> => {
   const get = async (path: string): Promise<{ status: number; body: Json }> => {
     const r = await send(`${base}${path}`, { method: "get", path, headers: { "x-api-key": key } })
     return { status: r.status, body: r.status === 200 ? JSON.parse(r.text) : undefined }
@@ -835,7 +850,7 @@ describe.each([
     const validator = contractValidator(doc)
     const key = (await createKey(served.dataDir, { email: "sweep@example.cl", tier: "internal" })).key
     const spent = (await createKey(served.dataDir, { email: "spent@example.cl", dailyQuota: 1 })).key
-    const batch = await readBatch(served.url, key)
+    const batch = await readBatch(served.url, key, served.dataDir)
     const data = await sweep(served.url, validator, dataCalls(batch, key))
     outcomes.push(...data.outcomes)
     // each keyed operation once more: no key, a wrong key, a Bearer key, a spent quota, and the ETag of its answer;

@@ -170,12 +170,20 @@ export const SPEC_OPERATIONS: ReadonlyArray<SpecOperation> = [
 
 /**
  * Operations added after the spec's tables, by the issue that added them (#18: the published
- * batches and their bulk downloads), with the same fields. Every data route also takes `query:batch` (#18), checked in
+ * batches, the corrections feed and the bulk downloads), with the same fields. Every data route also takes `query:batch` (#18), checked in
  * test/batches/.
  */
 export const LATER_OPERATIONS: ReadonlyArray<SpecOperation> = [
   { method: "get", path: "/api/batches", params: ["query:limit", "query:offset"], security: K },
   { method: "get", path: "/api/batches/{batch_id}", params: ["path:batch_id"], security: K, errors: ["404"] },
+  // the corrections feed
+  {
+    method: "get",
+    path: "/api/changes",
+    params: ["query:from_batch", "query:to_batch", "query:limit", "query:cursor"],
+    security: K,
+    errors: ["404", "410"],
+  },
   // bulk downloads of a batch
   {
     method: "get",
