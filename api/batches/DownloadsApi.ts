@@ -3,7 +3,6 @@
  * SHA-256), and every series' daily values as gzip-compressed CSV. docs/snapshot-format.md
  * describes the file; api/batches/Downloads.ts answers.
  */
-import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BatchNotRetainedResponse, dataErrors, NotFoundResponse } from "../../schemas/ApiErrors.ts"
 import { BatchId } from "../../schemas/Batches.ts"

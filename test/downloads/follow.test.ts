@@ -185,10 +185,11 @@ describe("./fds follow: a replica kept in step with a primary through its API", 
   it("a batch the primary publishes is published on the replica by the first poll that finds the primary serving it", async () => {
     const file = await publish("2026-11-18")
     const id = file.replace(".sqlite", "")
-    expect(await waitFor(async () => replicaCurrent() === file, 60_000, 100)).toBe(true)
-    // the first poll that found the primary serving it published it
-    const polls = follower.lines.filter((l) => l.msg === "polled")
-    const first = polls.find((l) => l.primary === id)
+    // the first poll that found the primary serving it (its line is written once the poll is done)
+    const polls = () => follower.lines.filter((l) => l.msg === "polled")
+    expect(await waitFor(async () => polls().some((l) => l.primary === id), 60_000, 100)).toBe(true)
+    expect(replicaCurrent()).toBe(file)
+    const first = polls().find((l) => l.primary === id)
     expect(first).toMatchObject({ outcome: "published", primary: id, batches: [id] })
     expect(await waitFor(async () => (await replicaServes()) === "2026-11-18", 60_000, 200)).toBe(true)
   }, 120_000)
