@@ -23,7 +23,7 @@ import { openDaysCsv } from "./DownloadsDaysCsv.ts"
 import { FileChanged, fileDigest, identityOf } from "./DownloadsDigest.ts"
 import { RangeNotSatisfiable } from "./DownloadsErrors.ts"
 import { type KnownBatch, lookupBatch, rebuildCommand } from "./DownloadsLookup.ts"
-import { downloadStartedToday, recordDownloadStart } from "./DownloadsQuota.ts"
+import { recordDownloadStart, takeFreeResume } from "./DownloadsQuota.ts"
 import { ifRangeHolds, parseRange } from "./DownloadsRange.ts"
 
 /** A published batch's file never changes under its name: clients may keep it. */
@@ -99,9 +99,10 @@ const snapshotDownload = Effect.fn(function* (batchId: string, range: string | u
   const etag = `"${digest.toString("hex")}"`
   const lastModified = stats.mtime.toUTCString()
   const asked = ifRangeHolds(ifRange, etag, lastModified) ? parseRange(range, size) : ({ _tag: "Whole" } as const)
-  // A resume of a download this key started today is free; anything else counts (and is a start).
+  // A resume of a download this key started today is free (FREE_RESUMES of them); anything else
+  // counts (and is a start).
   const key = yield* CurrentKey
-  const resumes = asked._tag === "Part" && asked.start > 0 && downloadStartedToday(key.id, batchId, Math.floor(Date.now() / 1000))
+  const resumes = asked._tag === "Part" && asked.start > 0 && takeFreeResume(key.id, batchId, Math.floor(Date.now() / 1000))
   if (!resumes) {
     const quota = yield* countRequest()
     recordDownloadStart(key.id, batchId, quota.resetAt)

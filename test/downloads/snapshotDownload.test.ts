@@ -176,6 +176,22 @@ describe("GET /api/batches/{batch_id}/snapshot", () => {
     expect(await requestsToday(key)).toBe(before.key + 2)
   })
 
+  it("a counted start buys 8 free resumes, no more: `bytes=1-` again and again is not a free copy of the file each time", async () => {
+    const third = (await createKey(dir.dataDir, { email: "third@example.cl", dailyQuota: 1000 })).key
+    const before = await requestsToday(third)
+    checked(await download(url(idOf(a)), { "x-api-key": third, range: "bytes=0-0" })) // the start: counted
+    expect(await requestsToday(third)).toBe(before + 1)
+    for (let i = 0; i < 8; i++) {
+      expect(checked(await download(url(idOf(a)), { "x-api-key": third, range: "bytes=1-" })).status).toBe(206)
+    }
+    expect(await requestsToday(third)).toBe(before + 1)
+    // the ninth is counted, and is a new start with its own 8
+    checked(await download(url(idOf(a)), { "x-api-key": third, range: "bytes=1-" }))
+    expect(await requestsToday(third)).toBe(before + 2)
+    checked(await download(url(idOf(a)), { "x-api-key": third, range: "bytes=1-" }))
+    expect(await requestsToday(third)).toBe(before + 2)
+  })
+
   it("416 past the end with Content-Range bytes */size; several ranges or another unit get the whole file", async () => {
     const size = readFileSync(a.finished.path).length
     const past = checked(await download(url(idOf(a)), { "x-api-key": key, range: `bytes=${size}-` }))
