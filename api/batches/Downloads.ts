@@ -17,7 +17,7 @@ import { Api } from "../Api.ts"
 import { cameAsHead } from "../http/RequestLog.ts"
 import { CurrentKey } from "../security/Security.ts"
 import { quotaHeaders } from "../security/SecurityLive.ts"
-import { SnapshotStore } from "../snapshot/SnapshotStore.ts"
+import { SnapshotStore, snapshotDamaged } from "../snapshot/SnapshotStore.ts"
 import { SNAPSHOT_MEDIA_TYPE } from "./DownloadsApi.ts"
 import { openDaysCsv } from "./DownloadsDaysCsv.ts"
 import { FileChanged, fileDigest, identityOf } from "./DownloadsDigest.ts"
@@ -60,6 +60,27 @@ const findBatch = Effect.fn(function* (batchId: string) {
   return found ?? (yield* unknownBatch(batchId))
 })
 
+/**
+ * The batch's file passes the checks `?batch=` runs (manifest, row counts, quick_check, content
+ * hash; once per file identity, api/snapshot/PastSnapshots.ts) before a byte of it is sent: a file
+ * damaged on disk answers 503 batch_unreadable, never a download with a digest of the damage and
+ * an immutable Cache-Control; so does the batch served now when its file changed since its swap.
+ * The lease is given back at once; the download reads its own handle.
+ */
+const checked = (batch: KnownBatch) =>
+  Effect.scoped(
+    Effect.flatMap(SnapshotStore, (store) =>
+      store.leaseBatch(batch.batchId).pipe(
+        // the batch served now was checked at its swap: whether its file is still the one checked
+        Effect.flatMap((lease) => (lease.intact() ? Effect.void : Effect.fail(snapshotDamaged))),
+        Effect.catchTags({
+          BatchNotRetained: () => Effect.fail(notRetained(batch)),
+          NotFound: () => Effect.fail(unknownBatch(batch.batchId)),
+        }),
+      ),
+    ),
+  )
+
 const isMissing = (e: unknown): boolean => (e as NodeJS.ErrnoException | undefined)?.code === "ENOENT"
 
 /** The batch's file, open for the request's lifetime; 410 when retention removed it. */
@@ -90,6 +111,7 @@ const countRequest = Effect.fn(function* () {
 
 const snapshotDownload = Effect.fn(function* (batchId: string, range: string | undefined, ifRange: string | undefined, head: boolean) {
   const found = yield* findBatch(batchId).pipe(Effect.tapError(() => countRequest()))
+  yield* checked(found).pipe(Effect.tapError(() => countRequest()))
   const handle = yield* openFile(found).pipe(Effect.tapError(() => countRequest()))
   const stats = yield* Effect.promise(() => handle.stat({ bigint: true }))
   const size = Number(stats.size)
