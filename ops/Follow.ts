@@ -50,9 +50,10 @@ export interface FollowOptions {
   readonly log: Log
 }
 
+/** What a poll found (`primary`: the batch the primary served) and did. */
 export type PollOutcome =
-  | { readonly outcome: "in_step"; readonly batch: string }
-  | { readonly outcome: "published"; readonly batches: ReadonlyArray<string> }
+  | { readonly outcome: "in_step"; readonly primary: string }
+  | { readonly outcome: "published"; readonly primary: string; readonly batches: ReadonlyArray<string> }
   | { readonly outcome: "nothing_published" }
 
 /** The files this replica's ledger says it published, and the one its CURRENT names. */
@@ -145,12 +146,12 @@ export const pollOnce = async (options: FollowOptions): Promise<PollOutcome> => 
   const current = listed.find((b) => b.attributes.current)
   if (current === undefined) return { outcome: "nothing_published" }
   const local = localState(options.dataDir)
-  if (local.current === `${current.id}.sqlite`) return { outcome: "in_step", batch: current.id }
+  if (local.current === `${current.id}.sqlite`) return { outcome: "in_step", primary: current.id }
   const published: string[] = []
   for (const batch of batchesToFollow(listed, local.published)) {
     await bringIn(options, batch)
     await Effect.runPromise(publish(options, batch))
     published.push(batch.id)
   }
-  return { outcome: "published", batches: published }
+  return { outcome: "published", primary: current.id, batches: published }
 }

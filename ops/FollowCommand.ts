@@ -76,7 +76,7 @@ export const followCommand = async (args: string[], env: NodeJS.ProcessEnv = pro
         const outcome = await pollOnce({ primary: { url: s.from, key: s.key, signal: stop.signal }, dataDir: s.dataDir, retentionDays: s.retentionDays, log })
         inStep = outcome.outcome !== "nothing_published"
         if (outcome.outcome === "nothing_published") log("warn", "the primary has published nothing yet", { from: s.from })
-        else log("info", "polled", outcome.outcome === "in_step" ? { outcome: "in_step", batch: outcome.batch } : outcome)
+        else log("info", "polled", outcome)
       } catch (e) {
         if (stop.signal.aborted) break
         log("error", "poll failed; the replica keeps what it serves", why(e))
