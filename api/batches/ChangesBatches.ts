@@ -3,8 +3,10 @@
  * the error that names the parameter. Each is leased from the snapshot store for the request
  * (SnapshotStore.leaseBatch, the same as `?batch=`): the current batch, or a past one opened after
  * the checks the current one passes (manifest, row counts, content hash); 404 when the ledger never
- * published it, 410 batch_not_retained when retention removed its file. The comparison then reads
- * the leased files on a connection of its own (snapshots/changes/BatchPair.ts).
+ * published it, 410 batch_not_retained when retention removed its file. The lease is given back as
+ * soon as the file has passed: the comparison reads the files on a connection of its own
+ * (snapshots/changes/BatchPair.ts), and a request that held one place of the past batches' cache
+ * while it waited for a second could wait forever on requests doing the same.
  */
 import { join } from "node:path"
 import { Effect, type Scope } from "effect"
@@ -23,12 +25,12 @@ export interface ComparedBatch {
 /** The batch id of a snapshot file name. */
 export const batchIdOf = (file: string): string => file.replace(/\.sqlite$/, "")
 
-/** The batch `id` (a well-formed id), leased for the request's scope; its errors name `parameter`. */
+/** The batch `id` (a well-formed id), checked by the store; its errors name `parameter`. */
 export const leasedBatch = (
   parameter: "from_batch" | "to_batch",
   id: string,
 ): Effect.Effect<ComparedBatch, NotFound | BatchNotRetained | ServiceUnavailable, SnapshotStore | Scope.Scope> =>
-  Effect.gen(function* () {
+  Effect.scoped(Effect.gen(function* () {
     const store = yield* SnapshotStore
     const lease = yield* store.leaseBatch(id).pipe(
       Effect.catchTags({
@@ -38,7 +40,7 @@ export const leasedBatch = (
     )
     const path = yield* lease.read((r) => r.path)
     return { id, batchDate: id.slice(0, 10), path }
-  })
+  }))
 
 type Parts = Pick<Manifest, "content_hash" | "table_digests" | "quota_month_digests">
 

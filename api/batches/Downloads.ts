@@ -17,13 +17,13 @@ import { Api } from "../Api.ts"
 import { cameAsHead } from "../http/RequestLog.ts"
 import { CurrentKey } from "../security/Security.ts"
 import { quotaHeaders } from "../security/SecurityLive.ts"
-import { SnapshotStore } from "../snapshot/SnapshotStore.ts"
+import { SnapshotStore, snapshotDamaged } from "../snapshot/SnapshotStore.ts"
 import { SNAPSHOT_MEDIA_TYPE } from "./DownloadsApi.ts"
 import { openDaysCsv } from "./DownloadsDaysCsv.ts"
 import { FileChanged, fileDigest, identityOf } from "./DownloadsDigest.ts"
 import { RangeNotSatisfiable } from "./DownloadsErrors.ts"
 import { type KnownBatch, lookupBatch, rebuildCommand } from "./DownloadsLookup.ts"
-import { downloadStartedToday, recordDownloadStart } from "./DownloadsQuota.ts"
+import { recordDownloadStart, takeFreeResume } from "./DownloadsQuota.ts"
 import { ifRangeHolds, parseRange } from "./DownloadsRange.ts"
 
 /** A published batch's file never changes under its name: clients may keep it. */
@@ -60,6 +60,27 @@ const findBatch = Effect.fn(function* (batchId: string) {
   return found ?? (yield* unknownBatch(batchId))
 })
 
+/**
+ * The batch's file passes the checks `?batch=` runs (manifest, row counts, quick_check, content
+ * hash; once per file identity, api/snapshot/PastSnapshots.ts) before a byte of it is sent: a file
+ * damaged on disk answers 503 batch_unreadable, never a download with a digest of the damage and
+ * an immutable Cache-Control; so does the batch served now when its file changed since its swap.
+ * The lease is given back at once; the download reads its own handle.
+ */
+const checked = (batch: KnownBatch) =>
+  Effect.scoped(
+    Effect.flatMap(SnapshotStore, (store) =>
+      store.leaseBatch(batch.batchId).pipe(
+        // the batch served now was checked at its swap: whether its file is still the one checked
+        Effect.flatMap((lease) => (lease.intact() ? Effect.void : Effect.fail(snapshotDamaged))),
+        Effect.catchTags({
+          BatchNotRetained: () => Effect.fail(notRetained(batch)),
+          NotFound: () => Effect.fail(unknownBatch(batch.batchId)),
+        }),
+      ),
+    ),
+  )
+
 const isMissing = (e: unknown): boolean => (e as NodeJS.ErrnoException | undefined)?.code === "ENOENT"
 
 /** The batch's file, open for the request's lifetime; 410 when retention removed it. */
@@ -90,6 +111,7 @@ const countRequest = Effect.fn(function* () {
 
 const snapshotDownload = Effect.fn(function* (batchId: string, range: string | undefined, ifRange: string | undefined, head: boolean) {
   const found = yield* findBatch(batchId).pipe(Effect.tapError(() => countRequest()))
+  yield* checked(found).pipe(Effect.tapError(() => countRequest()))
   const handle = yield* openFile(found).pipe(Effect.tapError(() => countRequest()))
   const stats = yield* Effect.promise(() => handle.stat({ bigint: true }))
   const size = Number(stats.size)
@@ -99,9 +121,10 @@ const snapshotDownload = Effect.fn(function* (batchId: string, range: string | u
   const etag = `"${digest.toString("hex")}"`
   const lastModified = stats.mtime.toUTCString()
   const asked = ifRangeHolds(ifRange, etag, lastModified) ? parseRange(range, size) : ({ _tag: "Whole" } as const)
-  // A resume of a download this key started today is free; anything else counts (and is a start).
+  // A resume of a download this key started today is free (FREE_RESUMES of them); anything else
+  // counts (and is a start).
   const key = yield* CurrentKey
-  const resumes = asked._tag === "Part" && asked.start > 0 && downloadStartedToday(key.id, batchId, Math.floor(Date.now() / 1000))
+  const resumes = asked._tag === "Part" && asked.start > 0 && takeFreeResume(key.id, batchId, Math.floor(Date.now() / 1000))
   if (!resumes) {
     const quota = yield* countRequest()
     recordDownloadStart(key.id, batchId, quota.resetAt)

@@ -7,23 +7,35 @@
  * Anything else is: a resume the server has no start for (another day, after a restart of the
  * server, another key) counts once and becomes the start. So a key cannot fetch a file in many
  * free ranges without first paying for its download, and a resumed download costs nothing more.
+ * A counted start buys FREE_RESUMES free resumes: the server cannot tell a resume of bytes the
+ * client never received from a second copy of bytes it did (`bytes=1-` is the whole file but its
+ * first byte), so resumes past that budget count again, and one counted request never buys an
+ * unbounded number of copies of the file.
  */
 
 const KEPT = 10_000
 
-/** The downloads started today, by key and batch: `<key id> <batch id>` → the end of that quota day (unix seconds). */
-const started = new Map<string, number>()
+/** Free resumes a counted download start buys (a cut transfer rarely needs more than a few). */
+export const FREE_RESUMES = 8
 
-/** Remembers that `keyId` started `batchId`'s download, for the quota day ending at `resetAt`. */
+/** The downloads started today, by key and batch: `<key id> <batch id>` → the quota day's end (unix seconds) and the free resumes left. */
+const started = new Map<string, { readonly resetAt: number; resumesLeft: number }>()
+
+/** Remembers that `keyId` started `batchId`'s download (a counted request), for the quota day ending at `resetAt`. */
 export const recordDownloadStart = (keyId: number, batchId: string, resetAt: number): void => {
   const key = `${keyId} ${batchId}`
   started.delete(key)
-  started.set(key, resetAt)
+  started.set(key, { resetAt, resumesLeft: FREE_RESUMES })
   if (started.size > KEPT) started.delete(started.keys().next().value!)
 }
 
-/** Whether `keyId` started `batchId`'s download on the quota day that is current at `nowSeconds`. */
-export const downloadStartedToday = (keyId: number, batchId: string, nowSeconds: number): boolean => {
-  const resetAt = started.get(`${keyId} ${batchId}`)
-  return resetAt !== undefined && nowSeconds < resetAt
+/**
+ * Whether a resume of `batchId` by `keyId` at `nowSeconds` is free: the key started that download
+ * on the current quota day and has free resumes left (one is used).
+ */
+export const takeFreeResume = (keyId: number, batchId: string, nowSeconds: number): boolean => {
+  const start = started.get(`${keyId} ${batchId}`)
+  if (start === undefined || nowSeconds >= start.resetAt || start.resumesLeft <= 0) return false
+  start.resumesLeft--
+  return true
 }

@@ -176,6 +176,22 @@ describe("GET /api/batches/{batch_id}/snapshot", () => {
     expect(await requestsToday(key)).toBe(before.key + 2)
   })
 
+  it("a counted start buys 8 free resumes, no more: `bytes=1-` again and again is not a free copy of the file each time", async () => {
+    const third = (await createKey(dir.dataDir, { email: "third@example.cl", dailyQuota: 1000 })).key
+    const before = await requestsToday(third)
+    checked(await download(url(idOf(a)), { "x-api-key": third, range: "bytes=0-0" })) // the start: counted
+    expect(await requestsToday(third)).toBe(before + 1)
+    for (let i = 0; i < 8; i++) {
+      expect(checked(await download(url(idOf(a)), { "x-api-key": third, range: "bytes=1-" })).status).toBe(206)
+    }
+    expect(await requestsToday(third)).toBe(before + 1)
+    // the ninth is counted, and is a new start with its own 8
+    checked(await download(url(idOf(a)), { "x-api-key": third, range: "bytes=1-" }))
+    expect(await requestsToday(third)).toBe(before + 2)
+    checked(await download(url(idOf(a)), { "x-api-key": third, range: "bytes=1-" }))
+    expect(await requestsToday(third)).toBe(before + 2)
+  })
+
   it("416 past the end with Content-Range bytes */size; several ranges or another unit get the whole file", async () => {
     const size = readFileSync(a.finished.path).length
     const past = checked(await download(url(idOf(a)), { "x-api-key": key, range: `bytes=${size}-` }))
@@ -229,13 +245,29 @@ describe("GET /api/batches/{batch_id}/snapshot", () => {
   })
 
   it("a download the client stops leaves no file open", async () => {
-    expect(openHandlesOf(a.finished.path)).toBe(0)
+    // the file checked before it is sent stays open in the past batches' cache (as for ?batch=), and only that
+    await download(url(idOf(a)), { "x-api-key": key }, "HEAD")
+    const held = openHandlesOf(a.finished.path)
     for (const range of [undefined, "bytes=10-"]) {
       const res = await request(url(idOf(a)), { headers: { "x-api-key": key, ...(range === undefined ? {} : { range }) } })
       for await (const _ of res.body) break
       res.body.destroy()
     }
-    expect(await waitFor(async () => openHandlesOf(a.finished.path) === 0, 5000)).toBe(true)
+    expect(await waitFor(async () => openHandlesOf(a.finished.path) === held, 5000)).toBe(true)
+  })
+
+  it("a past batch's file damaged on disk is not sent: 503 batch_unreadable, no digest of the damage", async () => {
+    // a's file gets 4 KB of garbage in its middle, its size unchanged (as a bad disk or a stray write would)
+    const onDisk = readFileSync(a.finished.path)
+    const damaged = Buffer.from(onDisk)
+    damaged.fill(0xde, Math.floor(onDisk.length / 2), Math.floor(onDisk.length / 2) + 4096)
+    writeFileSync(a.finished.path, damaged)
+    const file = checked(await download(url(idOf(a)), { "x-api-key": key }))
+    expect(file.status).toBe(503)
+    expect(JSON.parse(file.bytes.toString("utf8")).error).toBe("batch_unreadable")
+    expect(file.headers["repr-digest"]).toBeUndefined()
+    // the batch served now still downloads
+    expect(checked(await download(url(idOf(b)), { "x-api-key": key })).status).toBe(200)
   })
 })
 
