@@ -13,7 +13,7 @@ import { join } from "node:path"
 import { pipeline } from "node:stream/promises"
 import Database from "better-sqlite3"
 import { request } from "undici"
-import { hashSnapshotFile } from "../snapshots/ContentHash.ts"
+import { contentHashFor, hashSnapshotFile } from "../snapshots/ContentHash.ts"
 import type { Manifest } from "../snapshots/Manifest.ts"
 
 /** A batch as GET /api/batches lists it. */
@@ -168,9 +168,19 @@ export const verifyDownload = async (path: string, batch: PrimaryBatch, manifest
   if (manifest.content_hash !== batch.attributes.content_hash) {
     throw new TransferRefused(`${batch.id}: the manifest's content hash ${manifest.content_hash} is not the listed ${batch.attributes.content_hash}`)
   }
-  let hashed: ReturnType<typeof hashSnapshotFile>
+  let hashed: { readonly hash: string; readonly counts: Readonly<Record<string, number>> }
+  const open = (p: string) => new Database(p, { readonly: true, fileMustExist: true })
   try {
-    hashed = hashSnapshotFile((p) => new Database(p, { readonly: true, fileMustExist: true }), path, { quotas: null })
+    hashed = hashSnapshotFile(open, path, { quotas: null })
+    if (hashed.hash !== manifest.content_hash && manifest.quota_month_digests === undefined) {
+      // a batch built before pipeline 0.5 hashed its quotas whole
+      const db = open(path)
+      try {
+        hashed = { hash: contentHashFor(db, manifest), counts: hashed.counts }
+      } finally {
+        db.close()
+      }
+    }
   } catch (e) {
     throw new TransferRefused(`${batch.id}: the file cannot be read as a snapshot (${String(e)})`)
   }
