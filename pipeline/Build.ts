@@ -248,7 +248,11 @@ export const buildSnapshot = (
     }
     const stageMs = Math.round(performance.now() - t)
     console.error(JSON.stringify({ level: "info", stage: "staged", ...memory() }))
-    const writer = new SnapshotWriter(snapshotsDir, plan.kind === "increment" ? plan.path : undefined)
+    // An increment's first write is the copy of the previous snapshot: a full disk fails it here.
+    const writer = yield* Effect.try({
+      try: () => new SnapshotWriter(snapshotsDir, plan.kind === "increment" ? plan.path : undefined),
+      catch: (e) => new BuildFailed({ reason: `snapshot build failed: ${String(e)}` }),
+    })
     const computed: Record<string, number> = {}
     const finished = yield* Effect.try({
       try: () => {
