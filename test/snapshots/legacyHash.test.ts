@@ -27,7 +27,7 @@ const wholeDigest = (path: string): string => {
       .all() as Array<Array<number | null>>
     for (const row of rows) {
       const bytes = Buffer.alloc(56)
-      row.forEach((v, i) => bytes.writeDoubleLE(v === null ? Number.NaN : v, i * 8))
+      for (const [i, v] of row.entries()) bytes.writeDoubleLE(v === null ? Number.NaN : v, i * 8)
       hash.update(bytes)
     }
     return hash.digest("hex")
