@@ -190,14 +190,16 @@ export const wholeQuotaDigest = (db: Database.Database): string => {
  * The snapshot's content hash, to hold against its manifest's: per-month quotas (pipeline 0.5 on);
  * and for a manifest without `quota_month_digests` whose hash that is not, the quotas hashed whole
  * as pipeline 0.4 and before did (a batch built then keeps the hash it was published with). The
- * file is read a second time only for such a batch.
+ * file is read a second time only for such a batch. A file that is neither gets its per-month hash.
  */
 export const contentHashFor = (db: Database.Database, manifest: { readonly content_hash: string; readonly quota_month_digests?: unknown }): string => {
   const digests: Record<string, string> = {}
   for (const table of TABLES) digests[table.name] = tableDigest(db, table)
   const hash = hashOfDigests(digests)
   if (hash === manifest.content_hash || manifest.quota_month_digests !== undefined) return hash
-  return hashOfDigests({ ...digests, quotas: wholeQuotaDigest(db) })
+  const whole = hashOfDigests({ ...digests, quotas: wholeQuotaDigest(db) })
+  // neither: the file is not its manifest's; the per-month hash is the one to report
+  return whole === manifest.content_hash ? whole : hash
 }
 
 /** One table's digest, read from the file. */
