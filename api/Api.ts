@@ -1,6 +1,9 @@
 /** The HTTP contract: every group, the validation middleware and the OpenAPI metadata. No handlers here. */
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AccountApi } from "./account/AccountApi.ts"
+import { BatchesApi } from "./batches/BatchesApi.ts"
+import { ChangesApi } from "./batches/ChangesApi.ts"
+import { DownloadsApi } from "./batches/DownloadsApi.ts"
 import { CatalogApi } from "./catalog/CatalogApi.ts"
 import { FiApi } from "./fi/FiApi.ts"
 import { documentHttp } from "./http/OpenApiMeta.ts"
@@ -8,6 +11,7 @@ import { documentQueryTypes } from "./http/QueryDocs.ts"
 import { MarketApi } from "./market/MarketApi.ts"
 import { ReturnsApi } from "./returns/ReturnsApi.ts"
 import { documentQuotaHeaders, RequestValidation } from "./security/Security.ts"
+import { documentBatchParameter } from "./snapshot/BatchParameter.ts"
 import { KeyApi, PublicApi } from "./system/SystemApi.ts"
 
 const Contract = HttpApi.make("fund-data-service")
@@ -17,13 +21,18 @@ const Contract = HttpApi.make("fund-data-service")
   .add(ReturnsApi)
   .add(MarketApi)
   .add(FiApi)
+  .add(BatchesApi)
+  .add(ChangesApi)
   .add(AccountApi)
+  .add(DownloadsApi)
   .middleware(RequestValidation)
 
 export class Api extends Contract
-  // One transform: query parameters by their decoded types, quota headers, then contact, contract
-  // tag names and the HTTP caching headers.
-  .annotate(OpenApi.Transform, (spec) => documentHttp(documentQuotaHeaders(documentQueryTypes(Contract, spec))))
+  // One transform: query parameters by their decoded types, `batch` on the data routes, quota
+  // headers, then contact, contract tag names and the HTTP caching headers.
+  .annotate(OpenApi.Transform, (spec) =>
+    documentHttp(documentQuotaHeaders(documentBatchParameter(Contract, documentQueryTypes(Contract, spec)))),
+  )
   .annotateMerge(
     OpenApi.annotations({
       title: "Fund Data Service",

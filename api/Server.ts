@@ -9,6 +9,9 @@ import { AccountsLive, AccountsOnStore, accountsStore } from "../accounts/Accoun
 import { Api } from "./Api.ts"
 import { AccountHandlers } from "./account/Account.ts"
 import { AccountOriginLive } from "./account/AccountSession.ts"
+import { BatchesHandlers } from "./batches/Batches.ts"
+import { ChangesHandlers } from "./batches/Changes.ts"
+import { DownloadsHandlers } from "./batches/Downloads.ts"
 import { CatalogHandlers } from "./catalog/Catalog.ts"
 import { FiHandlers } from "./fi/Fi.ts"
 import { FiReturnsLive } from "./fi/FiReturns.ts"
@@ -25,7 +28,7 @@ import type { ConnectionLimits } from "./ratelimit/ConnectionGuard.ts"
 import { type EdgeOptions, edgeLayer } from "./ratelimit/Edge.ts"
 import { ReturnsHandlers } from "./returns/Returns.ts"
 import { ApiKeyAuthLive, RequestValidationLive } from "./security/SecurityLive.ts"
-import { PinSnapshotLive } from "./snapshot/Pinned.ts"
+import { PinCurrentSnapshotLive, PinSnapshotLive } from "./snapshot/Pinned.ts"
 import { SnapshotStore } from "./snapshot/SnapshotStore.ts"
 import { warmSnapshot } from "./snapshot/Warm.ts"
 import { KeyHandlers, PublicHandlers } from "./system/System.ts"
@@ -47,8 +50,19 @@ export interface ServerOptions extends EdgeOptions, ConnectionLimits {
 }
 
 export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: OPENAPI_PATH }).pipe(
-  Layer.provide([PublicHandlers, KeyHandlers, CatalogHandlers, ReturnsHandlers, MarketHandlers, FiHandlers, AccountHandlers]),
-  Layer.provide([ApiKeyAuthLive, RequestValidationLive, AccountOriginLive, FiReturnsLive, PinSnapshotLive]),
+  Layer.provide([
+    PublicHandlers,
+    KeyHandlers,
+    CatalogHandlers,
+    ReturnsHandlers,
+    MarketHandlers,
+    FiHandlers,
+    BatchesHandlers,
+    ChangesHandlers,
+    AccountHandlers,
+    DownloadsHandlers,
+  ]),
+  Layer.provide([ApiKeyAuthLive, RequestValidationLive, AccountOriginLive, FiReturnsLive, PinSnapshotLive, PinCurrentSnapshotLive]),
 )
 
 const snapshotStore = (options: ServerOptions) =>

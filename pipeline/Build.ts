@@ -286,7 +286,11 @@ export const buildSnapshot = (
     let t = performance.now()
     const plan: IncrementPlan = planIncrement(previous, inputs, loaded, batchDate, cache)
     const increment = plan.kind === "increment" ? plan : null
-    const writer = new SnapshotWriter(snapshotsDir, increment?.path)
+    // An increment's first write is the copy of the previous snapshot: a full disk fails it here.
+    const writer = yield* Effect.try({
+      try: () => new SnapshotWriter(snapshotsDir, increment?.path),
+      catch: (e) => new BuildFailed({ reason: `snapshot build failed: ${String(e)}` }),
+    })
     // The increment's month: quota months from it on are hashed again, computations that can
     // keep their rows before it compute from it on.
     const month = increment === null ? 0 : Math.floor(increment.base.from / 100) * 100 + 1

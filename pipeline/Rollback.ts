@@ -12,7 +12,7 @@ import { Clock, Effect, Schema } from "effect"
 import { existsSync } from "node:fs"
 import { join } from "node:path"
 import { isIsoDate } from "../schemas/Dates.ts"
-import { contentHash, rowCounts } from "../snapshots/ContentHash.ts"
+import { contentHashFor, rowCounts } from "../snapshots/ContentHash.ts"
 import { readManifest } from "../snapshots/Manifest.ts"
 import { publishCurrent, readCurrent } from "../snapshots/Pointer.ts"
 import { SnapshotReader } from "../snapshots/Reader.ts"
@@ -53,7 +53,7 @@ export const snapshotProblem = (dir: string, file: string): string | null => {
     }
     if (!reader.quickCheck()) return "PRAGMA quick_check failed"
     // the whole content, as published (a value changed in place keeps the counts and passes quick_check)
-    const hash = contentHash(reader.db)
+    const hash = contentHashFor(reader.db, manifest)
     return hash === manifest.content_hash ? null : `its content hash ${hash} differs from its manifest's (the file was altered since it was published)`
   } catch (e) {
     return String(e)

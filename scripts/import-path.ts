@@ -1,7 +1,7 @@
 /**
  * How far a route's handler is from its computation, read from the code's relative imports:
- * the files that lie on some import path from FROM to TO (what a reader opens to follow the route)
- * and the longest such path in hops.
+ * the files that lie on some import path from FROM to TO (what a reader opens to follow the route),
+ * and the shortest and the longest such path in hops.
  *
  *   node scripts/import-path.ts FROM TO [--list]
  *   node scripts/import-path.ts api/returns/Returns.ts snapshots/compute/Returns.ts
@@ -66,5 +66,21 @@ const hops = (file: string, visiting: Set<string>): number => {
   return best
 }
 
-console.log(`${from} -> ${to}: ${onPath.size} files on an import path, longest ${hops(from, new Set())} hops`)
+const shortest = (): number => {
+  const depth = new Map([[from, 0]])
+  const queue = [from]
+  for (let i = 0; i < queue.length; i++) {
+    const file = queue[i]!
+    if (file === to) return depth.get(file)!
+    for (const next of imports.get(file) ?? []) {
+      if (!depth.has(next)) {
+        depth.set(next, depth.get(file)! + 1)
+        queue.push(next)
+      }
+    }
+  }
+  return Number.NaN
+}
+
+console.log(`${from} -> ${to}: ${onPath.size} files on an import path, shortest ${shortest()} hops, longest ${hops(from, new Set())}`)
 if (process.argv.includes("--list")) for (const file of [...onPath].sort()) console.log(`  ${file}`)

@@ -193,6 +193,63 @@ export const jsonMonthDigests = (db: Database.Database, table: Table, fromDate =
   return out
 }
 
+/**
+ * The quotas digest of pipeline 0.4 and before, for snapshots they built: SHA-256 over every row in
+ * (asset_id, date) order, each row seven little-endian float64 (NULL as NaN), with no months. A
+ * batch built before 0.5 keeps the hash its manifest and the ledger recorded; `pipeline reproduce`
+ * of such a day says "version differs".
+ */
+export const wholeQuotaDigest = (db: Database.Database): string => {
+  const hash = createHash("sha256")
+  const chunk = new MonthHash()
+  const assets = db.prepare("SELECT DISTINCT asset_id FROM quotas ORDER BY 1").pluck().all()
+  const rowsOf = db
+    .prepare("SELECT asset_id, date, price, patrimony, holders, factor_ajuste, factor_reparto FROM quotas WHERE asset_id = ? ORDER BY date")
+    .raw(true)
+  const c = chunk.chunk
+  const flush = () => {
+    if (chunk.filled === 0) return
+    hash.update(new Uint8Array(c.buffer, 0, chunk.filled * QUOTA_VALUES * 8))
+    chunk.filled = 0
+  }
+  for (const asset of assets) {
+    for (const r of rowsOf.all(asset) as QuotaRow[]) {
+      let at = chunk.filled * QUOTA_VALUES
+      for (const v of r) c[at++] = canonical(v)
+      if (++chunk.filled === CHUNK_ROWS) flush()
+    }
+  }
+  flush()
+  return hash.digest("hex")
+}
+
+/**
+ * The snapshot's content hash, to hold against its manifest's, as the pipeline that built it
+ * hashed: per-month quotas from pipeline 0.5 on, per-month `fi_prices` from 0.6 on. For a manifest
+ * whose hash the current scheme does not give, the tables its pipeline hashed whole (no
+ * `table_month_digests`: `fi_prices`; no `quota_month_digests`: the quotas too) are hashed whole
+ * again, so that a batch built before an upgrade keeps the hash it was published with. The file is
+ * read a second time only for such a batch. A file that is neither gets the current hash.
+ */
+export const contentHashFor = (
+  db: Database.Database,
+  manifest: { readonly content_hash: string; readonly quota_month_digests?: unknown; readonly table_month_digests?: unknown },
+): string => {
+  const digests: Record<string, string> = {}
+  for (const table of TABLES) digests[table.name] = tableDigest(db, table)
+  const hash = hashOfDigests(digests)
+  if (hash === manifest.content_hash) return hash
+  const older: Record<string, string> = { ...digests }
+  if (manifest.table_month_digests === undefined) {
+    for (const table of TABLES) if (table.months !== undefined && table.name !== "quotas") older[table.name] = jsonDigest(db, table)
+  }
+  if (manifest.quota_month_digests === undefined) older.quotas = wholeQuotaDigest(db)
+  if (TABLES.every((t) => older[t.name] === digests[t.name])) return hash
+  const old = hashOfDigests(older)
+  // neither: the file is not its manifest's; the current hash is the one to report
+  return old === manifest.content_hash ? old : hash
+}
+
 /** One table's digest, read from the file. */
 export const tableDigest = (db: Database.Database, table: Table): string =>
   table.name === "quotas"

@@ -11,6 +11,17 @@ export const fsyncPath = (path: string): void => {
   }
 }
 
+/**
+ * Puts a finished file under its final name as a published snapshot is put there: the file
+ * fsynced, renamed over the target (rename(2): a reader sees the old name or the whole new file),
+ * the folder fsynced.
+ */
+export const renameDurably = (from: string, to: string): void => {
+  fsyncPath(from)
+  renameSync(from, to)
+  fsyncPath(dirname(to))
+}
+
 export const writeFileAtomic = (path: string, content: string): void => {
   const tmp = `${path}.${process.pid}.tmp`
   const fd = openSync(tmp, "w")

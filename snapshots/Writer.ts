@@ -88,7 +88,15 @@ export class SnapshotWriter {
     mkdirSync(dir, { recursive: true })
     this.dir = dir
     this.tmpPath = join(dir, `.build-${process.pid}-${Date.now()}.sqlite.tmp`)
-    if (base !== undefined) copyFileSync(base, this.tmpPath)
+    if (base !== undefined) {
+      try {
+        copyFileSync(base, this.tmpPath)
+      } catch (e) {
+        // a copy cut short (the disk full) leaves nothing behind
+        rmSync(this.tmpPath, { force: true })
+        throw e
+      }
+    }
     this.db = new Database(this.tmpPath)
     journalOff(this.db)
     this.db.pragma("synchronous = OFF")

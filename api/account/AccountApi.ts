@@ -24,7 +24,7 @@ import {
   RateLimitedResponse,
   UntrustedOriginResponse,
 } from "../../schemas/ApiErrors.ts"
-import { PinSnapshot } from "../snapshot/Pinned.ts"
+import { PinCurrentSnapshot } from "../snapshot/Pinned.ts"
 
 /** 403 when a request's Origin is not the public origin (or a configured trusted one). */
 export class AccountOrigin extends HttpApiMiddleware.Service<AccountOrigin>()("fds/api/AccountOrigin", {
@@ -82,7 +82,7 @@ export class AccountApi extends HttpApiGroup.make("account")
       error: signedIn,
     })
       // the series is checked against the published batch, pinned for the request
-      .middleware(PinSnapshot)
+      .middleware(PinCurrentSnapshot)
       .annotate(OpenApi.Summary, "Add a published series to the watchlist"),
     HttpApiEndpoint.delete("unwatch", "/api/me/watchlist/:serie_id", {
       params: { serie_id: SerieId },

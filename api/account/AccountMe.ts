@@ -6,7 +6,7 @@ import { InvalidParameter } from "../../schemas/ApiErrors.ts"
 import { isUuid, parseUint32 } from "../../schemas/Ids.ts"
 import type { SnapshotReader } from "../../snapshots/Reader.ts"
 import { fiCatalog } from "../../snapshots/readers/FiCatalog.ts"
-import { readSnapshot } from "../snapshot/Snapshot.ts"
+import { read } from "../snapshot/Pinned.ts"
 import { accountBody } from "./AccountAuth.ts"
 import { accountsUnavailable, endSession, requireUser } from "./AccountSession.ts"
 
@@ -55,7 +55,7 @@ export const watchlist = () =>
 export const watch = ({ payload }: { readonly payload: { readonly serie_id: string } }) =>
   Effect.gen(function* () {
     const user = yield* requireUser
-    const serieId = yield* readSnapshot((reader) => publishedSeries(reader, payload.serie_id))
+    const serieId = yield* read((reader) => publishedSeries(reader, payload.serie_id))
     if (serieId === null) {
       return yield* new InvalidParameter({
         parameter: "serie_id",

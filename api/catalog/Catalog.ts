@@ -18,6 +18,7 @@ import { canonicalAssetText, parseAssetRef, seriesNotFound } from "../returns/Re
 import { requireFi } from "../snapshot/FiSnapshot.ts"
 import { PinnedSnapshot, read } from "../snapshot/Pinned.ts"
 import { seriesGraceWeekdays } from "../snapshot/SeriesGrace.ts"
+import { daysCsvResponse, wantsCsv } from "./DaysCsv.ts"
 
 const conceptualAsset = (f: FundsTable) => ({
   id: String(f.concept_id),
@@ -198,11 +199,14 @@ export const CatalogHandlers = HttpApiBuilder.group(Api, "catalog", (handlers) =
       )
       .handle(
         "days",
-        Effect.fn(function* ({ params, query }) {
+        Effect.fn(function* ({ params, query, request }) {
           const text = canonicalAssetText(params.asset_id)
           const from = query.from_date === undefined ? 0 : dateToInt(query.from_date)
           const ref = yield* parseAssetRef(text)
-          return ref.kind === "fi" ? yield* fiDaysResponse(ref.id, from) : yield* daysResponse(text, ref.id, from)
+          if (wantsCsv(query.format, request.headers.accept)) return yield* daysCsvResponse(ref, text, from, request.originalUrl)
+          const json = ref.kind === "fi" ? yield* fiDaysResponse(ref.id, from) : yield* daysResponse(text, ref.id, from)
+          // the answer depends on Accept (text/csv asks for CSV)
+          return HttpServerResponse.setHeader(json, "vary", "Accept")
         }),
       ),
   ),

@@ -1,6 +1,6 @@
 /** Administrators, funds, series and daily quota values. */
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { dataErrors, NotFoundResponse } from "../../schemas/ApiErrors.ts"
 import {
   AssetProviderList,
@@ -12,6 +12,11 @@ import { IsoDate } from "../../schemas/Dates.ts"
 import { AssetProviderAllList } from "../../schemas/FiProviders.ts"
 import { ApiKeyAuth } from "../security/Security.ts"
 import { PinSnapshot } from "../snapshot/Pinned.ts"
+
+/** /days as CSV (api/catalog/DaysCsv.ts). */
+const DaysCsv = Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/csv" })).annotate({
+  description: "date,price (FI/ETF: date,price,currency,price_source,price_basis), one line per date, ascending",
+})
 
 /** Ids in paths are plain decimal digits (checked again as unsigned 32-bit in the handler). */
 const DecimalId = Schema.String.check(Schema.isPattern(/^[0-9]+$/u))
@@ -48,8 +53,13 @@ export class CatalogApi extends HttpApiGroup.make("catalog")
       },
       query: {
         from_date: Schema.optionalKey(IsoDate.annotate({ description: "First date, inclusive (YYYY-MM-DD)" })),
+        format: Schema.optionalKey(
+          Schema.Literals(["json", "csv"]).annotate({
+            description: "csv: the same values as CSV (a header line, ISO dates, `.` decimals); `Accept: text/csv` asks for it too",
+          }),
+        ),
       },
-      success: RealAssetDays,
+      success: [RealAssetDays, DaysCsv],
       error: dataErrors(NotFoundResponse),
     }).annotate(OpenApi.Summary, "Daily quota values of a series, ascending, whole history from from_date"),
   )

@@ -1,26 +1,59 @@
-/** Handlers of the fi routes: each pins one snapshot, answers 503 when its batch has no FI data, then reads. */
+/**
+ * Handlers of the fi routes, on the snapshot pinned for the request: a batch without FI data
+ * answers 503 (requireFi) on every route; parameter checks that need no data come first (the same
+ * answer whatever the batch holds).
+ */
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../Api.ts"
-import { readFi } from "../snapshot/FiSnapshot.ts"
-import { carteraHoldings, carteraResumen, checkMonth } from "./FiCartera.ts"
-import { instrumentDetail } from "./FiDetail.ts"
+import { requireFi } from "../snapshot/FiSnapshot.ts"
+import { read } from "../snapshot/Pinned.ts"
+import { carteraHoldings, carteraResumen, checkMonth, requirePortfolio } from "./FiCartera.ts"
+import { instrumentDetail, requireInstrument } from "./FiDetail.ts"
 import { instrumentsPage } from "./FiInstruments.ts"
 import { instrumentPrices } from "./FiPrices.ts"
 
-/** Parameter checks that need no data come first: the same answer whatever the batch holds. */
-const checked = <E, A, E2, R>(problem: E | null, then: () => Effect.Effect<A, E2, R>) =>
-  problem === null ? then() : Effect.fail(problem)
-
 export const FiHandlers = HttpApiBuilder.group(Api, "fi", (handlers) =>
   handlers
-    .handle("instruments", ({ query }) => readFi((r) => instrumentsPage(r, query)))
-    .handle("instrument", ({ params }) => readFi((r) => instrumentDetail(r, params.instrument_id)))
-    .handle("prices", ({ params, query }) => readFi((r) => instrumentPrices(r, params.instrument_id, query)))
-    .handle("holdings", ({ params, query }) =>
-      checked(checkMonth(query.month), () => readFi((r) => carteraHoldings(r, params.instrument_id, query))),
+    .handle(
+      "instruments",
+      Effect.fn(function* ({ query }) {
+        yield* requireFi
+        return yield* read((r) => instrumentsPage(r, query))
+      }),
     )
-    .handle("resumen", ({ params, query }) =>
-      checked(checkMonth(query.month), () => readFi((r) => carteraResumen(r, params.instrument_id, query))),
+    .handle(
+      "instrument",
+      Effect.fn(function* ({ params }) {
+        yield* requireFi
+        const instrument = yield* requireInstrument(params.instrument_id)
+        return yield* read((r) => instrumentDetail(r, instrument))
+      }),
+    )
+    .handle(
+      "prices",
+      Effect.fn(function* ({ params, query }) {
+        yield* requireFi
+        const instrument = yield* requireInstrument(params.instrument_id)
+        return yield* read((r) => instrumentPrices(r, instrument, query))
+      }),
+    )
+    .handle(
+      "holdings",
+      Effect.fn(function* ({ params, query }) {
+        yield* checkMonth(query.month)
+        yield* requireFi
+        const portfolio = yield* requirePortfolio(params.instrument_id, query.month)
+        return yield* read((r) => carteraHoldings(r, portfolio, query.market))
+      }),
+    )
+    .handle(
+      "resumen",
+      Effect.fn(function* ({ params, query }) {
+        yield* checkMonth(query.month)
+        yield* requireFi
+        const portfolio = yield* requirePortfolio(params.instrument_id, query.month)
+        return yield* read((r) => carteraResumen(r, portfolio, query.market))
+      }),
     ),
 )

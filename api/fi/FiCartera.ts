@@ -4,11 +4,13 @@
  * market (404 when the fund has none); a well-formed month without data: 200 with `data: []`; a
  * malformed month: 400. `market` filters the rows; `meta.availability` always reports both markets.
  */
+import { Effect } from "effect"
 import { BadRequest, NotFound } from "../../schemas/ApiErrors.ts"
 import { formatRun } from "../../schemas/Ids.ts"
 import type { SnapshotReader } from "../../snapshots/Reader.ts"
-import type { FiHoldingsTable } from "../../snapshots/tables/Fi.ts"
-import { instrumentOr404 } from "./FiDetail.ts"
+import type { FiHoldingsTable, FiInstrumentsTable } from "../../snapshots/tables/Fi.ts"
+import { read } from "../snapshot/Pinned.ts"
+import { requireInstrument } from "./FiDetail.ts"
 import { fiHolding } from "./FiHolding.ts"
 import { holdingsOf, latestHoldingsPeriod } from "./FiHoldings.ts"
 import { fiMeta } from "./FiMeta.ts"
@@ -17,21 +19,31 @@ import type { CarteraQuery } from "./FiQueries.ts"
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/
 const DOCUMENT = { N: "ifrs_cartera_nac", E: "ifrs_cartera_ext" } as const
 
-/** 400 for a `month` that is not YYYY-MM with a month 01–12. */
-export const checkMonth = (month: string | undefined): BadRequest | null =>
+/** 400 for a `month` that is not YYYY-MM with a month 01–12 (a check that needs no data). */
+export const checkMonth = (month: string | undefined): Effect.Effect<void, BadRequest> =>
   month === undefined || MONTH.test(month)
-    ? null
-    : new BadRequest({ parameter: "month", message: `malformed query parameter month: ${month} is not YYYY-MM (month 01–12)` })
+    ? Effect.void
+    : Effect.fail(new BadRequest({ parameter: "month", message: `malformed query parameter month: ${month} is not YYYY-MM (month 01–12)` }))
+
+/** The portfolio a request names: its instrument and period. */
+export interface Portfolio {
+  readonly instrument: FiInstrumentsTable
+  /** YYYY-MM */
+  readonly month: string
+}
+
+/** The instrument and period of a portfolio request; 404 when the instrument is unknown or has no period (without `month`). */
+export const requirePortfolio = Effect.fn(function* (id: string, month: string | undefined) {
+  const instrument = yield* requireInstrument(id)
+  const chosen = month ?? (yield* read((r) => latestHoldingsPeriod(r, instrument.run)))
+  if (chosen === null) {
+    return yield* new NotFound({ parameter: "instrument_id", message: `the fund ${formatRun(instrument.run)} has no portfolio period` })
+  }
+  return { instrument, month: chosen } satisfies Portfolio
+})
 
 /** The period's rows for the requested market, with the meta that describes them. */
-const portfolio = (reader: SnapshotReader, id: string, query: CarteraQuery) => {
-  const instrument = instrumentOr404(reader, id)
-  if (instrument instanceof NotFound) return instrument
-  const month = query.month ?? latestHoldingsPeriod(reader, instrument.run)
-  if (month === null) {
-    return new NotFound({ parameter: "instrument_id", message: `the fund ${formatRun(instrument.run)} has no portfolio period` })
-  }
-  const market = query.market
+const portfolio = (reader: SnapshotReader, { instrument, month }: Portfolio, market: CarteraQuery["market"]) => {
   const all = holdingsOf(reader, instrument.run, month)
   const count = { N: all.filter((h) => h.market === "N").length, E: all.filter((h) => h.market === "E").length }
   const markets = (["N", "E"] as const).filter((m) => market === "all" || market === m)
@@ -56,15 +68,13 @@ const byWeight = (a: FiHoldingsTable, b: FiHoldingsTable): number =>
   (a.market === b.market ? 0 : a.market === "N" ? -1 : 1) ||
   a.position - b.position
 
-export const carteraHoldings = (reader: SnapshotReader, id: string, query: CarteraQuery) => {
-  const p = portfolio(reader, id, query)
-  if (p instanceof NotFound) return p
+export const carteraHoldings = (reader: SnapshotReader, which: Portfolio, market: CarteraQuery["market"]) => {
+  const p = portfolio(reader, which, market)
   return { data: [...p.rows].sort(byWeight).map(fiHolding), meta: p.meta }
 }
 
-export const carteraResumen = (reader: SnapshotReader, id: string, query: CarteraQuery) => {
-  const p = portfolio(reader, id, query)
-  if (p instanceof NotFound) return p
+export const carteraResumen = (reader: SnapshotReader, which: Portfolio, market: CarteraQuery["market"]) => {
+  const p = portfolio(reader, which, market)
   const groups = new Map<string, { positions: number; national: number; foreign: number; pct: number }>()
   for (const h of p.rows) {
     const g = groups.get(h.instrument_type) ?? { positions: 0, national: 0, foreign: 0, pct: 0 }

@@ -1,10 +1,12 @@
 /** `/api/fi/instruments/{instrument_id}`: one instrument with its quota, patrimony, fact sheet, TAC and article 107 blocks. */
+import { Effect } from "effect"
 import { NotFound } from "../../schemas/ApiErrors.ts"
 import { intToDate } from "../../schemas/Dates.ts"
 import { priceStatus, tacStatus, usableTac } from "../../snapshots/compute/FiStatus.ts"
 import type { SnapshotReader } from "../../snapshots/Reader.ts"
 import { fiCatalog } from "../../snapshots/readers/FiCatalog.ts"
 import type { FiInstrumentsTable, FiSeriesTable } from "../../snapshots/tables/Fi.ts"
+import { read } from "../snapshot/Pinned.ts"
 import { article107Of } from "./FiArticle107.ts"
 import { instrumentRow } from "./FiInstruments.ts"
 import { fiMeta } from "./FiMeta.ts"
@@ -15,29 +17,27 @@ const REGULATORY: Record<string, { readonly redeemable: boolean; readonly descri
   FINRE: { redeemable: false, description: "Fondo de inversión no rescatable (FINRE)" },
 }
 
-/** The instrument of an instrument UUID (any letter case); NotFound for anything else, a serie UUID included. */
-export const instrumentOr404 = (reader: SnapshotReader, id: string): FiInstrumentsTable | NotFound => {
-  const catalog = fiCatalog(reader)
-  const instrument = catalog.instrument(id.toLowerCase())
+/** The instrument of an instrument UUID (any letter case) on the request's batch; 404 for anything else, a serie UUID included. */
+export const requireInstrument = Effect.fn(function* (id: string) {
+  const key = id.toLowerCase()
+  const instrument = yield* read((r) => fiCatalog(r).instrument(key))
   if (instrument !== undefined) return instrument
-  const serie = catalog.serie(id.toLowerCase())
-  return new NotFound({
+  const serie = yield* read((r) => fiCatalog(r).serie(key))
+  return yield* new NotFound({
     parameter: "instrument_id",
     message:
       serie === undefined
         ? `no published investment fund or ETF with instrument_id ${id}`
         : `${id} is a series id; its instrument_id is ${serie.instrument_id}`,
   })
-}
+})
 
 const parseList = (json: string): string[] => {
   const v: unknown = JSON.parse(json)
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []
 }
 
-export const instrumentDetail = (reader: SnapshotReader, id: string) => {
-  const instrument = instrumentOr404(reader, id)
-  if (instrument instanceof NotFound) return instrument
+export const instrumentDetail = (reader: SnapshotReader, instrument: FiInstrumentsTable) => {
   const catalog = fiCatalog(reader)
   const cutoff = catalog.cutoff
   const main = mainSeries(reader, instrument.instrument_id)

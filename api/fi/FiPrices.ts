@@ -1,16 +1,13 @@
 /** `/api/fi/instruments/{instrument_id}/prices`: CMF book values of the instrument's series, ascending, paged. */
-import { NotFound } from "../../schemas/ApiErrors.ts"
 import { dateToInt, intToDate } from "../../schemas/Dates.ts"
 import type { SnapshotReader } from "../../snapshots/Reader.ts"
 import { NO_FROM, NO_TO, pricePage } from "../../snapshots/readers/FiBookValues.ts"
 import { fiCatalog } from "../../snapshots/readers/FiCatalog.ts"
-import { instrumentOr404 } from "./FiDetail.ts"
+import type { FiInstrumentsTable } from "../../snapshots/tables/Fi.ts"
 import { fiMeta } from "./FiMeta.ts"
 import type { PricesQuery } from "./FiQueries.ts"
 
-export const instrumentPrices = (reader: SnapshotReader, id: string, query: PricesQuery) => {
-  const instrument = instrumentOr404(reader, id)
-  if (instrument instanceof NotFound) return instrument
+export const instrumentPrices = (reader: SnapshotReader, instrument: FiInstrumentsTable, query: PricesQuery) => {
   const series = fiCatalog(reader).seriesOf(instrument.instrument_id)
   const bySerie = new Map(series.map((s) => [s.serie_id, s]))
   const { limit, offset } = query

@@ -3,16 +3,20 @@
  * except the account routes and /api/key/info), as a global router middleware.
  *
  * The route runs first (the key is checked and the request counted), then its 200 answer gets:
- *   - a strong ETag: SHA-256 of (snapshot content hash, path, sorted query), with a suffix per
- *     content coding; when If-None-Match names it, the answer becomes a 304 without body (the
- *     quota headers, set at send time by the key middleware, are still added: a 304 is counted);
- *   - `Cache-Control: private, max-age=<seconds until the next expected batch>` and
- *     `Vary: X-Api-Key, Authorization, Accept-Encoding`;
+ *   - a strong ETag: SHA-256 of (content hash of the snapshot that answered, path, sorted query),
+ *     with a suffix per content coding; when If-None-Match names it, the answer becomes a 304
+ *     without body (the quota headers, set at send time by the key middleware, are still added: a
+ *     304 is counted). The snapshot is the request's lease, which PinSnapshot records here
+ *     (PinnedRecord): a lease never mixes two batches. An answer read from no snapshot (the
+ *     batches' list, from the ledger) is validated by a hash of its bytes instead;
+ *   - `Cache-Control: private, max-age=<seconds until the next expected batch>`; for a request
+ *     that names its batch (`?batch=`) `private, max-age=31536000, immutable`, since a published
+ *     batch never changes; for an answer read from no snapshot `private, no-cache`. A route that
+ *     sets its own ETag or Cache-Control keeps them;
+ *   - `Vary: X-Api-Key, Authorization, Accept-Encoding`;
  *   - gzip or brotli (node:zlib) for JSON bodies of 1 KiB and more when Accept-Encoding allows
  *     (once per body object: an answer kept per snapshot is compressed once per coding); a body
  *     the route already encoded (a stored gzip copy sent to a gzip client) is left as it is.
- * The ETag is only set when the snapshot did not change while the route ran (else the body may
- * come from either batch and no validator is given).
  */
 import { createHash } from "node:crypto"
 import { promisify } from "node:util"
@@ -20,7 +24,7 @@ import { brotliCompress, constants, gzip } from "node:zlib"
 import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { santiagoStartOf } from "../../snapshots/Status.ts"
-import { SnapshotStore } from "../snapshot/SnapshotStore.ts"
+import { PinnedRecord, type PinRecord } from "../snapshot/Pinned.ts"
 import { isAccountPath } from "../web/Cors.ts"
 import { recent, requestUrl } from "./Recent.ts"
 import { routePath } from "./RoutePath.ts"
@@ -169,9 +173,18 @@ const compress = (body: Uint8Array, coding: "br" | "gzip"): Effect.Effect<Uint8A
     return copy
   })
 
-/** The middleware function, on a given snapshot store and clock. */
+/** A year: the longest max-age caches are asked to honour (RFC 9111), for answers that never change. */
+export const IMMUTABLE_SECONDS = 31_536_000
+
+/** The strong validator of an answer read from no one snapshot (the batches' list), from its bytes. */
+export const bodyTag = (body: Uint8Array, coding: Coding): string => {
+  const digest = createHash("sha256").update(body).digest("base64url").slice(0, 32)
+  return coding === "identity" ? `"${digest}"` : `"${digest}-${coding}"`
+}
+
+/** The middleware function, on a clock. */
 export const httpCaching =
-  (store: SnapshotStore["Service"], now: () => number = Date.now) =>
+  (now: () => number = Date.now) =>
   <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
     Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
@@ -181,14 +194,15 @@ export const httpCaching =
         const answer = yield* app
         return answer.headers["cache-control"] === undefined ? HttpServerResponse.setHeader(answer, "cache-control", "no-store") : answer
       }
-      const before = store.current()
-      let response = yield* app
+      // the route's PinSnapshot records the lease it answered from here
+      const pinned: PinRecord = { lease: null, named: false }
+      let response = yield* Effect.provideService(app, PinnedRecord, pinned)
       if (response.status !== 200) return response
-      const after = store.current()
       const encoded = response.headers["content-encoding"]
       let coding: Coding = encoded === "gzip" || encoded === "br" ? encoded : "identity"
       const body = response.body
-      if (encoded === undefined && body._tag === "Uint8Array" && body.contentLength >= COMPRESS_MIN_BYTES) {
+      const identityBytes = encoded === undefined && body._tag === "Uint8Array" ? body.body : null
+      if (identityBytes !== null && body._tag === "Uint8Array" && body.contentLength >= COMPRESS_MIN_BYTES) {
         const chosen = chooseCoding(request.headers["accept-encoding"])
         if (chosen !== "identity" && /json/i.test(body.contentType)) {
           const bytes = yield* compress(body.body, chosen)
@@ -205,25 +219,31 @@ export const httpCaching =
         }
       }
       const vary = mergeVary(response.headers.vary, ["X-Api-Key", "Authorization", "Accept-Encoding"])
-      const headers: Record<string, string> = {
-        "cache-control": `private, max-age=${secondsUntilNextBatch(now())}`,
-        vary,
-      }
-      if (before !== null && after !== null && before.generation === after.generation) {
-        const etag = entityTag(after.contentHash, request.originalUrl, coding)
-        headers.etag = etag
-        if (ifNoneMatchHits(request.headers["if-none-match"], etag)) {
-          return HttpServerResponse.empty({ status: 304, headers })
-        }
+      const lease = pinned.lease
+      // what the route set itself stands
+      const cacheControl =
+        response.headers["cache-control"] ??
+        (lease === null
+          ? // read from no one snapshot (the batches' list): asked again each time, validated by its bytes
+            "private, no-cache"
+          : pinned.named
+            ? // a batch named in the query never changes
+              `private, max-age=${IMMUTABLE_SECONDS}, immutable`
+            : `private, max-age=${secondsUntilNextBatch(now())}`)
+      const etag =
+        response.headers.etag ??
+        (lease !== null
+          ? // one batch answered (a lease never mixes two): its content hash, the path and the query
+            entityTag(lease.contentHash, request.originalUrl, coding)
+          : identityBytes === null
+            ? undefined
+            : bodyTag(identityBytes, coding))
+      const headers: Record<string, string> = { vary, "cache-control": cacheControl, ...(etag === undefined ? {} : { etag }) }
+      if (etag !== undefined && ifNoneMatchHits(request.headers["if-none-match"], etag)) {
+        return HttpServerResponse.empty({ status: 304, headers })
       }
       return HttpServerResponse.setHeaders(response, headers)
     })
 
 /** Installs the middleware on every route. */
-export const httpCachingLayer = HttpRouter.middleware(
-  Effect.gen(function* () {
-    const store = yield* SnapshotStore
-    return httpCaching(store)
-  }),
-  { global: true },
-)
+export const httpCachingLayer = HttpRouter.middleware(Effect.succeed(httpCaching()), { global: true })

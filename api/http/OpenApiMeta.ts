@@ -21,11 +21,13 @@ export const CONTACT = {
 
 const HTTP_HEADERS = {
   ETag: {
-    description: "Strong validator of the answer: snapshot content hash, path and query (a suffix per content coding)",
+    description:
+      "Strong validator of the answer: the content hash of the batch that answered, path and query (a suffix per content coding); for /api/batches, a hash of the answer",
     schema: { type: "string" },
   },
   "Cache-Control": {
-    description: "`private, max-age=<seconds until the next expected batch>` (data routes)",
+    description:
+      "`private, max-age=<seconds until the next expected batch>` (data routes); `private, max-age=31536000, immutable` when the request names its batch (`?batch=`); `private, no-cache` for /api/batches",
     schema: { type: "string" },
   },
   Vary: { description: "X-Api-Key, Authorization, Accept-Encoding", schema: { type: "string" } },
@@ -44,6 +46,7 @@ const CANONICAL_HEADERS: Readonly<Record<string, string>> = {
   "retry-after": "Retry-After",
   "www-authenticate": "WWW-Authenticate",
   "cache-control": "Cache-Control",
+  "content-range": "Content-Range",
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is plain JSON

@@ -225,5 +225,17 @@ const answerClientError = (error: Error & { readonly code?: string }, socket: Du
  * 405.
  */
 const headAsGet = (request: IncomingMessage): void => {
-  if (request.method === "HEAD" && !isAccountPath(request.url ?? "/")) request.method = "GET"
+  if (request.method === "HEAD" && !isAccountPath(request.url ?? "/")) {
+    request.method = "GET"
+    heads.add(request)
+  }
 }
+
+const heads = new WeakSet<object>()
+
+/**
+ * Whether the application's GET came as a HEAD (`request` is the effect request's `source`):
+ * Node will drop the body, so a route whose body is costly to make (a file download, an export)
+ * can answer the headers alone.
+ */
+export const cameAsHead = (request: object): boolean => heads.has(request)

@@ -4,17 +4,17 @@ import { familyOf } from "../../schemas/MarketParams.ts"
 import { toIsoDate } from "../../snapshots/compute/Calendar.ts"
 import { benchmarkCatalog, benchmarkCloses, benchmarkOf } from "../../snapshots/readers/MarketBenchmarks.ts"
 import { readyAnswer } from "../../snapshots/readers/MarketReady.ts"
-import type { Lease } from "../snapshot/SnapshotStore.ts"
+import { read } from "../snapshot/Pinned.ts"
 import { jsonText, readyResponse } from "./MarketResponses.ts"
 
-export const benchmarksAnswer = (lease: Lease, gzip: boolean) =>
-  lease.read((r) => {
+export const benchmarksAnswer = (gzip: boolean) =>
+  read((r) => {
     const ready = readyAnswer(r.db, "benchmarks")
     return ready === null ? jsonText(JSON.stringify(benchmarkCatalog(r.db))) : readyResponse(ready, gzip)
   })
 
-export const benchmarkPricesAnswer = (lease: Lease, familyText: string, fromDate: string | undefined) =>
-  lease.read((r) => {
+export const benchmarkPricesAnswer = (familyText: string, fromDate: string | undefined) =>
+  read((r) => {
     const family = familyOf(familyText)
     const b = family === undefined ? undefined : benchmarkOf(r.db, family.slug)
     const meta = {

@@ -6,8 +6,7 @@
  * is reported per period and for the spheres, each with explicit reasons; the individual results
  * are kept either way.
  */
-import { Effect } from "effect"
-import type { HttpServerResponse } from "effect/http"
+import { Effect, Exit } from "effect"
 import { NotFound, ServiceUnavailable } from "../../schemas/ApiErrors.ts"
 import { dateToInt } from "../../schemas/Dates.ts"
 import type { CompareBody } from "../../schemas/MarketCompare.ts"
@@ -16,6 +15,7 @@ import { WINDOWS, type WindowKey } from "../../snapshots/compute/Windows.ts"
 import type { SnapshotReader } from "../../snapshots/Reader.ts"
 import { memoLru } from "../../snapshots/readers/MarketDb.ts"
 import { resolveAssetId } from "../../snapshots/readers/ReturnsSeries.ts"
+import { PinnedSnapshot } from "../snapshot/Pinned.ts"
 import type { Lease } from "../snapshot/SnapshotStore.ts"
 import { type BatchInfo, batchInfo, type CompareRow, compareRows, compareRowsById, hasReturns } from "./MarketCompareRows.ts"
 import { jsonBytes } from "./MarketResponses.ts"
@@ -74,10 +74,17 @@ export const spheresComparability = (rows: ReadonlyArray<CompareRow>) => {
   return { comparable: reasons.length === 0, reasons }
 }
 
-type Resolved = NotFound | ServiceUnavailable | CompareBody
-
-const compareBody = (r: SnapshotReader, lease: Lease, graceWeekdays: number, ids: ReadonlyArray<number>): Resolved => {
-  if (!hasReturns(r.db)) return batchUnavailable()
+/**
+ * The answer of one id list on one snapshot, as its bytes or its failure (an id outside the
+ * universe, a batch without returns): an Exit, so that it can be kept like any answer.
+ */
+const compareBytes = (
+  r: SnapshotReader,
+  lease: Lease,
+  graceWeekdays: number,
+  ids: ReadonlyArray<number>,
+): Exit.Exit<Uint8Array, NotFound | ServiceUnavailable> => {
+  if (!hasReturns(r.db)) return Exit.fail(batchUnavailable())
   const batchDate = dateToInt(r.batchDate)
   const info = batchInfo(lease.file, lease.contentHash, r.batchDate)
   const byId = compareRowsById(r.db, batchDate, graceWeekdays, info)
@@ -85,10 +92,10 @@ const compareBody = (r: SnapshotReader, lease: Lease, graceWeekdays: number, ids
   for (const id of ids) {
     const current = resolveAssetId(r.db, id)
     const row = current === null ? undefined : byId.get(current)
-    if (row === undefined) return new NotFound({ message: `series ${id} is not in the published universe`, parameter: "series" })
+    if (row === undefined) return Exit.fail(new NotFound({ message: `series ${id} is not in the published universe`, parameter: "series" }))
     if (!picked.includes(row)) picked.push(row)
   }
-  return {
+  const body: CompareBody = {
     data: picked.map((row) => ({ id: String(row.assetId), type: "fund_comparison" as const, attributes: row.attributes })),
     meta: {
       ...batchMeta(info, compareRows(r.db, batchDate, graceWeekdays, info).length),
@@ -98,6 +105,7 @@ const compareBody = (r: SnapshotReader, lease: Lease, graceWeekdays: number, ids
       cmf_spheres_comparability: spheresComparability(picked),
     },
   }
+  return Exit.succeed(Buffer.from(JSON.stringify(body), "utf8"))
 }
 
 /** How many compare answers a snapshot keeps, per id list (~60 kB each for ten ids at full size). */
@@ -109,19 +117,10 @@ const KEPT_ANSWERS = 256
  * first out), errors included. The rows are the universe's with `graceWeekdays`
  * (FDS_SERIES_GRACE_DAYS).
  */
-export const compareAnswer = (
-  lease: Lease,
-  ids: ReadonlyArray<number>,
-  graceWeekdays: number,
-): Effect.Effect<HttpServerResponse.HttpServerResponse, NotFound | ServiceUnavailable> =>
-  Effect.flatMap(
-    lease.read((r) =>
-      memoLru(r.db, `compareAnswer:${graceWeekdays}`, ids.join(","), KEPT_ANSWERS, () => {
-        const body = compareBody(r, lease, graceWeekdays, ids)
-        return body instanceof NotFound || body instanceof ServiceUnavailable
-          ? body
-          : Buffer.from(JSON.stringify(body), "utf8")
-      }),
-    ),
-    (answer) => (answer instanceof Uint8Array ? Effect.succeed(jsonBytes(answer)) : Effect.fail(answer)),
+export const compareAnswer = Effect.fn(function* (ids: ReadonlyArray<number>, graceWeekdays: number) {
+  const lease = yield* PinnedSnapshot
+  const answer = yield* lease.read((r) =>
+    memoLru(r.db, `compareAnswer:${graceWeekdays}`, ids.join(","), KEPT_ANSWERS, () => compareBytes(r, lease, graceWeekdays, ids)),
   )
+  return jsonBytes(yield* answer)
+})

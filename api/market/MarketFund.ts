@@ -5,11 +5,11 @@
  * the fund has none); a month without positions is 200 with `data: []`.
  */
 import { Effect } from "effect"
-import { BadRequest, NotFound, type ServiceUnavailable } from "../../schemas/ApiErrors.ts"
+import { BadRequest, NotFound } from "../../schemas/ApiErrors.ts"
 import { checkDigit, formatRun } from "../../schemas/Ids.ts"
 import { isYearMonth } from "../../schemas/MarketParams.ts"
 import type { SnapshotReader } from "../../snapshots/Reader.ts"
-import type { Lease } from "../snapshot/SnapshotStore.ts"
+import { read } from "../snapshot/Pinned.ts"
 import { article107Detail } from "./MarketArticle107.ts"
 import {
   availability,
@@ -22,24 +22,27 @@ import {
 } from "./MarketCartera.ts"
 import type { CarteraHoldingsQuery, CarteraResumenQuery } from "./MarketFundApi.ts"
 
-const notAMutualFund = (r: SnapshotReader, runText: string, run: number | null, tail: string) => {
-  const instrument = run === null ? undefined : fiInstrumentOf(r.db, run)
-  return new NotFound({
+/** 404 for a RUN that is no mutual fund of the batch; `instrument`: the FI/ETF instrument of the RUN, when it is one. */
+const notAMutualFund = (runText: string, instrument: string | undefined, tail: string) =>
+  new NotFound({
     parameter: "run",
     message:
       instrument === undefined
         ? `no mutual fund with RUN ${runText}; investment funds and ETFs are at /api/fi/instruments/{id}/cartera/* (find the id with /api/fi/instruments?q=${runText})`
         : `RUN ${runText} is an investment fund or ETF, not a mutual fund: use /api/fi/instruments/${instrument}/${tail}`,
   })
-}
 
-/** The mutual fund of a RUN path parameter ("8043" or "8043-8"; a wrong check digit is unknown). */
-const fundOf = (r: SnapshotReader, runText: string, tail: string): FundRef | NotFound => {
+/** The mutual fund of a RUN path parameter ("8043" or "8043-8"; a wrong check digit is unknown); 404 when none. */
+const fundOf = Effect.fn(function* (runText: string, tail: string) {
   const [body, dv] = runText.split("-") as [string, string | undefined]
   const run = Number(body)
-  if (dv !== undefined && dv.toUpperCase() !== checkDigit(run)) return notAMutualFund(r, runText, null, tail)
-  return fundByRun(r.db, run) ?? notAMutualFund(r, runText, run, tail)
-}
+  if (dv !== undefined && dv.toUpperCase() !== checkDigit(run)) return yield* notAMutualFund(runText, undefined, tail)
+  const found = yield* read((r) => {
+    const fund = fundByRun(r.db, run)
+    return { fund, instrument: fund === undefined ? fiInstrumentOf(r.db, run) : undefined }
+  })
+  return found.fund ?? (yield* notAMutualFund(runText, found.instrument, tail))
+})
 
 const carteraMeta = (fund: FundRef, month: string, market: string, r: SnapshotReader, count: number) => ({
   run: formatRun(fund.run),
@@ -53,46 +56,35 @@ const carteraMeta = (fund: FundRef, month: string, market: string, r: SnapshotRe
   count,
 })
 
-const carteraAnswer = <A>(
-  lease: Lease,
+const carteraAnswer = Effect.fn(function* <A>(
   runText: string,
   month: string | undefined,
   tail: string,
   build: (r: SnapshotReader, fund: FundRef, month: string) => A,
-): Effect.Effect<A, BadRequest | NotFound | ServiceUnavailable> => {
+) {
   if (month !== undefined && !isYearMonth(month)) {
-    return Effect.fail(new BadRequest({ parameter: "month", message: `malformed query parameter month: ${JSON.stringify(month)} is not YYYY-MM` }))
+    return yield* new BadRequest({ parameter: "month", message: `malformed query parameter month: ${JSON.stringify(month)} is not YYYY-MM` })
   }
-  return Effect.flatMap(
-    lease.read((r) => {
-      const fund = fundOf(r, runText, tail)
-      if (fund instanceof NotFound) return fund
-      const chosen = month ?? latestPortfolioMonth(r.db, fund.run)
-      if (chosen === null) return new NotFound({ parameter: "run", message: `no portfolio of RUN ${formatRun(fund.run)} in the published batch` })
-      return build(r, fund, chosen)
-    }),
-    (a) => (a instanceof NotFound ? Effect.fail(a) : Effect.succeed(a)),
-  )
-}
+  const fund = yield* fundOf(runText, tail)
+  const chosen = month ?? (yield* read((r) => latestPortfolioMonth(r.db, fund.run)))
+  if (chosen === null) return yield* new NotFound({ parameter: "run", message: `no portfolio of RUN ${formatRun(fund.run)} in the published batch` })
+  return yield* read((r) => build(r, fund, chosen))
+})
 
-export const carteraHoldingsAnswer = (lease: Lease, runText: string, query: CarteraHoldingsQuery) =>
-  carteraAnswer(lease, runText, query.month, "cartera/holdings", (r, fund, month) => {
+export const carteraHoldingsAnswer = (runText: string, query: CarteraHoldingsQuery) =>
+  carteraAnswer(runText, query.month, "cartera/holdings", (r, fund, month) => {
     const market = query.market
     const data = holdings(r.db, fund.run, month, market)
     return { data, meta: carteraMeta(fund, month, market, r, data.length) }
   })
 
-export const carteraResumenAnswer = (lease: Lease, runText: string, query: CarteraResumenQuery) =>
-  carteraAnswer(lease, runText, query.month, "cartera/resumen", (r, fund, month) => {
+export const carteraResumenAnswer = (runText: string, query: CarteraResumenQuery) =>
+  carteraAnswer(runText, query.month, "cartera/resumen", (r, fund, month) => {
     const data = resumen(r.db, fund.run, month)
     return { data, meta: carteraMeta(fund, month, "all", r, data.length) }
   })
 
-export const article107Answer = (lease: Lease, runText: string) =>
-  Effect.flatMap(
-    lease.read((r) => {
-      const fund = fundOf(r, runText, "")
-      return fund instanceof NotFound ? fund : article107Detail(r.db, fund)
-    }),
-    (a) => (a instanceof NotFound ? Effect.fail(a) : Effect.succeed(a)),
-  )
+export const article107Answer = Effect.fn(function* (runText: string) {
+  const fund = yield* fundOf(runText, "")
+  return yield* read((r) => article107Detail(r.db, fund))
+})

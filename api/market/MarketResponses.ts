@@ -2,10 +2,12 @@
  * How market answers leave: JSON text written directly (the shapes are the schemas'; tests check
  * them), and ready bytes sent as stored, gzip-compressed when the client accepts gzip.
  */
+import { Effect } from "effect"
 import { type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { InvalidParameter } from "../../schemas/ApiErrors.ts"
 import type { ReadyBytes } from "../../snapshots/readers/MarketReady.ts"
 import { admitsCoding } from "../http/Caching.ts"
+import { read } from "../snapshot/Pinned.ts"
 
 /** True when Accept-Encoding admits gzip (named with q > 0, or through `*` when gzip is not named). */
 export const acceptsGzip = (request: HttpServerRequest.HttpServerRequest): boolean =>
@@ -33,3 +35,10 @@ export const afterBatch = (parameter: string, date: string, batchDate: string) =
     parameter,
     message: `invalid query parameter ${parameter}: ${date} is after the published batch date ${batchDate}`,
   })
+
+/** Fails with afterBatch when `date` is after the request's batch date (a parameter check that needs only that date). */
+export const notAfterBatch = Effect.fn(function* (parameter: string, date: string | undefined) {
+  if (date === undefined) return
+  const batchDate = yield* read((r) => r.batchDate)
+  if (date > batchDate) return yield* afterBatch(parameter, date, batchDate)
+})

@@ -8,13 +8,12 @@
  */
 import type Database from "better-sqlite3"
 import { Effect } from "effect"
-import type { HttpServerResponse } from "effect/http"
-import { ServiceUnavailable } from "../../schemas/ApiErrors.ts"
 import { dateToInt } from "../../schemas/Dates.ts"
 import type { ScreenerBody } from "../../schemas/MarketCompare.ts"
 import type { WindowKey } from "../../snapshots/compute/Windows.ts"
 import type { SnapshotReader } from "../../snapshots/Reader.ts"
 import { memo, memoLru } from "../../snapshots/readers/MarketDb.ts"
+import { PinnedSnapshot } from "../snapshot/Pinned.ts"
 import type { Lease } from "../snapshot/SnapshotStore.ts"
 import { batchMeta, batchUnavailable } from "./MarketCompare.ts"
 import type { ScreenerQuery, SortKey } from "./MarketCompareApi.ts"
@@ -111,18 +110,12 @@ const screenerText = (r: SnapshotReader, lease: Lease, graceWeekdays: number, s:
  * the same (`currency=clp` and `PESOS`, a default written out) share it. The rows are the
  * universe's with `graceWeekdays` (FDS_SERIES_GRACE_DAYS).
  */
-export const screenerAnswer = (
-  lease: Lease,
-  screen: ScreenerQuery,
-  graceWeekdays: number,
-): Effect.Effect<HttpServerResponse.HttpServerResponse, ServiceUnavailable> => {
-  return Effect.flatMap(
-    lease.read((r): Buffer | ServiceUnavailable => {
-      if (!hasReturns(r.db)) return batchUnavailable()
-      return memoLru(r.db, `screenerAnswer:${graceWeekdays}`, JSON.stringify(screen), KEPT_ANSWERS, () =>
-        screenerText(r, lease, graceWeekdays, screen),
-      )
-    }),
-    (answer) => (answer instanceof ServiceUnavailable ? Effect.fail(answer) : Effect.succeed(jsonBytes(answer))),
+export const screenerAnswer = Effect.fn(function* (screen: ScreenerQuery, graceWeekdays: number) {
+  const lease = yield* PinnedSnapshot
+  const answer = yield* lease.read((r) =>
+    hasReturns(r.db)
+      ? memoLru(r.db, `screenerAnswer:${graceWeekdays}`, JSON.stringify(screen), KEPT_ANSWERS, () => screenerText(r, lease, graceWeekdays, screen))
+      : null,
   )
-}
+  return answer === null ? yield* batchUnavailable() : jsonBytes(answer)
+})

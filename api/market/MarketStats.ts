@@ -6,10 +6,10 @@ import { Effect } from "effect"
 import { InvalidParameter } from "../../schemas/ApiErrors.ts"
 import { dateToInt } from "../../schemas/Dates.ts"
 import { endOfMonth, lastClosedMonthEnd, shiftMonths, toIsoDate } from "../../snapshots/compute/Calendar.ts"
-import type { Lease } from "../snapshot/SnapshotStore.ts"
+import { read } from "../snapshot/Pinned.ts"
 import { agfTotals, isoOrNull, rankBy } from "./MarketAgf.ts"
-import { administratorsByName, evolution } from "./MarketAgfEvolution.ts"
-import { afterBatch } from "./MarketResponses.ts"
+import { type Administrator, administratorsByName, evolution } from "./MarketAgfEvolution.ts"
+import { notAfterBatch } from "./MarketResponses.ts"
 import type { AgfEvolutionQuery, AgfRankingQuery, TacChangesQuery } from "./MarketStatsApi.ts"
 import { lastTacMonth, tacChanges } from "./MarketTacChanges.ts"
 
@@ -20,39 +20,34 @@ const rankingMethodology = (graceWeekdays: number) =>
   "the data and are left out of total_patrimony (counted in unconvertedSeries) but their holders count. Shareholders add up " +
   "each series' holders. Ties by administrator name."
 
-const fail = <A>(e: InvalidParameter | A): Effect.Effect<A, InvalidParameter> =>
-  e instanceof InvalidParameter ? Effect.fail(e) : Effect.succeed(e)
-
-export const agfRankingAnswer = (lease: Lease, query: AgfRankingQuery, graceWeekdays: number) =>
-  Effect.flatMap(
-    lease.read((r) => {
-      if (query.date !== undefined && query.date > r.batchDate) return afterBatch("date", query.date, r.batchDate)
-      const metric = query.metric
-      const ranking = agfTotals(r.db, dateToInt(query.date ?? r.batchDate), graceWeekdays)
-      return {
-        data: rankBy(ranking.totals, metric).map((t) => ({
-          id: String(t.providerId),
-          type: "agf_ranking" as const,
-          attributes: {
-            administrator: t.administrator,
-            total_patrimony: t.totalPatrimony,
-            total_shareholders: t.totalShareholders,
-            fund_count: t.fundCount,
-            rank: t.rank,
-          },
-        })),
-        meta: {
-          date: isoOrNull(ranking.date),
-          metric,
-          currency: "CLP" as const,
-          usdClp: ranking.usdClp,
-          unconvertedSeries: ranking.unconvertedSeries,
-          methodology: rankingMethodology(graceWeekdays),
+export const agfRankingAnswer = Effect.fn(function* (query: AgfRankingQuery, graceWeekdays: number) {
+  yield* notAfterBatch("date", query.date)
+  return yield* read((r) => {
+    const metric = query.metric
+    const ranking = agfTotals(r.db, dateToInt(query.date ?? r.batchDate), graceWeekdays)
+    return {
+      data: rankBy(ranking.totals, metric).map((t) => ({
+        id: String(t.providerId),
+        type: "agf_ranking" as const,
+        attributes: {
+          administrator: t.administrator,
+          total_patrimony: t.totalPatrimony,
+          total_shareholders: t.totalShareholders,
+          fund_count: t.fundCount,
+          rank: t.rank,
         },
-      }
-    }),
-    fail,
-  )
+      })),
+      meta: {
+        date: isoOrNull(ranking.date),
+        metric,
+        currency: "CLP" as const,
+        usdClp: ranking.usdClp,
+        unconvertedSeries: ranking.unconvertedSeries,
+        methodology: rankingMethodology(graceWeekdays),
+      },
+    }
+  })
+})
 
 const unknownAdministrator = (name: string) =>
   new InvalidParameter({
@@ -60,78 +55,68 @@ const unknownAdministrator = (name: string) =>
     message: `invalid query parameter administrator: no administrator named ${JSON.stringify(name)} (use the names /api/agf_stats/ranking shows)`,
   })
 
-export const agfEvolutionAnswer = (
-  lease: Lease,
-  query: AgfEvolutionQuery,
-) =>
-  Effect.flatMap(
-    lease.read((r) => {
-      const byName = administratorsByName(r.db)
-      const chosen = []
-      for (const name of query.administrator) {
-        const found = byName.get(name.trim().toLowerCase())
-        if (found === undefined) return unknownAdministrator(name)
-        chosen.push(...found)
-      }
-      const metric = query.metric
-      return {
-        data: evolution(r.db, chosen, metric, query.from_month ?? "0000-00", query.to_month ?? "9999-99"),
-        meta: {
-          metric,
-          administrators: [...new Set(chosen.map((a) => a.name))],
-          from_month: query.from_month ?? null,
-          to_month: query.to_month ?? null,
-          currency: metric === "patrimony" ? "CLP" : null,
-          through_date: r.batchDate,
-          methodology:
-            "Each series' last quote of the month; the batch's own month is partial (its last quotes up to through_date). " +
-            "Otherwise as /api/agf_stats/ranking.",
-        },
-      }
-    }),
-    fail,
-  )
+export const agfEvolutionAnswer = Effect.fn(function* (query: AgfEvolutionQuery) {
+  const byName = yield* read((r) => administratorsByName(r.db))
+  const chosen: Administrator[] = []
+  for (const name of query.administrator) {
+    const found = byName.get(name.trim().toLowerCase())
+    if (found === undefined) return yield* unknownAdministrator(name)
+    chosen.push(...found)
+  }
+  return yield* read((r) => {
+    const metric = query.metric
+    return {
+      data: evolution(r.db, chosen, metric, query.from_month ?? "0000-00", query.to_month ?? "9999-99"),
+      meta: {
+        metric,
+        administrators: [...new Set(chosen.map((a) => a.name))],
+        from_month: query.from_month ?? null,
+        to_month: query.to_month ?? null,
+        currency: metric === "patrimony" ? "CLP" : null,
+        through_date: r.batchDate,
+        methodology:
+          "Each series' last quote of the month; the batch's own month is partial (its last quotes up to through_date). " +
+          "Otherwise as /api/agf_stats/ranking.",
+      },
+    }
+  })
+})
 
 const monthKey = (end: number) => toIsoDate(end).slice(0, 7)
 
-export const tacChangesAnswer = (
-  lease: Lease,
-  query: TacChangesQuery,
-) =>
-  Effect.flatMap(
-    lease.read((r) => {
-      const closedEnd = lastClosedMonthEnd(dateToInt(r.batchDate))
-      let monthEnd: number
-      if (query.date !== undefined) {
-        monthEnd = endOfMonth(dateToInt(query.date))
-        if (monthEnd > closedEnd) {
-          return new InvalidParameter({
-            parameter: "date",
-            message: `invalid query parameter date: ${query.date.slice(0, 7)} is not a closed month (last closed: ${monthKey(closedEnd)})`,
-          })
-        }
-      } else {
-        const last = lastTacMonth(r.db, monthKey(closedEnd))
-        monthEnd = last === null ? closedEnd : endOfMonth(dateToInt(`${last}-01`))
-      }
-      const previousEnd = endOfMonth(shiftMonths(monthEnd - (monthEnd % 100) + 1, -1))
-      const direction = query.direction
-      const limit = query.limit
-      const category = query.category
-      const result = tacChanges(r.db, { month: monthKey(monthEnd), previousMonth: monthKey(previousEnd), monthEnd, direction, limit, category })
-      return {
-        data: result.data,
-        meta: {
-          date: toIsoDate(monthEnd),
-          previousDate: toIsoDate(previousEnd),
-          currentMonthKey: monthKey(monthEnd).replace("-", ""),
-          previousMonthKey: monthKey(previousEnd).replace("-", ""),
-          direction,
-          limit,
-          category: category ?? null,
-          total: result.total,
-        },
-      }
-    }),
-    fail,
-  )
+export const tacChangesAnswer = Effect.fn(function* (query: TacChangesQuery) {
+  const closedEnd = lastClosedMonthEnd(dateToInt(yield* read((r) => r.batchDate)))
+  if (query.date !== undefined && endOfMonth(dateToInt(query.date)) > closedEnd) {
+    return yield* new InvalidParameter({
+      parameter: "date",
+      message: `invalid query parameter date: ${query.date.slice(0, 7)} is not a closed month (last closed: ${monthKey(closedEnd)})`,
+    })
+  }
+  return yield* read((r) => {
+    let monthEnd: number
+    if (query.date !== undefined) {
+      monthEnd = endOfMonth(dateToInt(query.date))
+    } else {
+      const last = lastTacMonth(r.db, monthKey(closedEnd))
+      monthEnd = last === null ? closedEnd : endOfMonth(dateToInt(`${last}-01`))
+    }
+    const previousEnd = endOfMonth(shiftMonths(monthEnd - (monthEnd % 100) + 1, -1))
+    const direction = query.direction
+    const limit = query.limit
+    const category = query.category
+    const result = tacChanges(r.db, { month: monthKey(monthEnd), previousMonth: monthKey(previousEnd), monthEnd, direction, limit, category })
+    return {
+      data: result.data,
+      meta: {
+        date: toIsoDate(monthEnd),
+        previousDate: toIsoDate(previousEnd),
+        currentMonthKey: monthKey(monthEnd).replace("-", ""),
+        previousMonthKey: monthKey(previousEnd).replace("-", ""),
+        direction,
+        limit,
+        category: category ?? null,
+        total: result.total,
+      },
+    }
+  })
+})

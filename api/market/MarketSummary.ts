@@ -4,16 +4,15 @@
  * precomputed points; an unknown family or currency without data is 200 with available=false).
  */
 import { Effect } from "effect"
-import type { HttpServerResponse } from "effect/http"
-import { InvalidParameter, type ServiceUnavailable } from "../../schemas/ApiErrors.ts"
+import { InvalidParameter } from "../../schemas/ApiErrors.ts"
 import { dateToInt } from "../../schemas/Dates.ts"
 import { familyOf } from "../../schemas/MarketParams.ts"
 import { keptLru } from "../../snapshots/readers/MarketDb.ts"
 import { latestDates } from "../../snapshots/readers/MarketMutualFunds.ts"
 import { readyUniverseAnswer } from "../../snapshots/readers/MarketReady.ts"
-import type { Lease } from "../snapshot/SnapshotStore.ts"
+import { read } from "../snapshot/Pinned.ts"
 import { defaultCurrency, familyCurrencies, familyIndexMeta, indexItems } from "./MarketIndexSeries.ts"
-import { afterBatch, jsonBytes, jsonText, readyResponse } from "./MarketResponses.ts"
+import { jsonBytes, jsonText, notAfterBatch, readyResponse } from "./MarketResponses.ts"
 import type { FamilyIndexQuery } from "./MarketViewsApi.ts"
 import { OffThreadRenderer } from "./OffThreadRender.ts"
 
@@ -23,62 +22,38 @@ const noData = (date: string) =>
 /** Rendered summaries kept per snapshot (~30 kB each at full size). */
 const KEPT_SUMMARIES = 64
 
-interface ToRender {
-  readonly path: string
-  readonly cutoff: number
-  /** The date the 422 names when there is nothing to answer from. */
-  readonly asked: string
-  /** Rendered summaries, and null for a date with nothing to answer from (a 422, kept too). */
-  readonly kept: ReturnType<typeof keptLru<Uint8Array | null>>
-}
-
 /** The batch's own date from the ready bytes; an earlier one rendered off the event loop and kept. */
-export const marketSummaryAnswer = (
-  lease: Lease,
-  date: string | undefined,
-  gzip: boolean,
-  graceWeekdays: number,
-): Effect.Effect<HttpServerResponse.HttpServerResponse, InvalidParameter | ServiceUnavailable, OffThreadRenderer> =>
-  Effect.gen(function* () {
-    const resolved = yield* lease.read((r): InvalidParameter | HttpServerResponse.HttpServerResponse | ToRender => {
-      const batch = dateToInt(r.batchDate)
-      if (date !== undefined && date > r.batchDate) return afterBatch("date", date, r.batchDate)
-      const latest = latestDates(r.db, batch, graceWeekdays)
-      if (latest === null) return noData(date ?? r.batchDate)
-      const cutoff = date === undefined ? batch : dateToInt(date)
-      if (cutoff >= latest.date) {
-        const ready = readyUniverseAnswer(r.db, "market-summary", graceWeekdays)
-        if (ready !== null) return readyResponse(ready, gzip)
-      }
-      return {
-        path: r.path,
-        cutoff: Math.min(cutoff, latest.date),
-        asked: date ?? r.batchDate,
-        kept: keptLru<Uint8Array | null>(r.db, `summary:${graceWeekdays}`, KEPT_SUMMARIES),
-      }
-    })
-    if (resolved instanceof InvalidParameter) return yield* resolved
-    if (!("kept" in resolved)) return resolved
-    const key = String(resolved.cutoff)
-    let answer = resolved.kept.get(key)
-    if (answer === undefined) {
-      const renderer = yield* OffThreadRenderer
-      const rendered = yield* renderer.render({ kind: "marketSummary", path: resolved.path, cutoff: resolved.cutoff, graceWeekdays })
-      if (rendered !== null && !(rendered instanceof Uint8Array)) {
-        return yield* Effect.die(new Error("a market summary rendering answered a vehicle"))
-      }
-      answer = rendered
-      resolved.kept.set(key, answer)
+export const marketSummaryAnswer = Effect.fn(function* (date: string | undefined, gzip: boolean, graceWeekdays: number) {
+  yield* notAfterBatch("date", date)
+  const found = yield* read((r) => {
+    const latest = latestDates(r.db, dateToInt(r.batchDate), graceWeekdays)
+    const cutoff = date === undefined ? dateToInt(r.batchDate) : dateToInt(date)
+    return {
+      latest,
+      cutoff,
+      ready: latest !== null && cutoff >= latest.date ? readyUniverseAnswer(r.db, "market-summary", graceWeekdays) : null,
+      // the date the 422 names when there is nothing to answer from
+      asked: date ?? r.batchDate,
+      path: r.path,
+      // rendered summaries, and null for a date with nothing to answer from (a 422, kept too)
+      kept: keptLru<Uint8Array | null>(r.db, `summary:${graceWeekdays}`, KEPT_SUMMARIES),
     }
-    return answer === null ? yield* noData(resolved.asked) : jsonBytes(answer)
   })
+  if (found.latest === null) return yield* noData(found.asked)
+  if (found.ready !== null) return readyResponse(found.ready, gzip)
+  const cutoff = Math.min(found.cutoff, found.latest.date)
+  const key = String(cutoff)
+  let answer = found.kept.get(key)
+  if (answer === undefined) {
+    const renderer = yield* OffThreadRenderer
+    answer = yield* renderer.render({ kind: "marketSummary", path: found.path, cutoff, graceWeekdays })
+    found.kept.set(key, answer)
+  }
+  return answer === null ? yield* noData(found.asked) : jsonBytes(answer)
+})
 
-export const familyIndexAnswer = (
-  lease: Lease,
-  familyText: string,
-  query: FamilyIndexQuery,
-) =>
-  lease.read((r) => {
+export const familyIndexAnswer = (familyText: string, query: FamilyIndexQuery) =>
+  read((r) => {
     const family = familyOf(familyText) ?? null
     const currencies = family === null ? [] : familyCurrencies(r.db, family.slug)
     const currency =

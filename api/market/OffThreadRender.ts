@@ -17,6 +17,7 @@ import { Worker } from "node:worker_threads"
 import { Context, Effect, Layer } from "effect"
 import { ServiceUnavailable } from "../../schemas/ApiErrors.ts"
 import type { AllFundsFilters, RequestedVehicle } from "../../snapshots/readers/MarketAllFunds.ts"
+import { FI_RETRY_AFTER_SECONDS } from "../snapshot/FiSnapshot.ts"
 import { snapshotDamaged } from "../snapshot/SnapshotStore.ts"
 import type { VehicleUnavailable } from "./MarketVehicles.ts"
 
@@ -69,6 +70,10 @@ const gone = new ServiceUnavailable({
   message: "a new batch was published while the request was read; retry",
   retryAfter: 1,
 })
+
+/** A vehicle's rows missing from the batch (its FI/ETF part) come back only with another batch: the FI routes' Retry-After. */
+export const vehicleUnavailable = (u: VehicleUnavailable): ServiceUnavailable =>
+  new ServiceUnavailable({ reason: u.unavailable, message: u.message, retryAfter: FI_RETRY_AFTER_SECONDS })
 
 /** A rendering that takes longer is taken as hung: its worker is ended, what waited on it fails. */
 export const RENDER_TIMEOUT_MS = 120_000
@@ -151,8 +156,11 @@ export const makeRenderer = (script: URL = WORKER, timeoutMillis = RENDER_TIMEOU
 export class OffThreadRenderer extends Context.Service<
   OffThreadRenderer,
   {
-    /** The answer's bytes, why a vehicle is unavailable, or null when there is nothing to answer from; 503 when busy or the file is gone. */
-    readonly render: (task: RenderTask) => Effect.Effect<Uint8Array | VehicleUnavailable | null, ServiceUnavailable>
+    /**
+     * The answer's bytes, or null when there is nothing to answer from; 503 when busy, when the
+     * file is gone or damaged, or when a vehicle's data is unavailable (all-funds).
+     */
+    readonly render: (task: RenderTask) => Effect.Effect<Uint8Array | null, ServiceUnavailable>
   }
 >()("fds/api/OffThreadRenderer") {
   /** The service on `script` (the rendering thread; tests give another). */
@@ -168,14 +176,14 @@ export class OffThreadRenderer extends Context.Service<
   static readonly layer = OffThreadRenderer.layerOn(WORKER)
 }
 
-type Rendered = Effect.Effect<Uint8Array | VehicleUnavailable | null, ServiceUnavailable>
+type Rendered = Effect.Effect<Uint8Array | null, ServiceUnavailable>
 
 const settle = (pending: Promise<RenderAnswer> | undefined): Rendered =>
   pending === undefined
     ? Effect.fail(busy)
     : Effect.flatMap(Effect.promise(() => pending), (answer): Rendered => {
         if ("bytes" in answer) return Effect.succeed(answer.bytes)
-        if ("unavailable" in answer) return Effect.succeed(answer.unavailable)
+        if ("unavailable" in answer) return Effect.fail(vehicleUnavailable(answer.unavailable))
         if ("empty" in answer) return Effect.succeed(null)
         if ("gone" in answer) return Effect.fail(gone)
         if ("damaged" in answer) return Effect.fail(snapshotDamaged)

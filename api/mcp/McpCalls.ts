@@ -13,7 +13,7 @@ import { RouteCaller } from "./RouteCaller.ts"
 
 const byName = new Map(TOOLS.map((t) => [t.name, t]))
 
-/** The API's 503 when nothing is published (handlers/Snapshot.ts says the same). */
+/** The API's 503 when nothing is published (noSnapshot in api/snapshot/Pinned.ts says the same). */
 const NOTHING_PUBLISHED = { error: "snapshot_unavailable", status: 503, message: "no published batch is available yet; retry later" }
 
 /** A tool error: the message as text, the API's error body (and whether a retry can succeed) as structured content. */

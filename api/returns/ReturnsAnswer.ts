@@ -6,8 +6,6 @@
 import { Effect } from "effect"
 import { InvalidParameter } from "../../schemas/ApiErrors.ts"
 import { dateToInt } from "../../schemas/Dates.ts"
-import type { AdjustedReturnBody, FundReturnBody, TotalReturnBody } from "../../schemas/ReturnsResponses.ts"
-import { toIsoDate } from "../../snapshots/compute/Calendar.ts"
 import { seriesReturns } from "../../snapshots/compute/Policy.ts"
 import type { ReturnBasis } from "../../snapshots/compute/Returns.ts"
 import type { Valuation } from "../../snapshots/compute/Valuation.ts"

@@ -14,8 +14,11 @@ import { beforeQuery, requestUrl } from "../http/Recent.ts"
 import { decodedLoosely } from "../http/Secrets.ts"
 import { ApiKeyAuth, CurrentKey, RequestValidation } from "./Security.ts"
 
-/** Routes that verify a key without consuming quota. */
-const UNCOUNTED = new Set(["keyInfo"])
+/**
+ * Routes that verify a key without consuming quota: the key's own info, and the snapshot download,
+ * whose handler counts one request per download rather than per range (api/batches/DownloadsQuota.ts).
+ */
+const UNCOUNTED = new Set(["keyInfo", "batchSnapshot"])
 const QUERY_KEY_NAMES = ["api_key", "apikey", "key", "x-api-key", "token", "access_token"]
 
 const bearerToken = (authorization: string | undefined): string | undefined => {

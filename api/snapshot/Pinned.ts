@@ -3,25 +3,66 @@
  * handed to the handlers as a service (PinnedSnapshot). Handlers never take a lease themselves:
  * they `yield* PinnedSnapshot` (or `read`) and fail with domain errors.
  *
+ * On every data route a request may name a batch, `?batch=<batch_id>` (schemas/Batches.ts): it is
+ * read here and nowhere else. Without it the request reads the current batch; with it, that batch
+ * as it was published (SnapshotStore.leaseBatch: the current lease when it is the current batch,
+ * else its past snapshot), so every route answers from a past batch with no code of its own. A
+ * malformed id is a 422 naming `batch`, an unknown one a 404, one whose file retention removed a
+ * 410 (batch_not_retained). Routes that must read the current batch whatever the query says (an
+ * account's watchlist) declare PinCurrentSnapshot instead.
+ *
  * The lease is taken in the request's scope, after the key check (the groups declare PinSnapshot
  * inside ApiKeyAuth), and released when the answer has been written. A 404 from a file that
  * changed on disk since its check (`Lease.intact`) becomes the 503 snapshot_damaged here, in one
- * place: random bytes can hide a row, and an id that exists is never a 404.
+ * place: random bytes can hide a row, and an id that exists is never a 404. The lease is also
+ * recorded for the caching middleware (PinnedRecord), which gives the answer its ETag.
  */
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
+import { HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { HttpApiMiddleware } from "effect/http-api"
-import { ServiceUnavailable, ServiceUnavailableResponse } from "../../schemas/ApiErrors.ts"
+import {
+  BatchNotRetainedResponse,
+  InvalidParameter,
+  InvalidParameterResponse,
+  NotFoundResponse,
+  ServiceUnavailable,
+  ServiceUnavailableResponse,
+} from "../../schemas/ApiErrors.ts"
+import { BATCH_ID_RULE, isBatchId } from "../../schemas/Batches.ts"
 import type { SnapshotReader } from "../../snapshots/Reader.ts"
 import { type Lease, SnapshotStore, snapshotDamaged } from "./SnapshotStore.ts"
 
 /** The snapshot pinned for this request. */
 export class PinnedSnapshot extends Context.Service<PinnedSnapshot, Lease>()("fds/api/PinnedSnapshot") {}
 
-/** Pins the current snapshot for the request (declared on every route that reads published data). */
+/** The query parameter naming the batch a data route answers from. */
+export const BATCH_PARAMETER = "batch"
+
+/**
+ * Pins the batch the request names, or the current one (declared on every data route). Its errors
+ * are each such route's: OpenAPI lists them, and `batch` as a query parameter (BatchParameter.ts).
+ */
 export class PinSnapshot extends HttpApiMiddleware.Service<PinSnapshot, { provides: PinnedSnapshot; requires: SnapshotStore }>()(
   "fds/api/PinSnapshot",
-  { error: ServiceUnavailableResponse },
+  { error: [ServiceUnavailableResponse, NotFoundResponse, BatchNotRetainedResponse, InvalidParameterResponse] },
 ) {}
+
+/** Pins the current snapshot whatever the query holds (routes that are not data routes, such as the watchlist's). */
+export class PinCurrentSnapshot extends HttpApiMiddleware.Service<
+  PinCurrentSnapshot,
+  { provides: PinnedSnapshot; requires: SnapshotStore }
+>()("fds/api/PinCurrentSnapshot", { error: ServiceUnavailableResponse }) {}
+
+/**
+ * Where the lease of a request is recorded for the caching middleware (api/http/Caching.ts), which
+ * provides one per request: the ETag is that of the batch that answered, and a request that named
+ * its batch gets an immutable Cache-Control.
+ */
+export interface PinRecord {
+  lease: Lease | null
+  named: boolean
+}
+export class PinnedRecord extends Context.Service<PinnedRecord, PinRecord>()("fds/api/PinnedRecord") {}
 
 export const noSnapshot = new ServiceUnavailable({
   reason: "snapshot_unavailable",
@@ -29,14 +70,64 @@ export const noSnapshot = new ServiceUnavailable({
   retryAfter: 5,
 })
 
-/** Pins a lease on the current snapshot in the request's scope; a 404 from a file no longer intact answers 503. */
-export const PinSnapshotLive = Layer.succeed(PinSnapshot)((httpEffect) =>
+const REPEATED = "given more than once; send it once"
+
+/** The batch id the request names: none, or its text; a 422 naming `batch` when it is not one. */
+const namedBatch = Effect.gen(function* () {
+  const query = yield* Effect.serviceOption(HttpServerRequest.ParsedSearchParams)
+  const value = Option.isSome(query) ? query.value[BATCH_PARAMETER] : undefined
+  if (value === undefined) return null
+  if (typeof value !== "string") {
+    return yield* new InvalidParameter({
+      message: `batch: ${REPEATED}`,
+      parameter: BATCH_PARAMETER,
+      issues: [{ path: [BATCH_PARAMETER], message: REPEATED }],
+    })
+  }
+  if (!isBatchId(value)) {
+    const rule = `expected ${BATCH_ID_RULE}`
+    return yield* new InvalidParameter({
+      message: `batch: ${rule}`,
+      parameter: BATCH_PARAMETER,
+      issues: [{ path: [BATCH_PARAMETER], message: rule }],
+    })
+  }
+  return value
+})
+
+/** Runs the route on `lease` (recorded for the caching middleware); a 404 from a file no longer intact answers 503. */
+const onLease = <E, R>(
+  httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | PinnedSnapshot>,
+  lease: Lease,
+  named: boolean,
+) =>
   Effect.gen(function* () {
-    const store = yield* SnapshotStore
-    const lease = yield* Effect.mapError(store.lease, () => noSnapshot)
+    const record = yield* Effect.serviceOption(PinnedRecord)
+    if (Option.isSome(record)) {
+      record.value.lease = lease
+      record.value.named = named
+    }
     const response = yield* Effect.provideService(httpEffect, PinnedSnapshot, lease)
     if (response.status === 404 && !lease.intact()) return yield* snapshotDamaged
     return response
+  })
+
+/** Pins the named batch, or the current one, in the request's scope. */
+export const PinSnapshotLive = Layer.succeed(PinSnapshot)((httpEffect) =>
+  Effect.gen(function* () {
+    const store = yield* SnapshotStore
+    const batch = yield* namedBatch
+    const lease = batch === null ? yield* Effect.mapError(store.lease, () => noSnapshot) : yield* store.leaseBatch(batch)
+    return yield* onLease(httpEffect, lease, batch !== null)
+  }),
+)
+
+/** Pins the current snapshot in the request's scope. */
+export const PinCurrentSnapshotLive = Layer.succeed(PinCurrentSnapshot)((httpEffect) =>
+  Effect.gen(function* () {
+    const store = yield* SnapshotStore
+    const lease = yield* Effect.mapError(store.lease, () => noSnapshot)
+    return yield* onLease(httpEffect, lease, false)
   }),
 )
 

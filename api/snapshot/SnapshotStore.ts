@@ -13,16 +13,25 @@
  * A read that finds the served file corrupt (SQLITE_CORRUPT, SQLITE_NOTADB) fails with 503 and
  * Retry-After too, and has the file checked again (every read of it answers 503 until the check
  * decides); so does a "not found" from a file that changed on disk since its check
- * (`Lease.intact`, used by handlers/Snapshot.ts): a damaged page may hide a row, and an id that
- * exists must not be answered 404. When nothing serves, the newest published snapshot that passes
+ * (`Lease.intact`, asked by the PinSnapshot middleware, Pinned.ts): a damaged page may hide a
+ * row, and an id that exists must not be answered 404. When nothing serves, the newest published snapshot that passes
  * its checks stands in for CURRENT (see SwapState).
+ *
+ * A request may name another published batch (`?batch=`, api/snapshot/Pinned.ts): `leaseBatch`
+ * pins it from the past snapshots (PastSnapshots.ts: its own connections, checks and bounded
+ * cache), which never touch what this store serves or its swaps. The published batches are the
+ * ledger's (snapshots/PublishedHistory.ts).
  */
 
+import { existsSync } from "node:fs"
 import { join } from "node:path"
-import { Context, Effect, Layer, Schema } from "effect"
-import { ServiceUnavailable } from "../../schemas/ApiErrors.ts"
+import { Config, Context, Effect, Layer, Schema, type Scope } from "effect"
+import { BatchNotRetained, NotFound, ServiceUnavailable } from "../../schemas/ApiErrors.ts"
+import { type PublishedBatch, PublishedLedger } from "../../snapshots/PublishedHistory.ts"
 import { isDamagedFileError, type SnapshotReader } from "../../snapshots/Reader.ts"
 import { fileIdentity } from "./FileIdentity.ts"
+import { batchNotRetained, type PastProblem, type PastSnapshot, PastSnapshots, pastLease } from "./PastSnapshots.ts"
+import { log } from "./StoreFaults.ts"
 import { SwapState } from "./SwapState.ts"
 
 /** Nothing is published yet (or nothing valid). */
@@ -67,8 +76,13 @@ export interface SnapshotStoreOptions {
   readonly dir: string
   readonly pollMillis: number
   readonly drainMillis: number
-  /** The pipeline's ledger, read (read-only) for a snapshot to fall back to; default `<dir>/../ledger.sqlite`. */
+  /**
+   * The pipeline's ledger, read (read-only) for a snapshot to fall back to and for the published
+   * batches; default `<dir>/../ledger.sqlite`.
+   */
   readonly ledger?: string
+  /** How many past batches `?batch=` keeps open at most; default FDS_PAST_BATCHES_OPEN (4). */
+  readonly pastBatchesOpen?: number
   /**
    * Work done on a checked snapshot before it is swapped in (caches its first requests would
    * otherwise build, all at once, on the event loop): it should give the loop back between steps
@@ -94,17 +108,32 @@ export class SnapshotStore extends Context.Service<
     readonly faults: () => ReadonlyArray<string>
     /** Looks at CURRENT now and swaps when it names another valid file; ends once that is decided. */
     readonly refresh: Effect.Effect<void>
+    /**
+     * Pins the batch a request names (`?batch=`) for the scope: the current lease when it is the
+     * current batch, else its past snapshot (PastSnapshots.ts). 404 when the ledger never published
+     * it, 410 when retention removed its file, 503 when it cannot be served now.
+     */
+    readonly leaseBatch: (batchId: string) => Effect.Effect<Lease, NotFound | BatchNotRetained | ServiceUnavailable, Scope.Scope>
+    /** The published batches, newest first, from the ledger (none without one); 503 when it cannot be read. */
+    readonly published: Effect.Effect<ReadonlyArray<PublishedBatch>, ServiceUnavailable>
+    /** The snapshots folder (the files and their manifests). */
+    readonly dir: string
+    /** The past snapshot files open now (at most FDS_PAST_BATCHES_OPEN). */
+    readonly pastOpen: () => ReadonlyArray<string>
   }
 >()("fds/api/SnapshotStore") {
   static readonly layer = (options: SnapshotStoreOptions) =>
     Layer.effect(
       SnapshotStore,
       Effect.gen(function* () {
+        const maxOpen = options.pastBatchesOpen ?? (yield* pastBatchesOpen)
         const state = new SwapState(options)
+        const ledger = new PublishedLedger(options.ledger ?? join(options.dir, "..", "ledger.sqlite"))
+        const past = new PastSnapshots({ dir: options.dir, maxOpen, verified: state.verified })
         // stop() ends a check under way and waits for its worker thread to exit
         yield* Effect.acquireRelease(
           Effect.sync(() => state.start()),
-          () => Effect.promise(() => state.stop()),
+          () => Effect.promise(() => Promise.all([state.stop(), past.stop()])),
         )
         // the snapshot CURRENT names is checked before the API serves
         yield* Effect.promise(() => state.refresh())
@@ -117,14 +146,63 @@ export class SnapshotStore extends Context.Service<
           }),
           (loaded) => Effect.sync(() => state.release(loaded)),
         ).pipe(Effect.map((loaded): Lease => makeLease(loaded, state)))
+        const published = Effect.suspend(() => {
+          const view = ledger.view()
+          return view.error === null ? Effect.succeed(view.batches) : Effect.fail(ledgerUnavailable(view.error))
+        })
+        const leaseBatch = (batchId: string) =>
+          Effect.gen(function* () {
+            const file = `${batchId}.sqlite`
+            if (state.loaded?.file === file) {
+              const current = yield* Effect.catchTag(lease, "SnapshotMissing", () => Effect.succeed(null))
+              // a swap between the look and the lease: the batch is a past one now
+              if (current?.file === file) return current
+            }
+            const view = ledger.view()
+            const batch = view.byFile.get(file)
+            if (batch === undefined) {
+              if (view.error !== null) return yield* ledgerUnavailable(view.error)
+              return yield* new NotFound({ message: `no batch ${batchId} was published (GET /api/batches lists them)`, parameter: "batch" })
+            }
+            if (!existsSync(join(options.dir, file))) return yield* batchNotRetained(batch)
+            const entry = yield* Effect.acquireRelease(
+              Effect.promise(() => past.acquire(batch)),
+              (got) => Effect.sync(() => (isProblem(got) ? undefined : past.release(got))),
+            )
+            if (isProblem(entry)) return yield* entry
+            return pastLease(entry, past, options.dir)
+          })
         return SnapshotStore.of({
           lease,
           current: () => state.loaded,
           faults: () => state.faults.causes(),
           refresh: Effect.promise(() => state.refresh()),
+          leaseBatch,
+          published,
+          dir: options.dir,
+          pastOpen: () => past.openFiles(),
         })
       }),
     )
+}
+
+/** FDS_PAST_BATCHES_OPEN: a whole number from 1 to 64; a bad value stops the server at start, naming it. */
+const pastBatchesOpen: Effect.Effect<number, Error> = Config.String("FDS_PAST_BATCHES_OPEN").pipe(
+  Config.withDefault("4"),
+  Effect.mapError((e) => new Error(`FDS_PAST_BATCHES_OPEN: ${e.message}`)),
+  Effect.flatMap((text) => {
+    const n = /^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN
+    return Number.isSafeInteger(n) && n >= 1 && n <= 64
+      ? Effect.succeed(n)
+      : Effect.fail(new Error(`FDS_PAST_BATCHES_OPEN must be a whole number from 1 to 64, got ${JSON.stringify(text)}`))
+  }),
+)
+
+const isProblem = (x: PastSnapshot | PastProblem): x is PastProblem => x instanceof ServiceUnavailable || x instanceof BatchNotRetained
+
+const ledgerUnavailable = (error: string) => {
+  log("error", "the ledger could not be read for the published batches", { error })
+  return new ServiceUnavailable({ reason: "ledger_unavailable", message: "the list of published batches cannot be read now; retry later", retryAfter: 30 })
 }
 
 const snapshotChanged = new ServiceUnavailable({

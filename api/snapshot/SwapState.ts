@@ -24,6 +24,7 @@ import { type Verification, verifyOffThread } from "./OffThreadVerification.ts"
 import type { Loaded, SnapshotStoreOptions } from "./SnapshotStore.ts"
 import { totalRecords, type Verdict, type VerifiedSnapshot } from "./SnapshotVerification.ts"
 import { log, StoreFaults } from "./StoreFaults.ts"
+import { VerifiedFiles } from "./VerifiedFiles.ts"
 
 /** Why a file is checked: CURRENT names it, it serves and is suspect, or it stands in for CURRENT. */
 type Purpose = "current" | "recheck" | "fallback"
@@ -43,14 +44,20 @@ interface PendingCheck {
 
 const decided: Promise<void> = Promise.resolve()
 
-/** Unique in the process, so that a cache keyed by generation never mixes two stores' snapshots (tests run several). */
+/**
+ * Unique in the process, so that a cache keyed by generation never mixes two stores' snapshots
+ * (tests run several), nor a past batch opened for `?batch=` (PastSnapshots.ts) with another.
+ */
 let generations = 0
+export const nextGeneration = (): number => ++generations
 
 /** The mutable part of SnapshotStore, kept out of Effect so the watcher callback stays synchronous. */
 export class SwapState {
   loaded: Loaded | null = null
   /** What is wrong now, for /health. */
   readonly faults = new StoreFaults()
+  /** Files that passed their checks (shared with the past batches of `?batch=`). */
+  readonly verified = new VerifiedFiles()
   /** What CURRENT said when last read. */
   private pointer: CurrentPointer = { _tag: "Missing" }
   private watcher: FSWatcher | null = null
@@ -182,6 +189,7 @@ export class SwapState {
   private markSuspect(loaded: Loaded, why: string): boolean {
     if (this.loaded !== loaded || loaded.suspect !== null || this.stopped) return false
     loaded.suspect = why
+    this.verified.forget(loaded.file)
     this.faults.set("suspect", "the served snapshot changed on disk or failed a read; it is checked again", { file: loaded.file, why })
     return true
   }
@@ -267,7 +275,7 @@ export class SwapState {
       }
       this.pending = null
       const next: Loaded = {
-        generation: ++generations,
+        generation: nextGeneration(),
         file,
         reader,
         contentHash: verified.contentHash,
@@ -279,6 +287,7 @@ export class SwapState {
         leases: 0,
         retired: false,
       }
+      this.verified.remember(file, pending.identity, verified)
       const previous = this.loaded
       this.loaded = next
       this.saidNothingServes = false
@@ -310,6 +319,7 @@ export class SwapState {
   /** Records the refusal and logs it truthfully; a served file that failed its re-check stops serving. Then looks again. */
   private refuse(pending: PendingCheck, error: string): Promise<void> {
     this.refused.set(pending.file, { signature: pending.signature, reason: error })
+    this.verified.forget(pending.file)
     const loaded = this.loaded
     if (pending.purpose === "recheck" && loaded !== null && loaded.file === pending.file) {
       this.loaded = null

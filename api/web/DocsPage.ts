@@ -79,6 +79,19 @@ Each client address may also send 10 requests per second, bursts up to 20.</li>
 <li><code>/api/all-funds</code> returns the whole current universe in one call.</li>
 </ul>
 
+<h2>Any batch as it was</h2>
+<ul>
+<li><code>GET /api/batches</code> lists every published batch (newest first: <code>published_at</code>, <code>superseded_at</code>,
+<code>content_hash</code>, <code>retained</code>, <code>current</code>); <code>GET /api/batches/{batch_id}</code> adds its manifest.</li>
+<li>Add <code>?batch=&lt;batch_id&gt;</code> to any data route for the answer that batch gave while it was current, byte for byte
+(strong <code>ETag</code>, <code>immutable</code>): e.g. <code>/api/real_assets/123456789/days?batch=2026-11-19-0123456789abcdef</code>.
+A value as known on day D is the one of the batch with <code>published_at ≤ D &lt; superseded_at</code>. 410 <code>batch_not_retained</code>: its file is gone.</li>
+<li><code>GET /api/changes?from_batch=A</code> lists what changed since batch A (restated values with old and new, series, TAC,
+registry); follow <code>links.next</code> until it is null to sync a copy.</li>
+<li>Bulk: <code>GET /api/batches/{batch_id}/snapshot</code> (the SQLite file, <code>Repr-Digest</code>, resumable with <code>Range</code>,
+one request of quota), <code>/api/batches/{batch_id}/days.csv.gz</code> (every daily value), <code>/days?format=csv</code>.</li>
+</ul>
+
 <p>To call the routes from this page, choose <strong>Authorize</strong> and enter your key: it stays in this tab
 and is sent in <code>X-Api-Key</code> by <strong>Try it out</strong>.</p>
 <noscript><p>The interactive reference needs JavaScript; <a href="openapi.json"><code>/openapi.json</code></a> holds the same content.</p></noscript>

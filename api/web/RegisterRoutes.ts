@@ -3,8 +3,8 @@
  * (shows the new key once). Plain routes outside the JSON contract; keyless; behind the per-IP
  * limit like every route. A POST from an untrusted Origin is refused (403).
  */
-import { ByteSize, Effect } from "effect"
-import { HttpIncomingMessage, HttpRouter, HttpServerRequest } from "effect/http"
+import { ByteSize, Data, Effect } from "effect"
+import { HttpIncomingMessage, HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { AccountsConfig } from "../../accounts/AccountsConfig.ts"
 import { Registrations } from "../../accounts/Registrations.ts"
 import { isEmailAddress } from "../../schemas/Account.ts"
@@ -20,25 +20,31 @@ const unavailable = (retryAfter: number) =>
 
 const showForm = Effect.succeed(htmlResponse(registerForm()))
 
-/** A form of this site's own pages: the fields, or the answer (403 from elsewhere, 400 unreadable). */
+/** A form refused before its fields are read, with the page that says why. */
+class FormRefused extends Data.TaggedError("FormRefused")<{ readonly page: HttpServerResponse.HttpServerResponse }> {}
+
+/** A form of this site's own pages: its fields; refused with 403 from elsewhere, 400 when unreadable. */
 const formFields = Effect.gen(function* () {
   const request = yield* HttpServerRequest.HttpServerRequest
   const config = yield* AccountsConfig
   if (!isTrustedOrigin(config, request)) {
-    return htmlResponse(problem("Not allowed", "This form can only be sent from this site's own page."), 403)
+    return yield* new FormRefused({ page: htmlResponse(problem("Not allowed", "This form can only be sent from this site's own page."), 403) })
   }
   const body = yield* request.text.pipe(
     Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.kilobytes(4)),
     Effect.option,
   )
-  if (body._tag === "None") return htmlResponse(problem("Bad request", "The form could not be read."), 400)
+  if (body._tag === "None") return yield* new FormRefused({ page: htmlResponse(problem("Bad request", "The form could not be read."), 400) })
   return new URLSearchParams(body.value)
 })
+
+/** The refused form's page as the route's answer. */
+const answeringRefusals = <R>(route: Effect.Effect<HttpServerResponse.HttpServerResponse, FormRefused, R>) =>
+  Effect.catchTag(route, "FormRefused", (e) => Effect.succeed(e.page))
 
 const submit = Effect.gen(function* () {
   const request = yield* HttpServerRequest.HttpServerRequest
   const fields = yield* formFields
-  if (!(fields instanceof URLSearchParams)) return fields
   const email = (fields.get("email") ?? "").trim()
   if (!isEmailAddress(email)) {
     return htmlResponse(registerForm({ email, error: "Enter an e-mail address like name@example.com." }), 422)
@@ -70,7 +76,6 @@ const confirm = Effect.gen(function* () {
 
 const verify = Effect.gen(function* () {
   const fields = yield* formFields
-  if (!(fields instanceof URLSearchParams)) return fields
   const token = fields.get("token") ?? ""
   const registrations = yield* Registrations
   return yield* registrations.verify(token).pipe(
@@ -83,9 +88,9 @@ const verify = Effect.gen(function* () {
 
 const ROUTES = [
   { method: "GET", path: "/register", handler: showForm },
-  { method: "POST", path: "/register", handler: submit },
+  { method: "POST", path: "/register", handler: answeringRefusals(submit) },
   { method: "GET", path: "/register/verify", handler: confirm },
-  { method: "POST", path: "/register/verify", handler: verify },
+  { method: "POST", path: "/register/verify", handler: answeringRefusals(verify) },
 ] as const
 
 /** Method and path of each registration route (api/NotFound.ts tells a wrong method from an unknown path with them). */

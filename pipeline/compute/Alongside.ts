@@ -71,10 +71,11 @@ export const runComputations = (
     // A computation of this thread that throws leaves the worker running: it is stopped.
     worker.stop()
   }
-  // Back to the build's mode: the WAL is checkpointed into the file and removed, and the file's
-  // header says rollback journal again (a published file in WAL mode has its readers write -wal
-  // and -shm files beside it).
+  // Back to the build's mode: the WAL is checkpointed into the file and removed. SQLite refuses
+  // to go from WAL straight to OFF (the file would stay marked WAL, which an increment, built
+  // without VACUUM INTO, would publish): through DELETE, which marks the file rollback-journal.
   db.exec("COMMIT")
+  db.pragma("journal_mode = DELETE")
   journalOff(db)
   db.exec("BEGIN")
   return counters

@@ -5,6 +5,7 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { benchBatches } from "./batches.ts"
 import { benchDays } from "./days.ts"
 import { benchMarket } from "./market.ts"
 import { benchMcp } from "./mcp.ts"
@@ -22,6 +23,7 @@ const parts: Record<string, () => Promise<Record<string, unknown>>> = {
   mcp: benchMcp,
   postgres: benchPostgres,
   swap: benchSwap,
+  batches: benchBatches,
   pipeline: benchPipeline,
 }
 

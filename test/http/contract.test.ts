@@ -9,7 +9,7 @@ import SwaggerParser from "@apidevtools/swagger-parser"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { get, type RunningServer, startServer } from "../support/server.ts"
 import { makeFixtureA } from "../support/snapshotFixture.ts"
-import { SPEC_OPERATIONS } from "./specOperations.ts"
+import { ALL_OPERATIONS, SPEC_OPERATIONS } from "./specOperations.ts"
 
 /** Errors every keyed operation declares: bad input, no/invalid key, quota or rate, key check down. */
 const KEYED_ERRORS = ["401", "422", "429", "503"]
@@ -81,7 +81,7 @@ describe("the OpenAPI contract", () => {
     expect(schemes.apiKey).toMatchObject({ type: "apiKey", in: "header", name: "X-Api-Key" })
   })
 
-  for (const op of SPEC_OPERATIONS) {
+  for (const op of ALL_OPERATIONS) {
     it(`${op.method.toUpperCase()} ${op.path}: parameters, response schema, errors, security`, () => {
       const operation = doc.paths?.[op.path]?.[op.method] as Json
       expect(operation, `${op.method.toUpperCase()} ${op.path} is in /openapi.json`).toBeDefined()
@@ -101,7 +101,8 @@ describe("the OpenAPI contract", () => {
       if (op.noContent === undefined) {
         const ok = Object.entries(responses).find(([s]) => /^2\d\d$/.test(s))
         expect(ok, "a 2xx answer").toBeDefined()
-        expect(ok![1].content?.["application/json"]?.schema, "a JSON response schema").toBeDefined()
+        const media = op.media ?? "application/json"
+        expect(ok![1].content?.[media]?.schema, `a ${media} response schema`).toBeDefined()
       } else {
         expect(responses[op.noContent], `a ${op.noContent} answer`).toBeDefined()
       }

@@ -20,6 +20,7 @@ import { Effect, Redacted } from "effect"
 import { request } from "undici"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { signUnsubscribe } from "../../accounts/UnsubscribeTokens.ts"
+import { SqliteLedger } from "../../pipeline/ledger/Ledger.ts"
 import { runPipelineLive } from "../../pipeline/Pipeline.ts"
 import { writeSample } from "../../pipeline/sample/Sample.ts"
 import { linkIn, outbox } from "../accounts/support/mail.ts"
@@ -29,7 +30,7 @@ import { makeFiFixture } from "../fi/fiFixture.ts"
 import { type ContractValidator, contractValidator } from "../support/openApiValidator.ts"
 import { createKey, type RunningServer, startServer } from "../support/server.ts"
 import { makeFixtureA } from "../support/snapshotFixture.ts"
-import { SPEC_OPERATIONS } from "./specOperations.ts"
+import { ALL_OPERATIONS } from "./specOperations.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: the answers and the document are plain JSON
 type Json = any
@@ -119,6 +120,8 @@ const sweep = async (
 /** Ids and words of one batch, read from its own listings (FI/ETF ones from the fixture when the batch has none). */
 interface Batch {
   readonly date: string
+  /** The served batch's id (meta.batch_id, the snapshot file's name without .sqlite). */
+  readonly batchId: string
   readonly fmProvider: string
   readonly fiProvider: string
   readonly concept: string
@@ -140,6 +143,8 @@ interface Batch {
   readonly moreSeries: ReadonlyArray<string>
   /** Every FI/ETF instrument of the batch, whatever its status. */
   readonly moreInstruments: ReadonlyArray<string>
+  /** The published batches' ids (/api/batches), the current one first; none without a ledger. */
+  readonly batchIds: ReadonlyArray<string>
 }
 
 const UNKNOWN_UUID = "0badc0de-0000-4000-8000-000000000000"
@@ -234,7 +239,35 @@ const dataCalls = (b: Batch, key: string): Call[] => {
       { params: { concept_id: { valid: [b.concept], invalid: ["4294967295", "abc", b.fiInstrument, `fi:${b.fiRun.split("-")[0]}`] } } },
       h,
     ),
-    ...calls("get", "/api/real_assets/{asset_id}/days", { params: { asset_id: assetIds }, query: { from_date: when } }, h),
+    ...calls("get", "/api/real_assets/{asset_id}/days", { params: { asset_id: assetIds }, query: { from_date: when, format: ["csv", "json", "xml", ""] } }, h),
+    ...[b.fmSerie, b.fiSerie, UNKNOWN_UUID, "abc"].flatMap((asset_id) =>
+      ["text/csv", "text/csv;q=0.5, application/json", "*/*"].map((accept) => ({
+        method: "get" as const,
+        path: "/api/real_assets/{asset_id}/days",
+        params: { asset_id },
+        headers: { ...h, accept },
+      })),
+    ),
+    // the batch's downloads: ranges (one, open, suffix, past the end, reversed, several, another unit) and If-Range
+    ...calls(
+      "get",
+      "/api/batches/{batch_id}/snapshot",
+      { params: { batch_id: { valid: [b.batchId], invalid: [`${b.date}-0000000000000000`, b.date, "garbage", b.batchId.toUpperCase()] } } },
+      h,
+    ),
+    ...["bytes=0-99", "bytes=100-", "bytes=-10", "bytes=999999999-", "bytes=5-1", "bytes=0-1,5-6", "items=0-1"].map((range) => ({
+      method: "get" as const,
+      path: "/api/batches/{batch_id}/snapshot",
+      params: { batch_id: b.batchId },
+      headers: { ...h, range },
+    })),
+    { method: "get", path: "/api/batches/{batch_id}/snapshot", params: { batch_id: b.batchId }, headers: { ...h, range: "bytes=100-", "if-range": '"0"' } },
+    ...calls(
+      "get",
+      "/api/batches/{batch_id}/days.csv.gz",
+      { params: { batch_id: { valid: [b.batchId], invalid: [`${b.date}-0000000000000000`, "garbage"] } } },
+      h,
+    ),
     ...calls(
       "get",
       "/api/real_assets/{asset_id}/returns",
@@ -449,6 +482,21 @@ const dataCalls = (b: Batch, key: string): Call[] => {
       { params: { instrument_id: instruments }, query: { month: months, market: ["N", "E", "all", "X"] } },
       h,
     ),
+    ...calls(
+      "get",
+      "/api/changes",
+      {
+        base: [["from_batch", b.batchId]],
+        query: {
+          to_batch: [b.batchId, `${isoShift(b.date, -1)}-0123456789abcdef`, "2026-02-30-0123456789abcdef", b.batchId.toUpperCase(), ""],
+          from_batch: [`${isoShift(b.date, -1)}-0123456789abcdef`, `${isoShift(b.date, 400)}-0123456789abcdef`, b.date, "garbage", ""],
+          limit: ["1", "5000", "0", "5001", "abc"],
+          cursor: ["garbage", "", "x".repeat(1001)],
+        },
+      },
+      h,
+    ),
+    ...calls("get", "/api/changes", {}, h),
     // the batch's edge cases: every FI/ETF series and instrument, a mutual fund series per currency
     ...b.moreSeries.flatMap((asset_id) => [
       ...["days", "risk_metrics", "expense_ratio", "expense_ratio/history"].map((route) => ({
@@ -465,6 +513,26 @@ const dataCalls = (b: Batch, key: string): Call[] => {
         headers: h,
       })),
     ]),
+    ...calls(
+      "get",
+      "/api/batches",
+      { query: { limit: ["1", "500", "0", "501", "abc"], offset: ["0", "1", "100000", "-1", "abc"] } },
+      h,
+    ),
+    ...calls(
+      "get",
+      "/api/batches/{batch_id}",
+      {
+        params: {
+          batch_id: {
+            valid: b.batchIds.slice(0, 1).concat(b.batchIds.length === 0 ? ["2026-01-02-0123456789abcdef"] : []),
+            also: b.batchIds.slice(1),
+            invalid: ["2019-01-02-0123456789abcdef", "latest", "2026-02-30-0123456789abcdef", "2026-11-20-0123456789ABCDEF"],
+          },
+        },
+      },
+      h,
+    ),
     ...b.moreInstruments.flatMap((instrument_id) =>
       ["", "/prices", "/cartera/holdings", "/cartera/resumen"].map((route) => ({
         method: "get" as const,
@@ -476,14 +544,15 @@ const dataCalls = (b: Batch, key: string): Call[] => {
   ]
 }
 
-/** The batch's ids, read through the API (the FI/ETF ones from the FI fixture when the batch has no FI part). */
-const readBatch = async (base: string, key: string): Promise<Batch> => {
+/** The batch's ids, read through the API (the FI/ETF ones from the FI fixture when the batch has no FI part; the batch id from CURRENT). */
+const readBatch = async (base: string, key: string, dataDir: string): Promise<Batch> => {
   const get = async (path: string): Promise<{ status: number; body: Json }> => {
     const r = await send(`${base}${path}`, { method: "get", path, headers: { "x-api-key": key } })
     return { status: r.status, body: r.status === 200 ? JSON.parse(r.text) : undefined }
   }
   const allFunds = (await get("/api/all-funds")).body
   const rows = allFunds.data as Json[]
+  const batches = ((await get("/api/batches")).body.data as Json[]).sort((x, y) => Number(y.attributes.current) - Number(x.attributes.current))
   const row = rows.find((r) => r.category !== null && r.fundFamily !== null) ?? rows[0]
   const renamed = rows.find((r) => r.seriesContinuity !== null)
   const ranking = (await get("/api/agf_stats/ranking")).body.data as Json[]
@@ -536,8 +605,10 @@ const readBatch = async (base: string, key: string): Promise<Batch> => {
   }
   const { fiSeries, ...fiRest } = fiIds
   const byCurrency = [...new Map(rows.map((r) => [r.currency, r.serieId as string])).values()]
+  const returns = (await get(`/api/real_assets/${row.serieId}/returns`)).body
   return {
     date: allFunds.meta.date,
+    batchId: returns.data.attributes.batch_id,
     fmProvider: fmProviders[0].id,
     concept: row.fundId,
     run: row.run,
@@ -548,6 +619,7 @@ const readBatch = async (base: string, key: string): Promise<Batch> => {
     administrators: [ranking[0].attributes.administrator, ranking[1]?.attributes.administrator ?? ranking[0].attributes.administrator],
     ...fiRest,
     moreSeries: [...byCurrency, ...fiSeries],
+    batchIds: batches.map((x) => x.id),
   }
 }
 
@@ -663,7 +735,7 @@ const accountCalls = async (s: AccountState, validator: ContractValidator): Prom
 
 /** One call per operation; its values are placeholders (answers decided before routing do not read them). */
 const oneCallEach = (): Call[] =>
-  SPEC_OPERATIONS.map((o) => ({
+  ALL_OPERATIONS.map((o) => ({
     method: o.method,
     path: o.path,
     params: Object.fromEntries(
@@ -679,7 +751,30 @@ interface Served {
   readonly url: string
   readonly dataDir: string
   readonly oidc: OidcProvider | undefined
+  /** A batch the ledger says was published whose file is not on disk (410 on `?batch=`). */
+  readonly notRetained?: string
   readonly close: () => Promise<void>
+}
+
+/**
+ * Records in the ledger a batch published before the served one, then rolled back from, whose
+ * file retention removed (it never existed here): `?batch=` answers 410 for it.
+ */
+const recordRemovedBatch = (dataDir: string): string => {
+  const served = readFileSync(join(dataDir, "snapshots", "CURRENT"), "utf8").trim()
+  const file = "2026-11-19-0123456789abcdef.sqlite"
+  const ledger = new SqliteLedger(join(dataDir, "ledger.sqlite"))
+  try {
+    ledger.append({ type: "BatchPublished", payload: { batch_date: "2026-11-19", file, content_hash: `0123456789abcdef${"0".repeat(48)}` } })
+    const batchDate = served.slice(0, 10)
+    ledger.append({
+      type: "BatchRolledBack",
+      payload: { batch_date: batchDate, file: served, content_hash: "", from_file: file, reason: "contract sweep" },
+    })
+  } finally {
+    ledger.close()
+  }
+  return file.replace(/\.sqlite$/, "")
 }
 
 /** The small sample through the real pipeline, served with social login and every return basis on. */
@@ -697,6 +792,7 @@ const serveSample = async (): Promise<Served> => {
     }),
   )
   if (outcome.outcome !== "published") throw new Error(`the sample was not published: ${outcome.outcome}`)
+  const notRetained = recordRemovedBatch(dataDir)
   const oidc = await startOidcProvider()
   const server = await startServer({
     dataDir,
@@ -714,6 +810,7 @@ const serveSample = async (): Promise<Served> => {
     url: server.url,
     dataDir,
     oidc,
+    notRetained,
     close: async () => {
       await server.close()
       await oidc.close()
@@ -737,7 +834,7 @@ const serveWithoutFi = async (): Promise<Served> => {
   }
 }
 
-const KEYED = SPEC_OPERATIONS.filter((o) => o.security === "apiKey")
+const KEYED = ALL_OPERATIONS.filter((o) => o.security === "apiKey")
 
 describe.each([
   { batch: "the small sample", serve: serveSample, fiPart: true },
@@ -753,10 +850,15 @@ describe.each([
     const validator = contractValidator(doc)
     const key = (await createKey(served.dataDir, { email: "sweep@example.cl", tier: "internal" })).key
     const spent = (await createKey(served.dataDir, { email: "spent@example.cl", dailyQuota: 1 })).key
-    const batch = await readBatch(served.url, key)
+    const batch = await readBatch(served.url, key, served.dataDir)
     const data = await sweep(served.url, validator, dataCalls(batch, key))
     outcomes.push(...data.outcomes)
-    // each keyed operation once more: no key, a wrong key, a Bearer key, a spent quota, and the ETag of its answer
+    // each keyed operation once more: no key, a wrong key, a Bearer key, a spent quota, and the ETag of its answer;
+    // a data route also with `batch`: the current batch, one never published, a malformed one, one whose file is gone
+    const current = readFileSync(join(served.dataDir, "snapshots", "CURRENT"), "utf8").trim().replace(/\.sqlite$/, "")
+    const batchValues = [current, "2019-01-02-0123456789abcdef", "latest", ...(served.notRetained === undefined ? [] : [served.notRetained])]
+    const takesBatch = (c: Call): boolean =>
+      (doc.paths[c.path]?.[c.method]?.parameters ?? []).some((p: Json) => p.in === "query" && p.name === "batch")
     await send(`${served.url}/api/benchmarks`, { method: "get", path: "/api/benchmarks", headers: { "x-api-key": spent } })
     const again: Call[] = KEYED.flatMap((o) => {
       const mine = data.outcomes.map((x, i) => [x, i] as const).filter(([x]) => operationOf(x.call) === operationOf(o))
@@ -770,6 +872,9 @@ describe.each([
         { ...c, headers: { authorization: "Bearer not-one-of-ours" } },
         { ...c, headers: { "x-api-key": spent } },
         ...(etag === undefined ? [] : [{ ...c, headers: { "x-api-key": key, "if-none-match": etag } }]),
+        ...(takesBatch(c)
+          ? batchValues.map((value) => ({ ...c, query: [...(c.query ?? []), ["batch", value] as const], headers: { "x-api-key": key } }))
+          : []),
       ]
     })
     outcomes.push(...(await sweep(served.url, validator, again)).outcomes)
@@ -780,23 +885,28 @@ describe.each([
     await served?.close()
   })
 
-  it("the document's operations are the spec's 41, and each was called", () => {
+  it("the document's operations are the spec's 41 and the later ones, and each was called", () => {
     const documented = Object.entries(doc.paths as Record<string, Json>).flatMap(([path, item]) =>
       Object.keys(item).map((method) => operationOf({ method: method as Method, path })),
     )
-    expect(documented.sort()).toEqual(SPEC_OPERATIONS.map(operationOf).sort())
+    expect(documented.sort()).toEqual(ALL_OPERATIONS.map(operationOf).sort())
     const called = new Set(outcomes.map((o) => operationOf(o.call)))
     expect(documented.filter((op) => !called.has(op))).toEqual([])
+  })
+
+  it("`batch` on the data routes answered 200 (the current batch), 404 (never published), 422 (malformed) and, with a ledger, 410 (file gone)", () => {
+    const statuses = new Set(outcomes.filter((o) => o.call.query?.some(([name]) => name === "batch")).map((o) => o.status))
+    expect([...statuses].sort()).toEqual(expect.arrayContaining(served.notRetained === undefined ? [200, 404, 422] : [200, 404, 410, 422]))
   })
 
   it(fiPart ? "every operation succeeded at least once" : "every FI/ETF route answered 503 (the batch has no FI/ETF part)", () => {
     const answered = (op: string, ok: (status: number) => boolean) => outcomes.some((o) => operationOf(o.call) === op && ok(o.status))
     const success = (s: number) => s >= 200 && s < 400 && s !== 304
-    const ops = fiPart ? SPEC_OPERATIONS : SPEC_OPERATIONS.filter((o) => o.path.startsWith("/api/fi/"))
+    const ops = fiPart ? ALL_OPERATIONS : ALL_OPERATIONS.filter((o) => o.path.startsWith("/api/fi/"))
     expect(ops.map(operationOf).filter((op) => !answered(op, fiPart ? success : (s) => s === 503))).toEqual([])
   })
 
-  it.each(SPEC_OPERATIONS.map(operationOf))("%s: every answer has a declared status and fits its schema", (op) => {
+  it.each(ALL_OPERATIONS.map(operationOf))("%s: every answer has a declared status and fits its schema", (op) => {
     const mine = outcomes.filter((o) => operationOf(o.call) === op)
     expect(mine.length).toBeGreaterThan(0)
     const wrong = mine
@@ -826,7 +936,7 @@ describe("every answer of the per-IP limit fits /openapi.json", () => {
   })
 
   it("answers 429 on (nearly) every operation, each a declared status with a body that fits", () => {
-    expect(outcomes.filter((o) => o.status === 429).length).toBeGreaterThan(SPEC_OPERATIONS.length - 3)
+    expect(outcomes.filter((o) => o.status === 429).length).toBeGreaterThan(ALL_OPERATIONS.length - 3)
     const wrong = outcomes.filter((o) => o.problems.length > 0).map((o) => `${operationOf(o.call)} → ${o.status}: ${o.problems.join("; ")}`)
     expect(wrong).toEqual([])
   })

@@ -26,7 +26,8 @@ const CLIENT = `import createClient from "openapi-fetch"
 import type { paths } from "./schema.d.ts"
 
 export const callFour = async (baseUrl: string, key: string) => {
-  const client = createClient<paths>({ baseUrl, headers: { "X-Api-Key": key } })
+  // JSON answers only: /days also offers text/csv (?format=csv), which would widen its data type
+  const client = createClient<paths, "application/json">({ baseUrl, headers: { "X-Api-Key": key } })
   const providers = await client.GET("/api/asset_providers")
   const funds = await client.GET("/api/all-funds", { params: { query: { vehicle: "mutual_fund" } } })
   const first = funds.data?.data.find((row) => row.vehicle === "mutual_fund")

@@ -70,6 +70,7 @@ const oneOf = (values: ReadonlyArray<string>, byDefault?: string): Declared => (
 const EXPECTED: Readonly<Record<string, Declared>> = {
   "get /api/asset_providers scope": oneOf(["all"]),
   "get /api/real_assets/{asset_id}/days from_date": str,
+  "get /api/real_assets/{asset_id}/days format": oneOf(["json", "csv"]),
   "get /api/real_assets/{asset_id}/returns as_of_date": str,
   "get /api/real_assets/{asset_id}/returns valuation": oneOf(["accounting", "clp", "real_uf"], "accounting"),
   "get /api/real_assets/{asset_id}/returns return_basis": oneOf(["price", "total"], "price"),
@@ -131,6 +132,43 @@ const EXPECTED: Readonly<Record<string, Declared>> = {
   "get /api/auth/google/callback code": str,
   "get /api/auth/google/callback state": str,
   "post /api/alerts/unsubscribe/one-click token": str,
+  "get /api/batches limit": int(1, 500, 100),
+  "get /api/batches offset": int(0, SAFE, 0),
+  "get /api/changes from_batch": str,
+  "get /api/changes to_batch": str,
+  "get /api/changes limit": int(1, 5000, 1000),
+  "get /api/changes cursor": str,
+  // ?batch=<batch_id> on every data route (the batch pinned for the request)
+  ...Object.fromEntries(
+    [
+      "/api/asset_providers",
+      "/api/asset_providers/{provider_id}/conceptual_assets",
+      "/api/conceptual_assets/{concept_id}/real_assets",
+      "/api/real_assets/{asset_id}/days",
+      "/api/real_assets/{asset_id}/returns",
+      "/api/real_assets/{asset_id}/risk_metrics",
+      "/api/real_assets/{asset_id}/expense_ratio",
+      "/api/real_assets/{asset_id}/expense_ratio/history",
+      "/api/all-funds",
+      "/api/market-summary",
+      "/api/families/{family_rar}/index",
+      "/api/benchmarks",
+      "/api/benchmarks/{family_rar}/prices",
+      "/api/agf_stats/ranking",
+      "/api/agf_stats/evolution",
+      "/api/reports/tac-changes",
+      "/api/funds/{run}/cartera/resumen",
+      "/api/funds/{run}/cartera/holdings",
+      "/api/funds/{run}/article107",
+      "/api/compare",
+      "/api/screener",
+      "/api/fi/instruments",
+      "/api/fi/instruments/{instrument_id}",
+      "/api/fi/instruments/{instrument_id}/prices",
+      "/api/fi/instruments/{instrument_id}/cartera/holdings",
+      "/api/fi/instruments/{instrument_id}/cartera/resumen",
+    ].map((path) => [`get ${path} batch`, str]),
+  ),
 }
 
 const fx = makeFixtureA()
@@ -216,6 +254,7 @@ describe("the server accepts what the document declares, and refuses past it", (
     const required: Record<string, string> = {
       "/api/agf_stats/evolution": "administrator=Alfa%20AGF%20S.A.",
       "/api/compare": `series=${series.assetId}`,
+      "/api/changes": `from_batch=${fx.snapshot.finished.file.replace(/\.sqlite$/, "")}`,
     }
     return (query: string) => `${path}?${[required[p.path], query].filter((q) => q !== undefined).join("&")}`
   }
@@ -248,7 +287,7 @@ describe("the server accepts what the document declares, and refuses past it", (
 
   it("each integer is accepted at its bounds and refused one past them, naming the parameter", async () => {
     const ints = keyed().filter((p) => p.schema.type === "integer")
-    expect(ints.map((p) => `${p.path} ${p.name}`)).toHaveLength(10)
+    expect(ints.map((p) => `${p.path} ${p.name}`)).toHaveLength(13)
     for (const p of ints) {
       for (const bound of [p.schema.minimum, p.schema.maximum]) {
         const r = await status(target(p)(`${p.name}=${bound}`))

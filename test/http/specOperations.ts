@@ -14,6 +14,8 @@ export interface SpecOperation {
   readonly body?: true
   /** The answer has no JSON body: a redirect or 204. */
   readonly noContent?: "302" | "303" | "204"
+  /** The success answer's media type when it is not JSON (a file download). */
+  readonly media?: string
 }
 
 const K = "apiKey" as const
@@ -165,3 +167,34 @@ export const SPEC_OPERATIONS: ReadonlyArray<SpecOperation> = [
     noContent: "204",
   },
 ]
+
+/**
+ * Operations added after the spec's tables, by the issue that added them (#18: the published
+ * batches, the corrections feed and the bulk downloads), with the same fields. Every data route also takes `query:batch` (#18), checked in
+ * test/batches/.
+ */
+export const LATER_OPERATIONS: ReadonlyArray<SpecOperation> = [
+  { method: "get", path: "/api/batches", params: ["query:limit", "query:offset"], security: K },
+  { method: "get", path: "/api/batches/{batch_id}", params: ["path:batch_id"], security: K, errors: ["404"] },
+  // the corrections feed
+  {
+    method: "get",
+    path: "/api/changes",
+    params: ["query:from_batch", "query:to_batch", "query:limit", "query:cursor"],
+    security: K,
+    errors: ["404", "410"],
+  },
+  // bulk downloads of a batch
+  {
+    method: "get",
+    path: "/api/batches/{batch_id}/snapshot",
+    params: ["path:batch_id"],
+    security: K,
+    errors: ["404", "410", "416"],
+    media: "application/vnd.sqlite3",
+  },
+  { method: "get", path: "/api/batches/{batch_id}/days.csv.gz", params: ["path:batch_id"], security: K, errors: ["404", "410"], media: "application/gzip" },
+]
+
+/** The spec's operations and the later ones: every operation /openapi.json holds. */
+export const ALL_OPERATIONS: ReadonlyArray<SpecOperation> = [...SPEC_OPERATIONS, ...LATER_OPERATIONS]

@@ -8,6 +8,7 @@ import { Context, Effect, Layer, Scope } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { allFundsAnswer } from "../../api/market/MarketAllFunds.ts"
 import { OffThreadRenderer } from "../../api/market/OffThreadRender.ts"
+import { PinnedSnapshot } from "../../api/snapshot/Pinned.ts"
 import { type Lease, SnapshotStore } from "../../api/snapshot/SnapshotStore.ts"
 import { ServiceUnavailable } from "../../schemas/ApiErrors.ts"
 import { allFundsJson, allFundsMeta, filterRows, type VehiclePart } from "../../snapshots/readers/MarketAllFunds.ts"
@@ -34,7 +35,10 @@ describe("a swap between two reads of one request", () => {
   effectIt.live("without a swap, the filtered request (two reads) answers 200", () =>
     Effect.gen(function* () {
       const { lease } = yield* setup
-      const response = yield* allFundsAnswer(lease, { category: "equity", vehicle: "mutual_fund" }, false, 10).pipe(Effect.provide(OffThreadRenderer.layer))
+      const response = yield* allFundsAnswer({ category: "equity", vehicle: "mutual_fund" }, false, 10).pipe(
+        Effect.provideService(PinnedSnapshot, lease),
+        Effect.provide(OffThreadRenderer.layer),
+      )
       expect(response.status).toBe(200)
     }),
   )
@@ -53,7 +57,8 @@ describe("a swap between two reads of one request", () => {
             return store.refresh.pipe(Effect.andThen(Effect.sleep(30)), Effect.andThen(lease.read(f)))
           }),
       }
-      const failure = yield* Effect.flip(allFundsAnswer(crossing, { category: "equity", vehicle: "mutual_fund" }, false, 10)).pipe(
+      const failure = yield* Effect.flip(allFundsAnswer({ category: "equity", vehicle: "mutual_fund" }, false, 10)).pipe(
+        Effect.provideService(PinnedSnapshot, crossing),
         Effect.provide(OffThreadRenderer.layer),
       )
       expect(reads).toBe(2)

@@ -234,13 +234,14 @@ describe("the contract", () => {
     const queryNames = (op: { parameters: Array<{ name: string; in: string }> }) =>
       op.parameters.filter((p) => p.in === "query").map((p) => p.name)
     const compareOp = spec.paths["/api/compare"].get
-    expect(queryNames(compareOp)).toEqual(["series"])
+    // and `batch`, the batch pinned for the request (every data route)
+    expect(queryNames(compareOp)).toEqual(["series", "batch"])
     for (const status of ["200", "404", "422", "503"]) expect(Object.keys(compareOp.responses)).toContain(status)
     const screenerOp = spec.paths["/api/screener"].get
     expect(queryNames(screenerOp).sort()).toEqual(
       [
         "q", "fund_family", "investor_class", "currency", "category", "administrator", "cmf_spheres_min", "cmf_spheres_max",
-        "cmf_family", "cmf_investor_type", "sort", "order", "limit", "offset",
+        "cmf_family", "cmf_investor_type", "sort", "order", "limit", "offset", "batch",
       ].sort(),
     )
     for (const status of ["200", "422", "503"]) expect(Object.keys(screenerOp.responses)).toContain(status)

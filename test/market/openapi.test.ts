@@ -31,7 +31,8 @@ describe("/openapi.json", () => {
     const op = spec.paths[path]?.get
     expect(op, path).toBeDefined()
     expect(op.security.some((s: Json) => "apiKey" in s)).toBe(true)
-    expect((op.parameters ?? []).map((p: Json) => p.name).sort()).toEqual([...parameters].sort())
+    // and `batch`, the batch pinned for the request (every data route)
+    expect((op.parameters ?? []).map((p: Json) => p.name).sort()).toEqual([...parameters, "batch"].sort())
     for (const status of statuses) expect(Object.keys(op.responses)).toContain(status)
   })
 })

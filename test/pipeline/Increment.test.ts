@@ -45,6 +45,10 @@ const runFor = async (date: string): Promise<{ file: string; manifest: Manifest 
     }),
   )
   if (outcome.outcome !== "published") throw new Error(`expected a new snapshot for ${date}, got ${outcome.outcome}`)
+  // Bytes 18 and 19 of the header: 1 = rollback journal, as a cold build's VACUUM INTO writes it.
+  // A file still marked WAL (2) cannot be opened read-only beside no -wal/-shm: the API refuses it.
+  const header = readFileSync(join(snapshots(), outcome.file)).subarray(18, 20)
+  expect([...header], `${outcome.file} is published as a rollback-journal file`).toEqual([1, 1])
   return { file: outcome.file, manifest: readManifest(snapshots(), outcome.file) }
 }
 

@@ -50,7 +50,7 @@ describe("OpenAPI of the returns routes", () => {
       "#/components/schemas/TotalReturnResponse",
     ])
     const params = Object.fromEntries(op.parameters.map((p: Json) => [p.name, p]))
-    expect(Object.keys(params).sort()).toEqual(["as_of_date", "asset_id", "return_basis", "valuation"])
+    expect(Object.keys(params).sort()).toEqual(["as_of_date", "asset_id", "batch", "return_basis", "valuation"])
     expect(JSON.stringify(params.valuation.schema)).toContain('"real_uf"')
     expect(JSON.stringify(params.return_basis.schema)).toContain('"total"')
     for (const status of ["404", "422", "503"]) expect(Object.keys(op.responses), status).toContain(status)

@@ -1,0 +1,73 @@
+/**
+ * Handlers of /api/batches: the published batches from the pipeline's ledger
+ * (snapshots/PublishedHistory.ts, through the snapshot store), each with whether its file is still
+ * on this server and whether it is the batch served now; one batch with its manifest.
+ */
+import { existsSync } from "node:fs"
+import { join } from "node:path"
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { NotFound } from "../../schemas/ApiErrors.ts"
+import { type Manifest, readManifest } from "../../snapshots/Manifest.ts"
+import type { PublishedBatch } from "../../snapshots/PublishedHistory.ts"
+import { Api } from "../Api.ts"
+import { SnapshotStore } from "../snapshot/SnapshotStore.ts"
+
+const attributes = (batch: PublishedBatch, dir: string, served: string | null) => ({
+  batch_date: batch.batchDate,
+  content_hash: batch.contentHash,
+  built_at: batch.builtAt,
+  published_at: batch.publishedAt,
+  superseded_at: batch.supersededAt,
+  pipeline_version: batch.pipelineVersion,
+  input_count: batch.inputCount,
+  retained: existsSync(join(dir, batch.file)),
+  current: batch.file === served,
+})
+
+/** The manifest kept next to the batch's file (kept when retention removes the file); null when it is missing or unreadable. */
+const manifestOf = (dir: string, batch: PublishedBatch): Manifest | null => {
+  try {
+    return readManifest(dir, batch.file)
+  } catch {
+    return null
+  }
+}
+
+export const BatchesHandlers = HttpApiBuilder.group(Api, "batches", (handlers) =>
+  handlers
+    .handle(
+      "batches",
+      Effect.fn(function* ({ query }) {
+        const store = yield* SnapshotStore
+        const published = yield* store.published
+        const served = store.current()?.file ?? null
+        return {
+          data: published.slice(query.offset, query.offset + query.limit).map((batch) => ({
+            id: batch.id,
+            type: "batch" as const,
+            attributes: attributes(batch, store.dir, served),
+          })),
+          total: published.length,
+          limit: query.limit,
+          offset: query.offset,
+        }
+      }),
+    )
+    .handle(
+      "batch",
+      Effect.fn(function* ({ params }) {
+        const store = yield* SnapshotStore
+        const batch = (yield* store.published).find((b) => b.id === params.batch_id)
+        if (batch === undefined) {
+          return yield* new NotFound({ message: `no batch ${params.batch_id} was published (GET /api/batches lists them)`, parameter: "batch_id" })
+        }
+        const manifest = manifestOf(store.dir, batch)
+        if (manifest === null) {
+          return yield* new NotFound({ message: `the manifest of batch ${batch.id} is not on this server`, parameter: "batch_id" })
+        }
+        const served = store.current()?.file ?? null
+        return { data: { id: batch.id, type: "batch" as const, attributes: { ...attributes(batch, store.dir, served), manifest } } }
+      }),
+    ),
+)

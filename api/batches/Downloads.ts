@@ -1,0 +1,213 @@
+/**
+ * Handlers of the download routes. The snapshot file is streamed from an open file handle held in
+ * the request's scope (a file retention removes meanwhile still reads to its end), never loaded;
+ * its SHA-256 is computed once per file (DownloadsDigest.ts). The route's key is checked without
+ * counting (api/security/SecurityLive.ts): the handler counts, once per download
+ * (DownloadsQuota.ts says which requests are resumes).
+ */
+import { existsSync } from "node:fs"
+import type { FileHandle } from "node:fs/promises"
+import { open } from "node:fs/promises"
+import { Effect } from "effect"
+import { HttpEffect, HttpServerResponse } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
+import { KeyStore } from "../../accounts/KeyStore.ts"
+import { BatchNotRetained, NotFound, QuotaExceeded, ServiceUnavailable } from "../../schemas/ApiErrors.ts"
+import { Api } from "../Api.ts"
+import { cameAsHead } from "../http/RequestLog.ts"
+import { CurrentKey } from "../security/Security.ts"
+import { quotaHeaders } from "../security/SecurityLive.ts"
+import { SnapshotStore, snapshotDamaged } from "../snapshot/SnapshotStore.ts"
+import { SNAPSHOT_MEDIA_TYPE } from "./DownloadsApi.ts"
+import { openDaysCsv } from "./DownloadsDaysCsv.ts"
+import { FileChanged, fileDigest, identityOf } from "./DownloadsDigest.ts"
+import { RangeNotSatisfiable } from "./DownloadsErrors.ts"
+import { type KnownBatch, lookupBatch, rebuildCommand } from "./DownloadsLookup.ts"
+import { recordDownloadStart, takeFreeResume } from "./DownloadsQuota.ts"
+import { ifRangeHolds, parseRange } from "./DownloadsRange.ts"
+
+/** A published batch's file never changes under its name: clients may keep it. */
+const IMMUTABLE = "private, max-age=31536000, immutable"
+const VARY = "X-Api-Key, Authorization"
+
+const unknownBatch = (batchId: string) =>
+  new NotFound({ message: `no published batch ${batchId} (GET /api/batches lists them)`, parameter: "batch_id" })
+
+/** 410, as `?batch=` says it (api/snapshot/PastSnapshots.ts), naming the path's batch_id. */
+const notRetained = (batch: KnownBatch) =>
+  new BatchNotRetained({
+    parameter: "batch_id",
+    message:
+      `batch ${batch.batchId} was published, but retention has removed its snapshot file from this server; ` +
+      `its content hash is ${batch.contentHash}. The operator can rebuild it from the ledger and the raw files with ` +
+      `\`${rebuildCommand(batch)}\``,
+  })
+
+const changedMeanwhile = new ServiceUnavailable({
+  reason: "snapshot_changed",
+  message: "the batch's file changed while it was opened; retry",
+  retryAfter: 1,
+})
+
+const accountsDown = () =>
+  new ServiceUnavailable({ reason: "key_check_unavailable", message: "the API key could not be checked; retry later", retryAfter: 5 })
+
+/** The published batch a path names (404 for none); its file may be gone. */
+const findBatch = Effect.fn(function* (batchId: string) {
+  const store = yield* SnapshotStore
+  const published = yield* store.published
+  const found = lookupBatch(store.dir, published, store.current(), batchId)
+  return found ?? (yield* unknownBatch(batchId))
+})
+
+/**
+ * The batch's file passes the checks `?batch=` runs (manifest, row counts, quick_check, content
+ * hash; once per file identity, api/snapshot/PastSnapshots.ts) before a byte of it is sent: a file
+ * damaged on disk answers 503 batch_unreadable, never a download with a digest of the damage and
+ * an immutable Cache-Control; so does the batch served now when its file changed since its swap.
+ * The lease is given back at once; the download reads its own handle.
+ */
+const checked = (batch: KnownBatch) =>
+  Effect.scoped(
+    Effect.flatMap(SnapshotStore, (store) =>
+      store.leaseBatch(batch.batchId).pipe(
+        // the batch served now was checked at its swap: whether its file is still the one checked
+        Effect.flatMap((lease) => (lease.intact() ? Effect.void : Effect.fail(snapshotDamaged))),
+        Effect.catchTags({
+          BatchNotRetained: () => Effect.fail(notRetained(batch)),
+          NotFound: () => Effect.fail(unknownBatch(batch.batchId)),
+        }),
+      ),
+    ),
+  )
+
+const isMissing = (e: unknown): boolean => (e as NodeJS.ErrnoException | undefined)?.code === "ENOENT"
+
+/** The batch's file, open for the request's lifetime; 410 when retention removed it. */
+const openFile = (batch: KnownBatch) =>
+  Effect.acquireRelease(
+    Effect.tryPromise({ try: () => open(batch.path, "r"), catch: (e) => (isMissing(e) ? notRetained(batch) : changedMeanwhile) }),
+    (handle: FileHandle) => Effect.promise(() => handle.close()),
+  )
+
+/** Counts one request of the key's quota (429 when it is used up) and sets the quota headers it leaves. */
+const countRequest = Effect.fn(function* () {
+  const key = yield* CurrentKey
+  const keys = yield* KeyStore
+  const quota = yield* keys.consume(key).pipe(Effect.mapError(accountsDown))
+  if (!quota.allowed) {
+    const limit = quota.limit ?? 0
+    return yield* new QuotaExceeded({
+      message: `daily quota of ${limit} requests used up; it resets at midnight America/Santiago (X-RateLimit-Reset)`,
+      limit,
+      reset: quota.resetAt,
+      retryAfter: Math.max(1, quota.resetAt - quota.now),
+    })
+  }
+  const headers = quotaHeaders(quota)
+  yield* HttpEffect.appendPreResponseHandler((_request, response) => Effect.succeed(HttpServerResponse.setHeaders(response, headers)))
+  return quota
+})
+
+const snapshotDownload = Effect.fn(function* (batchId: string, range: string | undefined, ifRange: string | undefined, head: boolean) {
+  const found = yield* findBatch(batchId).pipe(Effect.tapError(() => countRequest()))
+  yield* checked(found).pipe(Effect.tapError(() => countRequest()))
+  const handle = yield* openFile(found).pipe(Effect.tapError(() => countRequest()))
+  const stats = yield* Effect.promise(() => handle.stat({ bigint: true }))
+  const size = Number(stats.size)
+  const digest = yield* Effect.tryPromise({ try: () => fileDigest(found.path, identityOf(stats)), catch: (e) => e }).pipe(
+    Effect.catch((e) => (e instanceof FileChanged || isMissing(e) ? Effect.fail(changedMeanwhile) : Effect.die(e))),
+  )
+  const etag = `"${digest.toString("hex")}"`
+  const lastModified = stats.mtime.toUTCString()
+  const asked = ifRangeHolds(ifRange, etag, lastModified) ? parseRange(range, size) : ({ _tag: "Whole" } as const)
+  // A resume of a download this key started today is free (FREE_RESUMES of them); anything else
+  // counts (and is a start).
+  const key = yield* CurrentKey
+  const resumes = asked._tag === "Part" && asked.start > 0 && takeFreeResume(key.id, batchId, Math.floor(Date.now() / 1000))
+  if (!resumes) {
+    const quota = yield* countRequest()
+    recordDownloadStart(key.id, batchId, quota.resetAt)
+  }
+  if (asked._tag === "Unsatisfiable") return yield* new RangeNotSatisfiable({ size })
+  const headers = {
+    "accept-ranges": "bytes",
+    "repr-digest": `sha-256=:${digest.toString("base64")}:`,
+    etag,
+    "last-modified": lastModified,
+    "cache-control": IMMUTABLE,
+    vary: VARY,
+    "content-disposition": `attachment; filename="${batchId}.sqlite"`,
+  }
+  const [start, end] = asked._tag === "Part" ? [asked.start, asked.end] : [0, size - 1]
+  const status = asked._tag === "Part" ? 206 : 200
+  const all = asked._tag === "Part" ? { ...headers, "content-range": `bytes ${start}-${end}/${size}` } : headers
+  // a HEAD (seen here as a GET, its body dropped by Node) gets the headers without the file being read
+  if (head) {
+    return HttpServerResponse.empty({
+      status,
+      headers: { ...all, "content-type": SNAPSHOT_MEDIA_TYPE, "content-length": String(end - start + 1) },
+    })
+  }
+  // the handle stays open until the request's scope closes, after the answer is written
+  const body = handle.createReadStream({ start, end, autoClose: false, highWaterMark: 256 * 1024 })
+  return HttpServerResponse.raw(body, { status, contentType: SNAPSHOT_MEDIA_TYPE, contentLength: end - start + 1, headers: all })
+})
+
+/**
+ * Exports at once: each reads and compresses a whole batch (≈70 s of one core at full size, half
+ * of it on the event loop in small slices); more wait for a 503 and its Retry-After.
+ */
+const EXPORTS_AT_ONCE = 2
+let exportsUnderWay = 0
+
+const exportsBusy = new ServiceUnavailable({
+  reason: "exports_busy",
+  message: `${EXPORTS_AT_ONCE} exports of daily values are under way; retry later`,
+  retryAfter: 60,
+})
+
+/** One place among the exports under way, held for the request's lifetime. */
+const exportPlace = Effect.acquireRelease(
+  Effect.suspend(() => {
+    if (exportsUnderWay >= EXPORTS_AT_ONCE) return Effect.fail(exportsBusy)
+    exportsUnderWay++
+    return Effect.void
+  }),
+  () =>
+    Effect.sync(() => {
+      exportsUnderWay--
+    }),
+)
+
+const daysCsvDownload = Effect.fn(function* (batchId: string, head: boolean) {
+  const found = yield* findBatch(batchId)
+  const headers = {
+    // the CSV is a function of the batch's content; its gzip bytes are not promised to stay the same
+    etag: `W/"${found.contentHash}"`,
+    "cache-control": IMMUTABLE,
+    vary: VARY,
+    "content-disposition": `attachment; filename="${batchId}-days.csv.gz"`,
+  }
+  if (head) {
+    if (!existsSync(found.path)) return yield* notRetained(found)
+    return HttpServerResponse.empty({ status: 200, headers: { ...headers, "content-type": "application/gzip" } })
+  }
+  yield* exportPlace
+  const csv = yield* Effect.acquireRelease(
+    Effect.try({ try: () => openDaysCsv(found.path), catch: (e) => e }).pipe(
+      // better-sqlite3 says a missing file in words
+      Effect.catch((e) => (isMissing(e) || /unable to open|does not exist/i.test(String(e)) ? Effect.fail(notRetained(found)) : Effect.die(e))),
+    ),
+    (opened) => Effect.sync(() => opened.close()),
+  )
+  return HttpServerResponse.raw(csv.body, { contentType: "application/gzip", headers })
+})
+
+export const DownloadsHandlers = HttpApiBuilder.group(Api, "downloads", (handlers) =>
+  handlers
+    .handle("batchSnapshot", ({ params, request }) =>
+      snapshotDownload(params.batch_id, request.headers.range, request.headers["if-range"], cameAsHead(request.source)),
+    )
+    .handle("batchDaysCsv", ({ params, request }) => daysCsvDownload(params.batch_id, cameAsHead(request.source))),
+)

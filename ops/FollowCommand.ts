@@ -1,0 +1,102 @@
+/**
+ * `./fds follow --from URL [--every SECONDS] [--once]` with FDS_FOLLOW_KEY (a key of the primary)
+ * and FDS_DATA_DIR (the replica's data folder): polls the primary every SECONDS (default 60) and
+ * keeps the folder's snapshots in step (ops/Follow.ts). One JSON log line per event on stdout.
+ * A failed poll (primary unreachable or refusing, a transfer cut or refused) is logged and tried
+ * again at the next poll; SIGTERM or SIGINT stops it between polls or mid-transfer (a cut
+ * transfer resumes next time). `--once`: one poll, exit 0 when the replica is in step, 1 when not.
+ * Exit 2: bad arguments or settings.
+ */
+import { parseArgs } from "node:util"
+import { jsonLog, type Log } from "../pipeline/daemon/Log.ts"
+import { pollOnce } from "./Follow.ts"
+import { PrimaryRefused } from "./FollowTransfer.ts"
+
+const usage = "usage: follow --from URL [--every SECONDS] [--once]   (FDS_FOLLOW_KEY: a key of the primary)"
+
+interface Settings {
+  readonly from: string
+  readonly everyMillis: number
+  readonly once: boolean
+  readonly key: string
+  readonly dataDir: string
+  readonly retentionDays: number
+}
+
+const settings = (args: string[], env: NodeJS.ProcessEnv): Settings | string => {
+  let values: { from?: string; every?: string; once?: boolean }
+  try {
+    values = parseArgs({ args, options: { from: { type: "string" }, every: { type: "string" }, once: { type: "boolean" } } }).values
+  } catch (e) {
+    return (e as Error).message
+  }
+  if (values.from === undefined) return "--from URL is required (the primary's base URL)"
+  let from: URL
+  try {
+    from = new URL(values.from)
+  } catch {
+    return `--from ${values.from} is not a URL`
+  }
+  if (from.protocol !== "http:" && from.protocol !== "https:") return "--from must be an http or https URL"
+  const every = Number(values.every ?? "60")
+  if (!(every >= 1 && every <= 86_400)) return "--every must be a number of seconds from 1 to 86400"
+  const key = env.FDS_FOLLOW_KEY ?? ""
+  if (key === "") return "FDS_FOLLOW_KEY is not set (a key of the primary: ./fds keys create --tier internal on it)"
+  const retentionDays = Number(env.FDS_RETENTION_DAYS ?? "14")
+  if (!Number.isInteger(retentionDays) || retentionDays < 1) return "FDS_RETENTION_DAYS must be a whole number of days, at least 1"
+  return {
+    from: from.href.replace(/\/+$/, ""),
+    everyMillis: every * 1000,
+    once: values.once === true,
+    key,
+    dataDir: env.FDS_DATA_DIR ?? "./data",
+    retentionDays,
+  }
+}
+
+const why = (e: unknown): Record<string, unknown> =>
+  e instanceof PrimaryRefused ? { status: e.status, error: e.message, retry_after: e.retryAfterSeconds } : { error: String(e) }
+
+export const followCommand = async (args: string[], env: NodeJS.ProcessEnv = process.env, log: Log = jsonLog()): Promise<number> => {
+  const s = settings(args, env)
+  if (typeof s === "string") {
+    console.error(`fds: ${s}\n${usage}`)
+    return 2
+  }
+  const stop = new AbortController()
+  const onSignal = () => stop.abort()
+  process.once("SIGTERM", onSignal)
+  process.once("SIGINT", onSignal)
+  log("info", "following", { from: s.from, data_dir: s.dataDir, every_s: s.everyMillis / 1000 })
+  try {
+    for (;;) {
+      let inStep = false
+      let wait = s.everyMillis
+      try {
+        const outcome = await pollOnce({ primary: { url: s.from, key: s.key, signal: stop.signal }, dataDir: s.dataDir, retentionDays: s.retentionDays, log })
+        inStep = outcome.outcome !== "nothing_published"
+        if (outcome.outcome === "nothing_published") log("warn", "the primary has published nothing yet", { from: s.from })
+        else log("info", "polled", outcome)
+      } catch (e) {
+        if (stop.signal.aborted) break
+        log("error", "poll failed; the replica keeps what it serves", why(e))
+        if (e instanceof PrimaryRefused && e.retryAfterSeconds !== null) wait = Math.max(wait, e.retryAfterSeconds * 1000)
+      }
+      if (s.once) return inStep ? 0 : 1
+      if (stop.signal.aborted) break
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, wait)
+        stop.signal.addEventListener("abort", () => {
+          clearTimeout(timer)
+          resolve()
+        })
+      })
+      if (stop.signal.aborted) break
+    }
+    log("info", "stopped following", { from: s.from })
+    return 0
+  } finally {
+    process.off("SIGTERM", onSignal)
+    process.off("SIGINT", onSignal)
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * The published batches (/api/batches) and the batch id that names one, on those routes and in
+ * `?batch=` on every data route: `<batch date>-<first 16 hex digits of its content hash>`, the
+ * snapshot file's name without `.sqlite` and the `meta.batch_id` of the answers it gives.
+ */
+import { Schema } from "effect"
+import { isIsoDate } from "./Dates.ts"
+
+const BATCH_ID = /^(\d{4}-\d{2}-\d{2})-[0-9a-f]{16}$/
+
+/** True when `text` is a batch id: a real calendar date, a dash and 16 lower-case hex digits. */
+export const isBatchId = (text: string): boolean => {
+  const m = BATCH_ID.exec(text)
+  return m !== null && isIsoDate(m[1]!)
+}
+
+export const BATCH_ID_RULE = "a batch id: <batch date>-<16 hex digits of its content hash>, e.g. 2026-11-20-0123456789abcdef (GET /api/batches lists them)"
+
+/** A batch id (path parameter of /api/batches/{batch_id}); the calendar check stays with the code. */
+export const BatchId = Schema.String.check(
+  Schema.isPattern(BATCH_ID),
+  Schema.makeFilter((s: string) => isBatchId(s) || BATCH_ID_RULE, { toJsonSchema: () => [{}, true] }),
+).annotate({ description: "Batch id: <batch date>-<first 16 hex digits of its content hash>", examples: ["2026-11-20-0123456789abcdef"] })
+
+const Instant = Schema.String.annotate({ description: "An instant, ISO 8601 in UTC (as the ledger recorded it)" })
+
+export const BatchAttributes = Schema.Struct({
+  batch_date: Schema.String.annotate({ description: "The date the batch is of (YYYY-MM-DD): its data runs through that day" }),
+  content_hash: Schema.String.annotate({
+    description: "SHA-256 (hex) of the snapshot's content, as its manifest and the ledger record it (docs/snapshot-format.md)",
+  }),
+  built_at: Schema.NullOr(Instant).annotate({ description: "When its build was recorded; null when the ledger has no build of it" }),
+  published_at: Instant.annotate({ description: "When it was first published (CURRENT named it)" }),
+  superseded_at: Schema.NullOr(Instant).annotate({
+    description: "When another batch last replaced it as the published one (a later publish or a rollback); null while it is the ledger's latest",
+  }),
+  pipeline_version: Schema.NullOr(Schema.String).annotate({ description: "The pipeline version that built it" }),
+  input_count: Schema.NullOr(Schema.Int).annotate({ description: "How many raw CMF files it was built from" }),
+  retained: Schema.Boolean.annotate({
+    description: "Its snapshot file is still on this server: `?batch=` answers from it (else 410 batch_not_retained)",
+  }),
+  current: Schema.Boolean.annotate({ description: "It is the batch this server answers from when a request names none" }),
+}).annotate({ identifier: "BatchAttributes" })
+
+export const Batch = Schema.Struct({
+  id: Schema.String.annotate({ description: "Batch id: <batch date>-<first 16 hex digits of its content hash>; `meta.batch_id` in answers" }),
+  type: Schema.Literal("batch"),
+  attributes: BatchAttributes,
+}).annotate({ identifier: "Batch", description: "A published batch" })
+
+export const BatchList = Schema.Struct({
+  data: Schema.Array(Batch),
+  total: Schema.Int.annotate({ description: "Published batches, before paging" }),
+  limit: Schema.Int,
+  offset: Schema.Int,
+}).annotate({ identifier: "BatchList", description: "Every published batch, newest first (by first publication)" })
+
+const ManifestInput = Schema.Struct({
+  data_set: Schema.String.annotate({ description: "The CMF data set of the file (cartola_diaria, fm_ident2, …)" }),
+  name: Schema.String.annotate({ description: "The raw file's name" }),
+  sha256: Schema.String.annotate({ description: "SHA-256 (hex) of the raw file's bytes" }),
+  bytes: Schema.Int,
+}).annotate({ identifier: "ManifestInput" })
+
+const QuotaCorrection = Schema.Struct({
+  asset_id: Schema.Int,
+  run: Schema.Int,
+  serie: Schema.String,
+  date: Schema.String,
+  old: Schema.Finite.annotate({ description: "The provisional value (the daily BPR report)" }),
+  new: Schema.Finite.annotate({ description: "The cartola's value that replaced it" }),
+  old_source: Schema.String.annotate({ description: "`<data set> <file>` of the old value" }),
+  new_source: Schema.String.annotate({ description: "`<data set> <file>` of the new value" }),
+}).annotate({ identifier: "QuotaCorrection" })
+
+/** The manifest written next to the snapshot file (snapshots/Manifest.ts), kept forever. */
+export const BatchManifest = Schema.Struct({
+  format_version: Schema.Int.annotate({ description: "The snapshot format version (docs/snapshot-format.md)" }),
+  pipeline_version: Schema.String,
+  batch_date: Schema.String,
+  file: Schema.String.annotate({ description: "The snapshot file's name: <batch id>.sqlite" }),
+  content_hash: Schema.String,
+  inputs: Schema.Array(ManifestInput).annotate({ description: "The raw files it was built from, with their SHA-256" }),
+  row_counts: Schema.Record(Schema.String, Schema.Int).annotate({ description: "Rows per table of the snapshot" }),
+  repairs: Schema.Record(Schema.String, Schema.Int).annotate({
+    description: "Normal CMF quirks repaired or skipped while building it (duplicate rows, footnotes, …), counted by kind",
+  }),
+  options: Schema.Record(Schema.String, Schema.String),
+  corrections: Schema.optionalKey(
+    Schema.Array(QuotaCorrection).annotate({
+      description: "Provisional values (the daily BPR report) that a cartola replaced with a value differing by more than the BPR's rounding",
+    }),
+  ),
+  quota_sources: Schema.optionalKey(
+    Schema.Struct({ bpr_series: Schema.Int, bpr_rows: Schema.Int }).annotate({
+      description: "Series whose latest value comes from the BPR report alone",
+    }),
+  ),
+  table_digests: Schema.optionalKey(
+    Schema.Record(Schema.String, Schema.String).annotate({
+      description: "Each table's SHA-256 digest; the content hash is SHA-256 over `<table> <digest>` lines (pipeline 0.5)",
+    }),
+  ),
+  quota_month_digests: Schema.optionalKey(
+    Schema.Record(Schema.String, Schema.String).annotate({
+      description: "The quotas table's digest per month (YYYYMM → SHA-256); its table digest is over `<YYYYMM> <digest>` lines (pipeline 0.5)",
+    }),
+  ),
+  build: Schema.optionalKey(
+    Schema.Union([
+      Schema.Struct({ kind: Schema.Literal("cold"), cold_reason: Schema.optionalKey(Schema.String) }),
+      Schema.Struct({ kind: Schema.Literal("increment"), base: Schema.String, from: Schema.String }),
+    ]).annotate({
+      description:
+        "How the file was built: from nothing (cold, with why when it could have been an increment) or as an increment of the previous batch's file (base), its daily values merged again from `from` (pipeline 0.5)",
+    }),
+  ),
+}).annotate({ identifier: "BatchManifest" })
+
+export const BatchDetail = Schema.Struct({
+  data: Schema.Struct({
+    id: Schema.String,
+    type: Schema.Literal("batch"),
+    attributes: Schema.Struct({ ...BatchAttributes.fields, manifest: BatchManifest }),
+  }),
+}).annotate({ identifier: "BatchDetail", description: "A published batch with its manifest" })
