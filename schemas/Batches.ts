@@ -106,10 +106,49 @@ export const BatchManifest = Schema.Struct({
       description: "The quotas table's digest per month (YYYYMM → SHA-256); its table digest is over `<YYYYMM> <digest>` lines (pipeline 0.5)",
     }),
   ),
+  table_month_digests: Schema.optionalKey(
+    Schema.Record(Schema.String, Schema.Record(Schema.String, Schema.String)).annotate({
+      description:
+        "The other tables cut by month (fi_prices), by table: each month's digest (YYYYMM → SHA-256); the table's digest is over `<YYYYMM> <digest>` lines (pipeline 0.6)",
+    }),
+  ),
+  staging: Schema.optionalKey(
+    Schema.Record(
+      Schema.String,
+      Schema.Struct({
+        fingerprint: Schema.String.annotate({ description: "SHA-256 of what the step read (its files, the data sets and core it used)" }),
+        tables: Schema.Array(Schema.String).annotate({ description: "The tables it wrote" }),
+        repairs: Schema.Record(Schema.String, Schema.Int),
+        meta: Schema.Record(Schema.String, Schema.String),
+        state: Schema.optionalKey(Schema.Unknown.annotate({ description: "What the step keeps for the next build (the FI step: its book-value pages and their first dates)" })),
+      }),
+    ).annotate({
+      description:
+        "The staging steps, by data set, that the next daily build may keep with their tables when its fingerprint is the same (pipeline 0.6)",
+    }),
+  ),
+  compute_state: Schema.optionalKey(
+    Schema.Record(Schema.String, Schema.Unknown).annotate({
+      description: "What computations that continue from a month keep for the next daily build, by computation (the family index's unrounded values) (pipeline 0.6)",
+    }),
+  ),
   build: Schema.optionalKey(
     Schema.Union([
       Schema.Struct({ kind: Schema.Literal("cold"), cold_reason: Schema.optionalKey(Schema.String) }),
-      Schema.Struct({ kind: Schema.Literal("increment"), base: Schema.String, from: Schema.String }),
+      Schema.Struct({
+        kind: Schema.Literal("increment"),
+        base: Schema.String,
+        from: Schema.String,
+        kept: Schema.optionalKey(Schema.Array(Schema.String).annotate({ description: "The staging steps (data sets) whose tables were kept from base" })),
+        computed_from: Schema.optionalKey(
+          Schema.Struct({ month: Schema.String, computations: Schema.Array(Schema.String) }).annotate({
+            description: "The computations that kept their rows before month (YYYY-MM) and computed from it on",
+          }),
+        ),
+        updated_from: Schema.optionalKey(
+          Schema.Record(Schema.String, Schema.String).annotate({ description: "Staged tables that kept their rows before a date (YYYY-MM-DD) and were staged from it on, by table" }),
+        ),
+      }),
     ]).annotate({
       description:
         "How the file was built: from nothing (cold, with why when it could have been an increment) or as an increment of the previous batch's file (base), its daily values merged again from `from` (pipeline 0.5)",

@@ -8,10 +8,11 @@ is the service's own implementation, and the tests check that both agree.
     python3 scripts/snapshot_content_hash.py 2026-11-20-68a3c93456fba69e.sqlite
     python3 scripts/snapshot_content_hash.py F.sqlite --manifest F.manifest.json   # checks it; exit 1 when it differs
 
-With --manifest, the hash, the row counts and (pipeline 0.5 on) each table's and each quota
-month's digest are compared with the manifest's, and what differs is named. A batch built by a
-pipeline before 0.5.0 hashed its quotas table whole: `--quotas-whole` (chosen by itself from the
-manifest's pipeline_version).
+With --manifest, the hash, the row counts and (pipeline 0.5 on) each table's and each month's
+digest are compared with the manifest's, and what differs is named. The scheme follows the
+pipeline that built the batch (the manifest's pipeline_version, or `--pipeline X.Y.Z` without a
+manifest): `fi_prices` is cut by month from 0.6.0 on (hashed whole before), `quotas` from 0.5.0 on
+(`--quotas-whole`: as before 0.5.0, which hashed both whole).
 """
 import hashlib
 import json
@@ -106,7 +107,29 @@ def quota_month_digests(db: sqlite3.Connection) -> dict:
     return {m: months[m].hexdigest() for m in sorted(months)}
 
 
-def table_digest(db: sqlite3.Connection, name: str, order: str, months: dict, quotas_whole: bool) -> str:
+# Tables other than quotas whose digest is cut by calendar month (pipeline 0.6 on): their YYYYMMDD column.
+MONTH_TABLES = {"fi_prices": "date"}
+
+
+def json_line(row) -> bytes:
+    return ("[" + ",".join(js_value(v) for v in row) + "]\n").encode("utf-8")
+
+
+def json_month_digests(db: sqlite3.Connection, name: str, order: str) -> dict:
+    """Each calendar month's digest (YYYYMM → hex) of a table cut by month: its JSON lines in key order."""
+    cursor = db.execute(f"SELECT * FROM {name} ORDER BY {order}")
+    at = [c[0] for c in cursor.description].index(MONTH_TABLES[name])
+    months = {}
+    for row in cursor:
+        month = str(row[at] // 100)
+        h = months.get(month)
+        if h is None:
+            h = months[month] = hashlib.sha256()
+        h.update(json_line(row))
+    return {m: months[m].hexdigest() for m in sorted(months)}
+
+
+def table_digest(db: sqlite3.Connection, name: str, order: str, months: dict, quotas_whole: bool, table_months: dict) -> str:
     h = hashlib.sha256()
     if name == "quotas" and quotas_whole:
         for row in db.execute(f"SELECT {QUOTA_COLUMNS} FROM quotas ORDER BY {order}"):
@@ -114,29 +137,33 @@ def table_digest(db: sqlite3.Connection, name: str, order: str, months: dict, qu
     elif name == "quotas":
         for month, digest in months.items():
             h.update(f"{month} {digest}\n".encode("utf-8"))
+    elif name in table_months:
+        for month, digest in table_months[name].items():
+            h.update(f"{month} {digest}\n".encode("utf-8"))
     else:
         for row in db.execute(f"SELECT * FROM {name} ORDER BY {order}"):
-            h.update(("[" + ",".join(js_value(v) for v in row) + "]\n").encode("utf-8"))
+            h.update(json_line(row))
     return h.hexdigest()
 
 
-def digests(path: str, quotas_whole: bool = False):
-    """The content hash, each table's digest, each quota month's digest, and each table's row count."""
+def digests(path: str, quotas_whole: bool = False, tables_whole: bool = False):
+    """The content hash, each table's digest, each quota month's digest, each other table's month digests, and each table's row count."""
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
         months = {} if quotas_whole else quota_month_digests(db)
-        tables = {name: table_digest(db, name, order, months, quotas_whole) for name, order in TABLES}
+        table_months = {} if tables_whole else {name: json_month_digests(db, name, order) for name, order in TABLES if name in MONTH_TABLES}
+        tables = {name: table_digest(db, name, order, months, quotas_whole, table_months) for name, order in TABLES}
         counts = {name: db.execute(f"SELECT count(*) FROM {name}").fetchone()[0] for name, _ in TABLES}
         outer = hashlib.sha256()
         for name, _ in TABLES:
             outer.update(f"{name} {tables[name]}\n".encode("utf-8"))
-        return outer.hexdigest(), tables, months, counts
+        return outer.hexdigest(), tables, months, table_months, counts
     finally:
         db.close()
 
 
-def content_hash(path: str, quotas_whole: bool = False) -> str:
-    return digests(path, quotas_whole)[0]
+def content_hash(path: str, quotas_whole: bool = False, tables_whole: bool = False) -> str:
+    return digests(path, quotas_whole, tables_whole)[0]
 
 
 def version_before(version: str, than: tuple) -> bool:
@@ -146,11 +173,13 @@ def version_before(version: str, than: tuple) -> bool:
         return False
 
 
-def check(path: str, manifest_path: str, quotas_whole: bool) -> int:
+def check(path: str, manifest_path: str, quotas_whole: bool, tables_whole: bool) -> int:
     with open(manifest_path, encoding="utf-8") as f:
         manifest = json.load(f)
-    quotas_whole = quotas_whole or version_before(str(manifest.get("pipeline_version", "")), (0, 5, 0))
-    hashed, tables, months, counts = digests(path, quotas_whole)
+    version = str(manifest.get("pipeline_version", ""))
+    quotas_whole = quotas_whole or version_before(version, (0, 5, 0))
+    tables_whole = tables_whole or version_before(version, (0, 6, 0))
+    hashed, tables, months, table_months, counts = digests(path, quotas_whole, tables_whole)
     differs = []
     if hashed != manifest.get("content_hash"):
         differs.append(f"content hash {hashed} (manifest: {manifest.get('content_hash')})")
@@ -163,6 +192,10 @@ def check(path: str, manifest_path: str, quotas_whole: bool) -> int:
     for month, digest in manifest.get("quota_month_digests", {}).items():
         if months.get(month) != digest:
             differs.append(f"quotas of {month}: digest {months.get(month)} (manifest: {digest})")
+    for name, by_month in manifest.get("table_month_digests", {}).items():
+        for month, digest in by_month.items():
+            if table_months.get(name, {}).get(month) != digest:
+                differs.append(f"{name} of {month}: digest {table_months.get(name, {}).get(month)} (manifest: {digest})")
     for line in differs:
         print(f"differs: {line}")
     print(f"{hashed} {'matches' if not differs else 'does not match'} {manifest_path}")
@@ -171,11 +204,20 @@ def check(path: str, manifest_path: str, quotas_whole: bool) -> int:
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    whole = "--quotas-whole" in args
+    usage = "usage: snapshot_content_hash.py SNAPSHOT.sqlite [--manifest MANIFEST.json] [--pipeline X.Y.Z] [--quotas-whole]"
+    version = ""
+    if "--pipeline" in args:
+        at = args.index("--pipeline")
+        if at + 1 >= len(args):
+            sys.exit(usage)
+        version = args[at + 1]
+        del args[at : at + 2]
+    whole = "--quotas-whole" in args or version_before(version, (0, 5, 0))
     args = [a for a in args if a != "--quotas-whole"]
+    tables_whole = whole or version_before(version, (0, 6, 0))
     if len(args) == 1:
-        print(content_hash(args[0], whole))
+        print(content_hash(args[0], whole, tables_whole))
     elif len(args) == 3 and args[1] == "--manifest":
-        sys.exit(check(args[0], args[2], whole))
+        sys.exit(check(args[0], args[2], whole, tables_whole))
     else:
-        sys.exit("usage: snapshot_content_hash.py SNAPSHOT.sqlite [--manifest MANIFEST.json] [--quotas-whole]")
+        sys.exit(usage)
