@@ -46,6 +46,8 @@ export interface LoadedInputs {
   readonly latestQuotaDate: string | null
   /** The file that holds the latest (named when it is refused, e.g. a date after today), with its data set. */
   readonly latestQuotaFile: { readonly dataSet: DataSetName; readonly name: string } | null
+  /** Milliseconds loading took, by data set (parse or parse cache), and in the full GCs that pace parsing. */
+  readonly loadMs?: { readonly byDataSet: Readonly<Record<string, number>>; readonly gc: number }
 }
 
 const prefixed = (dataSet: string, repairs: Readonly<Record<string, number>>): Record<string, number> =>
@@ -103,6 +105,53 @@ const loadRecords = (adapter: DataSetAdapter, context: LoadContext): Effect.Effe
   })
 }
 
+/**
+ * Parses each input through its adapter into the parse cache (its summary, and its records or
+ * columns), as `loadInputs` would, without keeping anything: what the parse ahead of a cold build
+ * does on each core (staging/ParseAhead.ts). A file that fails is left for `loadInputs`, which
+ * meets it again and reports it; returns how many failed.
+ */
+export const parseIntoCache = (
+  raw: RawStore["Service"],
+  inputs: ReadonlyArray<RawFileObserved>,
+  cache: ParsedCache["Service"],
+  adapters: ReadonlyArray<DataSetAdapter> = ADAPTERS,
+): number => {
+  const byName = new Map(adapters.map((a) => [a.name, a]))
+  let failed = 0
+  let parsedBytes = 0
+  let collectedAt = 0
+  const parsed = (bytes: number): void => {
+    parsedBytes += bytes
+    if (parsedBytes - collectedAt < 128e6) return
+    collectedAt = parsedBytes
+    collectGarbage()
+  }
+  for (const input of inputs) {
+    const adapter = byName.get(input.data_set)
+    if (adapter === undefined) {
+      failed++
+      continue
+    }
+    const context: LoadContext = {
+      sha256: input.sha256,
+      name: input.name,
+      size: input.bytes,
+      bytes: () => raw.get(input.sha256),
+      cache,
+      parsed,
+      shared: new Map(),
+    }
+    try {
+      const load = adapter.load === undefined ? loadRecords(adapter, context) : adapter.load(context)
+      if (Effect.runSync(Effect.result(load))._tag === "Failure") failed++
+    } catch {
+      failed++
+    }
+  }
+  return failed
+}
+
 /** Parses every input through its adapter (from and to the parse cache when one is given). */
 export const loadInputs = (
   raw: RawStore["Service"],
@@ -129,8 +178,12 @@ export const loadInputs = (
       parsedBytes += bytes
       if (parsedBytes - collectedAt < 128e6) return
       collectedAt = parsedBytes
+      const t = performance.now()
       collectGarbage()
+      gcMs += performance.now() - t
     }
+    let gcMs = 0
+    const loadMs: Record<string, number> = {}
     const byName = new Map(adapters.map((a) => [a.name, a]))
     const shared = new Map<string, unknown>()
     progress.start(inputs.length, inputs.reduce((n, i) => n + i.bytes, 0))
@@ -147,6 +200,7 @@ export const loadInputs = (
         shared,
       }
       const load = adapter.load === undefined ? loadRecords(adapter, context) : adapter.load(context)
+      const started = performance.now()
       let file: LoadedFile
       if (adapter.part === "fi") {
         const result = yield* Effect.result(load)
@@ -158,6 +212,7 @@ export const loadInputs = (
       } else {
         file = yield* load
       }
+      loadMs[input.data_set] = (loadMs[input.data_set] ?? 0) + performance.now() - started
       add(repairs, prefixed(input.data_set, file.repairs))
       pushTo(files, input.data_set, file)
       if (adapter.dailyValues === true) {
@@ -178,6 +233,7 @@ export const loadInputs = (
       firstQuotaDate: first === 0 ? null : intToDate(first),
       latestQuotaDate: latest === 0 ? null : intToDate(latest),
       latestQuotaFile: latestFile,
+      loadMs: { byDataSet: Object.fromEntries(Object.entries(loadMs).map(([k, v]) => [k, Math.round(v)])), gc: Math.round(gcMs) },
     }
   })
 
@@ -282,7 +338,14 @@ export const buildSnapshot = (
   Effect.gen(function* () {
     // what parsing left behind goes before staging holds its buffers
     collectGarbage()
-    console.error(JSON.stringify({ level: "info", stage: "loaded", ...memory() }))
+    console.error(
+      JSON.stringify({
+        level: "info",
+        stage: "loaded",
+        ...(loaded.loadMs === undefined ? {} : { load_by_ms: loaded.loadMs.byDataSet, load_gc_ms: loaded.loadMs.gc }),
+        ...memory(),
+      }),
+    )
     let t = performance.now()
     const plan: IncrementPlan = planIncrement(previous, inputs, loaded, batchDate, cache)
     const increment = plan.kind === "increment" ? plan : null

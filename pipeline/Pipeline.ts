@@ -28,6 +28,7 @@ import { rollbackHold } from "./Rollback.ts"
 import type { StagedBatch } from "./Stage.ts"
 import type { CmfFileInvalid } from "./sources/CmfFileInvalid.ts"
 import { ADAPTERS } from "./sources/Sources.ts"
+import { parseAhead } from "./staging/ParseAhead.ts"
 import { ParsedCache } from "./staging/ParsedCache.ts"
 import { PIPELINE_VERSION } from "./Version.ts"
 
@@ -179,6 +180,7 @@ const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedE
     const future = refuseFutureDate(options.date, options.today)
     if (future !== null) return yield* carryOut(future)
 
+    const collectStart = performance.now()
     for (const source of options.sources) {
       const collected =
         source.kind === "folder"
@@ -209,6 +211,7 @@ const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedE
     }
 
     const inputs = ledger.currentInputs()
+    console.error(JSON.stringify({ level: "info", stage: "collected", collect_ms: Math.round(performance.now() - collectStart), inputs: inputs.length }))
     const before = planInputs({
       date: options.date,
       today: options.today,
@@ -232,6 +235,8 @@ const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedE
         : `${e.message} (raw ${sha}: a corrected file for the same ${input.data_set} key ${input.key} replaces it; ${withdraw})`
     }
     const cache = yield* ParsedCache
+    const ahead = parseAhead(raw, inputs, cache)
+    if (ahead !== null) console.error(JSON.stringify({ level: "info", stage: "parse_ahead", ...ahead }))
     const loaded = yield* loadInputs(raw, inputs, cache, options.progress).pipe(
       Effect.catchTag("CmfFileInvalid", (e) => reject(refusing(e))),
     )

@@ -14,6 +14,7 @@ import { buildSnapshot, loadInputs } from "./Build.ts"
 import { Ledger, type RawFileObserved } from "./ledger/Ledger.ts"
 import { paths } from "./Pipeline.ts"
 import { RawStore } from "./RawStore.ts"
+import { parseAhead } from "./staging/ParseAhead.ts"
 import { DiskParsedCache } from "./staging/ParsedCache.ts"
 import { PIPELINE_VERSION } from "./Version.ts"
 
@@ -83,7 +84,10 @@ export const reproduce = (dataDir: string, batchDate: string, options: Reproduce
       // A parse cache of its own, empty and thrown away with the scratch folder: nothing parsed
       // earlier is used, and staging reads every file from it when it needs it (as a run does)
       // rather than holding every file's records and columns in memory.
-      const loaded = yield* loadInputs(raw, inputs, new DiskParsedCache(scratch))
+      const cache = new DiskParsedCache(scratch)
+      const ahead = parseAhead(raw, inputs, cache)
+      if (ahead !== null) console.error(JSON.stringify({ level: "info", stage: "parse_ahead", ...ahead }))
+      const loaded = yield* loadInputs(raw, inputs, cache)
       const finished = yield* buildSnapshot(scratch, inputs, loaded, batchDate)
       const match = finished.contentHash === built.content_hash
       let restored = false

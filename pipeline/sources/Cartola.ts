@@ -2,11 +2,12 @@
  * The daily cartola (`cfm_download.php`, e.g. `ffmm_todos_20260101_20260131.txt`): every series of
  * every mutual fund, one row per series and business day, 25 `;` columns, latin-1.
  */
-import { Effect, SchemaParser } from "effect"
+import { Effect, type Schema, SchemaParser } from "effect"
 import type { CartolaRecord } from "../../schemas/CmfRecords.ts"
 import {
   cmfRow,
   DateYmd,
+  fastRow,
   isoFromYmd,
   NullableDecimal,
   NullableFactor,
@@ -46,7 +47,7 @@ const cells = [
 // Filled in place by the parser (line, repaired name) before it is handed out as a CartolaRecord.
 type CartolaDraft = { -readonly [K in keyof CartolaRecord]: CartolaRecord[K] }
 
-const CartolaRow = cmfRow(cells, (c): CartolaDraft => ({
+const toDraft = (c: Schema.Tuple<typeof cells>["Type"]): CartolaDraft => ({
   line: 0,
   agfRut: toNumber(c[0]),
   agfName: c[1],
@@ -73,13 +74,16 @@ const CartolaRow = cmfRow(cells, (c): CartolaDraft => ({
   investmentInFunds: toNullableNumber(c[7]),
   hasInstitutionalHolders: toNullableBoolean(c[6]),
   pensionFund: toNullableBoolean(c[16])
-}))
+})
+
+const CartolaRow = cmfRow(cells, toDraft)
 
 const table: CmfTable<CartolaDraft> = {
   dataSet: "cartola_diaria",
   columns: CARTOLA_COLUMNS,
   cells,
-  decode: SchemaParser.decodeUnknownResult(CartolaRow)
+  decode: SchemaParser.decodeUnknownResult(CartolaRow),
+  fast: fastRow(cells, toDraft)
 }
 
 /** Record fields compared when a (RUN_FM, SERIE, FECHA_INF) key repeats, with their CMF column. */

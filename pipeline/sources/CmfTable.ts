@@ -15,6 +15,11 @@ export interface CmfTable<Row> {
   /** Decoder of the `Schema.Tuple` of `cells`, built once per table. */
   readonly decode: (cells: ReadonlyArray<string>) => Result.Result<Row, SchemaIssue.Issue>
   /**
+   * The same decoding without the schema for a row whose cells all pass their plain tests
+   * (`fastRow`); undefined for any other row, which `decode` then reads.
+   */
+  readonly fast?: ((cells: ReadonlyArray<string>) => Row | undefined) | undefined
+  /**
    * Title lines allowed before the header (a converted XLS): up to this many lines that do not
    * start with the first column's name are skipped and counted. Default: none.
    */
@@ -111,6 +116,8 @@ export const readCmfTable = <Row>(
       }
       // Most rows have nothing to trim: keep them as they are (one array less per row).
       const cells = raw.some((c) => c.trim().length !== c.length) ? raw.map((c) => c.trim()) : raw
+      const fast = table.fast?.(cells)
+      if (fast !== undefined) return onRow(fast, line)
       const decoded = table.decode(cells)
       if (Result.isFailure(decoded)) {
         const at = issueColumn(decoded.failure) ?? 0

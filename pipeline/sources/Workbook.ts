@@ -7,7 +7,7 @@
  */
 import * as XLSX from "@e965/xlsx"
 import { Result } from "effect"
-import { DETECT_BYTES, type HtmlRow, readHtmlPage } from "./CmfHtmlTable.ts"
+import { DETECT_BYTES, type HtmlPage, type HtmlRow, readHtmlPage } from "./CmfHtmlTable.ts"
 import { repairMojibake } from "./Mojibake.ts"
 
 export type WorkbookFormat = "xls" | "xlsx" | "html"
@@ -169,10 +169,19 @@ const grid = (rows: ReadonlyArray<HtmlRow>): Array<SheetRow> => {
   })
 }
 
+// The start of a page as a head read parses it, by bytes object: detection asks each data set in
+// turn (the TAC's and the BPR report's detect, then their key) of the same bytes, and an FI page
+// (thousands in a cold build) was parsed twice before its own data set recognised it.
+const heads = new WeakMap<Uint8Array, HtmlPage>()
+
 const fromHtml = (bytes: Uint8Array, rows: number | undefined): Workbook => {
   // A head read (detect, key) parses the start of the page only, its last table closed.
   const whole = rows === undefined || bytes.length <= DETECT_BYTES
-  const page = readHtmlPage(whole ? bytes : Buffer.concat([bytes.subarray(0, DETECT_BYTES), Buffer.from("</td></tr></table>")]))
+  let page = rows === undefined ? undefined : heads.get(bytes)
+  if (page === undefined) {
+    page = readHtmlPage(whole ? bytes : Buffer.concat([bytes.subarray(0, DETECT_BYTES), Buffer.from("</td></tr></table>")]))
+    if (rows !== undefined) heads.set(bytes, page)
+  }
   const sheets = page.tables.map((table, i): Sheet => ({
     label: `table ${i + 1}`,
     rows: grid(rows === undefined ? table : table.slice(0, rows))

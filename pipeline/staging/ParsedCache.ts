@@ -9,6 +9,7 @@ import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { deserialize, serialize } from "node:v8"
+import { threadId } from "node:worker_threads"
 import { Context, Layer } from "effect"
 import type { Parsed } from "../sources/DataSet.ts"
 import type { CartolaColumns, CartolaSummary } from "./CartolaColumns.ts"
@@ -49,15 +50,24 @@ const entryKey = (entry: CacheEntry): string =>
 
 /** The cache on disk under <data>/cache/. */
 export class DiskParsedCache {
+  /** The data folder the cache is under (<dataDir>/cache/). */
+  readonly dataDir: string
   readonly dir: string
   private readonly recordsDir: string
   private readonly records: boolean
   /** `records: false`: cartolas only (a one-off build that keeps records in memory anyway). */
   constructor(dataDir: string, options: { readonly records?: boolean } = {}) {
+    this.dataDir = dataDir
     this.dir = join(dataDir, "cache", `cartola-v${PARSED_CACHE_VERSION}`)
     this.recordsDir = join(dataDir, "cache", `records-v${PARSED_CACHE_VERSION}`)
     this.records = options.records ?? true
     removeOtherVersions(join(dataDir, "cache"))
+  }
+
+  /** True when the file's summary is cached (a cartola's or a file of records'): it was parsed before. */
+  hasSummary(entry: CacheEntry): boolean {
+    const key = entryKey(entry)
+    return existsSync(join(this.dir, `${key}.summary`)) || (this.records && existsSync(join(this.recordsDir, `${key}.summary`)))
   }
 
   /** Parsed records of any other data set (FI pages are the slow ones to parse). */
@@ -157,7 +167,8 @@ const readEntry = (path: string): unknown => {
 const writeEntry = (dir: string, name: string, value: unknown): void => {
   mkdirSync(dir, { recursive: true })
   const path = join(dir, name)
-  const tmp = `${path}.${process.pid}.tmp`
+  // the thread too: the parse ahead writes entries from two threads of one process
+  const tmp = `${path}.${process.pid}-${threadId}.tmp`
   writeFileSync(tmp, serialize(value))
   renameSync(tmp, path)
 }
