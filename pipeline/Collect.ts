@@ -3,19 +3,21 @@
  * HTTP. Each file is stored in the raw store and recorded in the ledger once; a file whose
  * content matches no data set is stored too (for inspection) and rejects the batch, naming it.
  */
-import { Effect, Result, Schema } from "effect"
+
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import { basename, join } from "node:path"
+import { Effect, Result, Schema } from "effect"
+import { weekdaysBefore } from "../snapshots/Status.ts"
+import { FolderMemo } from "./FolderMemo.ts"
 import type { CaptchaSolver } from "./fetch/CaptchaSolver.ts"
 import { CartolaSession, fetchCartolaRange } from "./fetch/CartolaDownload.ts"
 import { CmfSession, CmfSourceError, type FetchOptions, getBytes, getPage, postForm, send } from "./fetch/CmfHttp.ts"
 import { type IndicatorFetcher, indicatorYears } from "./fetch/IndicatorFetch.ts"
 import type { Ledger, RawFileObserved } from "./ledger/Ledger.ts"
 import type { RawStore } from "./RawStore.ts"
-import { FolderMemo } from "./FolderMemo.ts"
+import { type Recognized, recognizeAhead } from "./RecognizeAhead.ts"
 import { detect } from "./sources/Sources.ts"
 import { readWorkbook, workbookFormat } from "./sources/Workbook.ts"
-import { weekdaysBefore } from "../snapshots/Status.ts"
 
 export class UnrecognizedFile extends Schema.TaggedError<UnrecognizedFile>()("UnrecognizedFile", {
   file: Schema.String,
@@ -47,23 +49,29 @@ const record = (
 ): Effect.Effect<{ observed: RawFileObserved; appended: boolean }, UnrecognizedFile> => {
   const sha = raw.put(bytes)
   const dataSet = detect(bytes, name)
-  if (dataSet === null) {
-    // A workbook (by its bytes) that no data set recognised: say why when it cannot be read at all.
-    const format = workbookFormat(bytes)
-    const unreadable = format === "html" || format === null ? null : readWorkbook(bytes, 50)
-    const detail = unreadable !== null && Result.isFailure(unreadable) ? `cannot be read as a workbook: ${unreadable.failure}` : undefined
-    return Effect.fail(new UnrecognizedFile({ file: source, sha256: sha, ...(detail === undefined ? {} : { detail }) }))
-  }
-  const observed: RawFileObserved = {
-    data_set: dataSet.name,
-    key: dataSet.key(name, bytes, sha),
-    name,
-    source,
-    sha256: sha,
-    bytes: bytes.length,
-  }
-  const appended = ledger.observe(observed)
-  return Effect.succeed({ observed, appended })
+  if (dataSet === null) return unrecognized(source, sha, bytes)
+  return observe(ledger, { data_set: dataSet.name, key: dataSet.key(name, bytes, sha), name, source, sha256: sha, bytes: bytes.length })
+}
+
+/** A file recognised ahead (RecognizeAhead.ts): recorded as `record` would have. */
+const recordRecognized = (
+  ledger: Ledger["Service"],
+  name: string,
+  source: string,
+  r: Recognized,
+): Effect.Effect<{ observed: RawFileObserved; appended: boolean }, UnrecognizedFile> =>
+  r.dataSet === null || r.key === null
+    ? unrecognized(source, r.sha256, readFileSync(source))
+    : observe(ledger, { data_set: r.dataSet, key: r.key, name, source, sha256: r.sha256, bytes: r.bytes })
+
+const observe = (ledger: Ledger["Service"], observed: RawFileObserved) => Effect.succeed({ observed, appended: ledger.observe(observed) })
+
+const unrecognized = (source: string, sha: string, bytes: Uint8Array): Effect.Effect<never, UnrecognizedFile> => {
+  // A workbook (by its bytes) that no data set recognised: say why when it cannot be read at all.
+  const format = workbookFormat(bytes)
+  const unreadable = format === "html" || format === null ? null : readWorkbook(bytes, 50)
+  const detail = unreadable !== null && Result.isFailure(unreadable) ? `cannot be read as a workbook: ${unreadable.failure}` : undefined
+  return Effect.fail(new UnrecognizedFile({ file: source, sha256: sha, ...(detail === undefined ? {} : { detail }) }))
 }
 
 const listFiles = (dir: string): string[] =>
@@ -79,7 +87,14 @@ const listFiles = (dir: string): string[] =>
     .sort()
 
 /** Every file of the folder; with a memo, a file unchanged since it was last read is not read again. */
-export const collectFolder = (ledger: Ledger["Service"], raw: RawStore["Service"], dir: string, memo?: FolderMemo) =>
+export const collectFolder = (
+  ledger: Ledger["Service"],
+  raw: RawStore["Service"],
+  dir: string,
+  memo?: FolderMemo,
+  /** Bytes of files to recognise from which they are recognised on both cores (RecognizeAhead.ts). */
+  aheadMinBytes?: number,
+) =>
   Effect.gen(function* () {
     if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
       return yield* new UnrecognizedFile({ file: dir, sha256: "" })
@@ -87,15 +102,28 @@ export const collectFolder = (ledger: Ledger["Service"], raw: RawStore["Service"
     const observed: RawFileObserved[] = []
     let appended = 0
     const stored = (sha: string) => raw.has(sha)
-    for (const path of listFiles(dir)) {
+    const files = listFiles(dir).map((path) => {
       const stamp = memo === undefined ? "" : FolderMemo.stamp(path)
-      const known = memo?.lookup(path, stamp, stored)
+      return { path, stamp, known: memo?.lookup(path, stamp, stored) }
+    })
+    // Files the memo does not know, recognised on both cores when there are many (a cold build).
+    const ahead = recognizeAhead(
+      raw,
+      files.flatMap((f) => (f.known === undefined ? [f.path] : [])),
+      aheadMinBytes,
+    )
+    for (const { path, stamp, known } of files) {
       if (known !== undefined) {
         observed.push(known)
         if (ledger.observe(known)) appended++
         continue
       }
-      const r = yield* record(ledger, raw, basename(path), path, readFileSync(path))
+      const recognized = ahead?.get(path)
+      const r = yield* (
+        recognized === undefined
+          ? record(ledger, raw, basename(path), path, readFileSync(path))
+          : recordRecognized(ledger, basename(path), path, recognized)
+      )
       memo?.remember(path, stamp, r.observed)
       observed.push(r.observed)
       if (r.appended) appended++

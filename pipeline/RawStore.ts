@@ -1,8 +1,10 @@
 /** Raw CMF bytes exactly as received, content-addressed under data/raw/<sha[0:2]>/<sha>; never rewritten. */
-import { Context, Layer } from "effect"
+
 import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { threadId } from "node:worker_threads"
+import { Context, Layer } from "effect"
 
 export const sha256 = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex")
 
@@ -23,7 +25,8 @@ export class FolderRawStore {
     const path = this.pathOf(sha)
     if (!existsSync(path)) {
       mkdirSync(join(this.dir, sha.slice(0, 2)), { recursive: true })
-      const tmp = `${path}.${process.pid}.tmp`
+      // the thread too: a cold build's collect stores files from two threads (RecognizeAhead.ts)
+      const tmp = `${path}.${process.pid}-${threadId}.tmp`
       writeFileSync(tmp, bytes, { flush: true })
       renameSync(tmp, path)
     }
