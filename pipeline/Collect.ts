@@ -107,10 +107,12 @@ export const collectFolder = (
       return { path, stamp, known: memo?.lookup(path, stamp, stored) }
     })
     // Files the memo does not know, recognised on both cores when there are many (a cold build).
-    const ahead = recognizeAhead(
-      raw,
-      files.flatMap((f) => (f.known === undefined ? [f.path] : [])),
-      aheadMinBytes,
+    const ahead = yield* Effect.promise(() =>
+      recognizeAhead(
+        raw,
+        files.flatMap((f) => (f.known === undefined ? [f.path] : [])),
+        aheadMinBytes,
+      ),
     )
     for (const { path, stamp, known } of files) {
       if (known !== undefined) {

@@ -235,7 +235,7 @@ const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedE
         : `${e.message} (raw ${sha}: a corrected file for the same ${input.data_set} key ${input.key} replaces it; ${withdraw})`
     }
     const cache = yield* ParsedCache
-    const ahead = parseAhead(raw, inputs, cache)
+    const ahead = yield* Effect.promise(() => parseAhead(raw, inputs, cache))
     if (ahead !== null) console.error(JSON.stringify({ level: "info", stage: "parse_ahead", ...ahead }))
     const loaded = yield* loadInputs(raw, inputs, cache, options.progress).pipe(
       Effect.catchTag("CmfFileInvalid", (e) => reject(refusing(e))),

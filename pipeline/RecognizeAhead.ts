@@ -2,7 +2,8 @@
  * A folder collect on both cores. A cold build collects every file of the history (~7,000 at
  * market scale): each is read, hashed and stored in the raw store, and recognised by content
  * (every data set's `detect`, the HTML pages parsed in part), one after the other. The files the
- * folder memo does not know are recognised first, half in a worker thread and half in this one
+ * folder memo does not know are recognised first, half in a child process (AlongsideProcess.ts)
+ * and half in this thread
  * (alternately: each half gets as many cartola months and as many FI pages); the collect then
  * records them in the ledger in the folder's order, as before, from what they were recognised as.
  * The same functions recognise each file (`recognize`): the observations are the same.
@@ -14,13 +15,12 @@ import { readFileSync, statSync } from "node:fs"
 import { availableParallelism } from "node:os"
 import { basename } from "node:path"
 import type { DataSetName } from "../schemas/CmfRecords.ts"
-import { type BlockingChannel, startBlockingWorker } from "../snapshots/BlockingWorker.ts"
+import { alongsideProcess } from "./AlongsideProcess.ts"
 import { FolderRawStore, type RawStore } from "./RawStore.ts"
 import { detect } from "./sources/Sources.ts"
 
-const WORKER = new URL("./RecognizeWorker.ts", import.meta.url)
+const CHILD = new URL("./RecognizeChild.ts", import.meta.url)
 const MIN_BYTES = 32e6
-const DEADLINE_MS = 30 * 60_000
 
 /** What a file's bytes are: their hash (stored in the raw store), their data set and key; null data set: none recognised. */
 export interface Recognized {
@@ -39,7 +39,7 @@ export const recognize = (raw: RawStore["Service"], path: string): Recognized =>
   return { sha256, bytes: bytes.length, dataSet: adapter?.name ?? null, key: adapter === null ? null : adapter.key(name, bytes, sha256) }
 }
 
-export interface RecognizeRequest extends BlockingChannel {
+export interface RecognizeRequest {
   readonly rawDir: string
   readonly paths: ReadonlyArray<string>
 }
@@ -52,32 +52,32 @@ export type RecognizeAnswer =
  * Each path's recognition (null where it threw: the collect reads that file itself and meets the
  * error as before), or null when it does not run.
  */
-export const recognizeAhead = (raw: RawStore["Service"], paths: ReadonlyArray<string>, minBytes = MIN_BYTES): Map<string, Recognized> | null => {
+export const recognizeAhead = async (
+  raw: RawStore["Service"],
+  paths: ReadonlyArray<string>,
+  minBytes = MIN_BYTES,
+): Promise<Map<string, Recognized> | null> => {
   if (process.env.FDS_PARSE_AHEAD === "0" || availableParallelism() < 2 || !(raw instanceof FolderRawStore) || paths.length < 2) return null
   let total = 0
   for (const path of paths) total += statSync(path, { throwIfNoEntry: false })?.size ?? 0
   if (total < minBytes) return null
   const mine = paths.filter((_, i) => i % 2 === 1)
   const theirs = paths.filter((_, i) => i % 2 === 0)
-  const worker = startBlockingWorker<RecognizeRequest, RecognizeAnswer>(
-    WORKER,
-    { rawDir: raw.dir, paths: theirs },
-    { deadlineMs: DEADLINE_MS, noAnswer: { _tag: "Failed", reason: "the recognize worker did not answer" } },
-  )
   const out = new Map<string, Recognized>()
-  try {
-    for (const path of mine) {
-      try {
-        out.set(path, recognize(raw, path))
-      } catch {
-        // left to the collect
+  const answer = await alongsideProcess<RecognizeAnswer>(
+    CHILD,
+    { rawDir: raw.dir, paths: theirs } satisfies RecognizeRequest,
+    () => {
+      for (const path of mine) {
+        try {
+          out.set(path, recognize(raw, path))
+        } catch {
+          // left to the collect
+        }
       }
-    }
-  } catch (e) {
-    worker.stop()
-    throw e
-  }
-  const answer = worker.wait()
+    },
+    { _tag: "Failed", reason: "the recognize process gave no answer" },
+  )
   if (answer._tag === "Recognized") {
     answer.files.forEach((r, i) => {
       if (r !== null) out.set(theirs[i]!, r)

@@ -85,7 +85,7 @@ export const reproduce = (dataDir: string, batchDate: string, options: Reproduce
       // earlier is used, and staging reads every file from it when it needs it (as a run does)
       // rather than holding every file's records and columns in memory.
       const cache = new DiskParsedCache(scratch)
-      const ahead = parseAhead(raw, inputs, cache)
+      const ahead = yield* Effect.promise(() => parseAhead(raw, inputs, cache))
       if (ahead !== null) console.error(JSON.stringify({ level: "info", stage: "parse_ahead", ...ahead }))
       const loaded = yield* loadInputs(raw, inputs, cache)
       const finished = yield* buildSnapshot(scratch, inputs, loaded, batchDate)

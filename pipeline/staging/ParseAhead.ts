@@ -3,8 +3,8 @@
  * every CMF file of the history (~7,000 files at market scale: the monthly cartolas, thousands of FI
  * pages), one after the other, before it stages anything. Parsed files go into the parse cache by
  * content (ParsedCache.ts), and `loadInputs` reads a cached file's summary instead of parsing it:
- * so the files not yet cached are parsed into the cache first, half of each data set's in a worker
- * thread and half in this one, and `loadInputs` then finds them all cached. What is built is the
+ * so the files not yet cached are parsed into the cache first, half of each data set's in a child
+ * process (AlongsideProcess.ts) and half in this thread, and `loadInputs` then finds them all cached. What is built is the
  * same: the same parsers write the same entries, and a file that fails is left to `loadInputs`,
  * which parses it again and reports it as before.
  *
@@ -13,20 +13,17 @@
  * than it saves). `FDS_PARSE_AHEAD=0` turns it off.
  */
 import { availableParallelism } from "node:os"
-import { type BlockingChannel, startBlockingWorker } from "../../snapshots/BlockingWorker.ts"
+import { alongsideProcess } from "../AlongsideProcess.ts"
 import { parseIntoCache } from "../Build.ts"
 import type { RawFileObserved } from "../ledger/Ledger.ts"
 import { FolderRawStore, type RawStore } from "../RawStore.ts"
 import type { ParsedCache } from "./ParsedCache.ts"
 import { DiskParsedCache } from "./ParsedCache.ts"
 
-const WORKER = new URL("./ParseWorker.ts", import.meta.url)
+const CHILD = new URL("./ParseChild.ts", import.meta.url)
 /** Files not yet cached below this many bytes are left to `loadInputs` alone. */
 export const MIN_BYTES = 32e6
-/** How long this thread waits for the worker once its own half is parsed. */
-const DEADLINE_MS = 30 * 60_000
-
-export interface ParseAheadRequest extends BlockingChannel {
+export interface ParseAheadRequest {
   readonly rawDir: string
   readonly dataDir: string
   readonly inputs: ReadonlyArray<RawFileObserved>
@@ -40,8 +37,8 @@ export type ParseAheadAnswer =
 export interface ParseAheadFigures {
   readonly files: number
   readonly bytes: number
-  readonly worker_files: number
-  readonly worker_ms: number | null
+  readonly child_files: number
+  readonly child_ms: number | null
   readonly thread_ms: number
   readonly ms: number
   readonly failed: number
@@ -63,12 +60,12 @@ export const halves = (inputs: ReadonlyArray<RawFileObserved>): [RawFileObserved
   return [mine, theirs]
 }
 
-export const parseAhead = (
+export const parseAhead = async (
   raw: RawStore["Service"],
   inputs: ReadonlyArray<RawFileObserved>,
   cache: ParsedCache["Service"] | null,
   minBytes = MIN_BYTES,
-): ParseAheadFigures | null => {
+): Promise<ParseAheadFigures | null> => {
   if (process.env.FDS_PARSE_AHEAD === "0" || availableParallelism() < 2) return null
   if (!(raw instanceof FolderRawStore) || !(cache instanceof DiskParsedCache)) return null
   const missing = inputs.filter((i) => !cache.hasSummary({ sha256: i.sha256, name: i.name }))
@@ -76,27 +73,23 @@ export const parseAhead = (
   if (bytes < minBytes || missing.length < 2) return null
   const started = performance.now()
   const [mine, theirs] = halves(missing)
-  const worker = startBlockingWorker<ParseAheadRequest, ParseAheadAnswer>(
-    WORKER,
-    { rawDir: raw.dir, dataDir: cache.dataDir, inputs: theirs },
-    { deadlineMs: DEADLINE_MS, noAnswer: { _tag: "Failed", reason: "the parse worker did not answer" } },
+  let failed = 0
+  let threadMs = 0
+  // A child that failed leaves its files unparsed: loadInputs parses them.
+  const answer = await alongsideProcess<ParseAheadAnswer>(
+    CHILD,
+    { rawDir: raw.dir, dataDir: cache.dataDir, inputs: theirs } satisfies ParseAheadRequest,
+    () => {
+      failed = parseIntoCache(raw, mine, cache)
+      threadMs = performance.now() - started
+    },
+    { _tag: "Failed", reason: "the parse process gave no answer" },
   )
-  let failed: number
-  let threadMs: number
-  try {
-    failed = parseIntoCache(raw, mine, cache)
-    threadMs = performance.now() - started
-  } catch (e) {
-    worker.stop()
-    throw e
-  }
-  // A worker that failed leaves its files unparsed: loadInputs parses them.
-  const answer = worker.wait()
   return {
     files: missing.length,
     bytes,
-    worker_files: theirs.length,
-    worker_ms: answer._tag === "Parsed" ? Math.round(answer.ms) : null,
+    child_files: theirs.length,
+    child_ms: answer._tag === "Parsed" ? Math.round(answer.ms) : null,
     thread_ms: Math.round(threadMs),
     ms: Math.round(performance.now() - started),
     failed: failed + (answer._tag === "Parsed" ? answer.failed : 0),

@@ -1,6 +1,6 @@
 /**
  * The parse ahead of a cold build (pipeline/staging/ParseAhead.ts): the files not yet cached are
- * parsed into the cache on two threads, and the build's load then finds every one cached and gives
+ * parsed into the cache in two processes (this one and a child), and the build's load then finds every one cached and gives
  * what it gives without the parse ahead: the same rows, repairs, dates and records of every file.
  * A file that fails to parse is left to the load, which reports it as before.
  */
@@ -50,24 +50,24 @@ const contentOf = (loaded: LoadedInputs) =>
   ])
 
 describe("the parse ahead", () => {
-  it("splits each data set's files between the two threads, alternately", () => {
+  it("splits each data set's files between the two processes, alternately", () => {
     const file = (data_set: string, n: number) => ({ data_set, name: `${data_set}-${n}` }) as unknown as RawFileObserved
     const [mine, theirs] = halves([file("a", 1), file("b", 1), file("a", 2), file("a", 3), file("b", 2)])
     expect(theirs.map((f) => f.name)).toEqual(["a-1", "b-1", "a-3"])
     expect(mine.map((f) => f.name)).toEqual(["a-2", "b-2"])
   })
 
-  it("parses every file not yet cached on two threads; the load then gives what it gives without it", async () => {
+  it("parses every file not yet cached in two processes; the load then gives what it gives without it", async () => {
     const ahead = new DiskParsedCache(join(work, "ahead"))
-    const figures = parseAhead(raw, inputs, ahead, 0)
+    const figures = await parseAhead(raw, inputs, ahead, 0)
     expect(figures).not.toBeNull()
     expect(figures!.files).toBe(inputs.length)
-    expect(figures!.worker_files).toBe(halves(inputs)[1].length)
-    expect(figures!.worker_ms).not.toBeNull()
+    expect(figures!.child_files).toBe(halves(inputs)[1].length)
+    expect(figures!.child_ms).not.toBeNull()
     expect(figures!.failed).toBe(0)
     for (const i of inputs) expect(ahead.hasSummary({ sha256: i.sha256, name: i.name }), i.name).toBe(true)
     // nothing left to parse: a second call does nothing
-    expect(parseAhead(raw, inputs, ahead, 0)).toBeNull()
+    expect(await parseAhead(raw, inputs, ahead, 0)).toBeNull()
 
     const plain = new DiskParsedCache(join(work, "plain"))
     const withAhead = await Effect.runPromise(loadInputs(raw, inputs, ahead))
@@ -75,7 +75,7 @@ describe("the parse ahead", () => {
     expect(withAhead.repairs).toEqual(without.repairs)
     expect([withAhead.firstQuotaDate, withAhead.latestQuotaDate, withAhead.fiUnavailable]).toEqual([without.firstQuotaDate, without.latestQuotaDate, without.fiUnavailable])
     expect(contentOf(withAhead)).toEqual(contentOf(without))
-    // the two threads wrote their entries under their own temporary names: none is left
+    // the two processes wrote their entries under their own temporary names: none is left
     for (const dir of readdirSync(join(work, "ahead", "cache"))) {
       expect(readdirSync(join(work, "ahead", "cache", dir)).filter((f) => f.endsWith(".tmp"))).toEqual([])
     }
@@ -90,7 +90,7 @@ describe("the parse ahead", () => {
     const sha = raw.put(Buffer.from(bad))
     const broken: RawFileObserved = { ...cartolas[0]!, sha256: sha, bytes: bad.length, name: "ffmm_todos_20261101_20261120.txt" }
     const cache = new DiskParsedCache(join(work, "failing"))
-    const figures = parseAhead(raw, [...inputs.filter((i) => i !== cartolas[0]), broken], cache, 0)
+    const figures = await parseAhead(raw, [...inputs.filter((i) => i !== cartolas[0]), broken], cache, 0)
     expect(figures!.failed).toBe(1)
     expect(cache.hasSummary({ sha256: sha, name: broken.name })).toBe(false)
     const load = await Effect.runPromise(Effect.result(loadInputs(raw, [broken], cache)))
@@ -98,11 +98,11 @@ describe("the parse ahead", () => {
     expect(JSON.stringify(load)).toContain("ffmm_todos_20261101_20261120.txt")
   }, 120_000)
 
-  it("does not run for a store in memory, below its byte floor, or when turned off", () => {
-    expect(parseAhead(raw, inputs, new DiskParsedCache(join(work, "floor")))).toBeNull()
+  it("does not run for a store in memory, below its byte floor, or when turned off", async () => {
+    expect(await parseAhead(raw, inputs, new DiskParsedCache(join(work, "floor")))).toBeNull()
     process.env.FDS_PARSE_AHEAD = "0"
     try {
-      expect(parseAhead(raw, inputs, new DiskParsedCache(join(work, "off")), 0)).toBeNull()
+      expect(await parseAhead(raw, inputs, new DiskParsedCache(join(work, "off")), 0)).toBeNull()
     } finally {
       delete process.env.FDS_PARSE_AHEAD
     }

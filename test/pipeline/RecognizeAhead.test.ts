@@ -56,16 +56,16 @@ describe("recognising a folder's files on both cores", () => {
     expect(ahead.inputs).toEqual(plain.inputs)
     expect(ahead.inputs.length).toBe(readdirSync(sample).length)
     expect(ahead.stored).toEqual(plain.stored)
-    // no temporary file of either thread is left
+    // no temporary file of either process is left
     expect(ahead.stored.filter((f) => f.endsWith(".tmp"))).toEqual([])
   }, 120_000)
 
-  it("recognises each file once, half of them in the worker; an unrecognised file still rejects the collect naming it", async () => {
+  it("recognises each file once, half of them in a child process; an unrecognised file still rejects the collect naming it", async () => {
     const raw = new FolderRawStore(join(work, "direct-raw"))
     const paths = readdirSync(sample)
       .sort()
       .map((f) => join(sample, f))
-    const recognized = recognizeAhead(raw, paths, 0)
+    const recognized = await recognizeAhead(raw, paths, 0)
     expect(recognized).not.toBeNull()
     expect([...recognized!.keys()].sort()).toEqual(paths)
     expect([...recognized!.values()].every((r) => r.dataSet !== null && r.key !== null)).toBe(true)
@@ -81,14 +81,14 @@ describe("recognising a folder's files on both cores", () => {
     expect(rejected.stored.length).toBeGreaterThan(0)
   }, 120_000)
 
-  it("does not run below its byte floor, for fewer than two files, or when turned off", () => {
+  it("does not run below its byte floor, for fewer than two files, or when turned off", async () => {
     const raw = new FolderRawStore(join(work, "off-raw"))
     const paths = readdirSync(sample).map((f) => join(sample, f))
-    expect(recognizeAhead(raw, paths, Number.MAX_SAFE_INTEGER)).toBeNull()
-    expect(recognizeAhead(raw, paths.slice(0, 1), 0)).toBeNull()
+    expect(await recognizeAhead(raw, paths, Number.MAX_SAFE_INTEGER)).toBeNull()
+    expect(await recognizeAhead(raw, paths.slice(0, 1), 0)).toBeNull()
     process.env.FDS_PARSE_AHEAD = "0"
     try {
-      expect(recognizeAhead(raw, paths, 0)).toBeNull()
+      expect(await recognizeAhead(raw, paths, 0)).toBeNull()
     } finally {
       delete process.env.FDS_PARSE_AHEAD
     }

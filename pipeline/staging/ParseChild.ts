@@ -1,13 +1,11 @@
 /**
- * Worker thread entry of the parse ahead (ParseAhead.ts): parses its files into the parse cache on
- * disk and answers how many failed. Always answers (modules are imported inside the try) and raises
- * the shared flag.
+ * The child process of the parse ahead (ParseAhead.ts): parses its files into the parse cache on
+ * disk and prints how many failed. Always answers.
  */
-import { workerData } from "node:worker_threads"
-import { answerBlocking } from "../../snapshots/BlockingWorker.ts"
+import { childAnswer, childRequest } from "../AlongsideProcess.ts"
 import type { ParseAheadAnswer, ParseAheadRequest } from "./ParseAhead.ts"
 
-const request = workerData as ParseAheadRequest
+const request = childRequest<ParseAheadRequest>()
 let answer: ParseAheadAnswer
 try {
   const started = performance.now()
@@ -19,4 +17,4 @@ try {
 } catch (e) {
   answer = { _tag: "Failed", reason: e instanceof Error ? e.message : String(e) }
 }
-answerBlocking(request, answer)
+childAnswer(answer)

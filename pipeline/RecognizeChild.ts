@@ -1,13 +1,11 @@
 /**
- * Worker thread entry of the folder collect's recognition (RecognizeAhead.ts): stores and
- * recognises its files, answering each one's recognition (null where it threw). Always answers
- * (modules are imported inside the try) and raises the shared flag.
+ * The child process of a folder collect's recognition (RecognizeAhead.ts): stores and recognises
+ * its files, printing each one's recognition (null where it threw). Always answers.
  */
-import { workerData } from "node:worker_threads"
-import { answerBlocking } from "../snapshots/BlockingWorker.ts"
+import { childAnswer, childRequest } from "./AlongsideProcess.ts"
 import type { RecognizeAnswer, Recognized, RecognizeRequest } from "./RecognizeAhead.ts"
 
-const request = workerData as RecognizeRequest
+const request = childRequest<RecognizeRequest>()
 let answer: RecognizeAnswer
 try {
   const { recognize } = await import("./RecognizeAhead.ts")
@@ -24,4 +22,4 @@ try {
 } catch (e) {
   answer = { _tag: "Failed", reason: e instanceof Error ? e.message : String(e) }
 }
-answerBlocking(request, answer)
+childAnswer(answer)
