@@ -1,7 +1,7 @@
 /** Shared pieces of `make bench`: the project's programs, child servers, autocannon rounds, medians. */
 import autocannon from "autocannon"
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
-import { readFileSync } from "node:fs"
+import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 
 const root = join(import.meta.dirname, "..", "..")
@@ -118,6 +118,11 @@ export interface MeasuredRun {
   readonly wallMs: number
   /** Peak resident set (VmHWM) in MB (10^6 bytes, as the pipeline's rss_mb), last read before exit; null where /proc is missing. */
   readonly peakRssMb: number | null
+  /**
+   * Peak of the resident sets of the process and its descendants together (a build's child
+   * processes: the parse ahead), sampled every poll (VmRSS summed), and never below `peakRssMb`.
+   */
+  readonly peakTreeRssMb: number | null
   readonly stdout: string
   /** Each stderr line with the milliseconds since spawn at which it arrived. */
   readonly stderrLines: ReadonlyArray<{ readonly atMs: number; readonly text: string }>
@@ -132,6 +137,45 @@ const peakRssKb = (pid: number): number | null => {
   }
 }
 
+const statusKb = (pid: number, field: string): number | null => {
+  try {
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(readFileSync(`/proc/${pid}/status`, "utf8"))
+    return m ? Number(m[1]) : null
+  } catch {
+    return null
+  }
+}
+
+/** The process and its descendants, from /proc/<pid>/task/<tid>/children. */
+const treeOf = (pid: number): number[] => {
+  const out = [pid]
+  for (let i = 0; i < out.length; i++) {
+    try {
+      for (const tid of readdirSync(`/proc/${out[i]}/task`)) {
+        const children = readFileSync(`/proc/${out[i]}/task/${tid}/children`, "utf8").trim()
+        if (children !== "") out.push(...children.split(/\s+/).map(Number))
+      }
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out
+}
+
+/** The resident sets of the process and its descendants, summed (kB). */
+const treeRssKb = (pid: number): number | null => {
+  let sum = 0
+  let any = false
+  for (const p of treeOf(pid)) {
+    const kb = statusKb(p, "VmRSS")
+    if (kb !== null) {
+      sum += kb
+      any = true
+    }
+  }
+  return any ? sum : null
+}
+
 /**
  * Runs `node <args>` to its end: wall time, and peak RSS from /proc/<pid>/status VmHWM (a
  * high-water mark, so polling every `pollMs` loses nothing but growth in the last interval).
@@ -142,9 +186,12 @@ export const runMeasured = (args: string[], env: NodeJS.ProcessEnv, pollMs = 200
     const started = performance.now()
     const child = spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"] })
     let peakKb: number | null = null
+    let treeKb: number | null = null
     const poll = () => {
       const kb = child.pid === undefined ? null : peakRssKb(child.pid)
       if (kb !== null) peakKb = Math.max(peakKb ?? 0, kb)
+      const tree = child.pid === undefined ? null : treeRssKb(child.pid)
+      if (tree !== null) treeKb = Math.max(treeKb ?? 0, tree)
     }
     poll()
     const timer = setInterval(poll, pollMs)
@@ -174,6 +221,8 @@ export const runMeasured = (args: string[], env: NodeJS.ProcessEnv, pollMs = 200
       clearInterval(timer)
       if (partial !== "") push(partial)
       const wallMs = Math.round(performance.now() - started)
-      resolve({ code, wallMs, peakRssMb: peakKb === null ? null : Math.round((peakKb * 1024) / 1e6), stdout, stderrLines: lines })
+      const mb = (kb: number | null) => (kb === null ? null : Math.round((kb * 1024) / 1e6))
+      const tree = peakKb === null && treeKb === null ? null : Math.max(peakKb ?? 0, treeKb ?? 0)
+      resolve({ code, wallMs, peakRssMb: mb(peakKb), peakTreeRssMb: mb(tree), stdout, stderrLines: lines })
     })
   })

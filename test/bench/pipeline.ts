@@ -31,8 +31,16 @@ interface RunFigures {
   readonly exit_code: number | null
   readonly wall_s: number
   readonly peak_rss_mb: number | null
+  /** The process with its child processes (the parse ahead's), summed: what the machine must hold. */
+  readonly peak_tree_rss_mb: number | null
   /** From spawn to the `loaded` line (or the `staged` line minus stage_ms): node start, collect, parse (or the parse cache). */
   readonly load_ms: number | null
+  /** The collect (folder read, raw store, recognition, ledger), from the `collected` line. */
+  readonly collect_ms: number | null
+  /** The parse ahead on both cores (a cold build, reproduce), from the `parse_ahead` line; null when it did not run. */
+  readonly parse_ahead_ms: number | null
+  /** The load's milliseconds by data set (the `loaded` line). */
+  readonly load_by_ms: unknown
   /** From the `build` line to exit: ledger events, CURRENT, retention, exit. */
   readonly after_build_ms: number | null
   readonly staged: Record<string, unknown> | null
@@ -62,6 +70,10 @@ const figures = (args: string[], run: MeasuredRun): RunFigures => {
     exit_code: run.code,
     wall_s: run.wallMs / 1000,
     peak_rss_mb: run.peakRssMb,
+    peak_tree_rss_mb: run.peakTreeRssMb,
+    collect_ms: typeof logLine(run, "collected")?.collect_ms === "number" ? (logLine(run, "collected")!.collect_ms as number) : null,
+    parse_ahead_ms: typeof logLine(run, "parse_ahead")?.ms === "number" ? (logLine(run, "parse_ahead")!.ms as number) : null,
+    load_by_ms: loaded?.load_by_ms ?? null,
     load_ms: loaded !== null ? loaded.at_ms : staged !== null && typeof build?.stage_ms === "number" ? staged.at_ms - build.stage_ms : null,
     after_build_ms: build !== null ? run.wallMs - build.at_ms : null,
     staged,
@@ -96,7 +108,7 @@ export const benchPipeline = async (): Promise<Record<string, unknown>> => {
       const tail = measured.stderrLines.slice(-20).map((l) => l.text).join("\n")
       throw new Error(`${label} exited ${measured.code}:\n${f.stdout}\n${tail}`)
     }
-    console.log(`  ${f.wall_s.toFixed(1)} s, peak RSS ${cell(f.peak_rss_mb)} MB${f.stdout === "" ? "" : `: ${f.stdout}`}`)
+    console.log(`  ${f.wall_s.toFixed(1)} s, peak RSS ${cell(f.peak_rss_mb)} MB (with its child processes ${cell(f.peak_tree_rss_mb)} MB)${f.stdout === "" ? "" : `: ${f.stdout}`}`)
     return f
   }
   const pipeline = (...args: string[]) => ["--expose-gc", join(root, "pipeline/main.ts"), "pipeline", ...args]
@@ -130,7 +142,8 @@ export const benchPipeline = async (): Promise<Record<string, unknown>> => {
     const loadEnd = loadavg()
 
     const builds = { cold, [`daily_${DAILY[0]}`]: daily[0]!, [`daily_${DAILY[1]}`]: last, reproduce }
-    const peak = Math.max(...Object.values(builds).map((b) => b.peak_rss_mb ?? 0))
+    // the process with its child processes: what a 1 GB machine must hold
+    const peak = Math.max(...Object.values(builds).map((b) => Math.max(b.peak_rss_mb ?? 0, b.peak_tree_rss_mb ?? 0)))
     console.log("")
     console.log(`Daily build modelled as the next day's batch over a folder that already holds the history (the sample to ${END}):`)
     console.log(`only --date moves; the data dir keeps the raw store, the parse cache and the folder memo of the runs before, as a daily run's does.`)
@@ -140,7 +153,7 @@ export const benchPipeline = async (): Promise<Record<string, unknown>> => {
     console.log("|---|---|---|---|")
     console.log(`| cold build ${COLD}, empty data dir | ${cold.wall_s.toFixed(1)} s | ≤ ${TARGETS.cold_s} s | ${within(cold.wall_s <= TARGETS.cold_s)} |`)
     console.log(`| daily build ${DAILY[1]} | ${last.wall_s.toFixed(1)} s | ≤ ${TARGETS.daily_s} s | ${within(last.wall_s <= TARGETS.daily_s)} |`)
-    console.log(`| peak RSS, largest of the four pipeline runs | ${peak} MB | ≤ ${TARGETS.peak_rss_mb} MB | ${within(peak <= TARGETS.peak_rss_mb)} |`)
+    console.log(`| peak RSS, largest of the four pipeline runs (with their child processes) | ${peak} MB | ≤ ${TARGETS.peak_rss_mb} MB | ${within(peak <= TARGETS.peak_rss_mb)} |`)
     console.log(
       `| bytes per quota row, quotas table pages (dbstat) | ${size.quotas_table_bytes_per_quota_row.toFixed(1)} B | ≤ ${TARGETS.quota_row_bytes} B | ${within(size.quotas_table_bytes_per_quota_row <= TARGETS.quota_row_bytes)} |`,
     )
@@ -150,17 +163,17 @@ export const benchPipeline = async (): Promise<Record<string, unknown>> => {
     )
     console.log(`quota rows ${quotaRows}, quotas table ${quotaBytes} B, file ${fileBytes} B (${file}); sample generated in ${sample.wall_s.toFixed(1)} s`)
     console.log("")
-    console.log(`| run | build | wall s | peak RSS MB | load ms | ${PHASES.join(" | ")} | after build ms |`)
-    console.log(`|---|---|---|---|---|${PHASES.map(() => "---|").join("")}---|`)
+    console.log(`| run | build | wall s | peak RSS MB | with children MB | collect ms | parse ahead ms | load ms | ${PHASES.join(" | ")} | after build ms |`)
+    console.log(`|---|---|---|---|---|---|---|---|${PHASES.map(() => "---|").join("")}---|`)
     for (const [name, b] of Object.entries(builds)) {
       // the build line says whether the run was an increment (and from which date) or from nothing
       const kind = b.build?.kind === undefined ? "–" : b.build.kind === "increment" ? `increment from ${cell(b.build.from)}` : String(b.build.kind)
       console.log(
-        `| ${name} | ${kind} | ${b.wall_s.toFixed(1)} | ${cell(b.peak_rss_mb)} | ${cell(b.load_ms)} | ${PHASES.map((p) => cell(b.build?.[p])).join(" | ")} | ${cell(b.after_build_ms)} |`,
+        `| ${name} | ${kind} | ${b.wall_s.toFixed(1)} | ${cell(b.peak_rss_mb)} | ${cell(b.peak_tree_rss_mb)} | ${cell(b.collect_ms)} | ${cell(b.parse_ahead_ms)} | ${cell(b.load_ms)} | ${PHASES.map((p) => cell(b.build?.[p])).join(" | ")} | ${cell(b.after_build_ms)} |`,
       )
     }
     console.log(
-      "load ms: spawn to the `loaded` log line (node start, collect, parse or parse cache; before it: the `staged` line less stage_ms); stage ms: staging less the inserts into the snapshot (insert ms); after build: the `build` line to exit.",
+      "load ms: spawn to the `loaded` log line (node start, collect, parse ahead, parse or parse cache; before it: the `staged` line less stage_ms); collect ms and parse ahead ms are parts of it; stage ms: staging less the inserts into the snapshot (insert ms); after build: the `build` line to exit; with children: the build's process and its child processes summed, sampled every 200 ms.",
     )
     console.log(`load average at start ${loadStart.map((x) => x.toFixed(2)).join(" ")}, at end ${loadEnd.map((x) => x.toFixed(2)).join(" ")} (${availableParallelism()} CPUs)`)
     return {
