@@ -6,7 +6,7 @@
  * return to the event loop while it works, so a pipe would not drain); the child prints its answer
  * as one JSON line and exits.
  */
-import { spawn } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -14,33 +14,57 @@ import { fileURLToPath } from "node:url"
 
 /**
  * Starts `script` with the request, runs `work` on this thread meanwhile, then waits for the child
- * and gives its answer (`noAnswer` when it printed none: killed, crashed). `work` throwing stops
- * the child.
+ * and gives its answer: `noAnswer` when it printed none (it could not be started, crashed, was
+ * killed, or outlived `deadlineMs` and was killed then), which callers treat as "do that part
+ * here". `work` throwing stops the child. The child is killed if this process exits first.
  */
-export const alongsideProcess = async <Answer>(script: URL, request: unknown, work: () => void, noAnswer: Answer): Promise<Answer> => {
-  const dir = mkdtempSync(join(tmpdir(), "fds-alongside-"))
+export const alongsideProcess = async <Answer>(
+  script: URL,
+  request: unknown,
+  work: () => void,
+  noAnswer: Answer,
+  deadlineMs = 30 * 60_000,
+): Promise<Answer> => {
+  let dir: string | null = null
+  let child: ChildProcess | null = null
   try {
+    dir = mkdtempSync(join(tmpdir(), "fds-alongside-"))
     const requestFile = join(dir, "request.json")
     writeFileSync(requestFile, JSON.stringify(request))
     // the options this process runs with (--expose-gc), not a profiler's
     const execArgv = process.execArgv.filter((a) => !a.startsWith("--cpu-prof") && !a.startsWith("--heap-prof") && !a.startsWith("--inspect"))
-    const child = spawn(process.execPath, [...execArgv, fileURLToPath(script), requestFile], { stdio: ["ignore", "pipe", "inherit"] })
+    child = spawn(process.execPath, [...execArgv, fileURLToPath(script), requestFile], { stdio: ["ignore", "pipe", "inherit"] })
+  } catch {
+    child = null // no child (a full or unwritable tmpdir, no process to spare): all of it here
+  }
+  const started = child
+  if (started === null || started.stdout === null) {
+    started?.kill()
+    if (dir !== null) rmSync(dir, { recursive: true, force: true })
+    work()
+    return noAnswer
+  }
+  const killChild = () => started.kill("SIGKILL")
+  process.once("exit", killChild)
+  try {
     let out = ""
-    child.stdout.setEncoding("utf8")
-    child.stdout.on("data", (d: string) => {
+    started.stdout.setEncoding("utf8")
+    started.stdout.on("data", (d: string) => {
       out += d
     })
     const closed = new Promise<void>((resolve) => {
-      child.on("close", () => resolve())
-      child.on("error", () => resolve())
+      started.on("close", () => resolve())
+      started.on("error", () => resolve())
     })
     try {
       work()
     } catch (e) {
-      child.kill()
+      killChild()
       throw e
     }
+    const timer = setTimeout(killChild, deadlineMs)
     await closed
+    clearTimeout(timer)
     const line = out.trim().split("\n").at(-1) ?? ""
     try {
       return line === "" ? noAnswer : (JSON.parse(line) as Answer)
@@ -48,7 +72,8 @@ export const alongsideProcess = async <Answer>(script: URL, request: unknown, wo
       return noAnswer
     }
   } finally {
-    rmSync(dir, { recursive: true, force: true })
+    process.removeListener("exit", killChild)
+    rmSync(dir!, { recursive: true, force: true })
   }
 }
 

@@ -25,7 +25,7 @@ export class FolderRawStore {
     const path = this.pathOf(sha)
     if (!existsSync(path)) {
       mkdirSync(join(this.dir, sha.slice(0, 2)), { recursive: true })
-      // the thread too: a cold build's collect stores files from two threads (RecognizeAhead.ts)
+      // the process and thread: a cold build's collect stores files from two processes (RecognizeAhead.ts)
       const tmp = `${path}.${process.pid}-${threadId}.tmp`
       writeFileSync(tmp, bytes, { flush: true })
       renameSync(tmp, path)

@@ -8,7 +8,7 @@
  * records them in the ledger in the folder's order, as before, from what they were recognised as.
  * The same functions recognise each file (`recognize`): the observations are the same.
  *
- * Only for a raw store on disk (the worker opens it), at least 2 CPUs and at least `MIN_BYTES` of
+ * Only for a raw store on disk (the child opens it), at least 2 CPUs and at least `MIN_BYTES` of
  * files to recognise; `FDS_PARSE_AHEAD=0` turns it off with the parse ahead.
  */
 import { readFileSync, statSync } from "node:fs"
@@ -18,6 +18,7 @@ import type { DataSetName } from "../schemas/CmfRecords.ts"
 import { alongsideProcess } from "./AlongsideProcess.ts"
 import { FolderRawStore, type RawStore } from "./RawStore.ts"
 import { detect } from "./sources/Sources.ts"
+import { PIPELINE_VERSION } from "./Version.ts"
 
 const CHILD = new URL("./RecognizeChild.ts", import.meta.url)
 const MIN_BYTES = 32e6
@@ -40,6 +41,8 @@ export const recognize = (raw: RawStore["Service"], path: string): Recognized =>
 }
 
 export interface RecognizeRequest {
+  /** The parent's pipeline version: a child that runs other code (updated on disk meanwhile) recognises nothing. */
+  readonly pipeline: string
   readonly rawDir: string
   readonly paths: ReadonlyArray<string>
 }
@@ -66,7 +69,7 @@ export const recognizeAhead = async (
   const out = new Map<string, Recognized>()
   const answer = await alongsideProcess<RecognizeAnswer>(
     CHILD,
-    { rawDir: raw.dir, paths: theirs } satisfies RecognizeRequest,
+    { pipeline: PIPELINE_VERSION, rawDir: raw.dir, paths: theirs } satisfies RecognizeRequest,
     () => {
       for (const path of mine) {
         try {

@@ -10,15 +10,20 @@ let answer: RecognizeAnswer
 try {
   const { recognize } = await import("./RecognizeAhead.ts")
   const { FolderRawStore } = await import("./RawStore.ts")
-  const raw = new FolderRawStore(request.rawDir)
-  const files: Array<Recognized | null> = request.paths.map((path) => {
-    try {
-      return recognize(raw, path)
-    } catch {
-      return null
-    }
-  })
-  answer = { _tag: "Recognized", files }
+  const { PIPELINE_VERSION } = await import("./Version.ts")
+  if (request.pipeline !== PIPELINE_VERSION) {
+    answer = { _tag: "Failed", reason: `the code on disk is pipeline ${PIPELINE_VERSION}, not the collect's` }
+  } else {
+    const raw = new FolderRawStore(request.rawDir)
+    const files: Array<Recognized | null> = request.paths.map((path) => {
+      try {
+        return recognize(raw, path)
+      } catch {
+        return null
+      }
+    })
+    answer = { _tag: "Recognized", files }
+  }
 } catch (e) {
   answer = { _tag: "Failed", reason: e instanceof Error ? e.message : String(e) }
 }

@@ -8,7 +8,7 @@
  * same: the same parsers write the same entries, and a file that fails is left to `loadInputs`,
  * which parses it again and reports it as before.
  *
- * Only with the cache and raw store on disk (the worker opens them), at least 2 CPUs, and at least
+ * Only with the cache and raw store on disk (the child opens them), at least 2 CPUs, and at least
  * `MIN_BYTES` of files not yet cached (a daily build parses a file or two: a worker would cost more
  * than it saves). `FDS_PARSE_AHEAD=0` turns it off.
  */
@@ -17,13 +17,16 @@ import { alongsideProcess } from "../AlongsideProcess.ts"
 import { parseIntoCache } from "../Build.ts"
 import type { RawFileObserved } from "../ledger/Ledger.ts"
 import { FolderRawStore, type RawStore } from "../RawStore.ts"
+import { PIPELINE_VERSION } from "../Version.ts"
 import type { ParsedCache } from "./ParsedCache.ts"
-import { DiskParsedCache } from "./ParsedCache.ts"
+import { DiskParsedCache, PARSED_CACHE_VERSION } from "./ParsedCache.ts"
 
 const CHILD = new URL("./ParseChild.ts", import.meta.url)
 /** Files not yet cached below this many bytes are left to `loadInputs` alone. */
 export const MIN_BYTES = 32e6
 export interface ParseAheadRequest {
+  /** The parent's versions: a child that runs other code (updated on disk meanwhile) parses nothing. */
+  readonly versions: { readonly pipeline: string; readonly cache: number }
   readonly rawDir: string
   readonly dataDir: string
   readonly inputs: ReadonlyArray<RawFileObserved>
@@ -78,7 +81,7 @@ export const parseAhead = async (
   // A child that failed leaves its files unparsed: loadInputs parses them.
   const answer = await alongsideProcess<ParseAheadAnswer>(
     CHILD,
-    { rawDir: raw.dir, dataDir: cache.dataDir, inputs: theirs } satisfies ParseAheadRequest,
+    { versions: { pipeline: PIPELINE_VERSION, cache: PARSED_CACHE_VERSION }, rawDir: raw.dir, dataDir: cache.dataDir, inputs: theirs } satisfies ParseAheadRequest,
     () => {
       failed = parseIntoCache(raw, mine, cache)
       threadMs = performance.now() - started

@@ -11,9 +11,15 @@ try {
   const started = performance.now()
   const { parseIntoCache } = await import("../Build.ts")
   const { FolderRawStore } = await import("../RawStore.ts")
-  const { DiskParsedCache } = await import("./ParsedCache.ts")
-  const failed = parseIntoCache(new FolderRawStore(request.rawDir), request.inputs, new DiskParsedCache(request.dataDir))
-  answer = { _tag: "Parsed", files: request.inputs.length, failed, ms: performance.now() - started }
+  const { DiskParsedCache, PARSED_CACHE_VERSION } = await import("./ParsedCache.ts")
+  const { PIPELINE_VERSION } = await import("../Version.ts")
+  if (request.versions.pipeline !== PIPELINE_VERSION || request.versions.cache !== PARSED_CACHE_VERSION) {
+    answer = { _tag: "Failed", reason: `the code on disk is pipeline ${PIPELINE_VERSION} (cache ${PARSED_CACHE_VERSION}), not the build's` }
+  } else {
+    const cache = new DiskParsedCache(request.dataDir, { keepOtherVersions: true })
+    const failed = parseIntoCache(new FolderRawStore(request.rawDir), request.inputs, cache)
+    answer = { _tag: "Parsed", files: request.inputs.length, failed, ms: performance.now() - started }
+  }
 } catch (e) {
   answer = { _tag: "Failed", reason: e instanceof Error ? e.message : String(e) }
 }

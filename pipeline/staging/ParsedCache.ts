@@ -55,13 +55,16 @@ export class DiskParsedCache {
   readonly dir: string
   private readonly recordsDir: string
   private readonly records: boolean
-  /** `records: false`: cartolas only (a one-off build that keeps records in memory anyway). */
-  constructor(dataDir: string, options: { readonly records?: boolean } = {}) {
+  /**
+   * `records: false`: cartolas only (a one-off build that keeps records in memory anyway);
+   * `keepOtherVersions`: leave other versions' folders (the parse ahead's child, whose parent owns the cache).
+   */
+  constructor(dataDir: string, options: { readonly records?: boolean; readonly keepOtherVersions?: boolean } = {}) {
     this.dataDir = dataDir
     this.dir = join(dataDir, "cache", `cartola-v${PARSED_CACHE_VERSION}`)
     this.recordsDir = join(dataDir, "cache", `records-v${PARSED_CACHE_VERSION}`)
     this.records = options.records ?? true
-    removeOtherVersions(join(dataDir, "cache"))
+    if (options.keepOtherVersions !== true) removeOtherVersions(join(dataDir, "cache"))
   }
 
   /** True when the file's summary is cached (a cartola's or a file of records'): it was parsed before. */
@@ -167,7 +170,7 @@ const readEntry = (path: string): unknown => {
 const writeEntry = (dir: string, name: string, value: unknown): void => {
   mkdirSync(dir, { recursive: true })
   const path = join(dir, name)
-  // the thread too: the parse ahead writes entries from two threads of one process
+  // the process and thread: the parse ahead writes entries from two processes (ParseAhead.ts)
   const tmp = `${path}.${process.pid}-${threadId}.tmp`
   writeFileSync(tmp, serialize(value))
   renameSync(tmp, path)
