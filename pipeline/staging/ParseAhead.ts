@@ -9,7 +9,7 @@
  * which parses it again and reports it as before.
  *
  * Only with the cache and raw store on disk (the child opens them), at least 2 CPUs, and at least
- * `MIN_BYTES` of files not yet cached (a daily build parses a file or two: a worker would cost more
+ * `MIN_BYTES` of files not yet cached (a daily build parses a file or two: a child process would cost more
  * than it saves). `FDS_PARSE_AHEAD=0` turns it off.
  */
 import { availableParallelism } from "node:os"
