@@ -198,6 +198,11 @@ describe("GET /api/batches/{batch_id}/snapshot", () => {
     expect(past.status).toBe(416)
     expect(h(past, "content-range")).toBe(`bytes */${size}`)
     expectErrorShape(JSON.parse(past.bytes.toString("utf8")), 416)
+    // a first byte far past the end (more digits than a double holds exactly) is past the end too
+    for (const range of ["bytes=99999999999999999999-", `bytes=${"9".repeat(400)}-`]) {
+      const far = checked(await download(url(idOf(a)), { "x-api-key": key, range }))
+      expect([far.status, h(far, "content-range")], range).toEqual([416, `bytes */${size}`])
+    }
     for (const range of ["bytes=0-1,5-6", "items=0-10", "bytes=9-3", "bytes=x-"]) {
       const whole = checked(await download(url(idOf(a)), { "x-api-key": key, range }))
       expect(whole.status, range).toBe(200)
