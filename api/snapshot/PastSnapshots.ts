@@ -59,11 +59,17 @@ export const batchNotRetained = (batch: PublishedBatch): BatchNotRetained =>
       `\`./fds pipeline reproduce --date ${batch.batchDate} --file ${batch.file} --restore\``,
   })
 
+/**
+ * A refusal's reason as a client may read it: an absolute path (a missing manifest's ENOENT names
+ * the server's data folder) becomes its file name; the log keeps the whole reason.
+ */
+export const withoutServerPaths = (why: string): string => why.replace(/(?<=^|[\s'"(])(?:\/[^\s'"/]+)+\/([^\s'"/]+)/g, "$1")
+
 const unreadable = (batch: PublishedBatch, why: string) =>
   new ServiceUnavailable({
     reason: "batch_unreadable",
     message:
-      `the snapshot file of batch ${batch.id} failed its checks on this server (${why}); ` +
+      `the snapshot file of batch ${batch.id} failed its checks on this server (${withoutServerPaths(why)}); ` +
       `the operator can rebuild it with \`./fds pipeline reproduce --date ${batch.batchDate} --file ${batch.file} --restore\``,
     retryAfter: 3600,
   })

@@ -152,6 +152,17 @@ describe("past snapshots", () => {
     expect(await past.acquire({ ...b, contentHash: "f".repeat(64) })).toMatchObject({ reason: "batch_unreadable" })
   })
 
+  it("refuses a file whose manifest is gone without quoting the server's folder to the client", async () => {
+    const { dir, a } = twoBatches()
+    rmSync(join(dir, a.file.replace(/\.sqlite$/, ".manifest.json")))
+    const refused = await cache(dir, 2).acquire(a)
+    expect(refused).toMatchObject({ reason: "batch_unreadable" })
+    const message = (refused as ServiceUnavailable).message
+    expect(message).toContain(a.file.replace(/\.sqlite$/, ".manifest.json"))
+    expect(message).not.toContain(dir)
+    expect(message).not.toMatch(/\/[^\s]*\//)
+  })
+
   it("a bad FDS_PAST_BATCHES_OPEN stops the server at start, naming it", async () => {
     const { dir } = twoBatches()
     for (const bad of ["0", "65", "four", "-1"]) {
