@@ -106,6 +106,41 @@ const loadRecords = (adapter: DataSetAdapter, context: LoadContext): Effect.Effe
 }
 
 /**
+ * The full GC that paces parsing (a cold build, reproduce, the parse ahead): parsing leaves garbage
+ * faster than V8 collects it, and a full GC every ~128 MB of parsed input keeps the peak near what
+ * is live (it varied 1.75–2.65 GB without). `gcMs` is the time spent in it.
+ */
+const gcPacer = () => {
+  let parsedBytes = 0
+  let collectedAt = 0
+  const pacer = {
+    gcMs: 0,
+    parsed: (bytes: number): void => {
+      parsedBytes += bytes
+      if (parsedBytes - collectedAt < 128e6) return
+      collectedAt = parsedBytes
+      const t = performance.now()
+      collectGarbage()
+      pacer.gcMs += performance.now() - t
+    },
+  }
+  return pacer
+}
+
+/** The load of one input by its adapter (its own `load`, or its records through the parse cache). */
+const loadOf = (
+  adapter: DataSetAdapter,
+  input: RawFileObserved,
+  raw: RawStore["Service"],
+  cache: ParsedCache["Service"] | null,
+  parsed: (bytes: number) => void,
+  shared: Map<string, unknown>,
+): Effect.Effect<LoadedFile, CmfFileInvalid> => {
+  const context: LoadContext = { sha256: input.sha256, name: input.name, size: input.bytes, bytes: () => raw.get(input.sha256), cache, parsed, shared }
+  return adapter.load === undefined ? loadRecords(adapter, context) : adapter.load(context)
+}
+
+/**
  * Parses each input through its adapter into the parse cache (its summary, and its records or
  * columns), as `loadInputs` would, without keeping anything: what the parse ahead of a cold build
  * does on each core (staging/ParseAhead.ts). A file that fails is left for `loadInputs`, which
@@ -119,32 +154,15 @@ export const parseIntoCache = (
 ): number => {
   const byName = new Map(adapters.map((a) => [a.name, a]))
   let failed = 0
-  let parsedBytes = 0
-  let collectedAt = 0
-  const parsed = (bytes: number): void => {
-    parsedBytes += bytes
-    if (parsedBytes - collectedAt < 128e6) return
-    collectedAt = parsedBytes
-    collectGarbage()
-  }
+  const { parsed } = gcPacer()
   for (const input of inputs) {
     const adapter = byName.get(input.data_set)
     if (adapter === undefined) {
       failed++
       continue
     }
-    const context: LoadContext = {
-      sha256: input.sha256,
-      name: input.name,
-      size: input.bytes,
-      bytes: () => raw.get(input.sha256),
-      cache,
-      parsed,
-      shared: new Map(),
-    }
     try {
-      const load = adapter.load === undefined ? loadRecords(adapter, context) : adapter.load(context)
-      if (Effect.runSync(Effect.result(load))._tag === "Failure") failed++
+      if (Effect.runSync(Effect.result(loadOf(adapter, input, raw, cache, parsed, new Map())))._tag === "Failure") failed++
     } catch {
       failed++
     }
@@ -170,19 +188,7 @@ export const loadInputs = (
     // A required FI data set missing: the batch goes out without its FI/ETF part (a core one rejects it: Pipeline.ts).
     const missingFi = adapters.find((a) => a.part === "fi" && a.required !== undefined && !inputs.some((i) => i.data_set === a.name))
     let fiUnavailable: string | null = missingFi?.required ?? null
-    // Parsing (a cold build, reproduce) leaves garbage faster than V8 collects it: a full GC every
-    // ~128 MB of parsed input keeps the peak near what is live (it varied 1.75–2.65 GB without).
-    let parsedBytes = 0
-    let collectedAt = 0
-    const parsed = (bytes: number): void => {
-      parsedBytes += bytes
-      if (parsedBytes - collectedAt < 128e6) return
-      collectedAt = parsedBytes
-      const t = performance.now()
-      collectGarbage()
-      gcMs += performance.now() - t
-    }
-    let gcMs = 0
+    const pacer = gcPacer()
     const loadMs: Record<string, number> = {}
     const byName = new Map(adapters.map((a) => [a.name, a]))
     const shared = new Map<string, unknown>()
@@ -190,16 +196,7 @@ export const loadInputs = (
     for (const input of inputs) {
       const adapter = byName.get(input.data_set)
       if (adapter === undefined) return yield* Effect.die(new Error(`no adapter for data set ${input.data_set}`))
-      const context: LoadContext = {
-        sha256: input.sha256,
-        name: input.name,
-        size: input.bytes,
-        bytes: () => raw.get(input.sha256),
-        cache,
-        parsed,
-        shared,
-      }
-      const load = adapter.load === undefined ? loadRecords(adapter, context) : adapter.load(context)
+      const load = loadOf(adapter, input, raw, cache, pacer.parsed, shared)
       const started = performance.now()
       let file: LoadedFile
       if (adapter.part === "fi") {
@@ -233,7 +230,7 @@ export const loadInputs = (
       firstQuotaDate: first === 0 ? null : intToDate(first),
       latestQuotaDate: latest === 0 ? null : intToDate(latest),
       latestQuotaFile: latestFile,
-      loadMs: { byDataSet: Object.fromEntries(Object.entries(loadMs).map(([k, v]) => [k, Math.round(v)])), gc: Math.round(gcMs) },
+      loadMs: { byDataSet: Object.fromEntries(Object.entries(loadMs).map(([k, v]) => [k, Math.round(v)])), gc: Math.round(pacer.gcMs) },
     }
   })
 
