@@ -29,6 +29,7 @@ import { type EdgeOptions, edgeLayer } from "./ratelimit/Edge.ts"
 import { ReturnsHandlers } from "./returns/Returns.ts"
 import { ApiKeyAuthLive, RequestValidationLive } from "./security/SecurityLive.ts"
 import { PinCurrentSnapshotLive, PinSnapshotLive } from "./snapshot/Pinned.ts"
+import type { FleetSettings } from "./snapshot/FleetMember.ts"
 import { SnapshotStore } from "./snapshot/SnapshotStore.ts"
 import { warmSnapshot } from "./snapshot/Warm.ts"
 import { KeyHandlers, PublicHandlers } from "./system/System.ts"
@@ -47,6 +48,8 @@ export interface ServerOptions extends EdgeOptions, ConnectionLimits {
   readonly accessLog?: AccessLogSink
   /** Where the JSON error lines of failed requests go (default: stderr). */
   readonly errorLog?: ErrorLogSink
+  /** The fleet (FDS_ACCOUNTS_URL's PostgreSQL decides the current batch); null: this process alone. */
+  readonly fleet?: FleetSettings | null
 }
 
 export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: OPENAPI_PATH }).pipe(
@@ -71,6 +74,7 @@ const snapshotStore = (options: ServerOptions) =>
     pollMillis: options.pollMillis ?? 2000,
     drainMillis: options.drainMillis ?? 30_000,
     warm: warmSnapshot,
+    fleet: options.fleet ?? null,
   })
 
 /** /mcp: the tools, which call the routes above in-process (api/mcp/). */

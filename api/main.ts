@@ -49,6 +49,9 @@ const serve = Effect.gen(function* () {
   // Loaded here so that `keys` commands start without the whole server.
   const { connectionLimitsFromEnv } = yield* Effect.promise(() => import("./ratelimit/ConnectionGuard.ts"))
   const limits = yield* connectionLimitsFromEnv
+  const { fleetSettings } = yield* Effect.promise(() => import("./snapshot/FleetMember.ts"))
+  const fleet = fleetSettings(process.env)
+  if (typeof fleet === "string") return yield* Effect.fail(new Error(fleet))
   const { ServerLive } = yield* Effect.promise(() => import("./Server.ts"))
   console.error(JSON.stringify({ level: "info", msg: "serving", url: `http://${host}:${port}`, dataDir }))
   return yield* Layer.launch(
@@ -59,6 +62,7 @@ const serve = Effect.gen(function* () {
       trustedProxies,
       rateLimit: perSecond > 0 ? { perSecond, burst: Math.max(1, burst) } : undefined,
       ...limits,
+      fleet,
     }),
   ).pipe(Effect.mapError((e) => listenFailure(e, host, port)))
 })

@@ -70,6 +70,17 @@ export const noSnapshot = new ServiceUnavailable({
   retryAfter: 5,
 })
 
+/**
+ * Why the current batch cannot be pinned: out of step with the fleet (it does not hold the fleet's
+ * current batch: the balancer sends the retry elsewhere) or nothing served.
+ */
+export const noCurrent = (store: SnapshotStore["Service"]): ServiceUnavailable => {
+  const problem = store.fleetProblem()
+  return problem === null
+    ? noSnapshot
+    : new ServiceUnavailable({ reason: "not_in_step", message: `${problem}; retry (another replica answers)`, retryAfter: 1 })
+}
+
 const REPEATED = "given more than once; send it once"
 
 /** The batch id the request names: none, or its text; a 422 naming `batch` when it is not one. */
@@ -117,7 +128,7 @@ export const PinSnapshotLive = Layer.succeed(PinSnapshot)((httpEffect) =>
   Effect.gen(function* () {
     const store = yield* SnapshotStore
     const batch = yield* namedBatch
-    const lease = batch === null ? yield* Effect.mapError(store.lease, () => noSnapshot) : yield* store.leaseBatch(batch)
+    const lease = batch === null ? yield* Effect.mapError(store.lease, () => noCurrent(store)) : yield* store.leaseBatch(batch)
     return yield* onLease(httpEffect, lease, batch !== null)
   }),
 )
@@ -126,7 +137,7 @@ export const PinSnapshotLive = Layer.succeed(PinSnapshot)((httpEffect) =>
 export const PinCurrentSnapshotLive = Layer.succeed(PinCurrentSnapshot)((httpEffect) =>
   Effect.gen(function* () {
     const store = yield* SnapshotStore
-    const lease = yield* Effect.mapError(store.lease, () => noSnapshot)
+    const lease = yield* Effect.mapError(store.lease, () => noCurrent(store))
     return yield* onLease(httpEffect, lease, false)
   }),
 )

@@ -30,6 +30,7 @@ import { BatchNotRetained, NotFound, ServiceUnavailable } from "../../schemas/Ap
 import { type PublishedBatch, PublishedLedger } from "../../snapshots/PublishedHistory.ts"
 import { isDamagedFileError, type SnapshotReader } from "../../snapshots/Reader.ts"
 import { fileIdentity } from "./FileIdentity.ts"
+import { FleetMember, type FleetSettings } from "./FleetMember.ts"
 import { batchNotRetained, type PastProblem, type PastSnapshot, PastSnapshots, pastLease } from "./PastSnapshots.ts"
 import { log } from "./StoreFaults.ts"
 import { SwapState } from "./SwapState.ts"
@@ -90,6 +91,19 @@ export interface SnapshotStoreOptions {
    * logged and the snapshot swaps in all the same.
    */
   readonly warm?: (snapshot: WarmSnapshot, stillWanted: () => boolean) => Promise<void>
+  /** The fleet's settings (FDS_ACCOUNTS_URL set): the current batch is the fleet's (FleetMember.ts). */
+  readonly fleet?: FleetSettings | null
+  /** How long the store waits at start for the fleet's current batch before the API binds (default 10 s). */
+  readonly fleetSettleMillis?: number
+}
+
+/**
+ * Fleet mode (FleetMember.ts): decides whether a checked file serves at once (the fleet's current
+ * batch) or is held ready until the fleet makes it current.
+ */
+export interface SwapGate {
+  readonly admit: (file: string) => boolean
+  readonly ready: (file: string, snapshot: { readonly batchDate: string; readonly contentHash: string }) => void
 }
 
 export interface WarmSnapshot {
@@ -120,6 +134,10 @@ export class SnapshotStore extends Context.Service<
     readonly dir: string
     /** The past snapshot files open now (at most FDS_PAST_BATCHES_OPEN). */
     readonly pastOpen: () => ReadonlyArray<string>
+    /** Fleet mode: why this process cannot serve the fleet's current batch now; null when it can (or out of fleet mode). */
+    readonly fleetProblem: () => string | null
+    /** Fleet mode: the fleet's current batch as this process knows it (null out of fleet mode). */
+    readonly fleetCurrent: () => { readonly seq: number; readonly batchId: string } | null
   }
 >()("fds/api/SnapshotStore") {
   static readonly layer = (options: SnapshotStoreOptions) =>
@@ -127,20 +145,28 @@ export class SnapshotStore extends Context.Service<
       SnapshotStore,
       Effect.gen(function* () {
         const maxOpen = options.pastBatchesOpen ?? (yield* pastBatchesOpen)
-        const state = new SwapState(options)
+        const member = options.fleet == null ? null : new FleetMember(options.fleet)
+        const state = new SwapState(member === null ? options : { ...options, gate: member })
+        member?.attach({ promote: (file) => state.promote(file), served: () => state.loaded?.file ?? null })
         const ledger = new PublishedLedger(options.ledger ?? join(options.dir, "..", "ledger.sqlite"))
         const past = new PastSnapshots({ dir: options.dir, maxOpen, verified: state.verified })
         // stop() ends a check under way and waits for its worker thread to exit
         yield* Effect.acquireRelease(
           Effect.sync(() => state.start()),
-          () => Effect.promise(() => Promise.all([state.stop(), past.stop()])),
+          () => Effect.promise(() => Promise.all([member?.stop(), state.stop(), past.stop()])),
         )
+        // the fleet is joined in the background (an unreachable PostgreSQL is retried, readiness says
+        // so meanwhile); the port is bound once this process serves the fleet's batch, or after 10 s
+        if (member !== null) {
+          void member.start()
+          yield* Effect.promise(() => member.settle(options.fleetSettleMillis ?? 10_000))
+        }
         // the snapshot CURRENT names is checked before the API serves
         yield* Effect.promise(() => state.refresh())
         const lease = Effect.acquireRelease(
           Effect.suspend(() => {
             const loaded = state.loaded
-            if (loaded === null) return Effect.fail(new SnapshotMissing())
+            if (loaded === null || (member !== null && member.problem() !== null)) return Effect.fail(new SnapshotMissing())
             loaded.leases++
             return Effect.succeed(loaded)
           }),
@@ -181,6 +207,8 @@ export class SnapshotStore extends Context.Service<
           published,
           dir: options.dir,
           pastOpen: () => past.openFiles(),
+          fleetProblem: () => member?.problem() ?? null,
+          fleetCurrent: () => member?.current() ?? null,
         })
       }),
     )

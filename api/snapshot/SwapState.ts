@@ -21,7 +21,7 @@ import { SnapshotReader } from "../../snapshots/Reader.ts"
 import { chooseFallback } from "./Fallback.ts"
 import { fileIdentity } from "./FileIdentity.ts"
 import { type Verification, verifyOffThread } from "./OffThreadVerification.ts"
-import type { Loaded, SnapshotStoreOptions } from "./SnapshotStore.ts"
+import type { Loaded, SnapshotStoreOptions, SwapGate } from "./SnapshotStore.ts"
 import { totalRecords, type Verdict, type VerifiedSnapshot } from "./SnapshotVerification.ts"
 import { log, StoreFaults } from "./StoreFaults.ts"
 import { VerifiedFiles } from "./VerifiedFiles.ts"
@@ -68,16 +68,21 @@ export class SwapState {
   private pending: PendingCheck | null = null
   /** Dropped checks whose worker threads are still exiting (stop waits for them). */
   private readonly exiting = new Set<Promise<void>>()
+  /**
+   * A checked file held open but not served (fleet mode: the fleet has not made it current yet);
+   * `promote` serves it the moment the fleet does.
+   */
+  standby: Loaded | null = null
   /** "Nothing is served" was logged (once until something serves). */
   private saidNothingServes = false
   private stopped = false
-  private readonly options: SnapshotStoreOptions
+  private readonly options: SnapshotStoreOptions & { readonly gate?: SwapGate }
   /** The snapshots folder. */
   readonly dir: string
   /** The pipeline's ledger, read for a fallback. */
   private readonly ledger: string
 
-  constructor(options: SnapshotStoreOptions) {
+  constructor(options: SnapshotStoreOptions & { readonly gate?: SwapGate }) {
     this.options = options
     this.dir = options.dir
     this.ledger = options.ledger ?? join(options.dir, "..", "ledger.sqlite")
@@ -107,6 +112,8 @@ export class SwapState {
     const loaded = this.loaded
     this.loaded = null
     if (loaded !== null) loaded.reader.close()
+    this.standby?.reader.close()
+    this.standby = null
     await Promise.all(this.exiting)
   }
 
@@ -144,7 +151,7 @@ export class SwapState {
 
   /** Whether the file CURRENT names is one to check now: named, not served, not refused as it is. */
   private takes(file: string | null): file is string {
-    return file !== null && file !== this.loaded?.file && this.refusal(file) === null
+    return file !== null && file !== this.loaded?.file && file !== this.standby?.file && this.refusal(file) === null
   }
 
   /** Why `file` was refused, when it is still as it was then; null otherwise. */
@@ -288,18 +295,24 @@ export class SwapState {
         retired: false,
       }
       this.verified.remember(file, pending.identity, verified)
-      const previous = this.loaded
-      this.loaded = next
-      this.saidNothingServes = false
-      this.faults.clear("suspect")
-      log("info", "snapshot swapped in", {
-        file,
-        generation: next.generation,
+      const timing = {
         ...(pending.purpose === "current" ? {} : { purpose: pending.purpose }),
         check_ms: checkMillis,
         hash_ms: verified.hashMillis,
         ...(warmMillis === undefined ? {} : { warm_ms: warmMillis }),
-      })
+      }
+      const gate = this.options.gate
+      if (gate !== undefined && pending.purpose !== "recheck" && !gate.admit(file)) {
+        // fleet mode: held ready until the fleet makes it current (promote)
+        const before = this.standby
+        this.standby = next
+        if (before !== null && before !== next) before.reader.close()
+        log("info", "snapshot checked and held ready for the fleet", { file, generation: next.generation, ...timing })
+        gate.ready(file, { batchDate: verified.batchDate, contentHash: verified.contentHash })
+        return
+      }
+      this.serve(next)
+      log("info", "snapshot swapped in", { file, generation: next.generation, ...timing })
       if (pending.purpose === "fallback") {
         log("warn", "serving the newest published snapshot that passes its checks instead of what CURRENT names", {
           current: pointerText(this.pointer),
@@ -307,13 +320,36 @@ export class SwapState {
           serving: file,
         })
       }
-      if (previous !== null) this.retire(previous)
       this.lookAtCurrent() // its faults now name what serves
     } catch (e) {
       if (this.pending === pending) this.pending = null
       reader?.close()
       return this.refuse(pending, String(e))
     }
+  }
+
+  /** Serves `next` from now on; the file served before is retired (its leases finish on it). */
+  private serve(next: Loaded): void {
+    const previous = this.loaded
+    this.loaded = next
+    this.saidNothingServes = false
+    this.faults.clear("suspect")
+    if (previous !== null && previous !== next) this.retire(previous)
+  }
+
+  /**
+   * Fleet mode: serves the file held ready when it is `file` (the fleet made it current). True
+   * when `file` serves now; false when it is not held ready here.
+   */
+  promote(file: string): boolean {
+    if (this.loaded?.file === file) return true
+    const standby = this.standby
+    if (standby === null || standby.file !== file || this.stopped) return false
+    this.standby = null
+    this.serve(standby)
+    log("info", "snapshot swapped in", { file, generation: standby.generation, purpose: "fleet" })
+    this.lookAtCurrent()
+    return true
   }
 
   /** Records the refusal and logs it truthfully; a served file that failed its re-check stops serving. Then looks again. */

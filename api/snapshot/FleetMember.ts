@@ -1,0 +1,267 @@
+/**
+ * A serving process as a member of the fleet (with FDS_ACCOUNTS_URL set): the fleet's PostgreSQL
+ * decides which batch is current (snapshots/fleet/FleetDb.ts, docs/replicas.md), and this process
+ * serves that batch and no other for requests that name none.
+ *
+ * It is the SnapshotStore's gate (SwapState's `gate`): a file CURRENT names is checked as always,
+ * then served at once only when it is the fleet's current batch; otherwise it is held open, ready
+ * (`standby`), this member reports it ready in PostgreSQL, proposes it when it may, and asks for
+ * a decision. The decision reaches every member by NOTIFY (LISTEN on a connection of its own),
+ * with a heartbeat poll every `heartbeatMillis` as the fallback; the member then serves the batch
+ * held ready (`promote`: no check, no open, a pointer swap). A member that does not hold the
+ * fleet's current batch is out of step: its readiness says so and requests that name no batch
+ * answer 503 `not_in_step` rather than answering from another batch.
+ */
+import { randomBytes } from "node:crypto"
+import { hostname } from "node:os"
+import pg from "pg"
+import {
+  type DecideOutcome,
+  decide,
+  ensureFleetTables,
+  FLEET_CHANNEL,
+  type FleetCurrent,
+  heartbeat,
+  leave,
+  parseNotice,
+  propose,
+  readCurrent,
+} from "../../snapshots/fleet/FleetDb.ts"
+import type { SwapGate } from "./SnapshotStore.ts"
+import { log } from "./StoreFaults.ts"
+
+export type FleetRole = "primary" | "replica"
+
+export interface FleetSettings {
+  readonly url: string
+  /** primary: proposes every batch its CURRENT names (rollbacks included); replica: only newer batches. */
+  readonly role: FleetRole
+  /** Seconds the fleet waits for every live member before switching without the laggards. */
+  readonly switchTimeoutSeconds: number
+  readonly heartbeatMillis: number
+  /** A member not seen for this long is not waited for. */
+  readonly liveSeconds: number
+}
+
+/** What the member needs of the store it gates. */
+export interface Gated {
+  /** Serves the file held ready when it is `file`; true when `file` serves now. */
+  readonly promote: (file: string) => boolean
+  /** The file served now, if any. */
+  readonly served: () => string | null
+}
+
+const fileOf = (batchId: string): string => `${batchId}.sqlite`
+const idOf = (file: string): string => file.replace(/\.sqlite$/, "")
+
+export class FleetMember implements SwapGate {
+  readonly id = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`
+  /** The fleet's current batch as last learnt (by NOTIFY, a poll, or a decision of this member). */
+  private known: FleetCurrent | null = null
+  /** The file this member has checked and holds ready (or serves), with what it proposes. */
+  private held: { readonly file: string; readonly batchDate: string; readonly contentHash: string } | null = null
+  private store: Gated | null = null
+  private readonly pool: pg.Pool
+  private listener: pg.Client | null = null
+  private timer: NodeJS.Timeout | null = null
+  private stopped = false
+  /** The last contact with the fleet's database failed (why), or null. */
+  private unreachable: string | null = "the fleet's PostgreSQL was not reached yet"
+  /** The tick under way (one at a time). */
+  private ticking: Promise<void> | null = null
+  private readonly settings: FleetSettings
+
+  constructor(settings: FleetSettings) {
+    this.settings = settings
+    this.pool = new pg.Pool({ connectionString: settings.url, max: 2, connectionTimeoutMillis: 5_000 })
+    this.pool.on("error", () => undefined)
+  }
+
+  attach(store: Gated): void {
+    this.store = store
+  }
+
+  /** The fleet's current batch as this member knows it. */
+  current(): FleetCurrent | null {
+    return this.known
+  }
+
+  // SwapGate: a checked file serves at once only when it is the fleet's current batch
+  admit(file: string): boolean {
+    return this.known !== null && this.known.batchId === idOf(file)
+  }
+
+  ready(file: string, snapshot: { readonly batchDate: string; readonly contentHash: string }): void {
+    this.held = { file, batchDate: snapshot.batchDate, contentHash: snapshot.contentHash }
+    void this.offer()
+  }
+
+  /**
+   * Why this member cannot serve the fleet's current batch now (for readiness and for requests
+   * that name no batch); null when it serves it.
+   */
+  problem(): string | null {
+    if (this.known === null) return this.unreachable ?? "the fleet has no current batch yet"
+    const served = this.store?.served() ?? null
+    if (served === fileOf(this.known.batchId)) return null
+    this.sync()
+    if (this.store?.served() === fileOf(this.known.batchId)) return null
+    return `this replica does not hold the fleet's current batch ${this.known.batchId} yet`
+  }
+
+  /** Learns a decision (monotonic in its sequence number) and serves it when it is held ready. */
+  learn(current: FleetCurrent): void {
+    if (this.known !== null && current.seq <= this.known.seq) return
+    const before = this.known
+    this.known = current
+    log("info", "fleet current batch", { batch: current.batchId, seq: current.seq, before: before?.batchId ?? null })
+    this.sync()
+  }
+
+  private sync(): void {
+    const known = this.known
+    if (known === null || this.store === null) return
+    const file = fileOf(known.batchId)
+    if (this.store.served() === file) return
+    if (this.store.promote(file)) {
+      log("info", "fleet switch", { batch: known.batchId, seq: known.seq })
+      void this.beat().catch(() => undefined)
+    }
+  }
+
+  async start(): Promise<void> {
+    for (let attempt = 0; !this.stopped; attempt++) {
+      try {
+        await ensureFleetTables(this.pool)
+        break
+      } catch (e) {
+        this.unreachable = `the fleet's PostgreSQL cannot be reached: ${String(e)}`
+        if (attempt === 0) log("error", "the fleet's PostgreSQL cannot be reached; retrying", { error: String(e) })
+        await new Promise((r) => setTimeout(r, Math.min(5_000, 250 * 2 ** attempt)))
+      }
+    }
+    await this.listen()
+    if (!this.stopped) this.unreachable = null
+    await this.tick()
+    this.timer = setInterval(() => void this.tick(), this.settings.heartbeatMillis)
+    this.timer.unref()
+  }
+
+  private async listen(): Promise<void> {
+    if (this.stopped) return
+    const client = new pg.Client({ connectionString: this.settings.url, connectionTimeoutMillis: 5_000 })
+    client.on("error", (e) => {
+      log("warn", "the fleet's notification connection was lost; polling until it is back", { error: String(e) })
+      if (this.listener === client) this.listener = null
+      client.end().catch(() => undefined)
+      setTimeout(() => void this.listen(), 1_000).unref()
+    })
+    client.on("notification", (n) => {
+      const notice = parseNotice(n.payload)
+      if (notice?._tag === "current") this.learn(notice.current)
+      else if (notice?._tag === "proposed") void this.offer()
+    })
+    try {
+      await client.connect()
+      await client.query(`LISTEN ${FLEET_CHANNEL}`)
+      this.listener = client
+      // a decision taken while no connection listened
+      void this.tick()
+    } catch (e) {
+      client.end().catch(() => undefined)
+      this.unreachable = `the fleet's PostgreSQL cannot be reached: ${String(e)}`
+      setTimeout(() => void this.listen(), 1_000).unref()
+    }
+  }
+
+  /** Heartbeat, the fleet's current batch (the poll behind NOTIFY), and a decision past its deadline. */
+  private tick(): Promise<void> {
+    if (this.ticking !== null || this.stopped) return this.ticking ?? Promise.resolve()
+    this.ticking = (async () => {
+      try {
+        await this.beat()
+        const current = await readCurrent(this.pool)
+        this.unreachable = null
+        if (current !== null) this.learn(current)
+        // a batch held ready that the fleet does not serve: offered again (an earlier offer may have failed)
+        if (this.held !== null && this.known?.batchId !== idOf(this.held.file)) await this.offer()
+        else this.afterDecision(await decide(this.pool, this.settings.liveSeconds))
+      } catch (e) {
+        if (this.unreachable === null) log("warn", "the fleet's PostgreSQL cannot be reached", { error: String(e) })
+        this.unreachable = `the fleet's PostgreSQL cannot be reached: ${String(e)}`
+      } finally {
+        this.ticking = null
+      }
+    })()
+    return this.ticking
+  }
+
+  private beat(): Promise<void> {
+    const served = this.store?.served() ?? null
+    return heartbeat(this.pool, { id: this.id, ready: this.held === null ? null : idOf(this.held.file), serving: served === null ? null : idOf(served) })
+  }
+
+  /** Reports the file held ready, proposes it when this member may, and asks for a decision. */
+  private async offer(): Promise<void> {
+    const ready = this.held
+    if (ready === null || this.stopped) return
+    try {
+      await this.beat()
+      const batchId = idOf(ready.file)
+      if (this.known?.batchId !== batchId) {
+        const outcome = await propose(this.pool, {
+          batchId,
+          batchDate: ready.batchDate,
+          contentHash: ready.contentHash,
+          timeoutSeconds: this.settings.switchTimeoutSeconds,
+          role: this.settings.role === "primary" ? "primary" : "member",
+        })
+        if (outcome === "proposed") log("info", "fleet proposal", { batch: batchId, by: this.settings.role })
+      }
+      this.afterDecision(await decide(this.pool, this.settings.liveSeconds))
+      this.unreachable = null
+    } catch (e) {
+      this.unreachable = `the fleet's PostgreSQL cannot be reached: ${String(e)}`
+      log("warn", "could not report to the fleet; retrying at the next heartbeat", { error: String(e) })
+    }
+  }
+
+  private afterDecision(outcome: DecideOutcome): void {
+    if (outcome._tag !== "Decided") return
+    log("info", "fleet decision", { batch: outcome.current.batchId, seq: outcome.current.seq, left_out: outcome.leftOut })
+    this.learn(outcome.current)
+  }
+
+  /** Resolves once this member serves the fleet's current batch, or after `millis` (readiness says why). */
+  async settle(millis: number): Promise<void> {
+    const until = performance.now() + millis
+    while (!this.stopped && performance.now() < until && this.problem() !== null) await new Promise((r) => setTimeout(r, 20))
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true
+    if (this.timer !== null) clearInterval(this.timer)
+    await this.ticking?.catch(() => undefined)
+    await leave(this.pool, this.id).catch(() => undefined)
+    await this.listener?.end().catch(() => undefined)
+    await this.pool.end().catch(() => undefined)
+  }
+}
+
+/** The fleet settings from the environment, or null when FDS_ACCOUNTS_URL is not set (one machine). */
+export const fleetSettings = (env: NodeJS.ProcessEnv): FleetSettings | null | string => {
+  const url = env.FDS_ACCOUNTS_URL
+  if (url === undefined || url === "") return null
+  if (env.FDS_FLEET === "off") return null
+  const role = env.FDS_FLEET_ROLE ?? "replica"
+  if (role !== "primary" && role !== "replica") return `FDS_FLEET_ROLE must be primary or replica, got ${JSON.stringify(role)}`
+  const timeout = Number(env.FDS_FLEET_SWITCH_TIMEOUT_SECONDS ?? "60")
+  if (!Number.isFinite(timeout) || timeout < 1 || timeout > 3600) {
+    return `FDS_FLEET_SWITCH_TIMEOUT_SECONDS must be a number of seconds from 1 to 3600, got ${JSON.stringify(env.FDS_FLEET_SWITCH_TIMEOUT_SECONDS)}`
+  }
+  const beat = Number(env.FDS_FLEET_HEARTBEAT_MS ?? "1000")
+  if (!Number.isInteger(beat) || beat < 50 || beat > 60_000) {
+    return `FDS_FLEET_HEARTBEAT_MS must be a whole number of milliseconds from 50 to 60000, got ${JSON.stringify(env.FDS_FLEET_HEARTBEAT_MS)}`
+  }
+  return { url, role, switchTimeoutSeconds: timeout, heartbeatMillis: beat, liveSeconds: Math.max(3, (beat * 5) / 1000) }
+}
