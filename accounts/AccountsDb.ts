@@ -10,6 +10,7 @@ import { type ColumnDefinitionBuilder as ColumnBuilder, Kysely, PostgresDialect,
 import { closeSync, existsSync, mkdirSync, openSync } from "node:fs"
 import { dirname } from "node:path"
 import pg from "pg"
+import { FLEET_DDL } from "../snapshots/fleet/FleetDb.ts"
 import { accountsPath } from "./AccountsConfig.ts"
 import type { AccountsDatabase } from "./AccountsTables.ts"
 
@@ -163,6 +164,8 @@ const migrate = async (db: Kysely<AccountsDatabase>, dialect: "sqlite" | "postgr
     await sql`SELECT pg_advisory_lock(7307001)`.execute(conn)
     try {
       await createTables(conn.schema, ms, id)
+      // the fleet's tables live in the same database: the quota statement reads fleet_current
+      for (const statement of FLEET_DDL) await sql.raw(statement).execute(conn)
     } finally {
       await sql`SELECT pg_advisory_unlock(7307001)`.execute(conn)
     }

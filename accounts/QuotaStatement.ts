@@ -5,6 +5,7 @@ import type { CompiledQuery, Kysely, Selectable } from "kysely"
 import { sql } from "kysely"
 import { AccountsUnavailable, isPostgres, sqliteOf } from "./AccountsDb.ts"
 import type { AccountsDatabase, ApiKeysTable } from "./AccountsTables.ts"
+import { fleetSeen } from "../snapshots/fleet/FleetDb.ts"
 import { perTurn } from "./PerTurn.ts"
 
 /**
@@ -190,20 +191,29 @@ interface Ask {
  * INSERT … SELECT would be text) and boolean conditions; the row comes back only when counted.
  */
 const consumeOnPostgres = (db: Kysely<AccountsDatabase>) => {
+  // the fleet's current batch comes back with the count (snapshots/fleet/FleetDb.ts, fleetSeen)
+  const fleet = sql`(SELECT seq FROM fleet_current WHERE id = 1) AS fleet_seq, (SELECT batch_id FROM fleet_current WHERE id = 1) AS fleet_batch`
+  type Row = { count: number; fleet_seq: string | null; fleet_batch: string | null }
   const statement = (keyId: number, day: string, limit: number | null) =>
     limit !== null
-      ? sql<{ count: number }>`INSERT INTO usage (key_id, day, count)
+      ? sql<Row>`INSERT INTO usage (key_id, day, count)
           SELECT ${keyId}::integer, ${day}::text, 1 WHERE ${limit}::integer > 0
           ON CONFLICT (key_id, day) DO UPDATE SET count = usage.count + 1 WHERE usage.count < ${limit}::integer
-          RETURNING count`
-      : sql<{ count: number }>`INSERT INTO usage (key_id, day, count) VALUES (${keyId}::integer, ${day}::text, 1)
+          RETURNING count, ${fleet}`
+      : sql<Row>`INSERT INTO usage (key_id, day, count) VALUES (${keyId}::integer, ${day}::text, 1)
           ON CONFLICT (key_id, day) DO UPDATE SET count = usage.count + 1
-          RETURNING count`
+          RETURNING count, ${fleet}`
   return (keyId: number, day: string, limit: number | null) =>
     Effect.tryPromise({
       try: () => statement(keyId, day, limit).execute(db),
       catch: (cause) => new AccountsUnavailable({ cause }),
-    }).pipe(Effect.map((result) => result.rows[0]?.count))
+    }).pipe(
+      Effect.map((result) => {
+        const row = result.rows[0]
+        if (row !== undefined) fleetSeen(row.fleet_seq, row.fleet_batch)
+        return row?.count
+      }),
+    )
 }
 
 /** The key lookup: as an effect, and its prepared statement on SQLite (for the turn's reads). */

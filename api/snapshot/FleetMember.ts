@@ -23,6 +23,7 @@ import {
   type FleetCurrent,
   heartbeat,
   leave,
+  observeFleet,
   parseNotice,
   propose,
   readCurrent,
@@ -70,6 +71,8 @@ export class FleetMember implements SwapGate {
   /** The tick under way (one at a time). */
   private ticking: Promise<void> | null = null
   private readonly settings: FleetSettings
+  /** Stops learning from the requests' quota statements. */
+  private unobserve: () => void = () => undefined
 
   constructor(settings: FleetSettings) {
     this.settings = settings
@@ -130,6 +133,7 @@ export class FleetMember implements SwapGate {
   }
 
   async start(): Promise<void> {
+    this.unobserve = observeFleet((current) => this.learn(current))
     for (let attempt = 0; !this.stopped; attempt++) {
       try {
         await ensureFleetTables(this.pool)
@@ -240,6 +244,7 @@ export class FleetMember implements SwapGate {
 
   async stop(): Promise<void> {
     this.stopped = true
+    this.unobserve()
     if (this.timer !== null) clearInterval(this.timer)
     await this.ticking?.catch(() => undefined)
     await leave(this.pool, this.id).catch(() => undefined)

@@ -59,7 +59,8 @@ export interface FleetMemberRow {
 
 const SCHEMA_LOCK = 7307002
 
-const DDL = [
+/** The fleet's tables (created with the accounts tables on PostgreSQL, and by a member at start). */
+export const FLEET_DDL: ReadonlyArray<string> = [
   `CREATE TABLE IF NOT EXISTS fleet_batches (
      batch_id text PRIMARY KEY,
      batch_date text NOT NULL,
@@ -95,13 +96,30 @@ export const ensureFleetTables = async (pool: pg.Pool): Promise<void> => {
   try {
     await client.query("SELECT pg_advisory_lock($1)", [SCHEMA_LOCK])
     try {
-      for (const statement of DDL) await client.query(statement)
+      for (const statement of FLEET_DDL) await client.query(statement)
     } finally {
       await client.query("SELECT pg_advisory_unlock($1)", [SCHEMA_LOCK])
     }
   } finally {
     client.release()
   }
+}
+
+/**
+ * Who learns the fleet's current batch from the quota statement of each request (its RETURNING
+ * reads fleet_current in the same statement, accounts/QuotaStatement.ts): a member serving a
+ * request then knows every decision committed before that request was counted, so a client never
+ * sees the fleet go back from one answer to the next, whichever replica answers.
+ */
+const observers = new Set<(current: FleetCurrent) => void>()
+export const observeFleet = (observer: (current: FleetCurrent) => void): (() => void) => {
+  observers.add(observer)
+  return () => observers.delete(observer)
+}
+export const fleetSeen = (seq: unknown, batchId: unknown): void => {
+  if (observers.size === 0 || batchId === null || batchId === undefined || seq === null || seq === undefined) return
+  const current = { seq: Number(seq), batchId: String(batchId) }
+  for (const observer of observers) observer(current)
 }
 
 const iso = (v: unknown): string => (v instanceof Date ? v.toISOString() : String(v))
