@@ -54,7 +54,8 @@ export interface PublishedBatch {
   readonly inputCount: number | null
 }
 
-interface Row {
+/** A ledger event as publishedBatches reads it (the fleet's history is given in the same form). */
+export interface LedgerRow {
   readonly type: "BatchBuilt" | "BatchPublished" | "BatchRolledBack"
   readonly recorded_at: string
   readonly payload: string
@@ -72,7 +73,7 @@ interface Payload {
  * Every published batch, newest first (by first publication). A file rolled back to is current
  * again: the one it replaced is superseded then. Builds never published are not batches.
  */
-export const publishedBatches = (rows: Iterable<Row>): ReadonlyArray<PublishedBatch> => {
+export const publishedBatches = (rows: Iterable<LedgerRow>): ReadonlyArray<PublishedBatch> => {
   const builds = new Map<string, { readonly at: string; readonly version: string | null; readonly inputs: number | null }>()
   const batches = new Map<string, { -readonly [K in keyof PublishedBatch]: PublishedBatch[K] }>()
   let current: string | null = null
@@ -154,7 +155,7 @@ export class PublishedLedger {
         .prepare(
           "SELECT type, recorded_at, payload FROM events WHERE type IN ('BatchBuilt', 'BatchPublished', 'BatchRolledBack') ORDER BY seq",
         )
-        .all() as Row[]
+        .all() as LedgerRow[]
       const batches = publishedBatches(rows)
       return { batches, byFile: new Map(batches.map((b) => [b.file, b])), error: null }
     } catch (e) {

@@ -3,8 +3,6 @@
  * (snapshots/PublishedHistory.ts, through the snapshot store), each with whether its file is still
  * on this server and whether it is the batch served now; one batch with its manifest.
  */
-import { existsSync } from "node:fs"
-import { join } from "node:path"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { NotFound } from "../../schemas/ApiErrors.ts"
@@ -13,7 +11,7 @@ import type { PublishedBatch } from "../../snapshots/PublishedHistory.ts"
 import { Api } from "../Api.ts"
 import { SnapshotStore } from "../snapshot/SnapshotStore.ts"
 
-const attributes = (batch: PublishedBatch, dir: string, served: string | null) => ({
+const attributes = (batch: PublishedBatch, retained: (file: string) => boolean, served: string | null) => ({
   batch_date: batch.batchDate,
   content_hash: batch.contentHash,
   built_at: batch.builtAt,
@@ -21,7 +19,7 @@ const attributes = (batch: PublishedBatch, dir: string, served: string | null) =
   superseded_at: batch.supersededAt,
   pipeline_version: batch.pipelineVersion,
   input_count: batch.inputCount,
-  retained: existsSync(join(dir, batch.file)),
+  retained: retained(batch.file),
   current: batch.file === served,
 })
 
@@ -46,7 +44,7 @@ export const BatchesHandlers = HttpApiBuilder.group(Api, "batches", (handlers) =
           data: published.slice(query.offset, query.offset + query.limit).map((batch) => ({
             id: batch.id,
             type: "batch" as const,
-            attributes: attributes(batch, store.dir, served),
+            attributes: attributes(batch, store.retained, served),
           })),
           total: published.length,
           limit: query.limit,
@@ -67,7 +65,7 @@ export const BatchesHandlers = HttpApiBuilder.group(Api, "batches", (handlers) =
           return yield* new NotFound({ message: `the manifest of batch ${batch.id} is not on this server`, parameter: "batch_id" })
         }
         const served = store.current()?.file ?? null
-        return { data: { id: batch.id, type: "batch" as const, attributes: { ...attributes(batch, store.dir, served), manifest } } }
+        return { data: { id: batch.id, type: "batch" as const, attributes: { ...attributes(batch, store.retained, served), manifest } } }
       }),
     ),
 )

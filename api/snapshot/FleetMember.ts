@@ -13,6 +13,7 @@
  * answer 503 `not_in_step` rather than answering from another batch.
  */
 import { randomBytes } from "node:crypto"
+import { readdirSync } from "node:fs"
 import { hostname } from "node:os"
 import pg from "pg"
 import {
@@ -27,7 +28,11 @@ import {
   parseNotice,
   propose,
   readCurrent,
+  readHeld,
+  readHistory,
 } from "../../snapshots/fleet/FleetDb.ts"
+import type { LedgerRow } from "../../snapshots/PublishedHistory.ts"
+import { isBatchId } from "../../schemas/Batches.ts"
 import type { SwapGate } from "./SnapshotStore.ts"
 import { log } from "./StoreFaults.ts"
 
@@ -50,6 +55,14 @@ export interface Gated {
   readonly promote: (file: string) => boolean
   /** The file served now, if any. */
   readonly served: () => string | null
+  /** The snapshots folder (the batches this member holds are its files). */
+  readonly dir: string
+}
+
+/** The fleet's history as the ledger's rows (publishedBatches reads them), and the batches some live member holds. */
+export interface FleetHistoryView {
+  readonly rows: ReadonlyArray<LedgerRow>
+  readonly held: ReadonlySet<string>
 }
 
 const fileOf = (batchId: string): string => `${batchId}.sqlite`
@@ -68,6 +81,8 @@ export class FleetMember implements SwapGate {
   private stopped = false
   /** The last contact with the fleet's database failed (why), or null. */
   private unreachable: string | null = "the fleet's PostgreSQL was not reached yet"
+  /** The fleet's history and what it retains, as of the last tick. */
+  private history: FleetHistoryView | null = null
   /** The tick under way (one at a time). */
   private ticking: Promise<void> | null = null
   private readonly settings: FleetSettings
@@ -87,6 +102,39 @@ export class FleetMember implements SwapGate {
   /** The fleet's current batch as this member knows it. */
   current(): FleetCurrent | null {
     return this.known
+  }
+
+  /** The fleet's history (null until first read: the fleet's PostgreSQL was not reached yet). */
+  fleetHistory(): FleetHistoryView | null {
+    return this.history
+  }
+
+  /** The batches whose files this member holds (its snapshots folder). */
+  private holds(): string[] {
+    const dir = this.store?.dir
+    if (dir === undefined) return []
+    try {
+      return readdirSync(dir)
+        .filter((f) => f.endsWith(".sqlite") && isBatchId(idOf(f)))
+        .map(idOf)
+    } catch {
+      return []
+    }
+  }
+
+  private async readFleetHistory(): Promise<void> {
+    const [{ decisions, batches }, held] = await Promise.all([readHistory(this.pool), readHeld(this.pool, this.settings.liveSeconds)])
+    const rows: LedgerRow[] = []
+    for (const d of decisions) {
+      const batch = batches.get(d.batchId)
+      if (batch === undefined) continue
+      rows.push({
+        type: d.kind === "rollback" ? "BatchRolledBack" : "BatchPublished",
+        recorded_at: d.decidedAt,
+        payload: JSON.stringify({ file: fileOf(d.batchId), batch_date: batch.batchDate, content_hash: batch.contentHash }),
+      })
+    }
+    this.history = { rows, held }
   }
 
   // SwapGate: a checked file serves at once only when it is the fleet's current batch
@@ -187,6 +235,7 @@ export class FleetMember implements SwapGate {
         const current = await readCurrent(this.pool)
         this.unreachable = null
         if (current !== null) this.learn(current)
+        await this.readFleetHistory()
         // a batch held ready that the fleet does not serve: offered again (an earlier offer may have failed)
         if (this.held !== null && this.known?.batchId !== idOf(this.held.file)) await this.offer()
         else this.afterDecision(await decide(this.pool, this.settings.liveSeconds))
@@ -202,7 +251,12 @@ export class FleetMember implements SwapGate {
 
   private beat(): Promise<void> {
     const served = this.store?.served() ?? null
-    return heartbeat(this.pool, { id: this.id, ready: this.held === null ? null : idOf(this.held.file), serving: served === null ? null : idOf(served) })
+    return heartbeat(this.pool, {
+      id: this.id,
+      ready: this.held === null ? null : idOf(this.held.file),
+      serving: served === null ? null : idOf(served),
+      holds: this.holds(),
+    })
   }
 
   /** Reports the file held ready, proposes it when this member may, and asks for a decision. */

@@ -27,7 +27,7 @@ import { existsSync } from "node:fs"
 import { join } from "node:path"
 import { Config, Context, Effect, Layer, Schema, type Scope } from "effect"
 import { BatchNotRetained, NotFound, ServiceUnavailable } from "../../schemas/ApiErrors.ts"
-import { type PublishedBatch, PublishedLedger } from "../../snapshots/PublishedHistory.ts"
+import { type LedgerView, type PublishedBatch, PublishedLedger, publishedBatches } from "../../snapshots/PublishedHistory.ts"
 import { isDamagedFileError, type SnapshotReader } from "../../snapshots/Reader.ts"
 import { fileIdentity } from "./FileIdentity.ts"
 import { FleetMember, type FleetSettings } from "./FleetMember.ts"
@@ -134,6 +134,11 @@ export class SnapshotStore extends Context.Service<
     readonly dir: string
     /** The past snapshot files open now (at most FDS_PAST_BATCHES_OPEN). */
     readonly pastOpen: () => ReadonlyArray<string>
+    /**
+     * Whether a published batch can be read here: its file is in the folder, or (fleet mode) a
+     * live member holds it and this replica's follower brings it in (`batch_fetching` meanwhile).
+     */
+    readonly retained: (file: string) => boolean
     /** Fleet mode: why this process cannot serve the fleet's current batch now; null when it can (or out of fleet mode). */
     readonly fleetProblem: () => string | null
     /** Fleet mode: the fleet's current batch as this process knows it (null out of fleet mode). */
@@ -147,7 +152,7 @@ export class SnapshotStore extends Context.Service<
         const maxOpen = options.pastBatchesOpen ?? (yield* pastBatchesOpen)
         const member = options.fleet == null ? null : new FleetMember(options.fleet)
         const state = new SwapState(member === null ? options : { ...options, gate: member })
-        member?.attach({ promote: (file) => state.promote(file), served: () => state.loaded?.file ?? null })
+        member?.attach({ promote: (file) => state.promote(file), served: () => state.loaded?.file ?? null, dir: options.dir })
         const ledger = new PublishedLedger(options.ledger ?? join(options.dir, "..", "ledger.sqlite"))
         const past = new PastSnapshots({ dir: options.dir, maxOpen, verified: state.verified })
         // stop() ends a check under way and waits for its worker thread to exit
@@ -172,9 +177,26 @@ export class SnapshotStore extends Context.Service<
           }),
           (loaded) => Effect.sync(() => state.release(loaded)),
         ).pipe(Effect.map((loaded): Lease => makeLease(loaded, state)))
+        // Fleet mode: the published batches are the fleet's decisions (the same on every member),
+        // with what this folder's ledger adds (the build's time, version and inputs, on the primary)
+        let fleetView: { readonly from: unknown; readonly local: LedgerView; readonly view: LedgerView } | null = null
+        const view = (): LedgerView => {
+          const local = ledger.view()
+          if (member === null) return local
+          const history = member.fleetHistory()
+          if (history === null) return { batches: [], byFile: new Map(), error: "the fleet's history cannot be read yet (its PostgreSQL was not reached)" }
+          if (fleetView !== null && fleetView.from === history && fleetView.local === local) return fleetView.view
+          const batches = publishedBatches(history.rows).map((b) => {
+            const built = local.byFile.get(b.file)
+            return built === undefined ? b : { ...b, builtAt: built.builtAt, pipelineVersion: built.pipelineVersion, inputCount: built.inputCount }
+          })
+          fleetView = { from: history, local, view: { batches, byFile: new Map(batches.map((b) => [b.file, b])), error: null } }
+          return fleetView.view
+        }
+        const heldByFleet = (file: string) => member?.fleetHistory()?.held.has(file.replace(/\.sqlite$/, "")) === true
         const published = Effect.suspend(() => {
-          const view = ledger.view()
-          return view.error === null ? Effect.succeed(view.batches) : Effect.fail(ledgerUnavailable(view.error))
+          const now = view()
+          return now.error === null ? Effect.succeed(now.batches) : Effect.fail(ledgerUnavailable(now.error))
         })
         const leaseBatch = (batchId: string) =>
           Effect.gen(function* () {
@@ -184,13 +206,13 @@ export class SnapshotStore extends Context.Service<
               // a swap between the look and the lease: the batch is a past one now
               if (current?.file === file) return current
             }
-            const view = ledger.view()
-            const batch = view.byFile.get(file)
+            const now = view()
+            const batch = now.byFile.get(file)
             if (batch === undefined) {
-              if (view.error !== null) return yield* ledgerUnavailable(view.error)
+              if (now.error !== null) return yield* ledgerUnavailable(now.error)
               return yield* new NotFound({ message: `no batch ${batchId} was published (GET /api/batches lists them)`, parameter: "batch" })
             }
-            if (!existsSync(join(options.dir, file))) return yield* batchNotRetained(batch)
+            if (!existsSync(join(options.dir, file))) return yield* heldByFleet(file) ? batchFetching(batchId) : batchNotRetained(batch)
             const entry = yield* Effect.acquireRelease(
               Effect.promise(() => past.acquire(batch)),
               (got) => Effect.sync(() => (isProblem(got) ? undefined : past.release(got))),
@@ -207,6 +229,7 @@ export class SnapshotStore extends Context.Service<
           published,
           dir: options.dir,
           pastOpen: () => past.openFiles(),
+          retained: (file) => existsSync(join(options.dir, file)) || heldByFleet(file),
           fleetProblem: () => member?.problem() ?? null,
           fleetCurrent: () => member?.current() ?? null,
         })
@@ -232,6 +255,14 @@ const ledgerUnavailable = (error: string) => {
   log("error", "the ledger could not be read for the published batches", { error })
   return new ServiceUnavailable({ reason: "ledger_unavailable", message: "the list of published batches cannot be read now; retry later", retryAfter: 30 })
 }
+
+/** Fleet mode: a batch the fleet retains that this replica's follower has not brought in yet. */
+export const batchFetching = (batchId: string) =>
+  new ServiceUnavailable({
+    reason: "batch_fetching",
+    message: `batch ${batchId} is retained by the fleet and is being brought to this replica; retry shortly`,
+    retryAfter: 5,
+  })
 
 const snapshotChanged = new ServiceUnavailable({
   reason: "snapshot_changed",

@@ -19,7 +19,7 @@
  * Every statement is a parameterised query on `pg`; the tables are created once under an
  * advisory lock (members starting together take turns).
  */
-import pg from "pg"
+import type pg from "pg"
 
 export const FLEET_CHANNEL = "fds_fleet"
 
@@ -76,6 +76,7 @@ export const FLEET_DDL: ReadonlyArray<string> = [
      member_id text PRIMARY KEY,
      ready_batch text,
      serving_batch text,
+     holds text[] NOT NULL DEFAULT '{}',
      seen_at timestamptz NOT NULL DEFAULT now())`,
   `CREATE TABLE IF NOT EXISTS fleet_current (
      id integer PRIMARY KEY CHECK (id = 1),
@@ -207,13 +208,26 @@ export const propose = async (pool: pg.Pool, p: Proposal): Promise<ProposeOutcom
     return "proposed"
   })
 
-/** A member says it is alive, what it holds ready and what it serves. */
-export const heartbeat = async (db: Queryable, member: { id: string; ready: string | null; serving: string | null }): Promise<void> => {
+/** A member says it is alive, what it holds ready, what it serves and which batches' files it holds. */
+export const heartbeat = async (
+  db: Queryable,
+  member: { id: string; ready: string | null; serving: string | null; holds: ReadonlyArray<string> },
+): Promise<void> => {
   await db.query(
-    `INSERT INTO fleet_members (member_id, ready_batch, serving_batch, seen_at) VALUES ($1, $2, $3, now())
-     ON CONFLICT (member_id) DO UPDATE SET ready_batch = EXCLUDED.ready_batch, serving_batch = EXCLUDED.serving_batch, seen_at = now()`,
-    [member.id, member.ready, member.serving],
+    `INSERT INTO fleet_members (member_id, ready_batch, serving_batch, holds, seen_at) VALUES ($1, $2, $3, $4, now())
+     ON CONFLICT (member_id) DO UPDATE SET ready_batch = EXCLUDED.ready_batch, serving_batch = EXCLUDED.serving_batch,
+       holds = EXCLUDED.holds, seen_at = now()`,
+    [member.id, member.ready, member.serving, [...member.holds]],
   )
+}
+
+/** The batches whose files some live member holds: what the fleet retains (a follower can fetch them). */
+export const readHeld = async (db: Queryable, liveSeconds: number): Promise<Set<string>> => {
+  const { rows } = await db.query<{ batch_id: string }>(
+    "SELECT DISTINCT unnest(holds) AS batch_id FROM fleet_members WHERE seen_at > now() - make_interval(secs => $1)",
+    [liveSeconds],
+  )
+  return new Set(rows.map((r) => r.batch_id))
 }
 
 /** A member that stops leaves the fleet at once (nobody waits for it). */

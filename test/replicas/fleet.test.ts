@@ -81,7 +81,7 @@ describe("the fleet switches together (PostgreSQL decides the current batch)", (
     expect((await data(replica!)).status).toBe(200)
   })
 
-  it("a new batch on the primary is held ready until the replica holds it; then both switch within a second", async () => {
+  it("a new batch on the primary is held ready until the replica holds it; then both switch", async () => {
     const b = publishSnapshot(primaryDir.snapshotsDir, fixtureB())
     const idB = b.finished.file.replace(".sqlite", "")
     await waitUntil("the proposal of B", async () => (await db.query("SELECT batch_id FROM fleet_proposal")).rows[0]?.batch_id === idB)
@@ -122,6 +122,36 @@ describe("the fleet switches together (PostgreSQL decides the current batch)", (
     publishCurrent(replicaDir.snapshotsDir, a.finished.file)
     await waitUntil("the replica serves A", async () => (await data(replica!)).status === 200)
     expect((await health(replica!)).last_scraped_date).toBe(a.data.batchDate)
+  })
+
+  it("every member lists the fleet's history; a batch the fleet retains that a replica lacks answers 503 batch_fetching, then from the batch once it is brought in", async () => {
+    const c = publishSnapshot(primaryDir.snapshotsDir, { ...fixtureB(), batchDate: "2031-01-10" })
+    const idC = c.finished.file.replace(".sqlite", "")
+    // the replica never gets C: the fleet switches without it at the deadline
+    await waitUntil("C decided", async () => (await db.query("SELECT batch_id FROM fleet_current")).rows[0]?.batch_id === idC)
+    await waitUntil("the primary serves C", async () => (await health(primary!)).last_scraped_date === "2031-01-10")
+    const list = async (r: Replica) => ((await (await fetch(`${r.url}/api/batches`, { headers: { "x-api-key": key } })).json()) as Json).data
+    await waitUntil("both list C", async () => (await list(replica!))[0]?.id === idC && (await list(primary!))[0]?.id === idC)
+    const [onPrimary, onReplica] = [await list(primary!), await list(replica!)]
+    // the same history on both (the fleet's decisions), newest first: C, then A (rolled back to), then B
+    const idA = a.finished.file.replace(".sqlite", "")
+    expect(onReplica.map((b: Json) => b.id)).toEqual([idC, onPrimary[1].id, onPrimary[2].id])
+    expect(onReplica.map((b: Json) => [b.id, b.attributes.published_at, b.attributes.superseded_at])).toEqual(
+      onPrimary.map((b: Json) => [b.id, b.attributes.published_at, b.attributes.superseded_at]),
+    )
+    expect(onReplica.find((b: Json) => b.id === idA).attributes.superseded_at).not.toBeNull()
+    // C is retained by the fleet (the primary holds it), so the replica lists it retained and fetches it
+    expect(onReplica[0].attributes.retained).toBe(true)
+    const pinned = () => fetch(`${replica!.url}/api/asset_providers?batch=${idC}`, { headers: { "x-api-key": key } })
+    const fetching = await pinned()
+    expect(fetching.status).toBe(503)
+    expect(fetching.headers.get("retry-after")).toBe("5")
+    expect(((await fetching.json()) as Json).error).toBe("batch_fetching")
+    // a batch the fleet never had is still a 404
+    const unknown = await fetch(`${replica!.url}/api/asset_providers?batch=2031-01-11-0123456789abcdef`, { headers: { "x-api-key": key } })
+    expect(unknown.status).toBe(404)
+    bringIn(primaryDir.snapshotsDir, replicaDir.snapshotsDir, c.finished.file)
+    await waitUntil("the replica answers C", async () => (await pinned()).status === 200)
   })
 
   it("a member that stops leaves the fleet's members", async () => {
