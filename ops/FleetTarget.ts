@@ -2,33 +2,66 @@
  * What a follower brings in when the replica is a member of a fleet (FDS_ACCOUNTS_URL set): the
  * batch the fleet is asked to switch to (its proposal), else the fleet's current batch — not the
  * batch the primary's own API happens to serve (in a fleet the primary switches with the others,
- * so its API serves a new batch only after every replica holds it). Null when the fleet has
- * decided nothing yet (the follower then follows the primary's current batch).
+ * so its API serves a new batch only after every replica holds it) — and, in the background, the
+ * batches the fleet retains (a live member holds their files) for `?batch=` reads.
+ *
+ * The fleet's record of a batch (its date and content hash, written by the primary's API after
+ * its own checks) is what the download is held against: the primary's answers are not trusted.
  */
 import pg from "pg"
-import { readCurrent, readProposal } from "../snapshots/fleet/FleetDb.ts"
+import { readCurrent, readHeld, readHistory, readProposal } from "../snapshots/fleet/FleetDb.ts"
+import type { PrimaryBatch } from "./FollowTransfer.ts"
 
 export interface FleetTarget {
-  /** The batch id the follower should bring in and name in CURRENT, or null. */
-  readonly target: () => Promise<string | null>
+  /** The batch the follower should bring in and name in CURRENT, or null when the fleet has decided nothing yet. */
+  readonly target: () => Promise<PrimaryBatch | null>
+  /** The batches of the fleet's history that a live member holds, newest decision first. */
+  readonly retained: () => Promise<PrimaryBatch[]>
   readonly close: () => Promise<void>
 }
+
+const LIVE_SECONDS = 10
+
+const asBatch = (id: string, batchDate: string, contentHash: string, current: boolean): PrimaryBatch => ({
+  id,
+  attributes: { batch_date: batchDate, content_hash: contentHash, retained: true, current },
+})
 
 export const fleetTarget = (env: NodeJS.ProcessEnv): FleetTarget | null => {
   const url = env.FDS_ACCOUNTS_URL
   if (url === undefined || url === "" || env.FDS_FLEET === "off") return null
   const pool = new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 5_000 })
   pool.on("error", () => undefined)
+  // no fleet tables yet (no member started): nothing decided
+  const orNothing = <A>(e: unknown, nothing: A): A => {
+    if (String(e).includes("does not exist")) return nothing
+    throw e
+  }
   return {
     target: async () => {
       try {
-        const proposal = await readProposal(pool)
-        if (proposal !== null) return proposal.batchId
-        return (await readCurrent(pool))?.batchId ?? null
+        const { batches } = await readHistory(pool)
+        const id = (await readProposal(pool))?.batchId ?? (await readCurrent(pool))?.batchId
+        const batch = id === undefined ? undefined : batches.get(id)
+        return batch === undefined ? null : asBatch(batch.batchId, batch.batchDate, batch.contentHash, true)
       } catch (e) {
-        // no fleet tables yet (no member started): nothing decided
-        if (String(e).includes("does not exist")) return null
-        throw e
+        return orNothing(e, null)
+      }
+    },
+    retained: async () => {
+      try {
+        const [{ decisions, batches }, held] = await Promise.all([readHistory(pool), readHeld(pool, LIVE_SECONDS)])
+        const seen = new Set<string>()
+        const out: PrimaryBatch[] = []
+        for (const d of [...decisions].reverse()) {
+          const batch = batches.get(d.batchId)
+          if (batch === undefined || seen.has(d.batchId) || !held.has(d.batchId)) continue
+          seen.add(d.batchId)
+          out.push(asBatch(batch.batchId, batch.batchDate, batch.contentHash, false))
+        }
+        return out
+      } catch (e) {
+        return orNothing(e, [])
       }
     },
     close: () => pool.end(),

@@ -56,8 +56,8 @@ export const BatchesHandlers = HttpApiBuilder.group(Api, "batches", (handlers) =
       "batch",
       Effect.fn(function* ({ params }) {
         const store = yield* SnapshotStore
-        const batch = (yield* store.published).find((b) => b.id === params.batch_id)
-        if (batch === undefined) {
+        const batch = yield* store.lookup(params.batch_id)
+        if (batch === null) {
           return yield* new NotFound({ message: `no batch ${params.batch_id} was published (GET /api/batches lists them)`, parameter: "batch_id" })
         }
         const manifest = manifestOf(store.dir, batch)

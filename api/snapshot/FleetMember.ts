@@ -175,7 +175,7 @@ export class FleetMember implements SwapGate {
     const file = fileOf(known.batchId)
     if (this.store.served() === file) return
     if (this.store.promote(file)) {
-      log("info", "fleet switch", { batch: known.batchId, seq: known.seq })
+      log("info", "fleet switch", { batch: known.batchId, seq: known.seq, at: new Date().toISOString() })
       void this.beat().catch(() => undefined)
     }
   }

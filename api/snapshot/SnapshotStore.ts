@@ -128,6 +128,8 @@ export class SnapshotStore extends Context.Service<
      * it, 410 when retention removed its file, 503 when it cannot be served now.
      */
     readonly leaseBatch: (batchId: string) => Effect.Effect<Lease, NotFound | BatchNotRetained | ServiceUnavailable, Scope.Scope>
+    /** A published batch by id (fleet mode: also one this folder published that the fleet has not made current yet); null when none. */
+    readonly lookup: (batchId: string) => Effect.Effect<PublishedBatch | null, ServiceUnavailable>
     /** The published batches, newest first, from the ledger (none without one); 503 when it cannot be read. */
     readonly published: Effect.Effect<ReadonlyArray<PublishedBatch>, ServiceUnavailable>
     /** The snapshots folder (the files and their manifests). */
@@ -190,7 +192,11 @@ export class SnapshotStore extends Context.Service<
             const built = local.byFile.get(b.file)
             return built === undefined ? b : { ...b, builtAt: built.builtAt, pipelineVersion: built.pipelineVersion, inputCount: built.inputCount }
           })
-          fleetView = { from: history, local, view: { batches, byFile: new Map(batches.map((b) => [b.file, b])), error: null } }
+          // a batch this folder published that the fleet has not made current yet (the primary's
+          // proposal) is not listed, but can be looked up: followers fetch its manifest and file
+          const byFile = new Map<string, PublishedBatch>(local.batches.map((b) => [b.file, b]))
+          for (const b of batches) byFile.set(b.file, b)
+          fleetView = { from: history, local, view: { batches, byFile, error: null } }
           return fleetView.view
         }
         const heldByFleet = (file: string) => member?.fleetHistory()?.held.has(file.replace(/\.sqlite$/, "")) === true
@@ -229,6 +235,11 @@ export class SnapshotStore extends Context.Service<
           published,
           dir: options.dir,
           pastOpen: () => past.openFiles(),
+          lookup: (batchId) =>
+            Effect.suspend(() => {
+              const now = view()
+              return now.error === null ? Effect.succeed(now.byFile.get(`${batchId}.sqlite`) ?? null) : Effect.fail(ledgerUnavailable(now.error))
+            }),
           retained: (file) => existsSync(join(options.dir, file)) || heldByFleet(file),
           fleetProblem: () => member?.problem() ?? null,
           fleetCurrent: () => member?.current() ?? null,
