@@ -5,7 +5,7 @@
  * nothing they return is trusted before Follow.ts has checked it.
  */
 import type { Manifest } from "../snapshots/Manifest.ts"
-import type { Downloaded, PrimaryBatch } from "./FollowTransfer.ts"
+import type { Downloaded, DownloadPaths, PrimaryBatch } from "./FollowTransfer.ts"
 
 export interface BatchSource {
   /** For log lines: the primary's URL or the bucket's address, never a secret. */
@@ -14,6 +14,9 @@ export interface BatchSource {
   readonly listBatches: () => Promise<PrimaryBatch[]>
   /** A batch's manifest as the source keeps it. */
   readonly fetchManifest: (batchId: string) => Promise<Manifest>
-  /** Brings the batch's snapshot file into `paths.part`, resuming from what is already there. */
-  readonly downloadSnapshot: (batchId: string, paths: { readonly part: string; readonly etag: string }) => Promise<Downloaded>
+  /**
+   * Brings the batch's snapshot file into `paths.part`, resuming from what is already there; stops
+   * (TransferRefused, part removed) as soon as it would hold more than `paths.maxBytes`.
+   */
+  readonly downloadSnapshot: (batchId: string, paths: DownloadPaths) => Promise<Downloaded>
 }

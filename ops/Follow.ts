@@ -14,6 +14,13 @@
  *      BatchRolledBack when the primary went back to a batch this replica served before: a
  *      rollback on the primary is followed), retention applied (FDS_RETENTION_DAYS).
  *
+ * The primary is not trusted (nor any BatchSource): its list and manifests are checked before any
+ * path is built from them, a download is held to FollowOptions.maxBytes (FDS_FOLLOW_MAX_BYTES),
+ * and a file is made current only when it passes the checks the replica's API runs before a swap
+ * (FollowChecks.ts). A replica whose CURRENT names a file those checks refuse (put there by an
+ * older follower) is not in step: the file is fetched again, or the primary's next good batch
+ * replaces it.
+ *
  * A batch that fails its checks is refused: its download is removed, CURRENT does not move, the
  * batch served before keeps serving, and the next poll tries again. The replica's own API (`./fds
  * serve` on the same data folder) swaps to what CURRENT names, checking it again, as it does
@@ -21,33 +28,31 @@
  * published. It lives in ops/ because it composes the snapshots (files, CURRENT, manifests,
  * content hash, retention) with the pipeline's ledger and lock, which only ops/ may use together.
  */
-import { existsSync, mkdirSync, rmSync } from "node:fs"
+import { existsSync, mkdirSync, rmSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { Effect } from "effect"
 import type { Log } from "../pipeline/daemon/Log.ts"
 import { withRunLock } from "../pipeline/daemon/RunLock.ts"
 import { SqliteLedger } from "../pipeline/ledger/Ledger.ts"
 import { paths } from "../pipeline/Pipeline.ts"
-import { renameDurably } from "../snapshots/Files.ts"
-import { writeManifest } from "../snapshots/Manifest.ts"
+import { manifestPath } from "../snapshots/Manifest.ts"
 import { inspectCurrent, publishCurrent } from "../snapshots/Pointer.ts"
 import { applyRetention } from "../snapshots/Retention.ts"
-import {
-  downloadSnapshot,
-  fetchManifest,
-  listBatches,
-  type Primary,
-  type PrimaryBatch,
-  partPaths,
-  TransferRefused,
-  verifyDownload,
-} from "./FollowTransfer.ts"
+import type { BatchSource } from "./BatchSource.ts"
+import { apiRefusal, checkAsTheApi, checkListing, checkManifest } from "./FollowChecks.ts"
+import { type PrimaryBatch, partPaths, removePart, TransferRefused, verifyDownload } from "./FollowTransfer.ts"
+
+/** The most bytes a snapshot download may hold unless FDS_FOLLOW_MAX_BYTES says otherwise (a full batch is ≈530 MB). */
+export const DEFAULT_MAX_BYTES = 4 * 1024 ** 3
 
 export interface FollowOptions {
-  readonly primary: Primary
+  /** Where the batches come from: the primary's API (primarySource) or a bucket. */
+  readonly source: BatchSource
   readonly dataDir: string
   readonly retentionDays: number
   readonly log: Log
+  /** The most bytes a snapshot download may hold (DEFAULT_MAX_BYTES when absent). */
+  readonly maxBytes?: number
 }
 
 /** What a poll found (`primary`: the batch the primary served) and did. */
@@ -87,24 +92,33 @@ export const batchesToFollow = (listed: ReadonlyArray<PrimaryBatch>, known: Read
 
 /** Downloads, checks and puts in place one batch's file and manifest (nothing published yet). */
 const bringIn = async (options: FollowOptions, batch: PrimaryBatch): Promise<void> => {
+  const started = performance.now()
+  const manifest = checkManifest(batch, await options.source.fetchManifest(batch.id))
   const dir = paths(options.dataDir).snapshots
-  const target = join(dir, `${batch.id}.sqlite`)
-  if (existsSync(target)) return
+  const file = `${batch.id}.sqlite`
+  const target = join(dir, file)
+  if (existsSync(target)) {
+    const refusal = apiRefusal(dir, file)
+    if (refusal === null) return
+    options.log("warn", "a kept snapshot fails the API's checks; it is fetched again", { batch: batch.id, error: refusal })
+    rmSync(target, { force: true })
+    rmSync(manifestPath(dir, file), { force: true })
+  }
   mkdirSync(dir, { recursive: true })
   const part = partPaths(dir, batch.id)
-  const started = performance.now()
-  const got = await downloadSnapshot(options.primary, batch.id, part)
-  const manifest = await fetchManifest(options.primary, batch.id)
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES
+  const got = await options.source.downloadSnapshot(batch.id, { ...part, maxBytes })
   try {
+    const size = existsSync(part.part) ? statSync(part.part).size : 0
+    if (size > maxBytes) throw new TransferRefused(`${batch.id}: the file is ${size} bytes, more than the ${maxBytes} allowed`)
     await verifyDownload(part.part, batch, manifest, got.reprDigest)
+    checkAsTheApi(dir, part.part, manifest)
   } catch (e) {
     // a refused file is fetched whole next time
-    if (e instanceof TransferRefused) for (const f of [part.part, part.etag, `${part.etag}.digest`]) rmSync(f, { force: true })
+    if (e instanceof TransferRefused) removePart(part)
     throw e
   }
-  renameDurably(part.part, target)
-  writeManifest(dir, manifest)
-  for (const f of [part.etag, `${part.etag}.digest`]) rmSync(f, { force: true })
+  removePart(part)
   options.log("info", "batch downloaded and checked", {
     batch: batch.id,
     bytes: got.size,
@@ -123,12 +137,16 @@ const publish = (options: FollowOptions, batch: PrimaryBatch) =>
       const file = `${batch.id}.sqlite`
       const before = localState(options.dataDir)
       publishCurrent(p.snapshots, file)
+      // the same batch fetched again in place of a refused copy: nothing new to record
+      const again = before.current === file && before.published.has(file)
       const ledger = new SqliteLedger(p.ledger)
       try {
         const payload = { batch_date: batch.attributes.batch_date, file, content_hash: batch.attributes.content_hash }
         const back = before.published.has(file) && before.current !== null && before.current > file
-        if (back) {
-          ledger.append({ type: "BatchRolledBack", payload: { ...payload, from_file: before.current, reason: `followed ${options.primary.url}` } })
+        if (again) {
+          // recorded when it was first published
+        } else if (back) {
+          ledger.append({ type: "BatchRolledBack", payload: { ...payload, from_file: before.current, reason: `followed ${options.source.describe}` } })
         } else {
           ledger.append({ type: "BatchPublished", payload })
         }
@@ -142,11 +160,16 @@ const publish = (options: FollowOptions, batch: PrimaryBatch) =>
 
 /** One poll: brings the replica in step with the primary's current batch (see the file's comment). */
 export const pollOnce = async (options: FollowOptions): Promise<PollOutcome> => {
-  const listed = await listBatches(options.primary)
+  const listed = checkListing(await options.source.listBatches())
   const current = listed.find((b) => b.attributes.current)
   if (current === undefined) return { outcome: "nothing_published" }
   const local = localState(options.dataDir)
-  if (local.current === `${current.id}.sqlite`) return { outcome: "in_step", primary: current.id }
+  if (local.current === `${current.id}.sqlite`) {
+    // in step only when the replica's API would serve what CURRENT names
+    const refusal = apiRefusal(paths(options.dataDir).snapshots, local.current)
+    if (refusal === null) return { outcome: "in_step", primary: current.id }
+    options.log("warn", "CURRENT names a snapshot the API refuses; it is fetched again", { batch: current.id, error: refusal })
+  }
   const published: string[] = []
   for (const batch of batchesToFollow(listed, local.published)) {
     await bringIn(options, batch)

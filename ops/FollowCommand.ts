@@ -5,12 +5,13 @@
  * A failed poll (primary unreachable or refusing, a transfer cut or refused) is logged and tried
  * again at the next poll; SIGTERM or SIGINT stops it between polls or mid-transfer (a cut
  * transfer resumes next time). `--once`: one poll, exit 0 when the replica is in step, 1 when not.
+ * FDS_FOLLOW_MAX_BYTES: the most bytes a snapshot download may hold (default 4 GiB).
  * Exit 2: bad arguments or settings.
  */
 import { parseArgs } from "node:util"
 import { jsonLog, type Log } from "../pipeline/daemon/Log.ts"
-import { pollOnce } from "./Follow.ts"
-import { PrimaryRefused } from "./FollowTransfer.ts"
+import { DEFAULT_MAX_BYTES, pollOnce } from "./Follow.ts"
+import { PrimaryRefused, primarySource } from "./FollowTransfer.ts"
 
 const usage = "usage: follow --from URL [--every SECONDS] [--once]   (FDS_FOLLOW_KEY: a key of the primary)"
 
@@ -21,6 +22,7 @@ interface Settings {
   readonly key: string
   readonly dataDir: string
   readonly retentionDays: number
+  readonly maxBytes: number
 }
 
 const settings = (args: string[], env: NodeJS.ProcessEnv): Settings | string => {
@@ -44,6 +46,8 @@ const settings = (args: string[], env: NodeJS.ProcessEnv): Settings | string => 
   if (key === "") return "FDS_FOLLOW_KEY is not set (a key of the primary: ./fds keys create --tier internal on it)"
   const retentionDays = Number(env.FDS_RETENTION_DAYS ?? "14")
   if (!Number.isInteger(retentionDays) || retentionDays < 1) return "FDS_RETENTION_DAYS must be a whole number of days, at least 1"
+  const maxBytes = Number(env.FDS_FOLLOW_MAX_BYTES ?? DEFAULT_MAX_BYTES)
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) return "FDS_FOLLOW_MAX_BYTES must be a whole number of bytes, at least 1"
   return {
     from: from.href.replace(/\/+$/, ""),
     everyMillis: every * 1000,
@@ -51,6 +55,7 @@ const settings = (args: string[], env: NodeJS.ProcessEnv): Settings | string => 
     key,
     dataDir: env.FDS_DATA_DIR ?? "./data",
     retentionDays,
+    maxBytes,
   }
 }
 
@@ -73,7 +78,13 @@ export const followCommand = async (args: string[], env: NodeJS.ProcessEnv = pro
       let inStep = false
       let wait = s.everyMillis
       try {
-        const outcome = await pollOnce({ primary: { url: s.from, key: s.key, signal: stop.signal }, dataDir: s.dataDir, retentionDays: s.retentionDays, log })
+        const outcome = await pollOnce({
+          source: primarySource({ url: s.from, key: s.key, signal: stop.signal }),
+          dataDir: s.dataDir,
+          retentionDays: s.retentionDays,
+          maxBytes: s.maxBytes,
+          log,
+        })
         inStep = outcome.outcome !== "nothing_published"
         if (outcome.outcome === "nothing_published") log("warn", "the primary has published nothing yet", { from: s.from })
         else log("info", "polled", outcome)
