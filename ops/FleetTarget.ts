@@ -9,7 +9,7 @@
  * its own checks) is what the download is held against: the primary's answers are not trusted.
  */
 import pg from "pg"
-import { readCurrent, readHeld, readHistory, readProposal } from "../snapshots/fleet/FleetDb.ts"
+import { FLEET_CHANNEL, parseNotice, readCurrent, readHeld, readHistory, readProposal } from "../snapshots/fleet/FleetDb.ts"
 import type { PrimaryBatch } from "./FollowTransfer.ts"
 
 export interface FleetTarget {
@@ -17,6 +17,8 @@ export interface FleetTarget {
   readonly target: () => Promise<PrimaryBatch | null>
   /** The batches of the fleet's history that a live member holds, newest decision first. */
   readonly retained: () => Promise<PrimaryBatch[]>
+  /** Calls `wake` whenever the fleet is asked to switch to a batch (LISTEN; reconnects by itself). */
+  readonly onProposal: (wake: () => void) => void
   readonly close: () => Promise<void>
 }
 
@@ -32,6 +34,8 @@ export const fleetTarget = (env: NodeJS.ProcessEnv): FleetTarget | null => {
   if (url === undefined || url === "" || env.FDS_FLEET === "off") return null
   const pool = new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 5_000 })
   pool.on("error", () => undefined)
+  let closed = false
+  let listener: pg.Client | null = null
   // no fleet tables yet (no member started): nothing decided
   const orNothing = <A>(e: unknown, nothing: A): A => {
     if (String(e).includes("does not exist")) return nothing
@@ -64,6 +68,30 @@ export const fleetTarget = (env: NodeJS.ProcessEnv): FleetTarget | null => {
         return orNothing(e, [])
       }
     },
-    close: () => pool.end(),
+    onProposal: (wake) => {
+      const listen = () => {
+        if (closed) return
+        const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 })
+        listener = client
+        const again = () => {
+          client.end().catch(() => undefined)
+          if (!closed) setTimeout(listen, 2_000).unref()
+        }
+        client.on("error", again)
+        client.on("notification", (n) => {
+          if (parseNotice(n.payload)?._tag === "proposed") wake()
+        })
+        client.connect().then(
+          () => client.query(`LISTEN ${FLEET_CHANNEL}`).catch(again),
+          again,
+        )
+      }
+      listen()
+    },
+    close: async () => {
+      closed = true
+      await listener?.end().catch(() => undefined)
+      await pool.end()
+    },
   }
 }

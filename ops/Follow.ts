@@ -28,7 +28,7 @@
  * published. It lives in ops/ because it composes the snapshots (files, CURRENT, manifests,
  * content hash, retention) with the pipeline's ledger and lock, which only ops/ may use together.
  */
-import { existsSync, mkdirSync, rmSync, statSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { Effect } from "effect"
 import type { Log } from "../pipeline/daemon/Log.ts"
@@ -37,7 +37,8 @@ import { SqliteLedger } from "../pipeline/ledger/Ledger.ts"
 import { paths } from "../pipeline/Pipeline.ts"
 import { manifestPath } from "../snapshots/Manifest.ts"
 import { inspectCurrent, publishCurrent } from "../snapshots/Pointer.ts"
-import { applyRetention } from "../snapshots/Retention.ts"
+import { applyRetention, filesToRemove } from "../snapshots/Retention.ts"
+import type { FleetTarget } from "./FleetTarget.ts"
 import type { BatchSource } from "./BatchSource.ts"
 import { apiRefusal, checkAsTheApi, checkListing, checkManifest } from "./FollowChecks.ts"
 import { type PrimaryBatch, partPaths, removePart, TransferRefused, verifyDownload } from "./FollowTransfer.ts"
@@ -177,4 +178,45 @@ export const pollOnce = async (options: FollowOptions): Promise<PollOutcome> => 
     published.push(batch.id)
   }
   return { outcome: "published", primary: current.id, batches: published }
+}
+
+/** Whether local retention would keep `batchId`'s file were it here (a backfill never fetches what retention removes). */
+const keptByRetention = (dir: string, batchId: string, days: number): boolean => {
+  const file = `${batchId}.sqlite`
+  const files = existsSync(dir) ? readdirSync(dir) : []
+  const current = inspectCurrent(dir)
+  return !filesToRemove([...files, file], current._tag === "Names" ? current.file : null, days).includes(file)
+}
+
+/**
+ * One poll of a replica in a fleet (FDS_ACCOUNTS_URL set): brings in the batch the fleet is asked
+ * to switch to, or its current one (FleetTarget.ts), checked against the fleet's record of it, and
+ * names it in CURRENT (the replica's API then holds it ready and reports so; the fleet decides
+ * when it serves). Then backfills, oldest decision last, the batches the fleet retains that this
+ * folder lacks and its retention would keep, for `?batch=` reads (one failing is logged and tried
+ * again at the next poll). When the fleet has decided nothing yet, follows the source's current
+ * batch as `pollOnce` does.
+ */
+export const pollFleet = async (options: FollowOptions, fleet: FleetTarget): Promise<PollOutcome> => {
+  const target = await fleet.target()
+  if (target === null) return pollOnce(options)
+  const dir = paths(options.dataDir).snapshots
+  const file = `${target.id}.sqlite`
+  const local = localState(options.dataDir)
+  const published: string[] = []
+  if (local.current !== file || apiRefusal(dir, file) !== null) {
+    await bringIn(options, target)
+    await Effect.runPromise(publish(options, target))
+    published.push(target.id)
+  }
+  for (const batch of await fleet.retained()) {
+    if (existsSync(join(dir, `${batch.id}.sqlite`)) || !keptByRetention(dir, batch.id, options.retentionDays)) continue
+    try {
+      await bringIn(options, batch)
+      options.log("info", "batch backfilled", { batch: batch.id })
+    } catch (e) {
+      options.log("warn", "a retained batch could not be backfilled; tried again at the next poll", { batch: batch.id, error: String(e) })
+    }
+  }
+  return published.length === 0 ? { outcome: "in_step", primary: target.id } : { outcome: "published", primary: target.id, batches: published }
 }

@@ -10,7 +10,8 @@
  */
 import { parseArgs } from "node:util"
 import { jsonLog, type Log } from "../pipeline/daemon/Log.ts"
-import { DEFAULT_MAX_BYTES, pollOnce } from "./Follow.ts"
+import { fleetTarget } from "./FleetTarget.ts"
+import { DEFAULT_MAX_BYTES, pollFleet, pollOnce } from "./Follow.ts"
 import { PrimaryRefused, primarySource } from "./FollowTransfer.ts"
 
 const usage = "usage: follow --from URL [--every SECONDS] [--once]   (FDS_FOLLOW_KEY: a key of the primary)"
@@ -72,19 +73,24 @@ export const followCommand = async (args: string[], env: NodeJS.ProcessEnv = pro
   const onSignal = () => stop.abort()
   process.once("SIGTERM", onSignal)
   process.once("SIGINT", onSignal)
-  log("info", "following", { from: s.from, data_dir: s.dataDir, every_s: s.everyMillis / 1000 })
+  // in a fleet: what the fleet wants (its proposal), and a wake-up when it proposes a batch
+  const fleet = fleetTarget(env)
+  let wake: () => void = () => undefined
+  fleet?.onProposal(() => wake())
+  log("info", "following", { from: s.from, data_dir: s.dataDir, every_s: s.everyMillis / 1000, fleet: fleet !== null })
   try {
     for (;;) {
       let inStep = false
       let wait = s.everyMillis
       try {
-        const outcome = await pollOnce({
+        const options = {
           source: primarySource({ url: s.from, key: s.key, signal: stop.signal }),
           dataDir: s.dataDir,
           retentionDays: s.retentionDays,
           maxBytes: s.maxBytes,
           log,
-        })
+        }
+        const outcome = fleet === null ? await pollOnce(options) : await pollFleet(options, fleet)
         inStep = outcome.outcome !== "nothing_published"
         if (outcome.outcome === "nothing_published") log("warn", "the primary has published nothing yet", { from: s.from })
         else log("info", "polled", outcome)
@@ -97,6 +103,10 @@ export const followCommand = async (args: string[], env: NodeJS.ProcessEnv = pro
       if (stop.signal.aborted) break
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, wait)
+        wake = () => {
+          clearTimeout(timer)
+          resolve()
+        }
         stop.signal.addEventListener("abort", () => {
           clearTimeout(timer)
           resolve()
@@ -107,6 +117,7 @@ export const followCommand = async (args: string[], env: NodeJS.ProcessEnv = pro
     log("info", "stopped following", { from: s.from })
     return 0
   } finally {
+    await fleet?.close().catch(() => undefined)
     process.off("SIGTERM", onSignal)
     process.off("SIGINT", onSignal)
   }
