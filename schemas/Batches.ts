@@ -14,6 +14,18 @@ export const isBatchId = (text: string): boolean => {
   return m !== null && isIsoDate(m[1]!)
 }
 
+/** The batch id a snapshot file names: its file name (or path) without the folder and `.sqlite`. */
+export const batchIdOfFile = (file: string): string => file.slice(file.lastIndexOf("/") + 1).replace(/\.sqlite$/, "")
+
+/** The HTTP response header naming the batch a data answer was read from (api/http/Caching.ts). */
+export const BATCH_ID_HEADER = "batch-id"
+
+/** `meta.batch_id`: the batch an answer was read from, as its Batch-Id header names it. */
+export const MetaBatchId = Schema.String.annotate({
+  description: "The batch that answered (<batch date>-<16 hex digits of its content hash>); the same as the Batch-Id response header",
+  examples: ["2026-11-20-0123456789abcdef"],
+})
+
 export const BATCH_ID_RULE = "a batch id: <batch date>-<16 hex digits of its content hash>, e.g. 2026-11-20-0123456789abcdef (GET /api/batches lists them)"
 
 /** A batch id (path parameter of /api/batches/{batch_id}); the calendar check stays with the code. */

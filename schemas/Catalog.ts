@@ -3,6 +3,7 @@
  * as the reference contract shows them.
  */
 import { Schema } from "effect"
+import { MetaBatchId } from "./Batches.ts"
 import { FiDayFields, FiDaysMetaFields } from "./FiRealAssets.ts"
 
 const resource = <T extends string, A extends Schema.Top>(type: T, attributes: A) =>
@@ -89,6 +90,7 @@ export const RealAssetDay = Schema.Struct({
 export const RealAssetDays = Schema.Struct({
   data: Schema.Array(RealAssetDay),
   meta: Schema.Struct({
+    batch_id: MetaBatchId,
     asset_id: Schema.String,
     batch_date: Schema.String.annotate({ description: "Date of the published batch that answered" }),
     count: Schema.Int,

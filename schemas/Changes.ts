@@ -4,6 +4,7 @@
  * Each item says what it is by `type`; its `id` is unique in the feed between two batches.
  */
 import { Schema } from "effect"
+import { MetaBatchId } from "./Batches.ts"
 
 /** A date in an item, YYYY-MM-DD. */
 const Day = Schema.String.annotate({ description: "YYYY-MM-DD" })
@@ -157,6 +158,7 @@ export const ChangeList = Schema.Struct({
     }),
   }),
   meta: Schema.Struct({
+    batch_id: MetaBatchId.annotate({ description: "to_batch: the batch this page brings a copy to; the same as the Batch-Id response header" }),
     from_batch: Schema.String.annotate({ description: "The older batch (<batch date>-<content hash prefix>)" }),
     to_batch: Schema.String.annotate({ description: "The newer batch: as asked, or the current batch when to_batch was left out" }),
     from_batch_date: Day,

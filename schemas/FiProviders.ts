@@ -1,5 +1,6 @@
 /** Response model of `/api/asset_providers?scope=all`: FM administrators plus FI/ETF administrators. */
 import { Schema } from "effect"
+import { MetaBatchId } from "./Batches.ts"
 import { BatchTimes } from "./FiStatus.ts"
 
 export const Coverage = Schema.Literals(["FM", "ETF", "FI"]).annotate({
@@ -31,6 +32,6 @@ export const AssetProviderAll = Schema.Struct({
 
 export const AssetProviderAllList = Schema.Struct({
   data: Schema.Array(AssetProviderAll),
-  meta: Schema.Struct(BatchTimes),
+  meta: Schema.Struct({ batch_id: MetaBatchId, ...BatchTimes }),
 }).annotate({ identifier: "AssetProviderAllList", description: "Every administrator, FM and FI/ETF, ordered by name" })
 export type AssetProviderAllList = typeof AssetProviderAllList.Type

@@ -3,6 +3,7 @@
  * and the `meta` every `/api/fi/*` answer carries.
  */
 import { Schema } from "effect"
+import { MetaBatchId } from "./Batches.ts"
 
 export const PriceStatus = Schema.Literals(["current", "stale", "unavailable"]).annotate({
   identifier: "FiPriceStatus",
@@ -53,6 +54,7 @@ export const BatchTimes = {
 
 /** `meta` of the FI routes: when the batch was made and expires, its date and the FI cutoff. */
 export const FiMetaFields = {
+  batch_id: MetaBatchId,
   ...BatchTimes,
   batch_date: Schema.String.annotate({ description: "Date of the published batch (YYYY-MM-DD)" }),
   cutoff_date: Schema.String.annotate({

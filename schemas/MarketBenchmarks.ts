@@ -1,5 +1,6 @@
 /** Response models of /api/benchmarks and /api/benchmarks/{family_rar}/prices (raw closes, native currency). */
 import { Schema } from "effect"
+import { MetaBatchId } from "./Batches.ts"
 
 export const Benchmark = Schema.Struct({
   id: Schema.String.annotate({ description: "The family's slug" }),
@@ -25,6 +26,7 @@ export const BenchmarkCatalog = Schema.Struct({ data: Schema.Array(Benchmark) })
 export const BenchmarkPrices = Schema.Struct({
   data: Schema.Array(Schema.Struct({ date: Schema.String, close: Schema.Finite, currency: Schema.String })),
   meta: Schema.Struct({
+    batch_id: MetaBatchId,
     family_rar: Schema.String,
     family_slug: Schema.NullOr(Schema.String),
     symbol: Schema.NullOr(Schema.String),

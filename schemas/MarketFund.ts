@@ -1,9 +1,11 @@
 /** Response models of /api/funds/{run}/cartera/* and /api/funds/{run}/article107. */
 import { Schema } from "effect"
+import { MetaBatchId } from "./Batches.ts"
 
 const Str = Schema.NullOr(Schema.String)
 
 const CarteraMeta = Schema.Struct({
+  batch_id: MetaBatchId,
   run: Schema.String,
   fundId: Schema.String,
   fundName: Schema.String,

@@ -1,5 +1,6 @@
 /** Response models of /api/agf_stats/ranking, /api/agf_stats/evolution and /api/reports/tac-changes. */
 import { Schema } from "effect"
+import { MetaBatchId } from "./Batches.ts"
 
 const Num = Schema.NullOr(Schema.Finite)
 
@@ -18,6 +19,7 @@ export const AgfRankingResponse = Schema.Struct({
     }),
   ),
   meta: Schema.Struct({
+    batch_id: MetaBatchId,
     date: Schema.NullOr(Schema.String),
     metric: Schema.String,
     currency: Schema.Literal("CLP"),
@@ -32,6 +34,7 @@ export const AgfEvolutionResponse = Schema.Struct({
     description: "One row per month: { month, <administrator name>: value | null, … }",
   }),
   meta: Schema.Struct({
+    batch_id: MetaBatchId,
     metric: Schema.String,
     administrators: Schema.Array(Schema.String),
     from_month: Schema.NullOr(Schema.String),
@@ -62,6 +65,7 @@ export const TacChange = Schema.Struct({
 export const TacChangesResponse = Schema.Struct({
   data: Schema.Array(TacChange),
   meta: Schema.Struct({
+    batch_id: MetaBatchId,
     date: Schema.String.annotate({ description: "Last day of the month compared" }),
     previousDate: Schema.String,
     currentMonthKey: Schema.String,

@@ -3,6 +3,7 @@
  * JSON text of this shape). Changes are decimal fractions.
  */
 import { Schema } from "effect"
+import { MetaBatchId } from "./Batches.ts"
 
 const Num = Schema.NullOr(Schema.Finite)
 
@@ -40,6 +41,7 @@ export const Mover = Schema.Struct({
 
 export const MarketSummaryResponse = Schema.Struct({
   meta: Schema.Struct({
+    batch_id: MetaBatchId,
     date: Schema.String,
     previousDate: Schema.NullOr(Schema.String),
     monthlyBaseDate: Schema.String,
@@ -72,6 +74,7 @@ export const FamilyIndexResponse = Schema.Struct({
     }),
   ),
   meta: Schema.Struct({
+    batch_id: MetaBatchId,
     family: Schema.String,
     family_slug: Schema.NullOr(Schema.String),
     currency: Schema.NullOr(Schema.String),

@@ -7,6 +7,7 @@
  * snapshots/readers/FiAllFunds.ts.
  */
 import { Schema } from "effect"
+import { MetaBatchId } from "./Batches.ts"
 import { FiUuid } from "./FiInstruments.ts"
 import { FiVehicle, PriceStatus } from "./FiStatus.ts"
 import { SeriesContinuity } from "./SeriesContinuity.ts"
@@ -134,6 +135,7 @@ export const AllFundsFiRow = Schema.Union([AllFundsFiSeriesRow, AllFundsFiNoSeri
 const Dates = Schema.Struct({ date: Schema.NullOr(Schema.String), previousDate: Schema.NullOr(Schema.String) })
 
 export const AllFundsMeta = Schema.Struct({
+  batch_id: MetaBatchId,
   vehicle: Schema.String,
   date: Schema.NullOr(Schema.String),
   previousDate: Schema.NullOr(Schema.String),

@@ -18,6 +18,9 @@ export const SourceHealth = Schema.Struct({
 export const Health = Schema.Struct({
   status: Schema.Literals(["ok", "degraded", "unavailable"]),
   last_scraped_date: Schema.NullOr(Schema.String).annotate({ description: "Batch date of the published snapshot" }),
+  batch_id: Schema.NullOr(Schema.String).annotate({
+    description: "The batch served now (<batch date>-<16 hex digits of its content hash>), as data answers name it (Batch-Id, meta.batch_id); null when nothing is served",
+  }),
   total_records: Schema.Int.annotate({ description: "Rows in the published snapshot's tables" }),
   reasons: Schema.Array(Schema.String).annotate({ description: "Why the status is not ok, one cause each (empty when ok)" }),
   sources: Schema.Array(SourceHealth).annotate({

@@ -8,8 +8,10 @@
  * manifests' digests show identical (a daily batch's unchanged months and tables) is not read.
  */
 import { Effect } from "effect"
+import { HttpEffect, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { InvalidParameter, ServiceUnavailable } from "../../schemas/ApiErrors.ts"
+import { BATCH_ID_HEADER } from "../../schemas/Batches.ts"
 import type { ChangeItem } from "../../schemas/Changes.ts"
 import { BatchPair } from "../../snapshots/changes/BatchPair.ts"
 import { type ChangesOptions, type ChangesPage, changesPage, SECTION_COUNT } from "../../snapshots/changes/Changes.ts"
@@ -95,11 +97,16 @@ export const ChangesHandlers = HttpApiBuilder.group(Api, "changes", (handlers) =
             return { from, to, page }
           }),
         )
+        // the page brings a copy to to_batch: that is the batch it names (the pinned lease is the current one)
+        yield* HttpEffect.appendPreResponseHandler((_request, response) =>
+          Effect.succeed(HttpServerResponse.setHeader(response, BATCH_ID_HEADER, to.id)),
+        )
         const nextCursor = page.next === null ? null : encodeCursor({ fromBatch: from.id, toBatch: to.id, position: page.next })
         return {
           data: page.items as ChangeItem[],
           links: { next: nextCursor === null ? null : nextLink(from.id, to.id, query.limit, nextCursor) },
           meta: {
+            batch_id: to.id,
             from_batch: from.id,
             to_batch: to.id,
             from_batch_date: from.batchDate,

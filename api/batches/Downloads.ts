@@ -13,6 +13,7 @@ import { HttpEffect, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { KeyStore } from "../../accounts/KeyStore.ts"
 import { BatchNotRetained, NotFound, QuotaExceeded, ServiceUnavailable } from "../../schemas/ApiErrors.ts"
+import { BATCH_ID_HEADER } from "../../schemas/Batches.ts"
 import { Api } from "../Api.ts"
 import { cameAsHead } from "../http/RequestLog.ts"
 import { CurrentKey } from "../security/Security.ts"
@@ -138,6 +139,7 @@ const snapshotDownload = Effect.fn(function* (batchId: string, range: string | u
     "cache-control": IMMUTABLE,
     vary: VARY,
     "content-disposition": `attachment; filename="${batchId}.sqlite"`,
+    [BATCH_ID_HEADER]: batchId,
   }
   const [start, end] = asked._tag === "Part" ? [asked.start, asked.end] : [0, size - 1]
   const status = asked._tag === "Part" ? 206 : 200
@@ -188,6 +190,7 @@ const daysCsvDownload = Effect.fn(function* (batchId: string, head: boolean) {
     "cache-control": IMMUTABLE,
     vary: VARY,
     "content-disposition": `attachment; filename="${batchId}-days.csv.gz"`,
+    [BATCH_ID_HEADER]: batchId,
   }
   if (head) {
     if (!existsSync(found.path)) return yield* notRetained(found)

@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { InvalidParameter, NotFound } from "../../schemas/ApiErrors.ts"
+import { batchIdOfFile } from "../../schemas/Batches.ts"
 import { dateToInt, intToDate } from "../../schemas/Dates.ts"
 import { currencyOf, FUND_TYPE_CATEGORY, investorClassOf } from "../../schemas/FundClass.ts"
 import { formatRun, parseUint32 } from "../../schemas/Ids.ts"
@@ -146,7 +147,7 @@ const daysResponse = Effect.fn(function* (assetText: string, assetId: number, fr
     const first = lowerBound(rendered.dates, from)
     const count = rendered.dates.length - first
     const rows = count === 0 ? rendered.joined.subarray(0, 0) : rendered.joined.subarray(rendered.offsets[first]!)
-    const meta = JSON.stringify({ asset_id: assetText, batch_date: r.batchDate, count })
+    const meta = JSON.stringify({ batch_id: batchIdOfFile(lease.file), asset_id: assetText, batch_date: r.batchDate, count })
     return HttpServerResponse.uint8Array(Buffer.concat([DAYS_HEAD, rows, Buffer.from(`],"meta":${meta}}`)]), {
       contentType: "application/json",
     })

@@ -9,6 +9,7 @@
  */
 
 import { nextSantiagoMidnight } from "../../accounts/SantiagoTime.ts"
+import { batchIdOfFile } from "../../schemas/Batches.ts"
 import type { FiMeta } from "../../schemas/FiStatus.ts"
 import type { SnapshotReader } from "../../snapshots/Reader.ts"
 import { fiCutoff } from "../../snapshots/readers/FiCatalog.ts"
@@ -50,6 +51,7 @@ export const batchTimes = (batchDate: string): BatchTimes => {
 
 /** The `meta` every `/api/fi/*` answer carries. */
 export const fiMeta = (reader: SnapshotReader): FiMeta => ({
+  batch_id: batchIdOfFile(reader.path),
   ...batchTimes(reader.batchDate),
   batch_date: reader.batchDate,
   cutoff_date: fiCutoff(reader),

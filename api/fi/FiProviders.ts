@@ -3,6 +3,7 @@
  * the FI lists, each with its `coverage`; administrators with FI or ETF instruments also get
  * `rut`, `displayName`, `slug`, `instrument_count` and `fund_count` (see schemas/FiProviders.ts).
  */
+import { batchIdOfFile } from "../../schemas/Batches.ts"
 import type { AssetProviderAllList } from "../../schemas/FiProviders.ts"
 import { formatRun } from "../../schemas/Ids.ts"
 import type { SnapshotReader } from "../../snapshots/Reader.ts"
@@ -84,6 +85,6 @@ export const providersAll = (reader: SnapshotReader, graceWeekdays: number): Ass
               },
       }
     }),
-    meta: batchTimes(reader.batchDate),
+    meta: { batch_id: batchIdOfFile(reader.path), ...batchTimes(reader.batchDate) },
   }
 }

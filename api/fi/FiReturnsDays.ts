@@ -10,6 +10,7 @@
 
 import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
+import { batchIdOfFile } from "../../schemas/Batches.ts"
 import { intToDate } from "../../schemas/Dates.ts"
 import { bookValues, NO_TO } from "../../snapshots/readers/FiBookValues.ts"
 import { PinnedSnapshot } from "../snapshot/Pinned.ts"
@@ -24,7 +25,7 @@ export const fiDaysResponse = Effect.fn(function* (assetText: string, from: numb
       const iso = intToDate(row.date)
       return `{"id":"${assetText}_${iso}","type":"real_asset_day","attributes":{"date":"${iso}","price":${row.book_value},"currency":${currency},"price_source":"cmf","price_basis":"valor_libro"}}`
     })
-    const meta = JSON.stringify({ asset_id: assetText, batch_date: r.batchDate, count: items.length, serie_id: s.serie.serie_id })
+    const meta = JSON.stringify({ batch_id: batchIdOfFile(lease.file), asset_id: assetText, batch_date: r.batchDate, count: items.length, serie_id: s.serie.serie_id })
     return HttpServerResponse.text(`{"data":[${items.join(",")}],"meta":${meta}}`, { contentType: "application/json" })
   })
 })

@@ -3,6 +3,9 @@
  * except the account routes and /api/key/info), as a global router middleware.
  *
  * The route runs first (the key is checked and the request counted), then its 200 answer gets:
+ *   - `Batch-Id: <batch id>`: the batch that answered, the request's lease (a route that reads
+ *     no lease, a download or /api/changes, names its batch itself), also on the 304 and on a
+ *     route's own 206;
  *   - a strong ETag: SHA-256 of (content hash of the snapshot that answered, path, sorted query),
  *     with a suffix per content coding; when If-None-Match names it, the answer becomes a 304
  *     without body (the quota headers, set at send time by the key middleware, are still added: a
@@ -23,6 +26,7 @@ import { promisify } from "node:util"
 import { brotliCompress, constants, gzip } from "node:zlib"
 import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { BATCH_ID_HEADER, batchIdOfFile } from "../../schemas/Batches.ts"
 import { santiagoStartOf } from "../../snapshots/Status.ts"
 import { PinnedRecord, type PinRecord } from "../snapshot/Pinned.ts"
 import { isAccountPath } from "../web/Cors.ts"
@@ -197,7 +201,10 @@ export const httpCaching =
       // the route's PinSnapshot records the lease it answered from here
       const pinned: PinRecord = { lease: null, named: false }
       let response = yield* Effect.provideService(app, PinnedRecord, pinned)
+      // an error names no batch; a 206 (a download) names its own
       if (response.status !== 200) return response
+      // the batch that answered: what the route named itself, else the lease it read
+      const batchId = response.headers[BATCH_ID_HEADER] ?? (pinned.lease === null ? undefined : batchIdOfFile(pinned.lease.file))
       const encoded = response.headers["content-encoding"]
       let coding: Coding = encoded === "gzip" || encoded === "br" ? encoded : "identity"
       const body = response.body
@@ -238,7 +245,12 @@ export const httpCaching =
           : identityBytes === null
             ? undefined
             : bodyTag(identityBytes, coding))
-      const headers: Record<string, string> = { vary, "cache-control": cacheControl, ...(etag === undefined ? {} : { etag }) }
+      const headers: Record<string, string> = {
+        vary,
+        "cache-control": cacheControl,
+        ...(etag === undefined ? {} : { etag }),
+        ...(batchId === undefined ? {} : { [BATCH_ID_HEADER]: batchId }),
+      }
       if (etag !== undefined && ifNoneMatchHits(request.headers["if-none-match"], etag)) {
         return HttpServerResponse.empty({ status: 304, headers })
       }

@@ -3,9 +3,9 @@
  *   - `info.contact`, and an SPDX `LicenseRef-` identifier for a licence given by name only;
  *   - the area tags under the contract's names ("Fund Returns", "Investment Funds"), with
  *     descriptions, also on the operations;
- *   - what api/http/ adds to data answers: ETag, Cache-Control, Vary, Content-Encoding and
- *     X-Request-Id headers and the 304 answer to If-None-Match (not listed as a parameter: it is a
- *     standard conditional header, and the parameter lists are the spec's).
+ *   - what api/http/ adds to data answers: ETag, Cache-Control, Vary, Content-Encoding,
+ *     X-Request-Id and Batch-Id headers and the 304 answer to If-None-Match (not listed as a
+ *     parameter: it is a standard conditional header, and the parameter lists are the spec's).
  */
 import { isCacheableDataRequest } from "./Caching.ts"
 
@@ -31,11 +31,20 @@ const HTTP_HEADERS = {
     schema: { type: "string" },
   },
   Vary: { description: "X-Api-Key, Authorization, Accept-Encoding", schema: { type: "string" } },
+  "Batch-Id": {
+    description:
+      "The batch this answer was read from (<batch date>-<16 hex digits of its content hash>): the one `?batch=` names, else the batch served now; " +
+      "the same as the body's `meta.batch_id` where it has a meta. /api/changes: its to_batch; downloads: the path's batch",
+    schema: { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}-[0-9a-f]{16}$", examples: ["2026-11-20-0123456789abcdef"] },
+  },
   "X-Request-Id": {
     description: "The request's id: the incoming X-Request-Id when sane (1–128 of [A-Za-z0-9._:-]), else a UUID",
     schema: { type: "string" },
   },
 } as const
+
+/** Data routes read from the ledger, not from one batch: no Batch-Id. */
+const LEDGER_PATHS = new Set(["/api/batches", "/api/batches/{batch_id}"])
 
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
 
@@ -81,9 +90,12 @@ export const documentHttp = (spec: Record<string, any>): Record<string, any> => 
       const template = path.replace(/\{[^}]+\}/g, "x")
       if (!isCacheableDataRequest(method.toUpperCase(), template)) continue
       const ok = operation.responses?.["200"]
+      const batchId = LEDGER_PATHS.has(path) ? {} : { "Batch-Id": ref("Batch-Id") }
       if (ok !== undefined) {
-        ok.headers = { ...ok.headers, ETag: ref("ETag"), "Cache-Control": ref("Cache-Control"), Vary: ref("Vary") }
+        ok.headers = { ...ok.headers, ETag: ref("ETag"), "Cache-Control": ref("Cache-Control"), Vary: ref("Vary"), ...batchId }
       }
+      const partial = operation.responses?.["206"]
+      if (partial !== undefined) partial.headers = { ...partial.headers, ...batchId }
       operation.responses = {
         ...operation.responses,
         "304": {
@@ -93,6 +105,7 @@ export const documentHttp = (spec: Record<string, any>): Record<string, any> => 
             ETag: ref("ETag"),
             "Cache-Control": ref("Cache-Control"),
             "X-Request-Id": ref("X-Request-Id"),
+            ...batchId,
             ...(ok?.headers?.["X-RateLimit-Limit"] === undefined
               ? {}
               : {

@@ -19,8 +19,8 @@ import { familyIndexAnswer, marketSummaryAnswer } from "./MarketSummary.ts"
 export const MarketHandlers = HttpApiBuilder.group(Api, "market", (handlers) =>
   Effect.map(seriesGraceWeekdays, (grace) =>
     handlers
-      .handle("allFunds", ({ query, request }) => allFundsAnswer(query, acceptsGzip(request), grace))
-      .handle("marketSummary", ({ query, request }) => marketSummaryAnswer(query.date, acceptsGzip(request), grace))
+      .handle("allFunds", ({ query }) => allFundsAnswer(query, grace))
+      .handle("marketSummary", ({ query }) => marketSummaryAnswer(query.date, grace))
       .handle("familyIndex", ({ params, query }) => familyIndexAnswer(params.family_rar, query))
       .handle("benchmarks", ({ request }) => benchmarksAnswer(acceptsGzip(request)))
       .handle("benchmarkPrices", ({ params, query }) => benchmarkPricesAnswer(params.family_rar, query.from_date))

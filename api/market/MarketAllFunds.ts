@@ -6,13 +6,14 @@
  * unavailable answers 503 for the whole request (no FM rows alone either).
  */
 import { Effect } from "effect"
+import { batchIdOfFile } from "../../schemas/Batches.ts"
 import { dateToInt } from "../../schemas/Dates.ts"
 import { familyOf } from "../../schemas/MarketParams.ts"
 import type { AllFundsFilters } from "../../snapshots/readers/MarketAllFunds.ts"
 import { keptLru } from "../../snapshots/readers/MarketDb.ts"
 import { readyAnswer, readyUniverseAnswer } from "../../snapshots/readers/MarketReady.ts"
 import { PinnedSnapshot } from "../snapshot/Pinned.ts"
-import { jsonBytes, notAfterBatch, readyResponse } from "./MarketResponses.ts"
+import { jsonBytes, notAfterBatch, stampedReadyResponse } from "./MarketResponses.ts"
 import { fiUnavailable } from "./MarketVehicles.ts"
 import type { AllFundsQuery } from "./MarketViewsApi.ts"
 import { OffThreadRenderer, vehicleUnavailable } from "./OffThreadRender.ts"
@@ -26,7 +27,7 @@ const filtersOf = (q: AllFundsQuery): AllFundsFilters => ({
   ...(q.article107_regulation_status === undefined ? {} : { article107Status: q.article107_regulation_status }),
 })
 
-export const allFundsAnswer = Effect.fn(function* (query: AllFundsQuery, gzip: boolean, graceWeekdays: number) {
+export const allFundsAnswer = Effect.fn(function* (query: AllFundsQuery, graceWeekdays: number) {
   yield* notAfterBatch("date", query.date)
   const requested = query.vehicle
   const filters = filtersOf(query)
@@ -45,7 +46,7 @@ export const allFundsAnswer = Effect.fn(function* (query: AllFundsQuery, gzip: b
     return { fi, ready }
   })
   if (found.fi !== null) return yield* vehicleUnavailable(found.fi)
-  if (found.ready !== null) return readyResponse(found.ready, gzip)
+  if (found.ready !== null) return stampedReadyResponse(found.ready, batchIdOfFile(lease.file))
   const cutoff = query.date === undefined ? null : dateToInt(query.date)
   const key = JSON.stringify([requested, cutoff, filters, graceWeekdays])
   const { path, kept } = yield* lease.read((r) => ({ path: r.path, kept: keptLru<Uint8Array>(r.db, "allFunds", KEPT_ANSWERS) }))

@@ -1,4 +1,5 @@
 /** /api/benchmarks (ready bytes, else rendered) and /api/benchmarks/{family_rar}/prices (raw closes). */
+import { batchIdOfFile } from "../../schemas/Batches.ts"
 import { dateToInt } from "../../schemas/Dates.ts"
 import { familyOf } from "../../schemas/MarketParams.ts"
 import { toIsoDate } from "../../snapshots/compute/Calendar.ts"
@@ -18,6 +19,7 @@ export const benchmarkPricesAnswer = (familyText: string, fromDate: string | und
     const family = familyOf(familyText)
     const b = family === undefined ? undefined : benchmarkOf(r.db, family.slug)
     const meta = {
+      batch_id: batchIdOfFile(r.path),
       family_rar: family?.familyRar ?? familyText,
       family_slug: family?.slug ?? null,
       symbol: b?.symbol ?? null,

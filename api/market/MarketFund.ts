@@ -6,6 +6,7 @@
  */
 import { Effect } from "effect"
 import { BadRequest, NotFound } from "../../schemas/ApiErrors.ts"
+import { batchIdOfFile } from "../../schemas/Batches.ts"
 import { checkDigit, formatRun } from "../../schemas/Ids.ts"
 import { isYearMonth } from "../../schemas/MarketParams.ts"
 import type { SnapshotReader } from "../../snapshots/Reader.ts"
@@ -45,6 +46,7 @@ const fundOf = Effect.fn(function* (runText: string, tail: string) {
 })
 
 const carteraMeta = (fund: FundRef, month: string, market: string, r: SnapshotReader, count: number) => ({
+  batch_id: batchIdOfFile(r.path),
   run: formatRun(fund.run),
   fundId: String(fund.concept_id),
   fundName: fund.name,

@@ -1,6 +1,7 @@
 /**
  * How market answers leave: JSON text written directly (the shapes are the schemas'; tests check
- * them), and ready bytes sent as stored, gzip-compressed when the client accepts gzip.
+ * them), and ready bytes sent as stored (gzip-compressed when the client accepts gzip), or with
+ * their batch_id written in when they carry a meta.
  */
 import { Effect } from "effect"
 import { type HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -8,6 +9,7 @@ import { InvalidParameter } from "../../schemas/ApiErrors.ts"
 import type { ReadyBytes } from "../../snapshots/readers/MarketReady.ts"
 import { admitsCoding } from "../http/Caching.ts"
 import { read } from "../snapshot/Pinned.ts"
+import { stampedBytes } from "./StampBatchId.ts"
 
 /** True when Accept-Encoding admits gzip (named with q > 0, or through `*` when gzip is not named). */
 export const acceptsGzip = (request: HttpServerRequest.HttpServerRequest): boolean =>
@@ -28,6 +30,14 @@ export const readyResponse = (ready: ReadyBytes, gzip: boolean): HttpServerRespo
     contentType: "application/json",
     headers: gzip ? { "content-encoding": "gzip", vary: "accept-encoding" } : { vary: "accept-encoding" },
   })
+
+/**
+ * A stored answer that carries `meta`, with its batch_id written in (StampBatchId.ts): sent as
+ * identity bytes, since the stored gzip copy lacks the id; api/http/Caching.ts compresses them,
+ * once per snapshot.
+ */
+export const stampedReadyResponse = (ready: ReadyBytes, batchId: string): HttpServerResponse.HttpServerResponse =>
+  jsonBytes(stampedBytes(ready.json, batchId))
 
 /** 422 for a date after the published batch: its data does not exist yet. */
 export const afterBatch = (parameter: string, date: string, batchDate: string) =>

@@ -4,6 +4,7 @@
  */
 import { Effect } from "effect"
 import { InvalidParameter } from "../../schemas/ApiErrors.ts"
+import { batchIdOfFile } from "../../schemas/Batches.ts"
 import { dateToInt } from "../../schemas/Dates.ts"
 import { endOfMonth, lastClosedMonthEnd, shiftMonths, toIsoDate } from "../../snapshots/compute/Calendar.ts"
 import { read } from "../snapshot/Pinned.ts"
@@ -38,6 +39,7 @@ export const agfRankingAnswer = Effect.fn(function* (query: AgfRankingQuery, gra
         },
       })),
       meta: {
+        batch_id: batchIdOfFile(r.path),
         date: isoOrNull(ranking.date),
         metric,
         currency: "CLP" as const,
@@ -68,6 +70,7 @@ export const agfEvolutionAnswer = Effect.fn(function* (query: AgfEvolutionQuery)
     return {
       data: evolution(r.db, chosen, metric, query.from_month ?? "0000-00", query.to_month ?? "9999-99"),
       meta: {
+        batch_id: batchIdOfFile(r.path),
         metric,
         administrators: [...new Set(chosen.map((a) => a.name))],
         from_month: query.from_month ?? null,
@@ -108,6 +111,7 @@ export const tacChangesAnswer = Effect.fn(function* (query: TacChangesQuery) {
     return {
       data: result.data,
       meta: {
+        batch_id: batchIdOfFile(r.path),
         date: toIsoDate(monthEnd),
         previousDate: toIsoDate(previousEnd),
         currentMonthKey: monthKey(monthEnd).replace("-", ""),

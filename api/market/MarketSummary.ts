@@ -5,6 +5,7 @@
  */
 import { Effect } from "effect"
 import { InvalidParameter } from "../../schemas/ApiErrors.ts"
+import { batchIdOfFile } from "../../schemas/Batches.ts"
 import { dateToInt } from "../../schemas/Dates.ts"
 import { familyOf } from "../../schemas/MarketParams.ts"
 import { keptLru } from "../../snapshots/readers/MarketDb.ts"
@@ -12,7 +13,7 @@ import { latestDates } from "../../snapshots/readers/MarketMutualFunds.ts"
 import { readyUniverseAnswer } from "../../snapshots/readers/MarketReady.ts"
 import { read } from "../snapshot/Pinned.ts"
 import { defaultCurrency, familyCurrencies, familyIndexMeta, indexItems } from "./MarketIndexSeries.ts"
-import { jsonBytes, jsonText, notAfterBatch, readyResponse } from "./MarketResponses.ts"
+import { jsonBytes, jsonText, notAfterBatch, stampedReadyResponse } from "./MarketResponses.ts"
 import type { FamilyIndexQuery } from "./MarketViewsApi.ts"
 import { OffThreadRenderer } from "./OffThreadRender.ts"
 
@@ -23,7 +24,7 @@ const noData = (date: string) =>
 const KEPT_SUMMARIES = 64
 
 /** The batch's own date from the ready bytes; an earlier one rendered off the event loop and kept. */
-export const marketSummaryAnswer = Effect.fn(function* (date: string | undefined, gzip: boolean, graceWeekdays: number) {
+export const marketSummaryAnswer = Effect.fn(function* (date: string | undefined, graceWeekdays: number) {
   yield* notAfterBatch("date", date)
   const found = yield* read((r) => {
     const latest = latestDates(r.db, dateToInt(r.batchDate), graceWeekdays)
@@ -40,7 +41,7 @@ export const marketSummaryAnswer = Effect.fn(function* (date: string | undefined
     }
   })
   if (found.latest === null) return yield* noData(found.asked)
-  if (found.ready !== null) return readyResponse(found.ready, gzip)
+  if (found.ready !== null) return stampedReadyResponse(found.ready, batchIdOfFile(found.path))
   const cutoff = Math.min(found.cutoff, found.latest.date)
   const key = String(cutoff)
   let answer = found.kept.get(key)
@@ -63,6 +64,6 @@ export const familyIndexAnswer = (familyText: string, query: FamilyIndexQuery) =
       available && family !== null && currency !== null
         ? indexItems(r.db, family.slug, currency, query.from_date === undefined ? 0 : dateToInt(query.from_date))
         : []
-    const meta = familyIndexMeta(family, familyText, currency, currencies, available)
+    const meta = { batch_id: batchIdOfFile(r.path), ...familyIndexMeta(family, familyText, currency, currencies, available) }
     return jsonText(`{"data":[${items.join(",")}],"meta":${JSON.stringify(meta)}}`)
   })

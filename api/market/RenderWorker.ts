@@ -6,10 +6,12 @@
  */
 import { existsSync } from "node:fs"
 import { parentPort } from "node:worker_threads"
+import { batchIdOfFile } from "../../schemas/Batches.ts"
 import { isDamagedFileError, SnapshotReader } from "../../snapshots/Reader.ts"
 import { marketSummaryText } from "../../snapshots/readers/MarketSummary.ts"
 import { renderAllFunds } from "./MarketVehicles.ts"
 import type { RenderAnswer, RenderRequest } from "./OffThreadRender.ts"
+import { stampBatchId } from "./StampBatchId.ts"
 
 const KEPT_READERS = 2
 const readers = new Map<string, SnapshotReader>()
@@ -36,7 +38,8 @@ const answer = (m: RenderRequest): { answer: RenderAnswer; transfer: ArrayBuffer
       : marketSummaryText(reader, m.cutoff, m.graceWeekdays)
   if (out === null) return { answer: { id: m.id, empty: true }, transfer: [] }
   if (typeof out !== "string") return { answer: { id: m.id, unavailable: out }, transfer: [] }
-  const bytes = new TextEncoder().encode(out)
+  // the renderers are the pipeline's too, which cannot know the batch id: it is written in here
+  const bytes = new TextEncoder().encode(stampBatchId(out, batchIdOfFile(m.path)))
   return { answer: { id: m.id, bytes }, transfer: [bytes.buffer as ArrayBuffer] }
 }
 

@@ -7,7 +7,9 @@
  *     (handlers/Security.ts checkKey); a request carrying a tool call counts one request of its
  *     quota, the others (initialize, tools/list) are verified without counting;
  *   - a refused key or an exhausted quota is the API's 401 or 429 with its body and headers, which
- *     the SDK's client reports as an HTTP error of the transport.
+ *     the SDK's client reports as an HTTP error of the transport;
+ *   - the answer to a tool call names the batch its result was read from in `Batch-Id`, as the
+ *     result does (structuredContent.batch_id).
  * GET (a server-sent event stream) and DELETE (ending a session) have nothing to serve here: 405.
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
@@ -22,6 +24,7 @@ import {
   UntrustedOrigin,
   UntrustedOriginResponse,
 } from "../../schemas/ApiErrors.ts"
+import { BATCH_ID_HEADER } from "../../schemas/Batches.ts"
 import { checkKey, quotaHeaders } from "../security/SecurityLive.ts"
 import { isTrustedOrigin } from "../web/Origin.ts"
 import { McpCalls } from "./McpCalls.ts"
@@ -86,8 +89,19 @@ const handle = (
         allow: "POST",
       })
     }
+    // the one tool call's batch, for the Batch-Id header
+    let batchId: string | null = null
+    const recording = McpCalls.of({
+      call: (name, args) =>
+        Effect.tap(mcp.call(name, args), (result) =>
+          Effect.sync(() => {
+            const id = result?.structuredContent?.batch_id
+            if (typeof id === "string") batchId = id
+          }),
+        ),
+    })
     const response = yield* Effect.promise(async () => {
-      const server = makeMcpServer(mcp, HTTP_INFO)
+      const server = makeMcpServer(recording, HTTP_INFO)
       const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true }) // no session ids: stateless
       try {
         await server.connect(transport)
@@ -106,7 +120,7 @@ const handle = (
     const sdkHeaders = Object.fromEntries(response.headers.filter(([name]) => name !== "content-type" && name !== "content-length"))
     return HttpServerResponse.uint8Array(new Uint8Array(response.body), {
       status: response.status,
-      headers: { ...sdkHeaders, ...headers },
+      headers: { ...sdkHeaders, ...headers, ...(batchId === null ? {} : { [BATCH_ID_HEADER]: batchId }) },
       contentType: response.headers.find(([name]) => name === "content-type")?.[1] ?? "application/json",
     })
   })

@@ -6,6 +6,7 @@ import { Clock, Config, Effect } from "effect"
 import { HttpApiBuilder, HttpApiSchema } from "effect/http-api"
 import { KeyStore } from "../../accounts/KeyStore.ts"
 import { ServiceUnavailable } from "../../schemas/ApiErrors.ts"
+import { batchIdOfFile } from "../../schemas/Batches.ts"
 import { CURRENT, inspectCurrent } from "../../snapshots/Pointer.ts"
 import { type HealthInput, healthReasons, healthState, type PipelineStatus, readStatus, sourceState } from "../../snapshots/Status.ts"
 import { Api } from "../Api.ts"
@@ -61,13 +62,14 @@ export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
         return {
           status: "unavailable" as const,
           last_scraped_date: null,
+          batch_id: null,
           total_records: 0,
           reasons: faults.length > 0 ? [...faults] : ["nothing is published yet"],
           sources: [],
         }
       }
       const health = yield* servedHealth(loaded, store.faults())
-      return { ...health, last_scraped_date: loaded.reader.batchDate, total_records: loaded.totalRecords }
+      return { ...health, last_scraped_date: loaded.reader.batchDate, batch_id: batchIdOfFile(loaded.file), total_records: loaded.totalRecords }
     }),
   ),
 )

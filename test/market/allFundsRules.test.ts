@@ -35,7 +35,7 @@ describe("a swap between two reads of one request", () => {
   effectIt.live("without a swap, the filtered request (two reads) answers 200", () =>
     Effect.gen(function* () {
       const { lease } = yield* setup
-      const response = yield* allFundsAnswer({ category: "equity", vehicle: "mutual_fund" }, false, 10).pipe(
+      const response = yield* allFundsAnswer({ category: "equity", vehicle: "mutual_fund" }, 10).pipe(
         Effect.provideService(PinnedSnapshot, lease),
         Effect.provide(OffThreadRenderer.layer),
       )
@@ -57,7 +57,7 @@ describe("a swap between two reads of one request", () => {
             return store.refresh.pipe(Effect.andThen(Effect.sleep(30)), Effect.andThen(lease.read(f)))
           }),
       }
-      const failure = yield* Effect.flip(allFundsAnswer({ category: "equity", vehicle: "mutual_fund" }, false, 10)).pipe(
+      const failure = yield* Effect.flip(allFundsAnswer({ category: "equity", vehicle: "mutual_fund" }, 10)).pipe(
         Effect.provideService(PinnedSnapshot, crossing),
         Effect.provide(OffThreadRenderer.layer),
       )
