@@ -56,8 +56,9 @@ const accountsDown = () =>
 /** The published batch a path names (404 for none); its file may be gone. */
 const findBatch = Effect.fn(function* (batchId: string) {
   const store = yield* SnapshotStore
-  const published = yield* store.published
-  const found = lookupBatch(store.dir, published, store.current(), batchId)
+  // by id: in a fleet, the primary's followers fetch a batch it published before the fleet made it current
+  const published = yield* store.lookup(batchId)
+  const found = lookupBatch(store.dir, published === null ? [] : [published], store.current(), batchId)
   return found ?? (yield* unknownBatch(batchId))
 })
 
