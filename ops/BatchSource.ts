@@ -2,7 +2,7 @@
  * Where a follower brings batches from: the primary's API (FollowTransfer.ts) or an S3-compatible
  * bucket the primary uploads to (BucketSource.ts). Both list the published batches, give a
  * batch's manifest and bring its snapshot file into a `.part` file (resuming a cut transfer);
- * nothing they return is trusted before Follow.ts has checked it.
+ * nothing they return is trusted before Follow.ts has checked it (FollowChecks.ts), whatever the source.
  */
 import type { Manifest } from "../snapshots/Manifest.ts"
 import type { Downloaded, DownloadPaths, PrimaryBatch } from "./FollowTransfer.ts"

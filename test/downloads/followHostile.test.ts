@@ -14,6 +14,7 @@ import { join } from "node:path"
 import Database from "better-sqlite3"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { type FollowOptions, type PollOutcome, pollOnce } from "../../ops/Follow.ts"
+import { followCommand } from "../../ops/FollowCommand.ts"
 import { type Primary, primarySource } from "../../ops/FollowTransfer.ts"
 import type { Manifest } from "../../snapshots/Manifest.ts"
 import { readManifest, writeManifest } from "../../snapshots/Manifest.ts"
@@ -280,6 +281,21 @@ describe("./fds follow against a hostile primary", () => {
     expect((bigJson as Json).error).toMatch(/more than 262144 bytes/)
     expect(current()).toBe(null)
   }, 60_000)
+
+  it("3b. ./fds follow takes its cap from FDS_FOLLOW_MAX_BYTES", async () => {
+    freshReplica()
+    serve(goodId, goodManifest)
+    const run = (max: string) =>
+      followCommand(["--from", hostile.url, "--once"], { FDS_FOLLOW_KEY: "k", FDS_DATA_DIR: dataDir, FDS_FOLLOW_MAX_BYTES: max }, (level, msg, fields) =>
+        lines.push({ level, msg, ...fields }),
+      )
+    expect(await run("a lot")).toBe(2)
+    expect(await run("1000")).toBe(1)
+    expect(lines.find((l) => l.msg === "poll failed; the replica keeps what it serves")?.error).toMatch(/more than the 1000 allowed/)
+    expect(current()).toBe(null)
+    expect(await run(String(1 << 30))).toBe(0)
+    expect(current()).toBe(goodFile)
+  }, 30_000)
 
   it("4. a manifest that lies about its batch date is refused, not published; the follower recovers by itself once the primary serves a good batch", async () => {
     freshReplica()
