@@ -6,11 +6,11 @@
  * beside the part: another object behind the same key is fetched whole). The SHA-256 the index
  * records comes back as `reprDigest` (`sha-256=:<base64>:`), so the follower checks the bytes as
  * it checks the primary's `Repr-Digest`. Sizes are bounded: a file longer than the index says, or
- * a JSON object over its limit, is refused.
+ * a JSON object over its limit, is refused. Each chunk is written as it arrives, so a cut transfer
+ * keeps every byte it got.
  */
-import { createWriteStream, existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
-import { type Readable, Transform } from "node:stream"
-import { pipeline } from "node:stream/promises"
+import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs"
+import type { Readable } from "node:stream"
 import { GetObjectCommand, type GetObjectCommandOutput, type S3Client } from "@aws-sdk/client-s3"
 import type { Manifest } from "../snapshots/Manifest.ts"
 import { type BucketSettings, BucketRefused, bucketClient, bucketKeys, describeBucket, getText, sendOptions, statusOf, type Target } from "./Bucket.ts"
@@ -38,17 +38,38 @@ const asPrimaryBatch = (b: BucketBatch): PrimaryBatch => ({
   attributes: { batch_date: b.batch_date, content_hash: b.content_hash, retained: b.retained, current: b.current },
 })
 
-/** Passes at most `limit` bytes on; one more fails the stream. */
-const atMost = (limit: number, what: () => string) => {
-  let seen = 0
-  return new Transform({
-    transform(chunk: Buffer, _encoding, done) {
+/**
+ * Appends the body to `path` (from its start when `from` is 0), each chunk written as it arrives:
+ * a transfer cut halfway leaves every byte it got (an async iterator would drop what it had
+ * buffered when the connection's error comes). More than `limit` bytes fail it.
+ */
+const writeBody = (body: Readable, path: string, from: number, limit: number, tooLong: () => string): Promise<void> =>
+  new Promise<void>((resolve, reject) => {
+    const fd = openSync(path, from === 0 ? "w" : "a")
+    let seen = 0
+    let done = false
+    const finish = (e?: unknown) => {
+      if (done) return
+      done = true
+      closeSync(fd)
+      if (e === undefined) resolve()
+      else reject(e)
+    }
+    body.on("data", (chunk: Buffer) => {
+      if (done) return
       seen += chunk.length
-      if (seen > limit) done(new TransferRefused(what()))
-      else done(null, chunk)
-    },
+      try {
+        if (seen > limit) throw new TransferRefused(tooLong())
+        for (let at = 0; at < chunk.length; ) at += writeSync(fd, chunk, at)
+      } catch (e) {
+        body.destroy()
+        finish(e)
+      }
+    })
+    body.once("end", () => finish())
+    body.once("error", (e) => finish(e))
+    body.once("close", () => finish(new Error("the transfer was cut")))
   })
-}
 
 const removePart = (paths: { readonly part: string; readonly etag: string }) => {
   for (const f of [paths.part, paths.etag]) rmSync(f, { force: true })
@@ -138,17 +159,16 @@ export const bucketSource = (options: BucketSourceOptions): BatchSource => {
       }
       writeFileSync(paths.etag, got.ETag ?? "")
       try {
-        await pipeline(
-          body,
-          atMost(b.bytes - from, () => `${batchId}: the bucket sent more than the ${b.bytes} bytes the index lists; fetched whole next time`),
-          createWriteStream(paths.part, { flags: from === 0 ? "w" : "a" }),
-        )
+        await writeBody(body, paths.part, from, b.bytes - from, () => `${batchId}: the bucket sent more than the ${b.bytes} bytes the index lists; fetched whole next time`)
       } catch (e) {
         // a cut transfer keeps its bytes for the next attempt; a refused one does not
         if (e instanceof TransferRefused) removePart(paths)
         throw e
       }
-      return { reprDigest, size: statSync(paths.part).size, resumedFrom: from }
+      const size = statSync(paths.part).size
+      // a body that ended early without an error is a cut transfer too: its bytes are kept
+      if (size !== b.bytes) throw new Error(`${batchId}: the transfer stopped after ${size} of ${b.bytes} bytes; it resumes next time`)
+      return { reprDigest, size, resumedFrom: from }
     }
   }
 
