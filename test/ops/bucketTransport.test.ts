@@ -283,6 +283,29 @@ describe("the bucket as a transport: publish, then follow from it", () => {
     expect(await bucketSource({ settings: other }).listBatches()).toEqual([])
   })
 
+  it("a published batch whose file retention removed before it went up: listed, not retained, refused for download", async () => {
+    const other = bucketSettings(server.env("missing"))!
+    const primary = makeFixtureA()
+    const a = primary.snapshot.finished
+    const gone = { batchDate: "2026-02-05", file: "2026-02-05-00000000000000aa.sqlite", contentHash: `00000000000000aa${"0".repeat(48)}` }
+    recordPublished(primary.dataDir, gone, { batchDate: "2026-02-06", file: a.file, contentHash: a.contentHash })
+    try {
+      const report = await publishToBucket({ settings: other, client, dataDir: primary.dataDir, log })
+      expect(report).toEqual({ uploaded: [idOf(primary.snapshot)], missing: ["2026-02-05-00000000000000aa"], index: "written", current: idOf(primary.snapshot) })
+      expect((await index(other)).batches[1]).toMatchObject({ id: "2026-02-05-00000000000000aa", sha256: null, bytes: null, current: false, retained: false })
+      const source = bucketSource({ settings: other })
+      expect((await source.listBatches()).map((x) => [x.id, x.attributes.retained])).toEqual([
+        [idOf(primary.snapshot), true],
+        ["2026-02-05-00000000000000aa", false],
+      ])
+      const paths = partPaths(primary.snapshotsDir, "2026-02-05-00000000000000aa")
+      await expect(source.downloadSnapshot("2026-02-05-00000000000000aa", paths)).rejects.toThrow(/is not in the bucket/)
+      expect(existsSync(paths.part)).toBe(false)
+    } finally {
+      primary.cleanup()
+    }
+  })
+
   it("no index yet: nothing published", async () => {
     expect(await bucketSource({ settings: bucketSettings(server.env("empty"))! }).listBatches()).toEqual([])
   })
