@@ -1,16 +1,32 @@
 /**
  * The composition root: the one place where the pipeline and the accounts side meet (nothing in
  * schemas/, snapshots/, pipeline/ or api/ imports it). `pipeline daemon` with the alert mails
- * after each publish, `alerts send`, and `follow` (a replica kept in step with a primary through
+ * and the bucket upload (when FDS_BUCKET is set) after each publish, `alerts send`, `publish` (the
+ * published batches into the bucket), and `follow` (a replica kept in step with a primary through
  * its API, recorded in the replica's own ledger). Run through ./fds.
  */
 import { daemonCommand } from "../pipeline/daemon/DaemonCommand.ts"
+import { jsonLog } from "../pipeline/daemon/Log.ts"
+import { afterPublishHooks } from "./AfterPublish.ts"
 import { alertsCommand } from "./AlertsCommand.ts"
 import { followCommand } from "./FollowCommand.ts"
 import { alertsAfterPublish } from "./SendAlerts.ts"
 
 const [command, sub, ...rest] = process.argv.slice(2)
-if (command === "pipeline" && sub === "daemon") daemonCommand(process.env, { afterPublish: alertsAfterPublish(process.env) })
+// The S3 client (~0.25 s to load) only for the commands that use the bucket.
+if (command === "pipeline" && sub === "daemon") {
+  const { bucketAfterPublish } = await import("./BucketPublish.ts")
+  let bucket: ReturnType<typeof bucketAfterPublish>
+  try {
+    bucket = bucketAfterPublish(process.env, jsonLog())
+  } catch (e) {
+    console.error(`fds: ${(e as Error).message}`)
+    process.exit(2)
+  }
+  // the bucket first: replicas get the batch even when a mail fails
+  const hooks = { ...(bucket === null ? {} : { bucket }), alerts: alertsAfterPublish(process.env) }
+  daemonCommand(process.env, { afterPublish: afterPublishHooks(hooks) })
+} else if (command === "publish") process.exitCode = await (await import("./PublishCommand.ts")).publishCommand(process.argv.slice(3))
 else if (command === "alerts") process.exitCode = await alertsCommand(sub, rest)
 else if (command === "follow") process.exitCode = await followCommand(process.argv.slice(3))
 else {

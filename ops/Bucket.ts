@@ -1,0 +1,175 @@
+/**
+ * The S3-compatible bucket a primary uploads its published batches to and replicas follow
+ * (BucketPublish.ts, BucketSource.ts): its settings from the environment, the client, and where
+ * each object lives under the prefix. A bad setting is said with the variable's name; a secret's
+ * value is never printed, not even in an error.
+ */
+import type { Readable } from "node:stream"
+import { GetObjectCommand, type GetObjectCommandOutput, S3Client } from "@aws-sdk/client-s3"
+import type { Env } from "../pipeline/Settings.ts"
+import { isBatchId } from "../schemas/Batches.ts"
+
+/** The bucket's settings (FDS_BUCKET_*); `credentials` null: the SDK's default chain (AWS_PROFILE, an instance role). */
+export interface BucketSettings {
+  readonly endpoint: string | null
+  readonly bucket: string
+  /** "" or a path without leading or trailing slash, e.g. `fds/prod`. */
+  readonly prefix: string
+  readonly region: string
+  readonly forcePathStyle: boolean
+  readonly credentials: { readonly accessKeyId: string; readonly secretAccessKey: string; readonly sessionToken?: string } | null
+}
+
+/** A bucket setting is wrong; the message names the variable and never quotes a secret. */
+export class BucketSettingInvalid extends Error {}
+
+/** The bucket answered something else than what was asked, or holds something that does not fit. */
+export class BucketRefused extends Error {}
+
+const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/
+const PREFIX_SEGMENT = /^[A-Za-z0-9._=+@-]+$/
+
+const value = (env: Env, name: string): string | undefined => {
+  const v = env[name]?.trim()
+  return v === undefined || v === "" ? undefined : v
+}
+
+const bool = (env: Env, name: string): boolean | undefined => {
+  const v = value(env, name)?.toLowerCase()
+  if (v === undefined) return undefined
+  if (["1", "true", "yes", "on"].includes(v)) return true
+  if (["0", "false", "no", "off"].includes(v)) return false
+  throw new BucketSettingInvalid(`${name} must be true or false, got "${env[name]}"`)
+}
+
+const pair = (env: Env, id: string, secret: string) => {
+  const i = value(env, id)
+  const s = value(env, secret)
+  if (i === undefined && s === undefined) return undefined
+  if (i === undefined) throw new BucketSettingInvalid(`${secret} is set but ${id} is not: set both, or neither`)
+  if (s === undefined) throw new BucketSettingInvalid(`${id} is set but ${secret} is not: set both, or neither`)
+  return { accessKeyId: i, secretAccessKey: s }
+}
+
+/**
+ * The bucket's settings, or null when no FDS_BUCKET* variable is set (no bucket). Throws
+ * BucketSettingInvalid naming the first wrong variable.
+ */
+export const bucketSettings = (env: Env): BucketSettings | null => {
+  const bucket = value(env, "FDS_BUCKET")
+  if (bucket === undefined) {
+    const other = Object.keys(env).find((k) => k.startsWith("FDS_BUCKET_") && value(env, k) !== undefined)
+    if (other === undefined) return null
+    throw new BucketSettingInvalid(`${other} is set but FDS_BUCKET (the bucket's name) is not`)
+  }
+  if (!BUCKET_NAME.test(bucket) || bucket.includes("..")) {
+    throw new BucketSettingInvalid(
+      `FDS_BUCKET must be a bucket name of 3 to 63 characters (lower-case letters, digits, dots, hyphens; a letter or digit at each end), got "${bucket}"`,
+    )
+  }
+  const rawEndpoint = value(env, "FDS_BUCKET_ENDPOINT")
+  let endpoint: string | null = null
+  if (rawEndpoint !== undefined) {
+    let url: URL
+    try {
+      url = new URL(rawEndpoint)
+    } catch {
+      throw new BucketSettingInvalid(`FDS_BUCKET_ENDPOINT must be an http or https URL, got "${rawEndpoint}"`)
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      throw new BucketSettingInvalid(`FDS_BUCKET_ENDPOINT must be an http or https URL, got "${rawEndpoint}"`)
+    }
+    // a URL may carry a user and password: never echoed
+    if (url.username !== "" || url.password !== "") {
+      throw new BucketSettingInvalid("FDS_BUCKET_ENDPOINT must not carry credentials (use FDS_BUCKET_ACCESS_KEY_ID and FDS_BUCKET_SECRET_ACCESS_KEY)")
+    }
+    endpoint = url.href.replace(/\/+$/, "")
+  }
+  const prefix = (value(env, "FDS_BUCKET_PREFIX") ?? "").replace(/^\/+|\/+$/g, "")
+  if (prefix !== "" && !prefix.split("/").every((s) => PREFIX_SEGMENT.test(s) && s !== "." && s !== "..")) {
+    throw new BucketSettingInvalid(
+      `FDS_BUCKET_PREFIX must be folder names separated by "/" (letters, digits, . _ - = + @; no empty, "." or ".." part), got "${env.FDS_BUCKET_PREFIX}"`,
+    )
+  }
+  const region = value(env, "FDS_BUCKET_REGION") ?? "us-east-1"
+  if (!/^[a-z0-9-]{1,40}$/.test(region)) throw new BucketSettingInvalid(`FDS_BUCKET_REGION must be a region name such as us-east-1, got "${region}"`)
+  const own = pair(env, "FDS_BUCKET_ACCESS_KEY_ID", "FDS_BUCKET_SECRET_ACCESS_KEY")
+  const aws = own === undefined ? pair(env, "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY") : undefined
+  const sessionToken = own === undefined ? value(env, "AWS_SESSION_TOKEN") : undefined
+  const credentials = own ?? (aws === undefined ? null : { ...aws, ...(sessionToken === undefined ? {} : { sessionToken }) })
+  // S3-compatible servers (MinIO, s3rver, Ceph) mostly want path-style addresses; AWS itself does not.
+  const forcePathStyle = bool(env, "FDS_BUCKET_FORCE_PATH_STYLE") ?? endpoint !== null
+  return { endpoint, bucket, prefix, region, forcePathStyle, credentials }
+}
+
+/** For log lines: the bucket's address, never a secret. */
+export const describeBucket = (s: BucketSettings): string =>
+  `s3://${s.bucket}${s.prefix === "" ? "" : `/${s.prefix}`}${s.endpoint === null ? "" : ` at ${s.endpoint}`}`
+
+/** The S3 client of the settings. Checksums only when an operation requires them: many S3-compatible servers know no other. */
+export const bucketClient = (s: BucketSettings): S3Client =>
+  new S3Client({
+    region: s.region,
+    forcePathStyle: s.forcePathStyle,
+    ...(s.endpoint === null ? {} : { endpoint: s.endpoint }),
+    ...(s.credentials === null ? {} : { credentials: s.credentials }),
+    requestChecksumCalculation: "WHEN_REQUIRED",
+    responseChecksumValidation: "WHEN_REQUIRED",
+    maxAttempts: 3,
+  })
+
+const under = (s: BucketSettings, key: string): string => (s.prefix === "" ? key : `${s.prefix}/${key}`)
+
+const batchKey = (s: BucketSettings, batchId: string, suffix: string): string => {
+  // the id becomes a key here and a file name on the follower: nothing else than a batch id passes
+  if (!isBatchId(batchId)) throw new BucketRefused(`not a batch id: ${JSON.stringify(batchId.slice(0, 80))}`)
+  return under(s, `batches/${batchId}${suffix}`)
+}
+
+/** Where the batches' objects and the index live under the prefix. */
+export const bucketKeys = {
+  index: (s: BucketSettings): string => under(s, "index.json"),
+  snapshot: (s: BucketSettings, batchId: string): string => batchKey(s, batchId, ".sqlite"),
+  manifest: (s: BucketSettings, batchId: string): string => batchKey(s, batchId, ".manifest.json"),
+}
+
+/** A bucket to read or write, through a client; `signal` aborts the request in flight. */
+export interface Target {
+  readonly client: S3Client
+  readonly bucket: string
+  readonly signal?: AbortSignal | undefined
+}
+
+/** The SDK's options of a request of `t`. */
+export const sendOptions = (t: Target) => (t.signal === undefined ? {} : { abortSignal: t.signal })
+
+/** The HTTP status of an SDK error (404 for a missing key), or undefined. */
+export const statusOf = (e: unknown): number | undefined => (e as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode
+
+/** A small object's text, or null when the bucket has nothing at `key`; more than `maxBytes` is refused. */
+export const getText = async (t: Target, key: string, maxBytes: number): Promise<string | null> => {
+  let got: GetObjectCommandOutput
+  try {
+    got = await t.client.send(new GetObjectCommand({ Bucket: t.bucket, Key: key }), sendOptions(t))
+  } catch (e) {
+    if (statusOf(e) === 404) return null
+    throw e
+  }
+  const body = got.Body as (Readable & AsyncIterable<Uint8Array>) | undefined
+  const tooBig = () => new BucketRefused(`${key} is over ${maxBytes} bytes, more than it may be`)
+  if ((got.ContentLength ?? 0) > maxBytes) {
+    body?.destroy()
+    throw tooBig()
+  }
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of body ?? []) {
+    size += chunk.length
+    if (size > maxBytes) {
+      body?.destroy()
+      throw tooBig()
+    }
+    chunks.push(Buffer.from(chunk))
+  }
+  return Buffer.concat(chunks).toString("utf8")
+}

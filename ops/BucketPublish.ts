@@ -1,0 +1,124 @@
+/**
+ * `./fds publish` and the daemon's upload after each publish: every batch the data folder's ledger
+ * says was published, whose file is here and not yet in the bucket, goes up — its snapshot
+ * (`<prefix>/batches/<id>.sqlite`, with its SHA-256), then its manifest
+ * (`<prefix>/batches/<id>.manifest.json`), each checked with HEAD — oldest first; then, last,
+ * `<prefix>/index.json` (BucketIndex.ts) is rewritten when what it says changed (a new batch, or
+ * CURRENT moved: a rollback). A failure stops before the index, which keeps announcing only what
+ * is whole in the bucket. Running it again uploads nothing new and leaves the index as it is.
+ */
+import { existsSync } from "node:fs"
+import { join } from "node:path"
+import { PutObjectCommand, type S3Client } from "@aws-sdk/client-s3"
+import type { Published } from "../pipeline/daemon/Daemon.ts"
+import type { Log } from "../pipeline/daemon/Log.ts"
+import { dataDirOf, type Env } from "../pipeline/daemon/RunConfig.ts"
+import { paths } from "../pipeline/Pipeline.ts"
+import { manifestPath } from "../snapshots/Manifest.ts"
+import { PublishedLedger } from "../snapshots/PublishedHistory.ts"
+import { readCurrent } from "../snapshots/Pointer.ts"
+import { type BucketSettings, bucketClient, bucketKeys, bucketSettings, sendOptions, type Target } from "./Bucket.ts"
+import { type BucketIndex, INDEX_FORMAT, indexBatches, readIndex, retainedIn, sameBatches, type Uploaded } from "./BucketIndex.ts"
+import { fileDigest, headObject, putFile } from "./BucketUpload.ts"
+
+export interface PublishOptions {
+  readonly settings: BucketSettings
+  readonly client: S3Client
+  readonly dataDir: string
+  readonly log: Log
+  readonly signal?: AbortSignal | undefined
+  /** Multipart above this size (tests use small parts). */
+  readonly partBytes?: number
+  readonly now?: () => Date
+}
+
+export interface PublishReport {
+  /** Batch ids uploaded by this run, oldest first. */
+  readonly uploaded: ReadonlyArray<string>
+  /** Published batches whose file is no longer in the data folder and was never uploaded. */
+  readonly missing: ReadonlyArray<string>
+  readonly index: "written" | "unchanged" | "nothing_published"
+  /** The batch the index marks current. */
+  readonly current: string | null
+}
+
+/** Uploads what the bucket lacks, then the index (see the file's comment). */
+export const publishToBucket = async (o: PublishOptions): Promise<PublishReport> => {
+  const p = paths(o.dataDir)
+  const t: Target = { client: o.client, bucket: o.settings.bucket, signal: o.signal }
+  const view = new PublishedLedger(p.ledger).view()
+  if (view.error !== null) throw new Error(view.error)
+  if (view.batches.length === 0) return { uploaded: [], missing: [], index: "nothing_published", current: null }
+  const current = readCurrent(p.snapshots)
+  const indexKey = bucketKeys.index(o.settings)
+  const before = await readIndex(t, indexKey, { rewriting: true })
+  const inBucket: Map<string, Uploaded> = retainedIn(before)
+  const uploaded: string[] = []
+  const missing: string[] = []
+  for (const batch of [...view.batches].reverse()) {
+    if (inBucket.has(batch.id)) continue
+    const file = join(p.snapshots, batch.file)
+    const manifest = manifestPath(p.snapshots, batch.file)
+    if (!existsSync(file) || !existsSync(manifest)) {
+      missing.push(batch.id)
+      continue
+    }
+    const started = performance.now()
+    const digest = await fileDigest(file)
+    const snapshotKey = bucketKeys.snapshot(o.settings, batch.id)
+    // a run cut after this file went up finds it whole, and does not send it again
+    const there = await headObject(t, snapshotKey)
+    const already = there !== null && there.bytes === digest.bytes && there.sha256 === digest.sha256
+    if (!already) {
+      await putFile(t, snapshotKey, file, digest, { contentType: "application/vnd.sqlite3", ...(o.partBytes === undefined ? {} : { partBytes: o.partBytes }) })
+    }
+    await putFile(t, bucketKeys.manifest(o.settings, batch.id), manifest, await fileDigest(manifest), { contentType: "application/json" })
+    inBucket.set(batch.id, digest)
+    uploaded.push(batch.id)
+    o.log("info", "batch uploaded", {
+      batch: batch.id,
+      bytes: digest.bytes,
+      sha256: digest.sha256,
+      snapshot_already_there: already,
+      ms: Math.round(performance.now() - started),
+    })
+  }
+  const batches = indexBatches(view.batches, current, inBucket)
+  const marked = batches.find((b) => b.current)?.id ?? null
+  if (current !== null && marked === null) o.log("warn", "CURRENT names a file the ledger does not list as published", { current })
+  if (before !== null && sameBatches(before.batches, batches)) return { uploaded, missing, index: "unchanged", current: marked }
+  const index: BucketIndex = { format: INDEX_FORMAT, written_at: (o.now?.() ?? new Date()).toISOString(), batches }
+  await o.client.send(
+    new PutObjectCommand({
+      Bucket: o.settings.bucket,
+      Key: indexKey,
+      Body: `${JSON.stringify(index, null, 1)}\n`,
+      ContentType: "application/json",
+      // followers poll it: no cache may keep an old one
+      CacheControl: "no-cache",
+    }),
+    sendOptions(t),
+  )
+  o.log("info", "bucket index written", { index: indexKey, batches: batches.length, current: marked })
+  return { uploaded, missing, index: "written", current: marked }
+}
+
+/** The report as log fields. */
+export const publishFields = (r: PublishReport) => ({
+  bucket_uploaded: r.uploaded,
+  bucket_index: r.index,
+  ...(r.missing.length > 0 ? { bucket_missing: r.missing } : {}),
+})
+
+/**
+ * The daemon's upload after a publish, or null when no bucket is configured. The settings are read
+ * now (a bad one stops the daemon at start); each call uploads what is new.
+ */
+export const bucketAfterPublish = (env: Env, log: Log) => {
+  const settings = bucketSettings(env)
+  if (settings === null) return null
+  const client = bucketClient(settings)
+  const dataDir = dataDirOf(env)
+  return async (_published: Published, signal: AbortSignal): Promise<Readonly<Record<string, unknown>>> =>
+    publishFields(await publishToBucket({ settings, client, dataDir, log, signal }))
+}
