@@ -56,7 +56,7 @@ const waitUntil = async (what: string, ok: () => Promise<boolean>, millis = 60_0
 }
 
 /** The haproxy configuration of docs/replicas.md, its servers replaced by these, listening on `port`. */
-export const haproxyConfig = (port: number, servers: ReadonlyArray<string>): string => {
+const haproxyConfig = (port: number, servers: ReadonlyArray<string>): string => {
   const doc = readFileSync(join(root, "docs", "replicas.md"), "utf8")
   const block = /```haproxy\n([\s\S]*?)```/.exec(doc)?.[1]
   if (block === undefined) throw new Error("docs/replicas.md shows no haproxy configuration")
