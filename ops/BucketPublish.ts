@@ -6,6 +6,8 @@
  * `<prefix>/index.json` (BucketIndex.ts) is rewritten when what it says changed (a new batch, or
  * CURRENT moved: a rollback). A failure stops before the index, which keeps announcing only what
  * is whole in the bucket. Running it again uploads nothing new and leaves the index as it is.
+ * Two publishers at once (the daemon's hook and a run by hand) upload the same immutable files at
+ * worst; the index is read again before it is written, so neither drops what the other announced.
  */
 import { existsSync } from "node:fs"
 import { join } from "node:path"
@@ -83,10 +85,20 @@ export const publishToBucket = async (o: PublishOptions): Promise<PublishReport>
       ms: Math.round(performance.now() - started),
     })
   }
-  const batches = indexBatches(view.batches, current, inBucket)
+  let last = { view, current, before }
+  if (uploaded.length > 0) {
+    // Another publisher (the daemon's hook, a `./fds publish` by hand) may have written the index
+    // while these uploads went on: what it announced stays announced, and CURRENT is read again.
+    const latest = await readIndex(t, indexKey, { rewriting: true })
+    for (const [id, there] of retainedIn(latest)) if (!inBucket.has(id)) inBucket.set(id, there)
+    const fresh = new PublishedLedger(p.ledger).view()
+    if (fresh.error !== null) throw new Error(fresh.error)
+    last = { view: fresh, current: readCurrent(p.snapshots), before: latest }
+  }
+  const batches = indexBatches(last.view.batches, last.current, inBucket)
   const marked = batches.find((b) => b.current)?.id ?? null
-  if (current !== null && marked === null) o.log("warn", "CURRENT names a file the ledger does not list as published", { current })
-  if (before !== null && sameBatches(before.batches, batches)) return { uploaded, missing, index: "unchanged", current: marked }
+  if (last.current !== null && marked === null) o.log("warn", "CURRENT names a file the ledger does not list as published", { current: last.current })
+  if (last.before !== null && sameBatches(last.before.batches, batches)) return { uploaded, missing, index: "unchanged", current: marked }
   const index: BucketIndex = { format: INDEX_FORMAT, written_at: (o.now?.() ?? new Date()).toISOString(), batches }
   await o.client.send(
     new PutObjectCommand({

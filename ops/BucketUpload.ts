@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto"
 import { createReadStream } from "node:fs"
-import { open } from "node:fs/promises"
+import { type FileHandle, open } from "node:fs/promises"
 import { pipeline } from "node:stream/promises"
 import {
   AbortMultipartUploadCommand,
@@ -25,6 +25,17 @@ export const DEFAULT_PART_BYTES = 16 * 1024 * 1024
 const md5 = (b: Buffer): string => createHash("md5").update(b).digest("base64")
 
 const opts = sendOptions
+
+/** Reads `length` bytes at `position` into `buffer` (a read may return fewer); the bytes read. */
+const readFully = async (file: FileHandle, buffer: Buffer, length: number, position: number): Promise<number> => {
+  let got = 0
+  while (got < length) {
+    const { bytesRead } = await file.read(buffer, got, length - got, position + got)
+    if (bytesRead === 0) break
+    got += bytesRead
+  }
+  return got
+}
 
 /** A file's SHA-256 (hex) and size, read once. */
 export const fileDigest = async (path: string): Promise<{ readonly sha256: string; readonly bytes: number }> => {
@@ -63,7 +74,7 @@ const putMultipart = async (t: Target, key: string, path: string, size: number, 
     const buffer = Buffer.allocUnsafe(partBytes)
     const read = createHash("sha256")
     for (let at = 0, n = 1; at < size; at += partBytes, n++) {
-      const { bytesRead } = await file.read(buffer, 0, Math.min(partBytes, size - at), at)
+      const bytesRead = await readFully(file, buffer, Math.min(partBytes, size - at), at)
       const body = buffer.subarray(0, bytesRead)
       read.update(body)
       const part = await t.client.send(
@@ -107,7 +118,7 @@ export const putFile = async (
     let body: Buffer
     try {
       body = Buffer.alloc(digest.bytes)
-      await file.read(body, 0, digest.bytes, 0)
+      await readFully(file, body, digest.bytes, 0)
     } finally {
       await file.close()
     }

@@ -306,6 +306,46 @@ describe("the bucket as a transport: publish, then follow from it", () => {
     }
   })
 
+  it("another publisher's index written during the uploads: what it announced stays announced", async () => {
+    const other = bucketSettings(server.env("race"))!
+    const primary = makeFixtureA()
+    const a = primary.snapshot.finished
+    const early = { batchDate: "2026-02-05", file: "2026-02-05-00000000000000bb.sqlite", contentHash: `00000000000000bb${"0".repeat(48)}` }
+    recordPublished(primary.dataDir, early, { batchDate: "2026-02-06", file: a.file, contentHash: a.contentHash })
+    // while this run uploads A, another one (which still had the early batch's file) writes the index
+    const theirs: BucketIndex = {
+      format: 1,
+      written_at: "2026-02-06T10:00:00.000Z",
+      batches: [
+        { id: "2026-02-05-00000000000000bb", batch_date: "2026-02-05", content_hash: early.contentHash, sha256: "ab".repeat(32), bytes: 4096, published_at: "2026-02-05T10:00:00.000Z", current: true, retained: true },
+      ],
+    }
+    const racing = bucketClient(other)
+    let raced = false
+    racing.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (!raced && context.commandName === "UploadPartCommand") {
+          raced = true
+          await client.send(new PutObjectCommand({ Bucket: other.bucket, Key: "race/index.json", Body: JSON.stringify(theirs) }))
+        }
+        return next(args)
+      },
+      { step: "initialize", name: "race" },
+    )
+    try {
+      const report = await publishToBucket({ settings: other, client: racing, dataDir: primary.dataDir, log, partBytes: 16 * 1024 })
+      expect(raced).toBe(true)
+      expect(report.uploaded).toEqual([idOf(primary.snapshot)])
+      expect((await index(other)).batches.map((x) => [x.id, x.current, x.retained, x.sha256])).toEqual([
+        [idOf(primary.snapshot), true, true, sha256(a.path)],
+        ["2026-02-05-00000000000000bb", false, true, "ab".repeat(32)],
+      ])
+    } finally {
+      racing.destroy()
+      primary.cleanup()
+    }
+  })
+
   it("no index yet: nothing published", async () => {
     expect(await bucketSource({ settings: bucketSettings(server.env("empty"))! }).listBatches()).toEqual([])
   })
