@@ -90,6 +90,13 @@ export interface SnapshotStoreOptions {
    * logged and the snapshot swaps in all the same.
    */
   readonly warm?: (snapshot: WarmSnapshot, stillWanted: () => boolean) => Promise<void>
+  /** Told of each swap (seconds from the check's start to the swap) and each failed check (for the metrics). */
+  readonly events?: SnapshotEvents
+}
+
+export interface SnapshotEvents {
+  readonly swapped: (seconds: number) => void
+  readonly checkFailed: () => void
 }
 
 export interface WarmSnapshot {
@@ -116,6 +123,8 @@ export class SnapshotStore extends Context.Service<
     readonly leaseBatch: (batchId: string) => Effect.Effect<Lease, NotFound | BatchNotRetained | ServiceUnavailable, Scope.Scope>
     /** The published batches, newest first, from the ledger (none without one); 503 when it cannot be read. */
     readonly published: Effect.Effect<ReadonlyArray<PublishedBatch>, ServiceUnavailable>
+    /** Why the ledger cannot be read now, or null (two stats while it is unchanged; for readiness). */
+    readonly ledgerError: () => string | null
     /** The snapshots folder (the files and their manifests). */
     readonly dir: string
     /** The past snapshot files open now (at most FDS_PAST_BATCHES_OPEN). */
@@ -179,6 +188,7 @@ export class SnapshotStore extends Context.Service<
           refresh: Effect.promise(() => state.refresh()),
           leaseBatch,
           published,
+          ledgerError: () => ledger.view().error,
           dir: options.dir,
           pastOpen: () => past.openFiles(),
         })

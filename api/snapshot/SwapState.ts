@@ -292,6 +292,7 @@ export class SwapState {
       this.loaded = next
       this.saidNothingServes = false
       this.faults.clear("suspect")
+      this.options.events?.swapped((performance.now() - pending.began) / 1000)
       log("info", "snapshot swapped in", {
         file,
         generation: next.generation,
@@ -319,6 +320,7 @@ export class SwapState {
   /** Records the refusal and logs it truthfully; a served file that failed its re-check stops serving. Then looks again. */
   private refuse(pending: PendingCheck, error: string): Promise<void> {
     this.refused.set(pending.file, { signature: pending.signature, reason: error })
+    this.options.events?.checkFailed()
     this.verified.forget(pending.file)
     const loaded = this.loaded
     if (pending.purpose === "recheck" && loaded !== null && loaded.file === pending.file) {
