@@ -205,6 +205,14 @@ export const loggedServer = (sink?: AccessLogSink, limits?: ConnectionLimits, ob
     })
   }
   server.on("clientError", answerClientError)
+  // the address is known before the routes attach (effect's "Listening on" comes once they have):
+  // a start that waits for the accounts store is reachable (/livez) and says where
+  server.once("listening", () => {
+    const address = server.address()
+    if (typeof address !== "object" || address === null) return
+    const host = address.family === "IPv6" ? `[${address.address}]` : address.address
+    console.error(JSON.stringify({ time: new Date().toISOString(), level: "info", msg: "port bound; routes attach once the stores are open", url: `http://${host}:${address.port}` }))
+  })
   return server
 }
 

@@ -1,8 +1,9 @@
 /**
  * Debian's haproxy (/usr/sbin/haproxy, installed by `make test` when missing) on a free port of
  * 127.0.0.1 in front of N backends, with a config file this helper writes: round-robin (or
- * `balance`), each backend health-checked on `checkPath` (default /readyz) every 200 ms (2 s each at most), out
- * two failed checks, back after two good ones (a check may take 2 s). `url` is the balancer's; `stop` ends it.
+ * `balance`), each backend health-checked on `checkPath` (default /readyz) every 200 ms (a check may
+ * take 2 s), out after two failed checks, back after two good ones; `X-Forwarded-For` added.
+ * `url` is the balancer's; `stop` ends it.
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
