@@ -19,4 +19,4 @@ export const NotReady = Schema.Struct({
     description: "Take it out of rotation: nothing published, the accounts store or the ledger unreadable, draining, or not on the fleet's batch",
   }),
   ...readinessFields,
-}).annotate({ identifier: "NotReady" })
+})

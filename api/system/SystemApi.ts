@@ -6,9 +6,16 @@ import { Liveness, NotReady, Ready } from "../../schemas/Probes.ts"
 import { Health, KeyInfo } from "../../schemas/System.ts"
 import { ApiKeyAuth } from "../security/Security.ts"
 
+/** The request id every 5xx body carries (api/http/ServerErrors.ts). */
+const requestId = {
+  request_id: Schema.optionalKey(Schema.String.annotate({ description: "The X-Request-Id of the answer" })),
+}
+
 /** /health's body with HTTP 503: the service cannot answer keyed data requests now. */
-const HealthNotReady = Health.pipe(HttpApiSchema.status(503)).annotate({ identifier: "HealthNotReady" })
-const NotReadyResponse = NotReady.pipe(HttpApiSchema.status(503))
+const HealthNotReady = Schema.Struct({ ...Health.fields, ...requestId })
+  .annotate({ identifier: "HealthNotReady", description: "The Health body, with HTTP 503: keyed data requests cannot be answered now" })
+  .pipe(HttpApiSchema.status(503))
+const NotReadyResponse = Schema.Struct({ ...NotReady.fields, ...requestId }).annotate({ identifier: "NotReady" }).pipe(HttpApiSchema.status(503))
 
 export class PublicApi extends HttpApiGroup.make("public")
   .add(
