@@ -57,8 +57,11 @@ export const runWithDrain = (drain: DrainState) =>
       const drained = signalled && (Exit.isSuccess(exit) || Cause.hasInterruptsOnly(exit.cause))
       teardown(drained ? Exit.void : exit, (code) => {
         if (drained) log("drained: exiting 0")
-        // a command's own exit code (process.exitCode) stands when the program itself succeeded
-        process.exit(drained ? 0 : code === 0 ? undefined : code)
+        if (drained) process.exit(0)
+        // a program that succeeded keeps the exit code it set (process.exitCode): no argument, since
+        // process.exit(undefined) sets it to undefined
+        else if (code === 0) process.exit()
+        else process.exit(code)
       })
     })
   })
