@@ -6,8 +6,9 @@
  * one, and says whether it did. The table is UNLOGGED (no WAL: a crash forgets the buckets, which
  * only start full again); rows whose bucket is full again are deleted once a minute.
  *
- * A store that does not answer must not refuse everyone, nor let one address through unlimited:
- * the process's own buckets (TokenBucket.ts) decide meanwhile, and the failure is logged once.
+ * A store that does not answer (an error, or nothing within 500 ms) must not refuse everyone, nor
+ * let one address through unlimited, nor hold every request: the process's own buckets
+ * (TokenBucket.ts) decide for the next second, and the failure is logged once.
  */
 import { Effect } from "effect"
 import { type Kysely, sql } from "kysely"
@@ -16,6 +17,9 @@ import type { TakeToken } from "./Edge.ts"
 import { TokenBuckets } from "./TokenBucket.ts"
 
 const TABLE = sql.table("fds_ip_buckets")
+
+/** How long a request waits for the shared bucket before this process's own decides. */
+const WAIT_MILLIS = 500
 
 export interface SharedBucketsOptions {
   readonly perSecond: number
@@ -32,8 +36,26 @@ export const sharedBuckets = (db: Kysely<AccountsDatabase>, limit: SharedBuckets
     const now = sql`(extract(epoch from clock_timestamp()) * 1000)`
     // the tokens after the refill, before this request takes one
     const refilled = sql`least(${limit.burst}::double precision, b.tokens + greatest(0, ${now} - b.updated_ms) * ${perMs}::double precision)`
-    const take: TakeToken = (address, nowMs) =>
-      sql<{ allowed: boolean }>`insert into ${TABLE} as b (address, tokens, updated_ms, allowed)
+    // a store that fails, or takes longer than WAIT_MILLIS (a partition: a new connection gives up
+    // after 5 s), is not asked again for a second: this process's buckets decide meanwhile
+    let skipUntil = 0
+    const fallBack = (address: string, nowMs: number, error: string): boolean => {
+      skipUntil = Date.now() + 1_000
+      if (!failing) {
+        failing = true
+        console.error(
+          JSON.stringify({ time: new Date().toISOString(), level: "warn", msg: "shared per-IP limit unavailable: this process's own buckets decide", error }),
+        )
+      }
+      return local.take(address, nowMs)
+    }
+    const take: TakeToken = (address, nowMs) => {
+      if (Date.now() < skipUntil) return local.take(address, nowMs)
+      let timer: NodeJS.Timeout | undefined
+      const late = new Promise<"late">((resolve) => {
+        timer = setTimeout(() => resolve("late"), WAIT_MILLIS)
+      })
+      const asked = sql<{ allowed: boolean }>`insert into ${TABLE} as b (address, tokens, updated_ms, allowed)
         values (${address}, ${limit.burst - 1}::double precision, ${now}, true)
         on conflict (address) do update set
           tokens = case when ${refilled} >= 1 then ${refilled} - 1 else ${refilled} end,
@@ -41,25 +63,23 @@ export const sharedBuckets = (db: Kysely<AccountsDatabase>, limit: SharedBuckets
           allowed = ${refilled} >= 1
         returning allowed`
         .execute(db)
-        .then(
-          (result) => {
-            if (failing) {
-              failing = false
-              console.error(JSON.stringify({ time: new Date().toISOString(), level: "info", msg: "shared per-IP limit answers again" }))
-            }
-            return result.rows[0]?.allowed ?? true
-          },
-          (e: unknown) => {
-            if (!failing) {
-              failing = true
-              const error = e instanceof Error ? e.message : String(e)
-              console.error(
-                JSON.stringify({ time: new Date().toISOString(), level: "warn", msg: "shared per-IP limit unavailable: this process's own buckets decide", error }),
-              )
-            }
-            return local.take(address, nowMs)
-          },
-        )
+        .then((result) => result.rows[0]?.allowed ?? true)
+      return Promise.race([asked, late]).then(
+        (answer) => {
+          clearTimeout(timer)
+          if (answer === "late") return fallBack(address, nowMs, `no answer within ${WAIT_MILLIS} ms`)
+          if (failing) {
+            failing = false
+            console.error(JSON.stringify({ time: new Date().toISOString(), level: "info", msg: "shared per-IP limit answers again" }))
+          }
+          return answer
+        },
+        (e: unknown) => {
+          clearTimeout(timer)
+          return fallBack(address, nowMs, e instanceof Error ? e.message : String(e))
+        },
+      )
+    }
     const sweep = () =>
       sql`delete from ${TABLE} where updated_ms < ${now} - ${refillMs}`.execute(db).then(
         () => {},

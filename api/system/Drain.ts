@@ -56,12 +56,14 @@ export const runWithDrain = (drain: DrainState) =>
     fiber.addObserver((exit) => {
       const drained = signalled && (Exit.isSuccess(exit) || Cause.hasInterruptsOnly(exit.cause))
       teardown(drained ? Exit.void : exit, (code) => {
-        if (drained) log("drained: exiting 0")
-        if (drained) process.exit(0)
-        // a program that succeeded keeps the exit code it set (process.exitCode): no argument, since
-        // process.exit(undefined) sets it to undefined
-        else if (code === 0) process.exit()
-        else process.exit(code)
+        if (drained) {
+          log("drained: exiting 0")
+          process.exit(0)
+        }
+        // a program that succeeded keeps the exit code it set (process.exitCode): no argument,
+        // since process.exit(undefined) sets it to undefined
+        if (code === 0) process.exit()
+        process.exit(code)
       })
     })
   })
