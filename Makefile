@@ -51,10 +51,19 @@ postgresql-install:
 	elif command -v sudo >/dev/null; then sudo apt-get update && sudo apt-get install -y postgresql; \
 	else echo "postgresql is missing: run 'apt-get install postgresql' as root"; exit 1; fi
 
+# The drain and fleet tests (test/operations/) put Debian's haproxy on loopback in front of the
+# API processes (test/support/haproxy.ts); installed once when missing, as root or through sudo.
+HAPROXY := /usr/sbin/haproxy
+$(HAPROXY):
+	@echo "installing Debian's haproxy for the drain and fleet tests"
+	@if [ "$$(id -u)" = 0 ]; then apt-get update && apt-get install -y --no-install-recommends haproxy; \
+	elif command -v sudo >/dev/null; then sudo apt-get update && sudo apt-get install -y --no-install-recommends haproxy; \
+	else echo "haproxy is missing: run 'apt-get install haproxy' as root"; exit 1; fi
+
 run: $(DEPS)
 	./fds demo
 
-test: $(DEPS) $(OPENAPI_TS) $(CHROMIUM) $(POSTGRES_STAMP)
+test: $(DEPS) $(OPENAPI_TS) $(CHROMIUM) $(POSTGRES_STAMP) $(HAPROXY)
 	vitest run $(VITEST_ARGS)
 
 check: $(DEPS)

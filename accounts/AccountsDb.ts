@@ -5,7 +5,7 @@
  * that a PostgreSQL dialect can replace SQLite when several API machines share it.
  */
 import Database from "better-sqlite3"
-import { Config, Context, Effect, Layer, Option, Schema } from "effect"
+import { Config, Context, Effect, Layer, Option, Schedule, Schema } from "effect"
 import { type ColumnDefinitionBuilder as ColumnBuilder, Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect, type SqliteStatement, sql } from "kysely"
 import { closeSync, existsSync, mkdirSync, openSync } from "node:fs"
 import { dirname } from "node:path"
@@ -122,16 +122,39 @@ export const sqliteOf = (db: Kysely<AccountsDatabase>): Database.Database | unde
  * (FDS_ACCOUNTS_PATH, by default accounts.sqlite in the data folder `dataDir`).
  */
 export class AccountsDb extends Context.Service<AccountsDb, Kysely<AccountsDatabase>>()("fds/accounts/AccountsDb") {
-  static readonly layer = (dataDir: string) =>
+  /**
+   * `waitForStore` (the server): a PostgreSQL store that cannot be reached at start is tried again
+   * every 2 s, with a log line each time, until it answers (the server answers 503 "starting"
+   * meanwhile, /livez 200); commands fail at once instead.
+   */
+  static readonly layer = (dataDir: string, options: { readonly waitForStore?: boolean } = {}) =>
     Layer.effect(
       AccountsDb,
       Effect.gen(function* () {
-        const url = yield* Config.option(Config.String("FDS_ACCOUNTS_URL")).pipe(Effect.orDie)
+        const url = Option.getOrUndefined(yield* Config.option(Config.String("FDS_ACCOUNTS_URL")).pipe(Effect.orDie))
         const path = yield* accountsPath(dataDir).pipe(Effect.orDie)
-        return yield* Effect.acquireRelease(
-          Effect.promise(() => openAccountsStore(path, Option.getOrUndefined(url))),
-          (db) => Effect.promise(() => db.destroy()),
-        )
+        const open = Effect.tryPromise({ try: () => openAccountsStore(path, url), catch: (e) => e })
+        const waits = options.waitForStore === true && url !== undefined && isPostgresUrl(url)
+        const opened = waits
+          ? open.pipe(
+              Effect.tapError((e) =>
+                Effect.sync(() =>
+                  console.error(
+                    JSON.stringify({
+                      time: new Date().toISOString(),
+                      level: "warn",
+                      msg: "the accounts store (FDS_ACCOUNTS_URL) cannot be reached; trying again in 2 s (not ready meanwhile)",
+                      // the driver's message and code only: the error object holds the connection settings
+                      error: e instanceof Error ? e.message : String(e),
+                      code: (e as { readonly code?: unknown } | null)?.code ?? null,
+                    }),
+                  ),
+                ),
+              ),
+              Effect.retry({ schedule: Schedule.spaced("2 seconds") }),
+            )
+          : Effect.orDie(open)
+        return yield* Effect.acquireRelease(opened, (db) => Effect.promise(() => db.destroy()))
       }),
     )
 
@@ -166,6 +189,8 @@ const migrate = async (db: Kysely<AccountsDatabase>, dialect: "sqlite" | "postgr
       await createTables(conn.schema, ms, id)
       // the fleet's tables live in the same database: the quota statement reads fleet_current
       for (const statement of FLEET_DDL) await sql.raw(statement).execute(conn)
+      // the fleet's per-IP token buckets (api/ratelimit/SharedBuckets.ts): UNLOGGED, a crash only refills them
+      await sql`CREATE UNLOGGED TABLE IF NOT EXISTS fds_ip_buckets (address text PRIMARY KEY, tokens double precision NOT NULL, updated_ms double precision NOT NULL, allowed boolean NOT NULL)`.execute(conn)
     } finally {
       await sql`SELECT pg_advisory_unlock(7307001)`.execute(conn)
     }

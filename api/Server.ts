@@ -2,10 +2,11 @@
 
 import { join } from "node:path"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpMiddleware, HttpRouter } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { AccountsLive, AccountsOnStore, accountsStore } from "../accounts/Accounts.ts"
+import { AccountsLive, AccountsOnStore } from "../accounts/Accounts.ts"
+import { AccountsDb, isPostgres } from "../accounts/AccountsDb.ts"
 import { Api } from "./Api.ts"
 import { AccountHandlers } from "./account/Account.ts"
 import { AccountOriginLive } from "./account/AccountSession.ts"
@@ -16,7 +17,10 @@ import { CatalogHandlers } from "./catalog/Catalog.ts"
 import { FiHandlers } from "./fi/Fi.ts"
 import { FiReturnsLive } from "./fi/FiReturns.ts"
 import { httpCachingLayer } from "./http/Caching.ts"
+import { ServiceMetrics } from "./http/Metrics.ts"
+import { DEFAULT_METRICS_ALLOW, instrumentedKeyStore, metricsRoute } from "./http/MetricsRoute.ts"
 import { type AccessLogSink, loggedServer } from "./http/RequestLog.ts"
+import { routeTemplate } from "./http/RouteTemplate.ts"
 import { type ErrorLogSink, serverErrorsLayer } from "./http/ServerErrors.ts"
 import { MarketHandlers } from "./market/Market.ts"
 import { OffThreadRenderer } from "./market/OffThreadRender.ts"
@@ -26,12 +30,15 @@ import { RouteCaller } from "./mcp/RouteCaller.ts"
 import { BodyLimit, JsonNotFound, JsonUnmatched, OPENAPI_PATH } from "./NotFound.ts"
 import type { ConnectionLimits } from "./ratelimit/ConnectionGuard.ts"
 import { type EdgeOptions, edgeLayer } from "./ratelimit/Edge.ts"
+import { sharedBuckets } from "./ratelimit/SharedBuckets.ts"
 import { ReturnsHandlers } from "./returns/Returns.ts"
 import { ApiKeyAuthLive, RequestValidationLive } from "./security/SecurityLive.ts"
 import { PinCurrentSnapshotLive, PinSnapshotLive } from "./snapshot/Pinned.ts"
 import type { FleetSettings } from "./snapshot/FleetMember.ts"
 import { SnapshotStore } from "./snapshot/SnapshotStore.ts"
 import { warmSnapshot } from "./snapshot/Warm.ts"
+import { DrainState } from "./system/Drain.ts"
+import { FleetReadiness, Readiness } from "./system/Readiness.ts"
 import { KeyHandlers, PublicHandlers } from "./system/System.ts"
 import { DocsRoutes } from "./web/DocsRoutes.ts"
 import { LandingRoutes } from "./web/LandingRoutes.ts"
@@ -50,6 +57,16 @@ export interface ServerOptions extends EdgeOptions, ConnectionLimits {
   readonly errorLog?: ErrorLogSink
   /** The fleet (FDS_ACCOUNTS_URL's PostgreSQL decides the current batch); null: this process alone. */
   readonly fleet?: FleetSettings | null
+  /** The drain `serve` begins on SIGTERM (api/system/Drain.ts); readiness fails while it runs. */
+  readonly drain?: DrainState
+  /** The fleet's part of readiness; default: always ready. */
+  readonly fleetReadiness?: Layer.Layer<FleetReadiness>
+  /** Who may read /metrics without an internal-tier key (FDS_METRICS_ALLOW); default loopback. */
+  readonly metricsAllow?: ReadonlyArray<string>
+  /** A PostgreSQL accounts store unreachable at start is waited for (the server); default: fail. */
+  readonly waitForAccountsStore?: boolean
+  /** The server's metrics; default: a registry of its own. */
+  readonly metrics?: ServiceMetrics
 }
 
 export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: OPENAPI_PATH }).pipe(
@@ -68,13 +85,14 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: OPENAPI_PATH }
   Layer.provide([ApiKeyAuthLive, RequestValidationLive, AccountOriginLive, FiReturnsLive, PinSnapshotLive, PinCurrentSnapshotLive]),
 )
 
-const snapshotStore = (options: ServerOptions) =>
+const snapshotStore = (options: ServerOptions, metrics?: ServiceMetrics) =>
   SnapshotStore.layer({
     dir: join(options.dataDir, "snapshots"),
     pollMillis: options.pollMillis ?? 2000,
     drainMillis: options.drainMillis ?? 30_000,
     warm: warmSnapshot,
     fleet: options.fleet ?? null,
+    ...(metrics === undefined ? {} : { events: metrics.snapshotEvents }),
   })
 
 /** /mcp: the tools, which call the routes above in-process (api/mcp/). */
@@ -82,7 +100,10 @@ export const McpRoutes = McpRoute.pipe(Layer.provide(McpCalls.layer), Layer.prov
 
 /** Everything the routes need that lives outside the HTTP layer. */
 export const services = (options: ServerOptions) =>
-  Layer.mergeAll(AccountsLive(options.dataDir), snapshotStore(options), OffThreadRenderer.layer)
+  Readiness.layer(options.drain ?? new DrainState(), { lastFailureMillis: 0, lastSuccessMillis: 0 }).pipe(
+    Layer.provide(options.fleetReadiness ?? FleetReadiness.layer),
+    Layer.provideMerge(Layer.mergeAll(AccountsLive(options.dataDir), snapshotStore(options), OffThreadRenderer.layer)),
+  )
 
 /**
  * No span per request: the API has no tracing backend; with request spans disabled (and no
@@ -90,6 +111,36 @@ export const services = (options: ServerOptions) =>
  * tracing backend added later must lift this.
  */
 const NoRequestSpans = Layer.succeed(HttpMiddleware.TracerDisabledWhen)(() => true)
+
+/**
+ * The per-IP limit: the fleet's buckets in the accounts store when it is PostgreSQL (unless
+ * FDS_RATE_LIMIT_STORE=process), else this process's own; refusals counted.
+ */
+const edge = (options: ServerOptions, metrics: ServiceMetrics) =>
+  Layer.unwrap(
+    Effect.gen(function* () {
+      const db = yield* AccountsDb
+      const store = options.rateLimitStore ?? (isPostgres(db) ? "shared" : "process")
+      const limit = options.rateLimit
+      const shared = store === "shared" && limit !== undefined && isPostgres(db) ? yield* sharedBuckets(db, limit) : undefined
+      return edgeLayer(options, { rateLimited: () => metrics.rateLimited(), shared })
+    }),
+  )
+
+/** The scrape reads the served batch and readiness from the running services. */
+const watchedByMetrics = (metrics: ServiceMetrics, drain: DrainState, snapshotsDir: string) =>
+  Layer.effectDiscard(
+    Effect.gen(function* () {
+      const store = yield* SnapshotStore
+      const readiness = yield* Readiness
+      metrics.watch({
+        current: () => store.current(),
+        snapshotsDir,
+        notReady: () => Effect.runPromise(readiness.reasons),
+        draining: () => drain.draining,
+      })
+    }),
+  )
 
 /**
  * The HTTP server; its HttpServer service (with the bound address) stays in the output for tests.
@@ -101,17 +152,38 @@ const NoRequestSpans = Layer.succeed(HttpMiddleware.TracerDisabledWhen)(() => tr
  * the JSON 500 and its error line (serverErrorsLayer) are registered before all the others, so a
  * failure in any of them, or in any route, is answered and logged.
  */
-export const ServerLive = (options: ServerOptions) =>
-  HttpRouter.serve(
-    Layer.mergeAll(ApiRoutes, McpRoutes, RegisterRoutes, DocsRoutes, LandingRoutes, edgeLayer(options), JsonNotFound, JsonUnmatched, httpCachingLayer).pipe(
-      Layer.provide(serverErrorsLayer(options.errorLog)),
-    ),
+export const ServerLive = (options: ServerOptions) => {
+  const metrics = options.metrics ?? new ServiceMetrics()
+  const drain = options.drain ?? new DrainState()
+  const readiness = Readiness.layer(drain, metrics.quotaStore).pipe(Layer.provide(options.fleetReadiness ?? FleetReadiness.layer))
+  const observe = (method: string, url: string, status: number, seconds: number) =>
+    metrics.answered(routeTemplate(method, url), method, status, seconds)
+  return HttpRouter.serve(
+    Layer.mergeAll(
+      ApiRoutes,
+      McpRoutes,
+      RegisterRoutes,
+      DocsRoutes,
+      LandingRoutes,
+      metricsRoute(metrics, options.metricsAllow ?? DEFAULT_METRICS_ALLOW),
+      edge(options, metrics),
+      JsonNotFound,
+      JsonUnmatched,
+      httpCachingLayer,
+      watchedByMetrics(metrics, drain, join(options.dataDir, "snapshots")),
+    ).pipe(Layer.provide(serverErrorsLayer(options.errorLog))),
     { disableLogger: true },
   ).pipe(
     Layer.provide(NoRequestSpans),
     Layer.provide(BodyLimit),
+    Layer.provide(readiness),
+    Layer.provide(instrumentedKeyStore(metrics)),
     Layer.provide(AccountsOnStore(options.dataDir)),
+    // after the port is bound: a store that is waited for (waitForAccountsStore) leaves the start
+    // answering 503 "starting" (and /livez 200) meanwhile (api/http/RequestLog.ts)
+    Layer.provide(AccountsDb.layer(options.dataDir, { waitForStore: options.waitForAccountsStore === true })),
     // the request id and the access log are added at the Node level (api/http/RequestLog.ts)
-    Layer.provideMerge(NodeHttpServer.layer(loggedServer(options.accessLog, options), { port: options.port, host: options.host })),
-    Layer.provide(Layer.mergeAll(snapshotStore(options), accountsStore(options.dataDir), OffThreadRenderer.layer)),
+    Layer.provideMerge(NodeHttpServer.layer(loggedServer(options.accessLog, options, observe), { port: options.port, host: options.host })),
+    Layer.provide(Layer.mergeAll(snapshotStore(options, metrics), OffThreadRenderer.layer)),
   )
+}

@@ -6,6 +6,8 @@ import { Config, Effect, Layer } from "effect"
 import { AccountsDb } from "../accounts/AccountsDb.ts"
 import { KeyStore } from "../accounts/KeyStore.ts"
 import { CliError, keysCommand } from "../accounts/KeysCommand.ts"
+import { DrainState, runWithDrain } from "./system/Drain.ts"
+import { formatSettings, readSettings, SettingInvalid, secretsFromFiles } from "./system/Settings.ts"
 
 const DataDir = Config.String("FDS_DATA_DIR").pipe(Config.withDefault("./data"))
 
@@ -34,8 +36,27 @@ const listenFailure = (error: unknown, host: string, port: number): unknown => {
   return error
 }
 
+/** The drain SIGTERM begins (api/system/Drain.ts); its grace period is set from FDS_DRAIN_SECONDS. */
+const drain = new DrainState()
+
+/** `config check`: every setting, validated; the effective values (secrets as ***). */
+const configCheck = Effect.gen(function* () {
+  yield* Effect.try({ try: () => secretsFromFiles(), catch: (e) => e })
+  const settings = yield* readSettings
+  console.log(formatSettings(settings))
+})
+
 const serve = Effect.gen(function* () {
   calmYoungGeneration()
+  // every setting checked before anything starts: a bad one stops the server, named
+  yield* Effect.try({ try: () => secretsFromFiles(), catch: (e) => e })
+  yield* readSettings
+  drain.graceMillis = Math.round((yield* Config.Number("FDS_DRAIN_SECONDS").pipe(Config.withDefault(5))) * 1000)
+  const metricsAllow = (yield* Config.String("FDS_METRICS_ALLOW").pipe(Config.withDefault("127.0.0.0/8,::1")))
+    .split(",")
+    .map((p) => p.trim())
+    .filter((p) => p !== "")
+  const rateLimitStore = yield* Config.String("FDS_RATE_LIMIT_STORE").pipe(Config.withDefault("auto"))
   const dataDir = yield* DataDir
   const host = yield* Config.String("HOST").pipe(Config.withDefault("127.0.0.1"))
   // 0 = an ephemeral port (tests); Config.Port refuses it.
@@ -61,6 +82,10 @@ const serve = Effect.gen(function* () {
       port,
       trustedProxies,
       rateLimit: perSecond > 0 ? { perSecond, burst: Math.max(1, burst) } : undefined,
+      rateLimitStore: rateLimitStore === "auto" ? undefined : (rateLimitStore as "shared" | "process"),
+      metricsAllow,
+      drain,
+      waitForAccountsStore: true,
       ...limits,
       fleet,
     }),
@@ -84,6 +109,8 @@ const [command, sub, ...rest] = process.argv.slice(2)
 const program: Effect.Effect<void, unknown> =
   command === "serve"
     ? serve
+    : command === "config" && sub === "check"
+      ? configCheck
     : command === "keys"
       ? keys(sub, rest)
       : command === "mcp"
@@ -98,12 +125,16 @@ const describe = (e: unknown): string => {
   return cause === "" ? tag : `${tag}: ${cause}`
 }
 
-NodeRuntime.runMain(
+// the server drains on SIGTERM (exit 0); the commands stop at once
+const run = command === "serve" ? runWithDrain(drain) : NodeRuntime.runMain
+run(
   program.pipe(
     Effect.catch((e) =>
       Effect.sync(() => {
         console.error(`fds: ${describe(e)}`)
         process.exitCode = e instanceof CliError ? e.exitCode : 2
+        // a bad setting stops the server before it listens: exit now, whatever was started
+        if (e instanceof SettingInvalid) process.exit(2)
       }),
     ),
   ),

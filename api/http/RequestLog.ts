@@ -16,6 +16,7 @@ import { parseKey } from "../../accounts/ApiKey.ts"
 import { type ConnectionLimits, guardConnections, timeoutOptions } from "../ratelimit/ConnectionGuard.ts"
 import { isAccountPath } from "../web/Cors.ts"
 import { recent, requestUrl } from "./Recent.ts"
+import { routePath } from "./RoutePath.ts"
 import { decodedLoosely, holdsKey, SECRET_QUERY_NAMES } from "./Secrets.ts"
 
 const SAFE_ID = /^[A-Za-z0-9._-]{1,64}$/
@@ -131,8 +132,14 @@ export const CLIENT_CLOSED = 499
  * collection (≈3 MB copied per scavenge under load): `make bench` measured ~25–40 % more
  * requests per second without it.
  */
+/** Paths answered but not logged per request: the probes and the metrics, asked every few seconds. */
+export const UNLOGGED_PATHS: ReadonlySet<string> = new Set(["/livez", "/readyz", "/metrics"])
+
+/** Told of every answer (the metrics): method as asked, target, status sent (499: none), seconds. */
+export type AnswerObserver = (method: string, url: string, status: number, seconds: number) => void
+
 export const accessLogListener =
-  (sink: AccessLogSink = stdoutSink) =>
+  (sink: AccessLogSink = stdoutSink, observe?: AnswerObserver) =>
   (request: IncomingMessage, response: ServerResponse): void => {
     const started = performance.now()
     const method = request.method ?? "" // as asked (headAsGet changes a HEAD to GET for the application)
@@ -141,14 +148,18 @@ export const accessLogListener =
     request.headers[REQUEST_ID_HEADER] = id
     response.setHeader(REQUEST_ID_HEADER, id)
     response.once("close", () => {
+      const status = response.headersSent ? response.statusCode : CLIENT_CLOSED
+      const url = request.url ?? "/"
+      observe?.(method, url, status, (performance.now() - started) / 1000)
+      if (UNLOGGED_PATHS.has(routePath(url) ?? "")) return
       sink({
         time: new Date().toISOString(),
         level: "info",
         msg: "request",
         method,
-        path: loggablePath(request.url ?? "/"),
+        path: loggablePath(url),
         // the status the client was sent (all of the answer or part of it); 499 when nothing was
-        status: response.headersSent ? response.statusCode : CLIENT_CLOSED,
+        status,
         duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
         request_id: id,
         key_lookup: keyLookupOf(request.headers as Readonly<Record<string, string | undefined>>),
@@ -164,10 +175,10 @@ export const accessLogListener =
  * and logged as one, whatever `upgrade` listener effect's Node server adds. Slow and greedy
  * clients meet the limits of api/ratelimit/ConnectionGuard.ts.
  */
-export const loggedServer = (sink?: AccessLogSink, limits?: ConnectionLimits) => (): Server => {
+export const loggedServer = (sink?: AccessLogSink, limits?: ConnectionLimits, observe?: AnswerObserver) => (): Server => {
   const server = createServer({ shouldUpgradeCallback: () => false, ...timeoutOptions(limits) })
   guardConnections(server, limits)
-  const listener = accessLogListener(sink)
+  const listener = accessLogListener(sink, observe)
   for (const event of ["request", "checkContinue"] as const) {
     server.on(event, listener)
     server.on(event, headAsGet)
@@ -177,6 +188,12 @@ export const loggedServer = (sink?: AccessLogSink, limits?: ConnectionLimits) =>
     const ours = server.listenerCount(event) + 1
     server.on(event, (request: IncomingMessage, response: ServerResponse) => {
       if (server.listenerCount(event) > ours) return
+      if (routePath(request.url ?? "/") === "/livez") {
+        // alive while it starts (the accounts store may be awaited for a long time): only not ready
+        response.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" })
+        response.end(JSON.stringify({ status: "alive" }))
+        return
+      }
       const body = JSON.stringify({
         error: "starting",
         status: 503,
@@ -188,6 +205,14 @@ export const loggedServer = (sink?: AccessLogSink, limits?: ConnectionLimits) =>
     })
   }
   server.on("clientError", answerClientError)
+  // the address is known before the routes attach (effect's "Listening on" comes once they have):
+  // a start that waits for the accounts store is reachable (/livez) and says where
+  server.once("listening", () => {
+    const address = server.address()
+    if (typeof address !== "object" || address === null) return
+    const host = address.family === "IPv6" ? `[${address.address}]` : address.address
+    console.error(JSON.stringify({ time: new Date().toISOString(), level: "info", msg: "port bound; routes attach once the stores are open", url: `http://${host}:${address.port}` }))
+  })
   return server
 }
 

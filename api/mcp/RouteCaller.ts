@@ -6,7 +6,7 @@
  * (stdio), so the routes' key middleware is a pass-through here.
  */
 import { NodeHttpServer } from "@effect/platform-node"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import type { KeyRecord } from "../../accounts/KeyStore.ts"
@@ -20,6 +20,7 @@ import { ApiKeyAuth, CurrentKey } from "../security/Security.ts"
 import { RequestValidationLive } from "../security/SecurityLive.ts"
 import { PinSnapshotLive } from "../snapshot/Pinned.ts"
 import { type Lease, SnapshotStore } from "../snapshot/SnapshotStore.ts"
+import { Readiness } from "../system/Readiness.ts"
 import { PublicHandlers } from "../system/System.ts"
 import { McpApi } from "./McpApi.ts"
 
@@ -70,6 +71,8 @@ export class RouteCaller extends Context.Service<
     Effect.gen(function* () {
       const store = yield* SnapshotStore
       const renderer = yield* OffThreadRenderer
+      // /health's status: the server's readiness when there is a server, else (stdio) ready
+      const readiness = Option.getOrElse(yield* Effect.serviceOption(Readiness), () => Readiness.of({ reasons: Effect.succeed([]) }))
       // A router of its own: with the server's memo map the routes would land in the server's router.
       const app = yield* HttpRouter.toHttpEffect(routes.pipe(Layer.provide(NodeHttpServer.layerHttpServices))).pipe(
         Effect.provideService(Layer.CurrentMemoMap, Layer.makeMemoMapUnsafe()),
@@ -87,6 +90,7 @@ export class RouteCaller extends Context.Service<
           Effect.provideService(HttpServerRequest.HttpServerRequest, request),
           Effect.provideService(SnapshotStore, pinnedStore(store, lease)),
           Effect.provideService(OffThreadRenderer, renderer),
+          Effect.provideService(Readiness, readiness),
           Effect.scoped,
           Effect.flatMap((response) =>
             Effect.promise(async (): Promise<RouteAnswer> => {

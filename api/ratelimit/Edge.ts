@@ -9,12 +9,19 @@
 import { Clock, Effect, Option, Result } from "effect"
 import { HttpMiddleware, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { IpNetwork, NetAddress } from "effect/net"
+import { routePath } from "../http/RoutePath.ts"
 import { cors, corsHeaders } from "../web/Cors.ts"
 import { TokenBuckets } from "./TokenBucket.ts"
 
 export interface EdgeOptions {
   /** Absent: no per-IP limit (embedding in tests); `./fds serve` always sets it. */
   readonly rateLimit?: { readonly perSecond: number; readonly burst: number } | undefined
+  /**
+   * Where the buckets are kept: "process" (this process's memory) or "shared" (the accounts
+   * store's PostgreSQL, so that the limit holds across replicas; SharedBuckets.ts). Default:
+   * "shared" when the store is PostgreSQL, else "process".
+   */
+  readonly rateLimitStore?: "process" | "shared" | undefined
   /** Addresses or CIDR networks of reverse proxies whose X-Forwarded-For is believed. */
   readonly trustedProxies?: ReadonlyArray<string> | undefined
 }
@@ -58,27 +65,45 @@ const tooMany = (request: HttpServerRequest.HttpServerRequest, limit: { readonly
     { status: 429, headers: { "retry-after": "1", ...corsHeaders(request) } },
   )
 
+/** Takes a token for an address: true = served. A shared store answers asynchronously. */
+export type TakeToken = (key: string, nowMs: number) => boolean | Promise<boolean>
+
+/** The probes and the metrics: a balancer's checks from one address must never be refused. */
+const UNLIMITED = new Set(["/livez", "/readyz", "/metrics"])
+
 const limited = <E, R>(
-  buckets: TokenBuckets,
+  take: TakeToken,
   limit: { readonly perSecond: number; readonly burst: number },
+  onRefused: () => void,
   app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
 ) =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
+    if (UNLIMITED.has(routePath(request.url) ?? "")) return yield* app
     const now = yield* Clock.currentTimeMillis
-    if (!buckets.take(clientAddress(request), now)) return tooMany(request, limit)
+    const taken = take(clientAddress(request), now)
+    const served = typeof taken === "boolean" ? taken : yield* Effect.promise(() => taken)
+    if (!served) {
+      onRefused()
+      return tooMany(request, limit)
+    }
     return yield* app
   })
 
-/** The edge as a global router middleware. */
-export const edgeLayer = (options: EdgeOptions) =>
+/**
+ * The edge as a global router middleware. `shared`: the buckets of the fleet (SharedBuckets.ts)
+ * when they are kept in the accounts store, else each process keeps its own.
+ */
+export const edgeLayer = (options: EdgeOptions, hooks: { readonly rateLimited?: () => void; readonly shared?: TakeToken | undefined } = {}) =>
   HttpRouter.middleware(
     Effect.sync(() => {
       const forwarded = HttpMiddleware.xForwardedHeaders({ trustedProxies: parseNetworks(options.trustedProxies ?? []) })
       const limit = options.rateLimit
       if (limit === undefined) return (app: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>) => forwarded(cors(app))
-      const buckets = new TokenBuckets(limit)
-      return (app: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>) => forwarded(limited(buckets, limit, cors(app)))
+      const local = new TokenBuckets(limit)
+      const take: TakeToken = hooks.shared ?? ((key, now) => local.take(key, now))
+      const onRefused = hooks.rateLimited ?? (() => {})
+      return (app: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>) => forwarded(limited(take, limit, onRefused, cors(app)))
     }),
     { global: true },
   )

@@ -91,10 +91,17 @@ export interface SnapshotStoreOptions {
    * logged and the snapshot swaps in all the same.
    */
   readonly warm?: (snapshot: WarmSnapshot, stillWanted: () => boolean) => Promise<void>
+  /** Told of each swap (seconds from the check's start to the swap) and each failed check (for the metrics). */
+  readonly events?: SnapshotEvents
   /** The fleet's settings (FDS_ACCOUNTS_URL set): the current batch is the fleet's (FleetMember.ts). */
   readonly fleet?: FleetSettings | null
   /** How long the store waits at start for the fleet's current batch before the API binds (default 10 s). */
   readonly fleetSettleMillis?: number
+}
+
+export interface SnapshotEvents {
+  readonly swapped: (seconds: number) => void
+  readonly checkFailed: () => void
 }
 
 /**
@@ -132,6 +139,8 @@ export class SnapshotStore extends Context.Service<
     readonly lookup: (batchId: string) => Effect.Effect<PublishedBatch | null, ServiceUnavailable>
     /** The published batches, newest first, from the ledger (none without one); 503 when it cannot be read. */
     readonly published: Effect.Effect<ReadonlyArray<PublishedBatch>, ServiceUnavailable>
+    /** Why the ledger cannot be read now, or null (two stats while it is unchanged; for readiness). */
+    readonly ledgerError: () => string | null
     /** The snapshots folder (the files and their manifests). */
     readonly dir: string
     /** The past snapshot files open now (at most FDS_PAST_BATCHES_OPEN). */
@@ -233,6 +242,7 @@ export class SnapshotStore extends Context.Service<
           refresh: Effect.promise(() => state.refresh()),
           leaseBatch,
           published,
+          ledgerError: () => ledger.view().error,
           dir: options.dir,
           pastOpen: () => past.openFiles(),
           lookup: (batchId) =>

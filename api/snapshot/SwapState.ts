@@ -312,6 +312,7 @@ export class SwapState {
         return
       }
       this.serve(next)
+      this.options.events?.swapped((performance.now() - pending.began) / 1000)
       log("info", "snapshot swapped in", { file, generation: next.generation, ...timing })
       if (pending.purpose === "fallback") {
         log("warn", "serving the newest published snapshot that passes its checks instead of what CURRENT names", {
@@ -346,7 +347,9 @@ export class SwapState {
     const standby = this.standby
     if (standby === null || standby.file !== file || this.stopped) return false
     this.standby = null
+    const began = performance.now()
     this.serve(standby)
+    this.options.events?.swapped((performance.now() - began) / 1000)
     log("info", "snapshot swapped in", { file, generation: standby.generation, purpose: "fleet" })
     this.lookAtCurrent()
     return true
@@ -355,6 +358,7 @@ export class SwapState {
   /** Records the refusal and logs it truthfully; a served file that failed its re-check stops serving. Then looks again. */
   private refuse(pending: PendingCheck, error: string): Promise<void> {
     this.refused.set(pending.file, { signature: pending.signature, reason: error })
+    this.options.events?.checkFailed()
     this.verified.forget(pending.file)
     const loaded = this.loaded
     if (pending.purpose === "recheck" && loaded !== null && loaded.file === pending.file) {

@@ -3,6 +3,7 @@
 import { statSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { Clock, Config, Effect } from "effect"
+import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, HttpApiSchema } from "effect/http-api"
 import { KeyStore } from "../../accounts/KeyStore.ts"
 import { ServiceUnavailable } from "../../schemas/ApiErrors.ts"
@@ -12,6 +13,7 @@ import { type HealthInput, healthReasons, healthState, type PipelineStatus, read
 import { Api } from "../Api.ts"
 import { CurrentKey } from "../security/Security.ts"
 import { type Loaded, SnapshotStore } from "../snapshot/SnapshotStore.ts"
+import { NOT_READY_RETRY_AFTER, Readiness } from "./Readiness.ts"
 
 /** Hours after the end of the batch date before the data counts as stale (see snapshots/Status.ts). */
 const StaleAfterHours = Config.Number("FDS_STALE_AFTER_HOURS").pipe(Config.withDefault(36))
@@ -52,26 +54,45 @@ const servedHealth = (loaded: Loaded, faults: ReadonlyArray<string>) =>
     return { status: healthState(input), reasons: healthReasons(input), sources: sourcesHealth(status, nowMillis) }
   })
 
+/** A probe's or /health's 503: its body as given, Retry-After, never cached. */
+const notReadyAnswer = (body: unknown) =>
+  HttpServerResponse.jsonUnsafe(body, {
+    status: 503,
+    headers: { "retry-after": String(NOT_READY_RETRY_AFTER), "cache-control": "no-store" },
+  })
+
+const noStore = { headers: { "cache-control": "no-store" } }
+
 export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
-  handlers.handle("health", () =>
-    Effect.gen(function* () {
-      const store = yield* SnapshotStore
-      const loaded = store.current()
-      if (loaded === null) {
-        const faults = store.faults()
-        return {
-          status: "unavailable" as const,
-          last_scraped_date: null,
-          batch_id: null,
-          total_records: 0,
-          reasons: faults.length > 0 ? [...faults] : ["nothing is published yet"],
-          sources: [],
-        }
-      }
-      const health = yield* servedHealth(loaded, store.faults())
-      return { ...health, last_scraped_date: loaded.reader.batchDate, batch_id: batchIdOfFile(loaded.file), total_records: loaded.totalRecords }
-    }),
-  ),
+  handlers
+    .handle("health", () =>
+      Effect.gen(function* () {
+        const store = yield* SnapshotStore
+        const notReady = yield* (yield* Readiness).reasons
+        const loaded = store.current()
+        const health =
+          loaded === null
+            ? { status: "unavailable" as const, last_scraped_date: null, batch_id: null, total_records: 0, reasons: [] as ReadonlyArray<string>, sources: [] }
+            : {
+                ...(yield* servedHealth(loaded, store.faults())),
+                last_scraped_date: loaded.reader.batchDate,
+                batch_id: batchIdOfFile(loaded.file),
+                total_records: loaded.totalRecords,
+              }
+        if (notReady.length === 0) return health
+        // the body says why as well: the readiness reasons join its own
+        const reasons = [...health.reasons, ...notReady.filter((r) => !health.reasons.includes(r))]
+        return notReadyAnswer({ ...health, status: "unavailable", reasons })
+      }),
+    )
+    .handle("livez", () => Effect.succeed(HttpServerResponse.jsonUnsafe({ status: "alive" }, noStore)))
+    .handle("readyz", () =>
+      Effect.gen(function* () {
+        const reasons = yield* (yield* Readiness).reasons
+        if (reasons.length > 0) return notReadyAnswer({ status: "not_ready", reasons })
+        return HttpServerResponse.jsonUnsafe({ status: "ready", reasons: [] }, noStore)
+      }),
+    ),
 )
 
 export const KeyHandlers = HttpApiBuilder.group(Api, "key", (handlers) =>

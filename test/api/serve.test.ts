@@ -58,10 +58,10 @@ describe("./fds serve", () => {
   it("refuses a headers timeout longer than the request timeout, and a negative cap", async () => {
     const longer = await serveUntilExit({ PORT: "0", FDS_HEADERS_TIMEOUT_MS: "40000", FDS_REQUEST_TIMEOUT_MS: "30000" })
     expect(longer.code).toBe(2)
-    expect(longer.stderr).toContain("fds: FDS_HEADERS_TIMEOUT_MS (40000) must not exceed FDS_REQUEST_TIMEOUT_MS (30000)")
+    expect(longer.stderr).toContain("fds: FDS_HEADERS_TIMEOUT_MS=40000 is not valid: at most FDS_REQUEST_TIMEOUT_MS (30000)")
     const negative = await serveUntilExit({ PORT: "0", FDS_MAX_CONNECTIONS_PER_IP: "-1" })
     expect(negative.code).toBe(2)
-    expect(negative.stderr).toContain("FDS_MAX_CONNECTIONS_PER_IP must be a whole number ≥ 0, got -1")
+    expect(negative.stderr).toContain("fds: FDS_MAX_CONNECTIONS_PER_IP=-1 is not valid: a whole number ≥ 0 (0: no cap)")
   }, 30_000)
 
   it("applies FDS_MAX_CONNECTIONS_PER_IP and FDS_HEADERS_TIMEOUT_MS", async () => {

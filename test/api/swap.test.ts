@@ -202,7 +202,8 @@ describe("a server started before anything is published", () => {
 
   it("answers 503 with Retry-After on data routes and 'unavailable' on /health, then serves once A is published", async () => {
     const h = await get(server.url + "/health")
-    expect(h.status).toBe(200)
+    expect(h.status).toBe(503)
+    expect(header(h, "retry-after")).toBe("5")
     expect(h.body).toMatchObject({ status: "unavailable", last_scraped_date: null })
 
     const res = await get(server.url + "/api/asset_providers", { "x-api-key": key.key })

@@ -174,6 +174,9 @@ export const SPEC_OPERATIONS: ReadonlyArray<SpecOperation> = [
  * test/batches/.
  */
 export const LATER_OPERATIONS: ReadonlyArray<SpecOperation> = [
+  // the probes (public)
+  { method: "get", path: "/livez", params: [], security: N },
+  { method: "get", path: "/readyz", params: [], security: N },
   { method: "get", path: "/api/batches", params: ["query:limit", "query:offset"], security: K },
   { method: "get", path: "/api/batches/{batch_id}", params: ["path:batch_id"], security: K, errors: ["404"] },
   // the corrections feed

@@ -42,8 +42,10 @@ const healthOf = async (dataDir: string): Promise<{ status: string; last_scraped
   const server = await startServer({ dataDir })
   try {
     const res = await get(server.url + "/health")
-    expect(res.status).toBe(200)
-    return res.body as { status: string; last_scraped_date: string | null }
+    const body = res.body as { status: string; last_scraped_date: string | null }
+    // HTTP 503 exactly when nothing can be served (api/system/Readiness.ts)
+    expect(res.status).toBe(body.status === "unavailable" ? 503 : 200)
+    return body
   } finally {
     await server.close()
   }

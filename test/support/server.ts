@@ -38,6 +38,8 @@ export const startServer = async (options: {
   readonly env?: Record<string, string>
   /** The per-IP limit (`./fds serve` always sets one); none by default. */
   readonly rateLimit?: EdgeOptions["rateLimit"]
+  /** Who may read /metrics without an internal key (FDS_METRICS_ALLOW); loopback by default. */
+  readonly metricsAllow?: ReadonlyArray<string>
 }): Promise<RunningServer> => {
   const scope = Effect.runSync(Scope.make())
   const server = ServerLive({
@@ -49,6 +51,7 @@ export const startServer = async (options: {
     ...(options.pollMillis === undefined ? {} : { pollMillis: options.pollMillis }),
     ...(options.drainMillis === undefined ? {} : { drainMillis: options.drainMillis }),
     ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
+    ...(options.metricsAllow === undefined ? {} : { metricsAllow: options.metricsAllow }),
   })
   const layer =
     options.env === undefined

@@ -1,0 +1,67 @@
+/**
+ * Settings checked at start (`node api/main.ts serve` and `config check`, what ./fds runs): a bad
+ * value stops the server before it listens with one line naming the variable, the value (`***`
+ * for a secret) and what it accepts, exit 2; `config check` prints the effective settings with
+ * secrets as ***; secrets can come from `<NAME>_FILE`.
+ */
+import { execFile } from "node:child_process"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { promisify } from "node:util"
+import { afterAll, describe, expect, it } from "vitest"
+import { main, root } from "../replicas/support/replica.ts"
+
+const dir = mkdtempSync(join(tmpdir(), "fds-settings-"))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+/** Runs `node api/main.ts <args>` with `env`: exit code, stdout, stderr. */
+const run = (args: ReadonlyArray<string>, env: Record<string, string>) =>
+  promisify(execFile)(process.execPath, [main, ...args], { cwd: root, env: { ...process.env, FDS_DATA_DIR: dir, PORT: "0", ...env }, timeout: 30_000 }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+  )
+
+describe("settings validated at start", () => {
+  it.each([
+    ["PORT", "notaport", "fds: PORT=notaport is not valid: a whole number from 0 to 65535 (0: any free port)"],
+    ["FDS_RATE_LIMIT_PER_SECOND", "abc", "fds: FDS_RATE_LIMIT_PER_SECOND=abc is not valid: requests per second per address, a number ≥ 0 (0: no limit)"],
+    ["FDS_STALE_AFTER_HOURS", "xyz", "fds: FDS_STALE_AFTER_HOURS=xyz is not valid: hours, a number > 0"],
+    ["FDS_DRAIN_SECONDS", "-1", "fds: FDS_DRAIN_SECONDS=-1 is not valid"],
+    ["FDS_METRICS_ALLOW", "10.0.0.0/99", "fds: FDS_METRICS_ALLOW=10.0.0.0/99 is not valid: comma-separated addresses or CIDR networks"],
+  ])("serve stops before listening on %s=%s, naming it", async (name, value, line) => {
+    const { code, stderr } = await run(["serve"], { [name]: value })
+    expect(code).toBe(2)
+    expect(stderr).toContain(line)
+    expect(stderr).not.toContain("Listening")
+    expect(stderr).not.toContain("ConfigError")
+  })
+
+  it("a bad secret is named, never printed", async () => {
+    const { code, stderr } = await run(["serve"], { FDS_ACCOUNTS_URL: "mysql://admin:hunter2-secret@db/x" })
+    expect(code).toBe(2)
+    expect(stderr).toContain("fds: FDS_ACCOUNTS_URL=*** is not valid: a postgres:// or postgresql:// URL")
+    expect(stderr).not.toContain("hunter2")
+  })
+
+  it("config check prints the effective settings, secrets as ***, and exits 2 on a bad one", async () => {
+    const secretFile = join(dir, "secret")
+    writeFileSync(secretFile, "a-service-secret-of-at-least-32-bytes-long\n")
+    const ok = await run(["config", "check"], { FDS_SECRET_FILE: secretFile, FDS_DRAIN_SECONDS: "12", PORT: "9090" })
+    expect(ok.code).toBe(0)
+    expect(ok.stdout).toContain("PORT=9090\n")
+    expect(ok.stdout).toContain("FDS_DRAIN_SECONDS=12\n")
+    expect(ok.stdout).toContain("FDS_SECRET=***\n")
+    expect(ok.stdout).toContain("FDS_RATE_LIMIT_PER_SECOND=10  (default)")
+    expect(ok.stdout).not.toContain("a-service-secret")
+    const bad = await run(["config", "check"], { PORT: "70000" })
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain("fds: PORT=70000 is not valid")
+    const missing = await run(["config", "check"], { FDS_ACCOUNTS_URL_FILE: join(dir, "nowhere") })
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toContain(`fds: FDS_ACCOUNTS_URL_FILE=${join(dir, "nowhere")} is not valid: a readable file (ENOENT)`)
+    const both = await run(["config", "check"], { FDS_SECRET: "x".repeat(40), FDS_SECRET_FILE: secretFile })
+    expect(both.code).toBe(2)
+    expect(both.stderr).toContain("not both FDS_SECRET and FDS_SECRET_FILE")
+  })
+})
