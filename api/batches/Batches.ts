@@ -19,6 +19,7 @@ const attributes = (batch: PublishedBatch, dir: string, served: string | null) =
   built_at: batch.builtAt,
   published_at: batch.publishedAt,
   superseded_at: batch.supersededAt,
+  current_intervals: batch.currentIntervals,
   pipeline_version: batch.pipelineVersion,
   input_count: batch.inputCount,
   retained: existsSync(join(dir, batch.file)),
