@@ -60,10 +60,20 @@ $(HAPROXY):
 	elif command -v sudo >/dev/null; then sudo apt-get update && sudo apt-get install -y --no-install-recommends haproxy; \
 	else echo "haproxy is missing: run 'apt-get install haproxy' as root"; exit 1; fi
 
+# The systemd units' test (test/ops/systemdUnits.test.ts) runs `systemd-analyze verify` on
+# ops/systemd/: Debian's systemd (~3 MB; verify needs no running systemd, it works in a container),
+# installed once when missing, as root or through sudo. Without it the test checks the units itself.
+SYSTEMD_ANALYZE := /usr/bin/systemd-analyze
+$(SYSTEMD_ANALYZE):
+	@echo "installing Debian's systemd for systemd-analyze verify"
+	@if [ "$$(id -u)" = 0 ]; then apt-get update && apt-get install -y --no-install-recommends systemd; \
+	elif command -v sudo >/dev/null; then sudo apt-get update && sudo apt-get install -y --no-install-recommends systemd; \
+	else echo "systemd-analyze is missing: run 'apt-get install systemd' as root"; exit 1; fi
+
 run: $(DEPS)
 	./fds demo
 
-test: $(DEPS) $(OPENAPI_TS) $(CHROMIUM) $(POSTGRES_STAMP) $(HAPROXY)
+test: $(DEPS) $(OPENAPI_TS) $(CHROMIUM) $(POSTGRES_STAMP) $(HAPROXY) $(SYSTEMD_ANALYZE)
 	vitest run $(VITEST_ARGS)
 
 check: $(DEPS)

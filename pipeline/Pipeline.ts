@@ -13,7 +13,8 @@ import { Clock, Effect, Exit, Layer, Schema } from "effect"
 import { dateToInt, intToDate } from "../schemas/Dates.ts"
 import { publishCurrent, readCurrent } from "../snapshots/Pointer.ts"
 import { applyRetention } from "../snapshots/Retention.ts"
-import { readStatus, type SourceReport, writeStatus } from "../snapshots/Status.ts"
+import { thisRunProcess } from "../snapshots/RunLiveness.ts"
+import { killedStatus, type PipelineStatus, readStatus, readStatusFile, STATUS, type SourceReport, writeStatus } from "../snapshots/Status.ts"
 import { buildSnapshot, type LoadedInputs, loadInputs, type Progress } from "./Build.ts"
 import { collectFolder, collectHttp, type WaitingDataSet } from "./Collect.ts"
 import { failureText } from "./Failure.ts"
@@ -141,11 +142,46 @@ export const runPipeline = (options: RunOptions): Effect.Effect<RunOutcome, Batc
 export const runPipelineLive = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedError> =>
   recordingStatus(options.dataDir, runBatch(options).pipe(Effect.provide(dataFolderStores(options.dataDir))))
 
+/**
+ * Marks the run `running` in STATUS.json (with its process) before it does any work, and writes
+ * its outcome when it ends. A `running` status left by a run that died (the next run holds its
+ * lock now) is reported: written as `killed` first, and said on stderr.
+ */
 const recordingStatus = <R>(dataDir: string, run: Effect.Effect<RunOutcome, BatchRejectedError, R>): Effect.Effect<RunOutcome, BatchRejectedError, R> =>
   Effect.gen(function* () {
     const startedAt = yield* Clock.currentTimeMillis
-    return yield* run.pipe(Effect.onExit((exit) => recordStatus(dataDir, startedAt, exit)))
+    const previous = markRunning(paths(dataDir).snapshots, startedAt)
+    return yield* run.pipe(Effect.onExit((exit) => recordStatus(dataDir, startedAt, exit, previous)))
   })
+
+/** Writes `running`; returns the status it replaced (a dead run's written as `killed`), or null. */
+const markRunning = (dir: string, startedAt: number): PipelineStatus | null => {
+  try {
+    mkdirSync(dir, { recursive: true })
+    let previous = readStatus(dir)
+    if (previous?.outcome === "running") previous = killedStatus(previous) // this run holds the lock: that one is gone
+    if (previous?.outcome === "killed" && readStatusFile(dir)?.outcome === "running") {
+      writeStatus(dir, previous)
+      console.error(`fds: warning: the previous pipeline run was killed: ${previous.reason}`)
+    }
+    writeStatus(dir, {
+      outcome: "running",
+      batch_date: previous?.batch_date ?? null,
+      file: readCurrent(dir),
+      reason: null,
+      started_at: new Date(startedAt).toISOString(),
+      finished_at: null,
+      pipeline_version: PIPELINE_VERSION,
+      process: thisRunProcess(),
+      ...(previous?.sources === undefined ? {} : { sources: previous.sources }),
+    })
+    return previous
+  } catch (e) {
+    // A full disk may refuse the status; the run goes on (its end says what it did).
+    console.error(JSON.stringify({ level: "error", msg: "STATUS.json not written", error: String(e) }))
+    return null
+  }
+}
 
 const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedError, RunStores> =>
   Effect.gen(function* () {
@@ -351,11 +387,22 @@ const activeSeries = (file: string, batchDate: string): ActiveSeries[] => {
 export const withoutFi = (reason: string): string =>
   `published without its FI/ETF part (the /api/fi routes and vehicle=etf|investment_fund answer 503 fi_unavailable; /health is degraded): ${reason}`
 
-/** Writes STATUS.json for /health; a run that was interrupted (daemon stopped) changed nothing and reports nothing. */
-const recordStatus = (dataDir: string, startedAt: number, exit: Exit.Exit<RunOutcome, BatchRejectedError>) =>
+/**
+ * Writes STATUS.json for /health; a run that was interrupted (daemon stopped) changed nothing and
+ * puts back the status it found.
+ */
+const recordStatus = (dataDir: string, startedAt: number, exit: Exit.Exit<RunOutcome, BatchRejectedError>, found: PipelineStatus | null) =>
   Effect.gen(function* () {
-    if (Exit.hasInterrupts(exit)) return
     const dir = paths(dataDir).snapshots
+    if (Exit.hasInterrupts(exit)) {
+      try {
+        if (found !== null) writeStatus(dir, found)
+        else rmSync(join(dir, STATUS), { force: true })
+      } catch (e) {
+        console.error(JSON.stringify({ level: "error", msg: "STATUS.json not written", error: String(e) }))
+      }
+      return
+    }
     const finishedAt = yield* Clock.currentTimeMillis
     const error = Exit.isFailure(exit) ? exit.cause.reasons.find((r) => r._tag === "Fail")?.error : undefined
     const times = { started_at: new Date(startedAt).toISOString(), finished_at: new Date(finishedAt).toISOString(), pipeline_version: PIPELINE_VERSION }

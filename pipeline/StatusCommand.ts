@@ -17,7 +17,11 @@ export const statusText = (dataDir: string, today: string): string => {
   const status = readStatus(join(dataDir, "snapshots"))
   if (status === null) return `no pipeline run has written ${join(dataDir, "snapshots", "STATUS.json")} yet`
   const head =
-    `last run: ${status.outcome} ${status.batch_date ?? "(no batch date)"} at ${status.finished_at}` +
+    (status.outcome === "running"
+      ? `running since ${status.started_at}${status.process === undefined ? "" : ` (pid ${status.process.pid})`}; the last batch ${status.batch_date ?? "(none)"}`
+      : status.outcome === "killed"
+        ? `last run: killed (started ${status.started_at}); the last batch ${status.batch_date ?? "(none)"}`
+        : `last run: ${status.outcome} ${status.batch_date ?? "(no batch date)"} at ${status.finished_at}`) +
     (status.file === null ? "" : `, serving ${status.file}`) +
     (status.reason === null ? "" : `\n  ${status.reason}`)
   const sources: ReadonlyArray<SourceReport> = status.sources ?? []

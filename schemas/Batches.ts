@@ -36,15 +36,27 @@ export const BatchId = Schema.String.check(
 
 const Instant = Schema.String.annotate({ description: "An instant, ISO 8601 in UTC (as the ledger recorded it)" })
 
+export const CurrentInterval = Schema.Struct({
+  from: Instant.annotate({ description: "When it became the published batch (a publish, or a rollback to it)" }),
+  to: Schema.NullOr(Instant).annotate({ description: "When another batch replaced it (a later publish or a rollback); null while it is current" }),
+}).annotate({
+  identifier: "CurrentInterval",
+  description: "A span during which the batch was the published one: from ≤ t < to. Over all batches the spans never overlap",
+})
+
 export const BatchAttributes = Schema.Struct({
   batch_date: Schema.String.annotate({ description: "The date the batch is of (YYYY-MM-DD): its data runs through that day" }),
   content_hash: Schema.String.annotate({
     description: "SHA-256 (hex) of the snapshot's content, as its manifest and the ledger record it (docs/snapshot-format.md)",
   }),
   built_at: Schema.NullOr(Instant).annotate({ description: "When its build was recorded; null when the ledger has no build of it" }),
-  published_at: Instant.annotate({ description: "When it was first published (CURRENT named it)" }),
+  published_at: Instant.annotate({ description: "When it was first published (CURRENT named it): the start of its first interval" }),
   superseded_at: Schema.NullOr(Instant).annotate({
-    description: "When another batch last replaced it as the published one (a later publish or a rollback); null while it is the ledger's latest",
+    description: "The end of its last interval: when another batch last replaced it (a later publish or a rollback); null while it is current",
+  }),
+  current_intervals: Schema.Array(CurrentInterval).annotate({
+    description:
+      "Every span during which it was the published batch, oldest first (a rollback to it opens another): at any instant exactly one batch's interval holds it. The batch as known at instant t is the one with from ≤ t < to",
   }),
   pipeline_version: Schema.NullOr(Schema.String).annotate({ description: "The pipeline version that built it" }),
   input_count: Schema.NullOr(Schema.Int).annotate({ description: "How many raw CMF files it was built from" }),

@@ -38,6 +38,13 @@ export const publishedNewestFirst = (ledgerPath: string): ReadonlyArray<Publishe
   }
 }
 
+/** A span of time during which CURRENT named a batch: from the event that made it current to the one that replaced it. */
+export interface CurrentInterval {
+  readonly from: string
+  /** Null while it is current. */
+  readonly to: string | null
+}
+
 /** A published batch as the ledger tells it (the batch id is the file name without `.sqlite`). */
 export interface PublishedBatch {
   readonly id: string
@@ -46,10 +53,16 @@ export interface PublishedBatch {
   readonly contentHash: string
   /** When the build that made the file was recorded (BatchBuilt); null without one. */
   readonly builtAt: string | null
-  /** When it was first published (BatchPublished). */
+  /** When it was first published (BatchPublished): the start of its first interval. */
   readonly publishedAt: string
-  /** When CURRENT last moved from it to another file (a publish or a rollback); null while the ledger's last move names it. */
+  /** The end of its last interval; null while it is current. */
   readonly supersededAt: string | null
+  /**
+   * Every span during which it was current, oldest first: a rollback to it opens another one. The
+   * intervals of all batches tile the time since the first publish: at any instant exactly one
+   * batch was current.
+   */
+  readonly currentIntervals: ReadonlyArray<CurrentInterval>
   readonly pipelineVersion: string | null
   readonly inputCount: number | null
 }
@@ -69,14 +82,20 @@ interface Payload {
   readonly inputs?: unknown
 }
 
+type Building = { -readonly [K in keyof PublishedBatch]: PublishedBatch[K] } & { currentIntervals: CurrentInterval[] }
+
 /**
- * Every published batch, newest first (by first publication). A file rolled back to is current
- * again: the one it replaced is superseded then. Builds never published are not batches.
+ * Every published batch, newest first (by first publication), from the ledger's events in order.
+ * Each move of CURRENT (a publish or a rollback) closes the interval of the batch it replaces and
+ * opens one for the batch it names: a batch rolled back to is current again in a new interval, and
+ * one rolled away from stops being current then (its earlier interval is never stretched over the
+ * batches published in between). A move to the batch already current changes nothing. Builds never
+ * published are not batches.
  */
 export const publishedBatches = (rows: Iterable<LedgerRow>): ReadonlyArray<PublishedBatch> => {
   const builds = new Map<string, { readonly at: string; readonly version: string | null; readonly inputs: number | null }>()
-  const batches = new Map<string, { -readonly [K in keyof PublishedBatch]: PublishedBatch[K] }>()
-  let current: string | null = null
+  const batches = new Map<string, Building>()
+  let current = null as Building | null
   for (const row of rows) {
     const p = JSON.parse(row.payload) as Payload
     if (typeof p.file !== "string") continue
@@ -88,16 +107,13 @@ export const publishedBatches = (rows: Iterable<LedgerRow>): ReadonlyArray<Publi
       })
       continue
     }
-    if (current !== null && current !== p.file) {
-      const left = batches.get(current)
-      if (left !== undefined) left.supersededAt = row.recorded_at
-    }
-    current = p.file
-    const known = batches.get(p.file)
-    if (known !== undefined) known.supersededAt = null
-    else if (row.type === "BatchPublished") {
+    if (current?.file === p.file) continue
+    let next = batches.get(p.file)
+    if (next === undefined) {
+      // a rollback names a published file; one that names anything else is not a batch (nothing opens)
+      if (row.type !== "BatchPublished") continue
       const built = builds.get(p.file)
-      batches.set(p.file, {
+      next = {
         id: p.file.replace(/\.sqlite$/, ""),
         file: p.file,
         batchDate: String(p.batch_date),
@@ -105,13 +121,27 @@ export const publishedBatches = (rows: Iterable<LedgerRow>): ReadonlyArray<Publi
         builtAt: built?.at ?? null,
         publishedAt: row.recorded_at,
         supersededAt: null,
+        currentIntervals: [],
         pipelineVersion: built?.version ?? null,
         inputCount: built?.inputs ?? null,
-      })
+      }
+      batches.set(p.file, next)
     }
+    if (current !== null) {
+      const open = current.currentIntervals.length - 1
+      current.currentIntervals[open] = { from: current.currentIntervals[open]!.from, to: row.recorded_at }
+      current.supersededAt = row.recorded_at
+    }
+    next.currentIntervals.push({ from: row.recorded_at, to: null })
+    next.supersededAt = null
+    current = next
   }
   return [...batches.values()].reverse()
 }
+
+/** The batch current at `instant` (ISO, as the ledger records them): its interval has from ≤ instant < to; null before the first publish. */
+export const currentAt = (batches: ReadonlyArray<PublishedBatch>, instant: string): PublishedBatch | null =>
+  batches.find((b) => b.currentIntervals.some((i) => i.from <= instant && (i.to === null || instant < i.to))) ?? null
 
 /** What the ledger holds now: its published batches, or why it could not be read (no ledger: none, no error). */
 export interface LedgerView {
@@ -127,27 +157,41 @@ const statOf = (path: string): string => {
 
 /**
  * The ledger's published batches, read again only when the ledger file or its write-ahead log
- * changed (two stats per look): a lookup per `?batch=` request costs no query.
+ * changed (two stats per look): a lookup per `?batch=` request costs no query. No ledger file is
+ * no batch (a data folder filled by hand or by copy), unless this reader has seen it hold
+ * published batches: a ledger that vanished is unreadable, not empty. Any other failure (a
+ * corrupt file, no permission, a folder that cannot be looked into) is `error`, never an empty list.
  */
 export class PublishedLedger {
   private readonly path: string
   private seen: { readonly signature: string; readonly view: LedgerView } | null = null
+  private hadBatches = false
 
   constructor(path: string) {
     this.path = path
   }
 
   view(): LedgerView {
-    const signature = `${statOf(this.path)}|${statOf(`${this.path}-wal`)}`
+    let signature: string
+    try {
+      signature = `${statOf(this.path)}|${statOf(`${this.path}-wal`)}`
+    } catch (e) {
+      this.seen = null
+      return unreadable(this.path, e)
+    }
     if (this.seen?.signature === signature) return this.seen.view
-    const view = this.read(signature.startsWith("none|"))
+    const view = signature.startsWith("none|")
+      ? this.hadBatches
+        ? unreadable(this.path, "it is gone, though it listed published batches before")
+        : { batches: [], byFile: new Map(), error: null }
+      : this.read()
+    if (view.batches.length > 0) this.hadBatches = true
     // a failure is not kept: the next look tries again
     this.seen = view.error === null ? { signature, view } : null
     return view
   }
 
-  private read(missing: boolean): LedgerView {
-    if (missing) return { batches: [], byFile: new Map(), error: null }
+  private read(): LedgerView {
     let db: Database.Database | null = null
     try {
       db = new Database(this.path, { readonly: true, fileMustExist: true })
@@ -159,9 +203,15 @@ export class PublishedLedger {
       const batches = publishedBatches(rows)
       return { batches, byFile: new Map(batches.map((b) => [b.file, b])), error: null }
     } catch (e) {
-      return { batches: [], byFile: new Map(), error: `the ledger ${this.path} could not be read: ${String(e)}` }
+      return unreadable(this.path, e)
     } finally {
       db?.close()
     }
   }
 }
+
+const unreadable = (path: string, cause: unknown): LedgerView => ({
+  batches: [],
+  byFile: new Map(),
+  error: `the ledger ${path} could not be read: ${String(cause)}`,
+})

@@ -1,17 +1,23 @@
 /**
  * data/snapshots/STATUS.json: what the last pipeline run (or rollback) did, written atomically by
- * the pipeline at the end of every run and read by the API's /health. It is a report, never an
- * input: deleting it loses nothing but the report (the ledger holds the facts).
+ * the pipeline when a run starts (`running`, with its process) and when it ends, and read by the
+ * API's /health and `./fds pipeline status`. A `running` status whose run is gone (killed by the
+ * kernel, out of memory, SIGKILL, the machine stopped) is read as `killed` (RunLiveness.ts). It is
+ * a report, never an input: deleting it loses nothing but the report (the ledger holds the facts).
  */
 import { Option, Schema } from "effect"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { writeFileAtomic } from "./Files.ts"
+import { runIsGone } from "./RunLiveness.ts"
 
 export const STATUS = "STATUS.json"
 
-/** How a run ended: a new batch went live, nothing new, refused by content, or failed (source, disk, crash). */
-export const RunOutcomeName = Schema.Literals(["published", "unchanged", "rejected", "failed", "rolled_back"])
+/**
+ * How a run ended: a new batch went live, nothing new, refused by content, failed (source, disk,
+ * crash), or killed before it could say (found by the next reader); `running` while it works.
+ */
+export const RunOutcomeName = Schema.Literals(["published", "unchanged", "rejected", "failed", "rolled_back", "running", "killed"])
 export type RunOutcomeName = typeof RunOutcomeName.Type
 
 /** How often a data set's values come: what "late" means for it. */
@@ -33,6 +39,18 @@ export const SourceReport = Schema.Struct({
 })
 export type SourceReport = typeof SourceReport.Type
 
+/** The process of a run: who `running` and `killed` speak of (the pipeline lock names the same owner while it lives). */
+export const RunProcess = Schema.Struct({
+  pid: Schema.Number,
+  /** Field 22 of /proc/<pid>/stat (the lock's owner line); null when unknown. */
+  start_time: Schema.NullOr(Schema.String),
+  /** /proc/sys/kernel/random/boot_id; null when unknown. */
+  boot_id: Schema.NullOr(Schema.String),
+  /** The pid namespace (readlink /proc/self/ns/pid): only a reader in the same one may look the pid up. */
+  pid_namespace: Schema.NullOr(Schema.String),
+})
+export type RunProcess = typeof RunProcess.Type
+
 /** The pipeline status file (one JSON object). */
 export const PipelineStatus = Schema.Struct({
   outcome: RunOutcomeName,
@@ -43,8 +61,11 @@ export const PipelineStatus = Schema.Struct({
   /** Why it was rejected, failed or held, or what a published batch lacks (its FI/ETF part); null for a plain success. */
   reason: Schema.NullOr(Schema.String),
   started_at: Schema.String,
-  finished_at: Schema.String,
+  /** Null while it is running, and for a run killed before it could finish. */
+  finished_at: Schema.NullOr(Schema.String),
   pipeline_version: Schema.String,
+  /** The run's process (written with `running`; absent in a status written before pipeline 0.7, and for a rollback). */
+  process: Schema.optional(RunProcess),
   /** Each data set's freshness (absent in a status written before pipeline 0.4). */
   sources: Schema.optional(Schema.Array(SourceReport)),
 })
@@ -55,8 +76,28 @@ const decodeStatus = Schema.decodeUnknownOption(PipelineStatus)
 export const writeStatus = (snapshotsDir: string, status: PipelineStatus): void =>
   writeFileAtomic(join(snapshotsDir, STATUS), JSON.stringify(status, null, 2) + "\n")
 
-/** The last run's status; null when there is none (no run yet) or the file is not a status. */
+/**
+ * The last run's status as it is now: a `running` one whose process is gone is `killed` (its
+ * reason says so); null when there is none (no run yet) or the file is not a status.
+ */
 export const readStatus = (snapshotsDir: string): PipelineStatus | null => {
+  const status = readStatusFile(snapshotsDir)
+  if (status?.outcome !== "running" || status.process === undefined) return status
+  return runIsGone(join(snapshotsDir, ".."), status.process) ? killedStatus(status) : status
+}
+
+/** `status` (a run that never finished) as the killed run it was. */
+export const killedStatus = (status: PipelineStatus, cause?: string): PipelineStatus => ({
+  ...status,
+  outcome: "killed",
+  finished_at: null,
+  reason:
+    `the run started at ${status.started_at}${status.process === undefined ? "" : ` (pid ${status.process.pid})`} ended without finishing: ` +
+    (cause ?? "killed (out of memory, SIGKILL, or the machine stopped); CURRENT names what it named before, or the batch it had published"),
+})
+
+/** STATUS.json as written, not judged (a `running` run may be gone). */
+export const readStatusFile = (snapshotsDir: string): PipelineStatus | null => {
   let text: string
   try {
     text = readFileSync(join(snapshotsDir, STATUS), "utf8")
@@ -138,10 +179,12 @@ export const healthReasons = (input: HealthInput): string[] => {
   if (input.served === null) return reasons.length > 0 ? reasons : ["nothing is published yet"]
   if (input.served.fiUnavailable === true) reasons.push("the served batch was published without its FI/ETF part: the FI routes answer 503")
   const status = input.status
-  if (status !== null && (status.outcome === "failed" || status.outcome === "rejected")) {
+  if (status !== null && (status.outcome === "failed" || status.outcome === "rejected" || status.outcome === "killed")) {
     // Not its reason: /health is public, and a run's reason can quote a command's stderr, a URL or a
     // server path. Ops read it in STATUS.json or with `./fds pipeline status`.
-    reasons.push(`the last pipeline run (${status.finished_at}) was ${status.outcome}: see STATUS.json or ./fds pipeline status`)
+    const when = status.outcome === "killed" ? `started ${status.started_at}` : (status.finished_at ?? status.started_at)
+    const what = status.outcome === "killed" ? "killed before it finished" : status.outcome
+    reasons.push(`the last pipeline run (${when}) was ${what}: see STATUS.json or ./fds pipeline status`)
   }
   const c = input.current
   if (c !== null && c.file !== input.served.file && input.nowMillis - c.sinceMillis > input.graceMillis) {

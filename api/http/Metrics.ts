@@ -140,7 +140,7 @@ export class ServiceMetrics {
       collect() {
         this.reset()
         const status = metrics.status()
-        const at = status === null ? Number.NaN : Date.parse(status.finished_at)
+        const at = status === null || status.finished_at === null ? Number.NaN : Date.parse(status.finished_at)
         if (Number.isFinite(at)) this.set(at / 1000)
       },
     })

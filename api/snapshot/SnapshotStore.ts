@@ -125,14 +125,15 @@ export class SnapshotStore extends Context.Service<
     /** Pins the current snapshot for the scope (the request). */
     readonly lease: Effect.Effect<Lease, SnapshotMissing, import("effect").Scope.Scope>
     readonly current: () => Loaded | null
-    /** What is wrong with CURRENT or the served file (for /health: degraded while any). */
+    /** What is wrong with CURRENT, the served file or the ledger (for /health: degraded while any). */
     readonly faults: () => ReadonlyArray<string>
     /** Looks at CURRENT now and swaps when it names another valid file; ends once that is decided. */
     readonly refresh: Effect.Effect<void>
     /**
      * Pins the batch a request names (`?batch=`) for the scope: the current lease when it is the
      * current batch, else its past snapshot (PastSnapshots.ts). 404 when the ledger never published
-     * it, 410 when retention removed its file, 503 when it cannot be served now.
+     * it, 410 when retention removed its file, 503 when it cannot be served now or the ledger
+     * cannot be read (ledger_unavailable, whichever batch it names).
      */
     readonly leaseBatch: (batchId: string) => Effect.Effect<Lease, NotFound | BatchNotRetained | ServiceUnavailable, Scope.Scope>
     /** A published batch by id (fleet mode: also one this folder published that the fleet has not made current yet); null when none. */
@@ -216,15 +217,17 @@ export class SnapshotStore extends Context.Service<
         const leaseBatch = (batchId: string) =>
           Effect.gen(function* () {
             const file = `${batchId}.sqlite`
+            // an unreadable ledger (or the fleet's history, not read yet) cannot say which batches were
+            // published: never a 404, even for the current one
+            const now = view()
+            if (now.error !== null) return yield* ledgerUnavailable(now.error)
             if (state.loaded?.file === file) {
               const current = yield* Effect.catchTag(lease, "SnapshotMissing", () => Effect.succeed(null))
               // a swap between the look and the lease: the batch is a past one now
               if (current?.file === file) return current
             }
-            const now = view()
             const batch = now.byFile.get(file)
             if (batch === undefined) {
-              if (now.error !== null) return yield* ledgerUnavailable(now.error)
               return yield* new NotFound({ message: `no batch ${batchId} was published (GET /api/batches lists them)`, parameter: "batch" })
             }
             if (!existsSync(join(options.dir, file))) return yield* heldByFleet(file) ? batchFetching(batchId) : batchNotRetained(batch)
@@ -238,7 +241,8 @@ export class SnapshotStore extends Context.Service<
         return SnapshotStore.of({
           lease,
           current: () => state.loaded,
-          faults: () => state.faults.causes(),
+          // an unreadable ledger is a fault /health reports: the batches' routes and `?batch=` answer 503
+          faults: () => (ledger.view().error === null ? state.faults.causes() : [...state.faults.causes(), LEDGER_FAULT]),
           refresh: Effect.promise(() => state.refresh()),
           leaseBatch,
           published,
@@ -271,6 +275,10 @@ const pastBatchesOpen: Effect.Effect<number, Error> = Config.String("FDS_PAST_BA
 )
 
 const isProblem = (x: PastSnapshot | PastProblem): x is PastProblem => x instanceof ServiceUnavailable || x instanceof BatchNotRetained
+
+/** /health's reason while the ledger cannot be read (no server path: /health is public). */
+export const LEDGER_FAULT =
+  "the pipeline's ledger cannot be read: /api/batches, /api/batches/{batch_id}, ?batch= reads and /api/changes answer 503 ledger_unavailable"
 
 const ledgerUnavailable = (error: string) => {
   log("error", "the ledger could not be read for the published batches", { error })

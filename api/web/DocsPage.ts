@@ -81,11 +81,11 @@ Each client address may also send 10 requests per second, bursts up to 20.</li>
 
 <h2>Any batch as it was</h2>
 <ul>
-<li><code>GET /api/batches</code> lists every published batch (newest first: <code>published_at</code>, <code>superseded_at</code>,
+<li><code>GET /api/batches</code> lists every published batch (newest first: <code>published_at</code>, <code>superseded_at</code>, <code>current_intervals</code>,
 <code>content_hash</code>, <code>retained</code>, <code>current</code>); <code>GET /api/batches/{batch_id}</code> adds its manifest.</li>
 <li>Add <code>?batch=&lt;batch_id&gt;</code> to any data route for the answer that batch gave while it was current, byte for byte
 (strong <code>ETag</code>, <code>immutable</code>): e.g. <code>/api/real_assets/123456789/days?batch=2026-11-19-0123456789abcdef</code>.
-A value as known on day D is the one of the batch with <code>published_at ≤ D &lt; superseded_at</code>. 410 <code>batch_not_retained</code>: its file is gone.</li>
+A value as known at instant t is the one of the batch one of whose <code>current_intervals</code> holds t (<code>from ≤ t &lt; to</code>): a rollback makes a batch current again in a new interval. 410 <code>batch_not_retained</code>: its file is gone.</li>
 <li><code>GET /api/changes?from_batch=A</code> lists what changed since batch A (restated values with old and new, series, TAC,
 registry); follow <code>links.next</code> until it is null to sync a copy.</li>
 <li>Bulk: <code>GET /api/batches/{batch_id}/snapshot</code> (the SQLite file, <code>Repr-Digest</code>, resumable with <code>Range</code>,

@@ -1,7 +1,8 @@
 /**
  * `pipeline daemon`: runs the daily batch on a node-cron schedule in America/Santiago. Each tick
  * is the same run as `pipeline run` (options read afresh: today changes), under the data folder's
- * lock, with a bounded retry of source failures. Runs never overlap: a tick that comes while a run
+ * lock, with a bounded retry of source failures; `./fds pipeline daemon` runs it in a child
+ * process with a memory limit (ChildTick.ts), so a run that exhausts memory fails, not the daemon. Runs never overlap: a tick that comes while a run
  * (or its retry wait) is going on is skipped and logged. A rejected batch is never published
  * (runPipeline leaves CURRENT alone). Stopping interrupts a run in progress: it has published
  * nothing yet or already everything, and its temporary files are swept by the next run.
@@ -10,25 +11,25 @@
  * the daemon takes the next tick; its failure is logged and never fails the run, and stopping the
  * daemon interrupts it through its signal.
  */
-import { Cause, Effect, Exit } from "effect"
 import cron from "node-cron"
-import { type RunOptions, type RunOutcome, runPipelineLive, withoutFi } from "../Pipeline.ts"
+import type { RunOptions } from "../Pipeline.ts"
 import type { Log } from "./Log.ts"
-import { type RetryPolicy, withSourceRetry } from "./Retry.ts"
-import { lockedMessage, withRunLock } from "./RunLock.ts"
+import type { RetryPolicy } from "./Retry.ts"
+import { inProcessTick, type Published, type RunTick } from "./Tick.ts"
+
+export type { Published } from "./Tick.ts"
 
 export const TIMEZONE = "America/Santiago"
 export const DEFAULT_CRON = "30 7 * * 1-6"
-
-/** The outcome of a run that published a batch. */
-export type Published = Extract<RunOutcome, { readonly outcome: "published" }>
 
 export interface DaemonOptions {
   /** node-cron expression (five fields, or six with seconds first), in America/Santiago. */
   readonly cron: string
   readonly retry: RetryPolicy
-  /** The run of one tick; called at each tick. */
-  readonly runOptions: () => RunOptions
+  /** The run of one tick, in this process; called at each tick (unless `tick` is given). */
+  readonly runOptions?: () => RunOptions
+  /** How a tick runs: default, in this process on `runOptions` (ChildTick.ts runs it in a child with a memory limit). */
+  readonly tick?: RunTick
   readonly log: Log
   /**
    * Called after a run that published (not after an unchanged, rejected or failed one), outside
@@ -41,28 +42,6 @@ export interface DaemonOptions {
 export interface Daemon {
   /** Stops the schedule, interrupts a run in progress and waits for it to end. */
   readonly stop: () => Promise<void>
-}
-
-const summarize = (exit: Exit.Exit<RunOutcome, unknown>): { level: "info" | "warn" | "error"; fields: Record<string, unknown> } => {
-  if (Exit.isSuccess(exit)) {
-    const r = exit.value
-    // a batch out without its FI/ETF part is a warning: part of the API answers 503 until the next one
-    if (r.outcome === "published" && r.fiUnavailable !== null) {
-      return { level: "warn", fields: { outcome: r.outcome, batch_date: r.batchDate, file: r.file, reason: withoutFi(r.fiUnavailable) } }
-    }
-    const waiting = r.waiting.length === 0 ? {} : { waiting: r.waiting.map((w) => `${w.dataSet}: ${w.why}`) }
-    return {
-      level: r.waiting.length === 0 ? "info" : "warn",
-      fields: { outcome: r.outcome, batch_date: r.batchDate, file: r.file, ...(r.outcome === "unchanged" && r.note !== undefined ? { note: r.note } : {}), ...waiting },
-    }
-  }
-  if (Exit.hasInterrupts(exit)) return { level: "warn", fields: { outcome: "interrupted" } }
-  const error = exit.cause.reasons.find((r) => r._tag === "Fail")?.error as { _tag?: string; kind?: string; reason?: string } | undefined
-  if (error?._tag === "BatchRejectedError") {
-    return { level: "error", fields: { outcome: error.kind === "content" ? "rejected" : "failed", kind: error.kind, reason: error.reason } }
-  }
-  if (error?._tag === "RunLocked") return { level: "warn", fields: { outcome: "skipped", reason: lockedMessage(error as never) } }
-  return { level: "error", fields: { outcome: "failed", reason: Cause.pretty(exit.cause).slice(0, 2000) } }
 }
 
 export const startDaemon = (options: DaemonOptions): Daemon => {
@@ -89,6 +68,12 @@ export const startDaemon = (options: DaemonOptions): Daemon => {
     }
   }
 
+  const runTick: RunTick =
+    options.tick ??
+    (options.runOptions === undefined
+      ? () => Promise.reject(new Error("the daemon needs runOptions or tick"))
+      : inProcessTick(options.runOptions, options.retry))
+
   const runOnce = async (): Promise<void> => {
     const run = ++runs
     const controller = new AbortController()
@@ -96,15 +81,9 @@ export const startDaemon = (options: DaemonOptions): Daemon => {
     let done!: () => void
     running = { controller, done: new Promise<void>((resolve) => (done = resolve)) }
     try {
-      const runOptions = options.runOptions()
-      log("info", "run started", { run, today: runOptions.today })
-      const attempt = withRunLock(runOptions.dataDir, runPipelineLive(runOptions))
-      const onRetry = (r: { retry: number; delayMillis: number; reason: string }) =>
-        log("warn", "source failed; retrying the run", { run, retry: r.retry, of: options.retry.retries, after_ms: r.delayMillis, reason: r.reason })
-      const exit = await Effect.runPromiseExit(withSourceRetry(attempt, options.retry, onRetry), { signal: controller.signal })
-      const { level, fields } = summarize(exit)
+      const { level, fields, published } = await runTick(run, controller.signal, log)
       log(level, "run finished", { run, ...fields, seconds: Number(((performance.now() - started) / 1000).toFixed(1)) })
-      if (Exit.isSuccess(exit) && exit.value.outcome === "published") await afterPublish(run, exit.value, controller.signal)
+      if (published !== null) await afterPublish(run, published, controller.signal)
     } catch (e) {
       log("error", "run finished", { run, outcome: "failed", reason: String(e) })
     } finally {

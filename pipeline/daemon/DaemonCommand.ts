@@ -4,15 +4,29 @@
  */
 import { type Daemon, type DaemonOptions, DEFAULT_CRON, startDaemon } from "./Daemon.ts"
 import { jsonLog } from "./Log.ts"
-import { Config } from "effect"
-import { numberSetting, readSettings, textSetting } from "../Settings.ts"
+import { Config, Effect } from "effect"
+import { invalidSetting, numberSetting, readSettings, textSetting } from "../Settings.ts"
+import { childTick } from "./ChildTick.ts"
 import { runOptionsFromEnv } from "./RunConfig.ts"
 
-/** The schedule and the retry of source failures (FDS_PIPELINE_CRON, FDS_PIPELINE_RETRIES, FDS_PIPELINE_RETRY_BASE_MS). */
+/**
+ * The schedule, the retry of source failures and each run's memory limit (FDS_PIPELINE_CRON,
+ * FDS_PIPELINE_RETRIES, FDS_PIPELINE_RETRY_BASE_MS, FDS_PIPELINE_MAX_MEMORY_MB: whole MB, 0 none).
+ */
+/** Each run's memory limit by default: above a cold build at market scale, far below a runaway. */
+export const DEFAULT_MAX_MEMORY_MB = 4096
+
 export const daemonSettings = Config.all({
   cron: textSetting("FDS_PIPELINE_CRON", DEFAULT_CRON),
   retries: numberSetting("FDS_PIPELINE_RETRIES", 3),
   baseMillis: numberSetting("FDS_PIPELINE_RETRY_BASE_MS", 300_000),
+  maxMemoryMb: numberSetting("FDS_PIPELINE_MAX_MEMORY_MB", DEFAULT_MAX_MEMORY_MB).pipe(
+    Config.mapEffect((mb) =>
+      Number.isInteger(mb) && (mb === 0 || mb >= 64)
+        ? Effect.succeed(mb)
+        : Effect.fail(invalidSetting(`FDS_PIPELINE_MAX_MEMORY_MB must be a whole number of MB, 64 or more (0: no limit), got "${mb}"`, mb)),
+    ),
+  ),
 })
 
 export const daemonCommand = (
@@ -22,13 +36,14 @@ export const daemonCommand = (
   const log = jsonLog()
   let daemon: Daemon
   try {
-    runOptionsFromEnv(env, {}) // settings checked now, not at the first tick
-    const { cron, retries, baseMillis } = readSettings(daemonSettings, env)
+    const { dataDir } = runOptionsFromEnv(env, {}) // settings checked now, not at the first tick
+    const { cron, retries, baseMillis, maxMemoryMb } = readSettings(daemonSettings, env)
+    const retry = { retries, baseMillis }
     daemon = startDaemon({
       cron,
-      retry: { retries, baseMillis },
-      // Read at each tick: today changes, and so may the inbox.
-      runOptions: () => runOptionsFromEnv(env, {}),
+      retry,
+      // Each run in a child process that reads its options at the tick: today changes, and so may the inbox.
+      tick: childTick({ dataDir, retry, maxMemoryMb, env }),
       log,
       afterPublish: hooks.afterPublish,
     })

@@ -15,7 +15,7 @@ import { Effect, Schema } from "effect"
 import { randomBytes } from "node:crypto"
 import { closeSync, fstatSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { basename, dirname, join, resolve } from "node:path"
-import { formatOwner, isRunning, type LockOwner, parseOwner, thisProcess } from "./LockOwner.ts"
+import { formatOwner, isRunning, type LockOwner, parseOwner, thisProcess } from "../../snapshots/LockOwner.ts"
 
 export class RunLocked extends Schema.TaggedError<RunLocked>()("RunLocked", { pid: Schema.Number, path: Schema.String }) {}
 

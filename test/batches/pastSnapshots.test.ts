@@ -26,6 +26,7 @@ const batchOf = (p: PublishedSnapshot, contentHash = p.finished.contentHash): Pu
   builtAt: null,
   publishedAt: "2026-01-01T00:00:00.000Z",
   supersededAt: null,
+  currentIntervals: [{ from: "2026-01-01T00:00:00.000Z", to: null }],
   pipelineVersion: null,
   inputCount: null,
 })

@@ -3,7 +3,7 @@
  * builds, publishes and a rollback, each recorded at a chosen instant; and the cached read of a
  * real ledger file, read again only once the ledger changed.
  */
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
@@ -49,6 +49,21 @@ describe("the published batches of the ledger", () => {
       [A.slice(0, -7), "t0", "t1", "t4", 3],
     ])
     expect(batches[0]).toMatchObject({ batchDate: "2026-11-20", contentHash: `cccccccccccccccc${"0".repeat(48)}`, pipelineVersion: "0.9" })
+    // A was current twice: its first span ended when B came, not when C did
+    expect(batches.map((b) => [b.id.slice(0, 10), b.currentIntervals])).toEqual([
+      ["2026-11-20", [{ from: "t4", to: null }]],
+      ["2026-11-19", [{ from: "t2", to: "t3" }]],
+      ["2026-11-18", [{ from: "t1", to: "t2" }, { from: "t3", to: "t4" }]],
+    ])
+  })
+
+  it("a roll forward after a rollback: the rolled-back batch's spans end at the rollback; a move to the current one opens nothing", () => {
+    const batches = publishedBatches([...EVENTS, moved("BatchRolledBack", A, "t5"), moved("BatchRolledBack", C, "t6"), moved("BatchPublished", C, "t7")])
+    expect(batches.map((b) => [b.id.slice(0, 10), b.supersededAt, b.currentIntervals])).toEqual([
+      ["2026-11-20", null, [{ from: "t4", to: "t5" }, { from: "t6", to: null }]],
+      ["2026-11-19", "t3", [{ from: "t2", to: "t3" }]],
+      ["2026-11-18", "t6", [{ from: "t1", to: "t2" }, { from: "t3", to: "t4" }, { from: "t5", to: "t6" }]],
+    ])
   })
 
   it("a rollback to the last batch leaves it current (superseded_at null) and the one it replaced superseded", () => {
@@ -62,6 +77,21 @@ describe("the published batches of the ledger", () => {
 
   const work = mkdtempSync(join(tmpdir(), "fds-ledger-"))
   afterAll(() => rmSync(work, { recursive: true, force: true }))
+
+  it("a ledger that cannot be read is an error, never an empty list; one gone after it listed batches too", () => {
+    const path = join(work, "broken.sqlite")
+    writeFileSync(path, Buffer.alloc(4096, 0x5a))
+    const view = new PublishedLedger(path)
+    expect(view.view().error).toMatch(/could not be read/)
+    rmSync(path)
+    expect(view.view()).toMatchObject({ batches: [], error: null }) // never seen with batches: none yet
+    const ledger = new SqliteLedger(path)
+    ledger.append({ type: "BatchPublished", payload: { batch_date: "2026-11-18", file: A, content_hash: "a".repeat(64) } })
+    ledger.close()
+    expect(view.view().batches).toHaveLength(1)
+    rmSync(path)
+    expect(view.view().error).toMatch(/gone/)
+  })
 
   it("reads a ledger file once, and again after it changed; no ledger: none, without an error", () => {
     const path = join(work, "ledger.sqlite")

@@ -4,7 +4,8 @@
  * outside when the build's temporary file appears). After each kill nothing is half published
  * (CURRENT names the previous complete snapshot, or the new complete one if the kill came after
  * its rename; every file under a final name is complete), the API serves what CURRENT names, and
- * the next run recovers (takes over the dead run's lock, sweeps its leftovers) and publishes.
+ * reports the run killed (STATUS.json still says `running`, its process gone), and the next run
+ * says so, recovers (takes over the dead run's lock, sweeps its leftovers) and publishes.
  */
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -38,11 +39,11 @@ const dataDirFor = (fresh: boolean): string => {
   return dir
 }
 
-const healthOf = async (dataDir: string): Promise<{ status: string; last_scraped_date: string | null }> => {
+const healthOf = async (dataDir: string): Promise<{ status: string; last_scraped_date: string | null; reasons: string[] }> => {
   const server = await startServer({ dataDir })
   try {
     const res = await get(server.url + "/health")
-    const body = res.body as { status: string; last_scraped_date: string | null }
+    const body = res.body as { status: string; last_scraped_date: string | null; reasons: string[] }
     // HTTP 503 exactly when nothing can be served (api/system/Readiness.ts)
     expect(res.status).toBe(body.status === "unavailable" ? 503 : 200)
     return body
@@ -76,11 +77,15 @@ const killThenRecover = async (options: {
   else expect(wreck.current).toMatch(/^2026-11-20-/)
   options.wreck?.(wreck, dataDir)
   const health = await healthOf(dataDir)
-  expect(health.status).toBe(wreck.current === null ? "unavailable" : "ok")
+  // the dead run's `running` is reported: killed (nothing served: unavailable says more)
+  expect(readStatusFile(dataDir)).toMatchObject({ outcome: "running", finished_at: null })
+  expect(health.status).toBe(wreck.current === null ? "unavailable" : "degraded")
+  if (wreck.current !== null) expect(health.reasons).toEqual([expect.stringContaining("was killed before it finished")])
   expect(health.last_scraped_date).toBe(wreck.current?.slice(0, 10) ?? null)
 
   const next = await runCli(dataDir, ["pipeline", "run", "--source", mini])
   expect(next.code, next.stderr).toBe(0)
+  expect(next.stderr).toContain("fds: warning: the previous pipeline run was killed")
   expect(next.stdout).toMatch(options.recovery === "published" ? /^published 2026-11-20: / : /^unchanged: 2026-11-20 is already published/)
   const after = expectNothingHalfPublished(dataDir)
   expect(after.current).toMatch(/^2026-11-20-/)
@@ -127,7 +132,8 @@ describe("the pipeline killed at each stage", () => {
     ["after the manifest, before BatchBuilt and CURRENT", { fn: "renameSync", when: "after", path: "\\.manifest\\.json$" }, "previous", "published", builtNotPublished],
     ["with CURRENT.tmp written, before its rename", { fn: "renameSync", when: "before", path: "/CURRENT$" }, "previous", "published", leftover(/^CURRENT\.\d+\.tmp$/)],
     ["after CURRENT's rename, before BatchPublished", { fn: "renameSync", when: "after", path: "/CURRENT$" }, "new", "published", builtNotPublished],
-    ["after publishing, before STATUS.json", { fn: "renameSync", when: "before", path: "STATUS\\.json$" }, "new", "unchanged", leftover(/^STATUS\.json\.\d+\.tmp$/)],
+    // the second STATUS.json: the first marks the run running, before it works
+    ["after publishing, before STATUS.json", { fn: "renameSync", when: "before", path: "STATUS\\.json$", nth: 2 }, "new", "unchanged", leftover(/^STATUS\.json\.\d+\.tmp$/)],
   ] as const)("%s", (_name, crash, expectCurrent, recovery, wreck) => killThenRecover({ crash, expectCurrent, recovery, wreck }))
 
   it("from outside, while the build's temporary file is being written", async () => {
