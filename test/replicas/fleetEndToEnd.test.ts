@@ -287,6 +287,7 @@ describe("one batch across the fleet: PostgreSQL, a primary, three replicas, a b
     let counted = 0
     let backward = 0
     let stale = 0
+    const staleSamples: Json[] = []
     let refused = 0
     for (const mine of answers) {
       let last = 0
@@ -304,7 +305,10 @@ describe("one batch across the fleet: PostgreSQL, a primary, three replicas, a b
         const current = currentAt(a.t0)
         if (current !== undefined && a.batch !== current.batch) {
           const window = switchMillis[current.seq - 2] ?? 0
-          if (a.t0 > current.at + window) stale++
+          if (a.t0 > current.at + window) {
+            stale++
+            staleSamples.push({ ...a, current: current.batch, decided: current.at, window })
+          }
         }
       }
     }
@@ -320,6 +324,8 @@ describe("one batch across the fleet: PostgreSQL, a primary, three replicas, a b
           switch_ms: switchMillis,
           switch_median_ms: sorted[Math.floor(sorted.length / 2)],
           switch_max_ms: sorted.at(-1),
+          stale_samples: staleSamples.slice(0, 5),
+          decisions,
         },
       }),
     )
