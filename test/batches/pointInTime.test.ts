@@ -226,8 +226,9 @@ describe("point-in-time reads", () => {
       check(`${target} (now)`, await call(target), last)
     }
     expect(wrong).toEqual([])
-    // the routes with a meta: days, all-funds, market summary, index, prices, stats, portfolios, FI, providers, compare, screener
-    expect(withMeta).toBeGreaterThan(3 * 20)
+    // 19 of the recorded requests answer 200 with a meta (days, all-funds, market summary, index, stats, portfolios, FI,
+    // providers, compare, screener), each checked three times
+    expect(withMeta).toBeGreaterThanOrEqual(3 * 19)
     expect(recorded.filter((r) => r.answer.status === 200).length).toBeGreaterThan(25)
   })
 
