@@ -61,7 +61,7 @@ interface Outcome {
   readonly url: string
   readonly status: number
   readonly problems: ReadonlyArray<string>
-  /** The Batch-Id header, and the JSON body's meta.batch_id (undefined when it has no meta). */
+  /** The Batch-Id header, and the JSON body's meta.batch_id (undefined when it has no meta, null when its meta has none). */
   readonly batchId: string | undefined
   readonly metaBatchId: unknown
 }
@@ -71,7 +71,9 @@ const outcomeOf = (validator: ContractValidator, c: Call, url: string, reply: Re
   let metaBatchId: unknown
   if (String(reply.headers["content-type"] ?? "").startsWith("application/json")) {
     try {
-      metaBatchId = JSON.parse(reply.text)?.meta?.batch_id
+      const meta = JSON.parse(reply.text)?.meta
+      // a meta without batch_id is null: it should have named the batch
+      metaBatchId = meta !== null && typeof meta === "object" ? (meta.batch_id ?? null) : undefined
     } catch {
       metaBatchId = undefined
     }
