@@ -3,9 +3,9 @@
  * except the account routes and /api/key/info), as a global router middleware.
  *
  * The route runs first (the key is checked and the request counted), then its 200 answer gets:
- *   - `Batch-Id: <batch id>`: the batch that answered, the request's lease (a route that reads
- *     no lease, a download or /api/changes, names its batch itself), also on the 304 and on a
- *     route's own 206;
+ *   - `Batch-Id: <batch id>`: the batch that answered, the request's lease, also on the 304; a
+ *     route whose batch is another names it itself and keeps it (a download, which reads no
+ *     lease, on its 200 and 206: the path's batch; /api/changes, at send time: its to_batch);
  *   - a strong ETag: SHA-256 of (content hash of the snapshot that answered, path, sorted query),
  *     with a suffix per content coding; when If-None-Match names it, the answer becomes a 304
  *     without body (the quota headers, set at send time by the key middleware, are still added: a

@@ -83,7 +83,8 @@ export class McpCalls extends Context.Service<
                 Effect.map(
                   (answer): CallToolResult => ({
                     content: [{ type: "text", text: answer.summary }],
-                    structuredContent: { batch_id: batchId, ...answer.structured },
+                    // the call's batch first, and it stands (data_status' /health body names the batch served now too)
+                    structuredContent: Object.assign({ batch_id: batchId }, answer.structured, { batch_id: batchId }),
                   }),
                 ),
                 Effect.catchTag("RouteRefusal", (refusal) =>

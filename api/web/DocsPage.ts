@@ -81,6 +81,8 @@ Each client address may also send 10 requests per second, bursts up to 20.</li>
 
 <h2>Any batch as it was</h2>
 <ul>
+<li>Every data answer names the batch it was read from: the <code>Batch-Id</code> header (readable from a browser) and, in JSON with a
+<code>meta</code>, <code>meta.batch_id</code>; <code>/health</code> gives the batch served as <code>batch_id</code>.</li>
 <li><code>GET /api/batches</code> lists every published batch (newest first: <code>published_at</code>, <code>superseded_at</code>, <code>current_intervals</code>,
 <code>content_hash</code>, <code>retained</code>, <code>current</code>); <code>GET /api/batches/{batch_id}</code> adds its manifest.</li>
 <li>Add <code>?batch=&lt;batch_id&gt;</code> to any data route for the answer that batch gave while it was current, byte for byte

@@ -30,6 +30,8 @@ interface DaysBody {
 describe("catalog routes", () => {
   const fx = makeFixtureA()
   const data = fx.snapshot.data
+  /** The fixture file's name without .sqlite: the id every answer names. */
+  const batchId = fx.snapshot.finished.file.replace(/\.sqlite$/, "")
   let server: RunningServer
   let key: CreatedKey
   const call = (path: string): Promise<JsonResponse> => get(server.url + path, { "x-api-key": key.key })
@@ -206,7 +208,7 @@ describe("catalog routes", () => {
         )
         expect(body.data.every((d) => d.type === "real_asset_day")).toBe(true)
         expect(body.data.map((d) => d.id)).toEqual(s.quotas.map((q) => `${s.assetId}_${q.date}`))
-        expect(body.meta).toEqual({ asset_id: String(s.assetId), batch_date: data.batchDate, count: s.quotas.length })
+        expect(body.meta).toEqual({ batch_id: batchId, asset_id: String(s.assetId), batch_date: data.batchDate, count: s.quotas.length })
       }
     })
 
@@ -305,6 +307,7 @@ describe("catalog routes", () => {
     expect(res.body).toEqual({
       status: "ok",
       last_scraped_date: data.batchDate,
+      batch_id: batchId,
       total_records: fx.snapshot.totalRecords,
       reasons: [],
       sources: [],

@@ -30,6 +30,8 @@ describe("the rendering thread", () => {
       const body = JSON.parse(new TextDecoder().decode(answer.bytes))
       expect(body.data.length).toBeGreaterThan(0)
       expect(body.data.every((row: { category: string }) => row.category.toLowerCase() === "equity")).toBe(true)
+      // the batch it was rendered from, named in its meta: the file's name
+      expect(body.meta.batch_id).toBe(file.replace(/\.sqlite$/, ""))
     } finally {
       await r.close()
     }
@@ -41,7 +43,7 @@ describe("the rendering thread", () => {
       const path = join(dir.snapshotsDir, file)
       const answer = (await r.render({ kind: "marketSummary", path, cutoff: 20260303, graceWeekdays: 10 })) as RenderAnswer & { bytes: Uint8Array }
       const body = JSON.parse(new TextDecoder().decode(answer.bytes))
-      expect(body.meta.date).toBe("2026-03-03")
+      expect([body.meta.date, body.meta.batch_id]).toEqual(["2026-03-03", file.replace(/\.sqlite$/, "")])
       expect(await r.render({ kind: "marketSummary", path, cutoff: 20250101, graceWeekdays: 10 })).toMatchObject({ empty: true })
     } finally {
       await r.close()

@@ -85,7 +85,14 @@ describe("swap in the running server", () => {
 
     const b = publishFixtureB(fx.snapshotsDir)
     expect(await waitFor(async () => (await health()).last_scraped_date === b.data.batchDate, 5000)).toBe(true)
-    expect(await health()).toEqual({ status: "ok", last_scraped_date: "2026-02-09", total_records: b.totalRecords, reasons: [], sources: [] })
+    expect(await health()).toEqual({
+      status: "ok",
+      last_scraped_date: "2026-02-09",
+      batch_id: b.finished.file.replace(/\.sqlite$/, ""),
+      total_records: b.totalRecords,
+      reasons: [],
+      sources: [],
+    })
     const days = await lastDays()
     expect(days.meta.batch_date).toBe("2026-02-09")
     expect(days.data.at(-1)!.attributes).toEqual({ date: "2026-02-09", price: 1004.125 })

@@ -196,7 +196,14 @@ describe("the check before a swap runs off the event loop", () => {
     }
     expect(answers.filter((a) => a.status !== 200)).toEqual([])
     expect(logs.filter((l) => l.includes("refused"))).toEqual([])
-    expect(await health()).toEqual({ status: "ok", last_scraped_date: "2026-02-09", total_records: big.totalRecords, reasons: [], sources: [] })
+    expect(await health()).toEqual({
+      status: "ok",
+      last_scraped_date: "2026-02-09",
+      batch_id: file.replace(/\.sqlite$/, ""),
+      total_records: big.totalRecords,
+      reasons: [],
+      sources: [],
+    })
     for (const r of rounds) {
       // the check took its time, and the old snapshot answered meanwhile, from the old batch only
       expect(r.swapMillis).toBeGreaterThan(quickCheckMillis / 2)

@@ -207,6 +207,31 @@ describe("point-in-time reads", () => {
     expect(now.data.length).toBeGreaterThan(then.data.length)
   }, 180_000)
 
+  it("every data route names the batch that answered (Batch-Id, and meta.batch_id where it has a meta): the past one named, else the current one", async () => {
+    const first = ids[DATES[0]]!
+    const last = ids[DATES.at(-1)!]!
+    expect(first).not.toBe(last)
+    const metaOf = (a: Answer): unknown => (header(a, "content-type")?.startsWith("application/json") ? JSON.parse(a.text).meta?.batch_id : undefined)
+    const wrong: string[] = []
+    let withMeta = 0
+    const check = (what: string, a: Answer, batch: string) => {
+      if (a.status !== 200) return
+      const meta = metaOf(a)
+      if (meta !== undefined) withMeta++
+      if (header(a, "batch-id") !== batch || (meta !== undefined && meta !== batch)) wrong.push(`${what}: ${header(a, "batch-id")} / ${String(meta)}, expected ${batch}`)
+    }
+    for (const { target, answer } of recorded) {
+      check(`${target} (recorded)`, answer, first)
+      check(`${target}?batch=<first>`, await call(withBatch(target, first)), first)
+      check(`${target} (now)`, await call(target), last)
+    }
+    expect(wrong).toEqual([])
+    // 19 of the recorded requests answer 200 with a meta (days, all-funds, market summary, index, stats, portfolios, FI,
+    // providers, compare, screener), each checked three times
+    expect(withMeta).toBeGreaterThanOrEqual(3 * 19)
+    expect(recorded.filter((r) => r.answer.status === 200).length).toBeGreaterThan(25)
+  })
+
   it("names the batch that answered (batch_id of the returns), for a past batch and for the current one named", async () => {
     const returns = recorded.find((r) => r.target.endsWith("/returns") && r.answer.status === 200)!.target
     for (const date of DATES) {

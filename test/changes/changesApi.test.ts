@@ -21,7 +21,7 @@ import { writeSample } from "../../pipeline/sample/Sample.ts"
 import { identicalParts } from "../../snapshots/changes/Identical.ts"
 import { readManifest } from "../../snapshots/Manifest.ts"
 import { contractValidator } from "../support/openApiValidator.ts"
-import { createKey, expectErrorShape, get, type RunningServer, startServer } from "../support/server.ts"
+import { createKey, expectErrorShape, get, header, type RunningServer, startServer } from "../support/server.ts"
 import { testCrc32 } from "../support/snapshotFixture.ts"
 import { bprDayWorkbook } from "../support/workbooks.ts"
 
@@ -207,6 +207,20 @@ const follow = async (query: string): Promise<Page[]> => {
 describe("GET /api/changes between two published batches", () => {
   let all: Item[] = []
 
+  it("names to_batch as its batch (Batch-Id, meta.batch_id), not the batch served now", async () => {
+    const served = readFileSync(join(dataDir, "snapshots", "CURRENT"), "utf8").trim().replace(/\.sqlite$/, "")
+    expect(served).toBe(batch.b)
+    for (const [query, named] of [
+      [`from_batch=${batch.a}`, batch.b],
+      [`from_batch=${batch.a}&to_batch=${batch.b}`, batch.b],
+      [`from_batch=${batch.a}&to_batch=${batch.a}`, batch.a],
+    ] as const) {
+      const res = await call(query)
+      expect(res.status, res.text).toBe(200)
+      expect([header(res, "batch-id"), (res.body as Page).meta.batch_id], query).toEqual([named, named])
+    }
+  })
+
   it("lists the restated values with old and new values and sources, the rename, the TAC and the registry change", async () => {
     const res = await call(`from_batch=${batch.a}&to_batch=${batch.b}`)
     expect(res.status, res.text).toBe(200)
@@ -214,6 +228,7 @@ describe("GET /api/changes between two published batches", () => {
     all = page.data
     expect(page.links.next).toBeNull()
     expect(page.meta).toEqual({
+      batch_id: batch.b,
       from_batch: batch.a,
       to_batch: batch.b,
       from_batch_date: "2026-11-19",

@@ -117,6 +117,7 @@ describe("GET /api/batches/{batch_id}/days.csv.gz", () => {
     expect(res.status).toBe(200)
     expect(res.headers["content-type"]).toBe("application/gzip")
     expect(res.headers["content-disposition"]).toBe(`attachment; filename="${fx.file.replace(/\.sqlite$/, "")}-days.csv.gz"`)
+    expect(res.headers["batch-id"]).toBe(fx.file.replace(/\.sqlite$/, ""))
     const text = gunzipSync(res.bytes).toString("utf8")
     expect(csvHeader(text)).toEqual(["asset_id", "date", "price", "total_net_assets", "shareholders"])
     const fm = fixtureRows(fixtureA()).quotas.map((q) => expected(q.asset_id, intToDate(q.date), q.price, q.patrimony, q.holders))
@@ -139,8 +140,12 @@ describe("GET /api/batches/{batch_id}/days.csv.gz", () => {
   it("a past batch's export reads that batch; an unknown batch is a 404", async () => {
     const b = publishSnapshot(fx.snapshotsDir, fixtureB())
     recordPublished(fx.dataDir, { batchDate: "2026-02-09", file: b.finished.file, contentHash: b.finished.contentHash })
-    const past = gunzipSync((await fetchGz(fx.file.replace(/\.sqlite$/, ""))).bytes).toString("utf8")
-    const current = gunzipSync((await fetchGz(b.finished.file.replace(/\.sqlite$/, ""))).bytes).toString("utf8")
+    const pastGz = await fetchGz(fx.file.replace(/\.sqlite$/, ""))
+    const currentGz = await fetchGz(b.finished.file.replace(/\.sqlite$/, ""))
+    // each names its own batch, the past one too
+    expect([pastGz.headers["batch-id"], currentGz.headers["batch-id"]]).toEqual([fx.file.replace(/\.sqlite$/, ""), b.finished.file.replace(/\.sqlite$/, "")])
+    const past = gunzipSync(pastGz.bytes).toString("utf8")
+    const current = gunzipSync(currentGz.bytes).toString("utf8")
     expect(parseCsv(past).some((r) => r.date === "2026-02-09")).toBe(false)
     // B's new day: 1004.125, 2503.25, 1.2399 and 1.1134, in the order of their series' ids
     const newDay = fixtureRows(fixtureB()).quotas.filter((q) => q.date === 20260209)

@@ -101,6 +101,8 @@ describe("GET /api/batches/{batch_id}/snapshot", () => {
       expect(h(d, "repr-digest")).toBe(`sha-256=:${sha.toString("base64")}:`)
       expect(h(d, "etag")).toBe(`"${sha.toString("hex")}"`)
       expect(h(d, "content-disposition")).toBe(`attachment; filename="${p.finished.file}"`)
+      // the batch it is of, past (a) or current (b)
+      expect(h(d, "batch-id")).toBe(p.finished.file.replace(/\.sqlite$/, ""))
       // the content hash is of the data, not of the bytes: recomputed from the downloaded file
       const copy = join(dir.dataDir, `downloaded-${p.finished.file}`)
       writeFileSync(copy, d.bytes)
@@ -135,6 +137,7 @@ describe("GET /api/batches/{batch_id}/snapshot", () => {
     expect(rest.status).toBe(206)
     expect(h(rest, "content-range")).toBe(`bytes ${head.length}-${onDisk.length - 1}/${onDisk.length}`)
     expect(h(rest, "content-length")).toBe(String(onDisk.length - head.length))
+    expect(h(rest, "batch-id")).toBe(a.finished.file.replace(/\.sqlite$/, ""))
     expect(h(rest, "repr-digest")).toBe(`sha-256=:${createHash("sha256").update(onDisk).digest("base64")}:`)
     expect(Buffer.concat([head, rest.bytes]).equals(onDisk)).toBe(true)
     // in three parts too, the last a suffix range
@@ -242,11 +245,13 @@ describe("GET /api/batches/{batch_id}/snapshot", () => {
     expect(again.status).toBe(304)
     expect(again.bytes.length).toBe(0)
     expect(h(again, "etag")).toBe(h(full, "etag"))
+    expect([h(full, "batch-id"), h(again, "batch-id")]).toEqual([b.finished.file.replace(/\.sqlite$/, ""), b.finished.file.replace(/\.sqlite$/, "")])
     const head = await download(url(idOf(b)), { "x-api-key": key }, "HEAD")
     expect(head.status).toBe(200)
     expect(head.bytes.length).toBe(0)
     expect(h(head, "content-length")).toBe(h(full, "content-length"))
     expect(h(head, "repr-digest")).toBe(h(full, "repr-digest"))
+    expect(h(head, "batch-id")).toBe(h(full, "batch-id"))
   })
 
   it("a download the client stops leaves no file open", async () => {

@@ -97,6 +97,7 @@ describe("FI/ETF rows in /api/all-funds", () => {
       tac: null,
     })
     expect(res.body.meta).toEqual({
+      batch_id: api.batchId,
       vehicle: "investment_fund",
       date: "2026-02-06",
       previousDate: "2026-02-05",
@@ -135,6 +136,7 @@ describe("FI/ETF rows in /api/all-funds", () => {
       },
     ])
     expect(res.body.meta).toEqual({
+      batch_id: api.batchId,
       vehicle: "etf",
       date: "2026-02-06",
       previousDate: "2026-02-05",
@@ -188,6 +190,7 @@ describe("FI/ETF rows in /api/all-funds", () => {
     ])
     const fiDates = { date: "2026-02-06", previousDate: "2026-02-05" }
     expect(all.meta).toEqual({
+      batch_id: api.batchId,
       vehicle: "all",
       date: fm.meta.date,
       previousDate: fm.meta.previousDate,

@@ -16,6 +16,8 @@ export interface FiServer {
   readonly key: () => string
   /** The published snapshot file's path. */
   readonly snapshotPath: string
+  /** The published batch's id: the fixture's file name without .sqlite. */
+  readonly batchId: string
 }
 
 /**
@@ -39,5 +41,6 @@ export const useFiServer = (fi: FiState = "available", computed = false): FiServ
     url: () => server.url,
     key: () => key,
     snapshotPath: join(fx.snapshotsDir, fx.file),
+    batchId: fx.file.replace(/\.sqlite$/, ""),
   }
 }

@@ -17,6 +17,7 @@ describe("/api/fi/instruments", () => {
     // Batch 2026-02-06 (Friday, Chile on UTC−3 in February): complete at Feb 7 00:00 local; next
     // expected batch Monday Feb 9, complete at Feb 10 00:00 local. FI cutoff: 9251's 2026-02-06.
     expect(res.body.meta).toEqual({
+      batch_id: api.batchId,
       generated_at: "2026-02-07T03:00:00Z",
       expires_at: "2026-02-10T03:00:00Z",
       batch_date: "2026-02-06",

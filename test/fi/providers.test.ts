@@ -66,7 +66,7 @@ describe("/api/asset_providers?scope=all", () => {
         },
       },
     ])
-    expect(res.body.meta).toEqual({ generated_at: "2026-02-07T03:00:00Z", expires_at: "2026-02-10T03:00:00Z" })
+    expect(res.body.meta).toEqual({ batch_id: api.batchId, generated_at: "2026-02-07T03:00:00Z", expires_at: "2026-02-10T03:00:00Z" })
   })
 
   it("without scope answers exactly as before: FM administrators, only their name, no meta", async () => {

@@ -53,6 +53,7 @@ describe("the sample's FI/ETF edge cases through the API", () => {
     expect(res.body.total).toBe(20)
     // Friday 2026-11-20, Chile on UTC−3: complete at Nov 21 00:00 local; next batch Monday Nov 23.
     expect(res.body.meta).toEqual({
+      batch_id: readFileSync(join(work, "data", "snapshots", "CURRENT"), "utf8").trim().replace(/\.sqlite$/, ""),
       generated_at: "2026-11-21T03:00:00Z",
       expires_at: "2026-11-24T03:00:00Z",
       batch_date: END,

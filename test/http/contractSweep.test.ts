@@ -61,6 +61,31 @@ interface Outcome {
   readonly url: string
   readonly status: number
   readonly problems: ReadonlyArray<string>
+  /** The Batch-Id header, and the JSON body's meta.batch_id (undefined when it has no meta, null when its meta has none). */
+  readonly batchId: string | undefined
+  readonly metaBatchId: unknown
+}
+
+/** An answer checked against the document, with the batch it names. */
+const outcomeOf = (validator: ContractValidator, c: Call, url: string, reply: Reply): Outcome => {
+  let metaBatchId: unknown
+  if (String(reply.headers["content-type"] ?? "").startsWith("application/json")) {
+    try {
+      const meta = JSON.parse(reply.text)?.meta
+      // a meta without batch_id is null: it should have named the batch
+      metaBatchId = meta !== null && typeof meta === "object" ? (meta.batch_id ?? null) : undefined
+    } catch {
+      metaBatchId = undefined
+    }
+  }
+  return {
+    call: c,
+    url,
+    status: reply.status,
+    problems: validator.problems(c.method, c.path, reply),
+    batchId: headerOf(reply, "batch-id"),
+    metaBatchId,
+  }
 }
 
 const operationOf = (c: Pick<Call, "method" | "path">): string => `${c.method.toUpperCase()} ${c.path}`
@@ -107,7 +132,7 @@ const sweep = async (
       const url = urlOf(base, c)
       const reply = await send(url, c)
       replies[i] = reply
-      outcomes[i] = { call: c, url, status: reply.status, problems: validator.problems(c.method, c.path, reply) }
+      outcomes[i] = outcomeOf(validator, c, url, reply)
     }
   }
   await Promise.all(Array.from({ length: width }, worker))
@@ -652,7 +677,7 @@ const accountCalls = async (s: AccountState, validator: ContractValidator): Prom
   const run = async (c: Call): Promise<Reply> => {
     const url = urlOf(s.base, c)
     const reply = await send(url, c)
-    outcomes.push({ call: c, url, status: reply.status, problems: validator.problems(c.method, c.path, reply) })
+    outcomes.push(outcomeOf(validator, c, url, reply))
     return reply
   }
   const returnUrl = `${s.base}/account`
@@ -845,6 +870,9 @@ describe.each([
   let served: Served
   let doc: Json
   const outcomes: Outcome[] = []
+  /** The batch served (CURRENT's file name), and the one /returns names (batch_id): the same. */
+  let current = ""
+  let returnsBatch = ""
 
   beforeAll(async () => {
     served = await serve()
@@ -857,7 +885,8 @@ describe.each([
     outcomes.push(...data.outcomes)
     // each keyed operation once more: no key, a wrong key, a Bearer key, a spent quota, and the ETag of its answer;
     // a data route also with `batch`: the current batch, one never published, a malformed one, one whose file is gone
-    const current = readFileSync(join(served.dataDir, "snapshots", "CURRENT"), "utf8").trim().replace(/\.sqlite$/, "")
+    current = readFileSync(join(served.dataDir, "snapshots", "CURRENT"), "utf8").trim().replace(/\.sqlite$/, "")
+    returnsBatch = batch.batchId
     const batchValues = [current, "2019-01-02-0123456789abcdef", "latest", ...(served.notRetained === undefined ? [] : [served.notRetained])]
     const takesBatch = (c: Call): boolean =>
       (doc.paths[c.path]?.[c.method]?.parameters ?? []).some((p: Json) => p.in === "query" && p.name === "batch")
@@ -906,6 +935,39 @@ describe.each([
     const success = (s: number) => s >= 200 && s < 400 && s !== 304
     const ops = fiPart ? ALL_OPERATIONS : ALL_OPERATIONS.filter((o) => o.path.startsWith("/api/fi/"))
     expect(ops.map(operationOf).filter((op) => !answered(op, fiPart ? success : (s) => s === 503))).toEqual([])
+  })
+
+  it("every success of a data operation names its batch (Batch-Id, = meta.batch_id): the served one or the one the request names; nothing else names one", () => {
+    expect(returnsBatch).toBe(current)
+    const takesBatch = (c: Call): boolean =>
+      (doc.paths[c.path]?.[c.method]?.parameters ?? []).some((p: Json) => p.in === "query" && p.name === "batch")
+    const query = (c: Call, name: string): string | undefined => c.query?.find(([k]) => k === name)?.[1]
+    /** The batch an answer names: null for an operation that names none (not a data route, or one read from the ledger). */
+    const named = (c: Call): string | null => {
+      if (takesBatch(c)) return query(c, "batch") ?? current
+      if (c.path === "/api/batches/{batch_id}/snapshot" || c.path === "/api/batches/{batch_id}/days.csv.gz") return c.params?.batch_id ?? null
+      if (c.path === "/api/changes") return query(c, "to_batch") ?? current
+      return null
+    }
+    const naming = [...new Set(outcomes.filter((o) => named(o.call) !== null).map((o) => operationOf(o.call)))].sort()
+    // the data routes: the 26 that take ?batch=, the two downloads and /api/changes; the document says so of each
+    expect(naming.length).toBe(29)
+    const documented = Object.entries(doc.paths as Record<string, Json>).flatMap(([path, item]) =>
+      Object.entries(item as Record<string, Json>)
+        .filter(([, op]) => ["200", "304"].every((s) => op.responses?.[s]?.headers?.["Batch-Id"] !== undefined))
+        .map(([method]) => operationOf({ method: method as Method, path })),
+    )
+    expect(documented.sort()).toEqual(naming)
+    const wrong = outcomes.flatMap((o) => {
+      const success = o.status === 200 || o.status === 206 || o.status === 304
+      const want = success ? named(o.call) : null
+      const got = [o.batchId ?? null, o.metaBatchId ?? null]
+      const expected = [want, o.metaBatchId === undefined ? null : want]
+      return JSON.stringify(got) === JSON.stringify(expected) ? [] : [`${o.call.method.toUpperCase()} ${o.url} → ${o.status}: ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`]
+    })
+    expect(wrong.slice(0, 20), `${wrong.length} answers name the wrong batch`).toEqual([])
+    // the current batch and a named one both answered: not one value everywhere
+    expect(outcomes.filter((o) => o.status === 200 && o.batchId === current).length).toBeGreaterThan(100)
   })
 
   it.each(ALL_OPERATIONS.map(operationOf))("%s: every answer has a declared status and fits its schema", (op) => {

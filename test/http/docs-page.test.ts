@@ -30,6 +30,7 @@ const GUIDANCE = [
   "quota_exceeded",
   "If-None-Match",
   "ETag",
+  "Batch-Id",
 ]
 
 /** Collects what the page reports going wrong: script errors, console errors, CSP refusals. */

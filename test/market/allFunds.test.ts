@@ -27,7 +27,7 @@ describe("the mutual-fund universe at the batch date", () => {
     expect(ids(res.body)).toEqual(
       ofKeys("8043:A", "8200:BPRIV", "8106:B", "9105:A", "9105:I", "9106:A", "9107:A", "9302:A", "9301:A", "9300:A"),
     )
-    expect(res.body.meta).toEqual({ vehicle: "mutual_fund", date: "2026-03-04", previousDate: "2026-03-03", agfCount: 3, count: 10 })
+    expect(res.body.meta).toEqual({ batch_id: c.batchId, vehicle: "mutual_fund", date: "2026-03-04", previousDate: "2026-03-03", agfCount: 3, count: 10 })
     for (const row of res.body.data) expect(row.vehicle).toBe("mutual_fund")
   })
 
@@ -185,7 +185,7 @@ describe("dates", () => {
   it("a date before any quote: empty data, null dates", async () => {
     const res = await c.call("/api/all-funds?date=2025-01-15")
     expect(res.status).toBe(200)
-    expect(res.body).toEqual({ data: [], meta: { vehicle: "mutual_fund", date: null, previousDate: null, agfCount: 0, count: 0 } })
+    expect(res.body).toEqual({ data: [], meta: { batch_id: c.batchId, vehicle: "mutual_fund", date: null, previousDate: null, agfCount: 0, count: 0 } })
   })
 })
 

@@ -63,6 +63,7 @@ describe("/api/benchmarks/{family_rar}/prices", () => {
         { date: "2026-03-04", close: 509.75, currency: "USD" },
       ],
       meta: {
+        batch_id: c.batchId,
         family_rar: "Accionario eeuu",
         family_slug: "accionario-eeuu",
         symbol: "VOO",

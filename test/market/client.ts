@@ -1,4 +1,6 @@
 /** A running API over a market fixture, with a key, for the market tests. */
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
 import { gunzipSync } from "node:zlib"
 import { request } from "undici"
 import { createKey, get, type JsonResponse, startServer, type RunningServer } from "../support/server.ts"
@@ -16,6 +18,8 @@ export interface MarketClient {
   readonly raw: (path: string, headers: Record<string, string>) => Promise<{ status: number; encoding: string | undefined; bytes: Buffer }>
   readonly close: () => Promise<void>
   readonly fixture: FixtureDir
+  /** The served batch's id, as the fixture published it (CURRENT's file name without .sqlite). */
+  readonly batchId: string
 }
 
 export const startMarket = async (options: { readonly computed?: boolean } = {}): Promise<MarketClient> => {
@@ -25,6 +29,7 @@ export const startMarket = async (options: { readonly computed?: boolean } = {})
   const headers = { "x-api-key": key.key }
   return {
     fixture,
+    batchId: readFileSync(join(fixture.snapshotsDir, "CURRENT"), "utf8").trim().replace(/\.sqlite$/, ""),
     call: (path) => get(server.url + path, headers),
     callGzip: async (path) => {
       const res = await request(server.url + path, { headers: { ...headers, "accept-encoding": "gzip" } })

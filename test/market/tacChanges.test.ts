@@ -27,6 +27,7 @@ describe("selection", () => {
     expect(res.status).toBe(200)
     expect(series(res.body)).toEqual(ofKeys("9105:I", "8043:A", "8200:BPRIV"))
     expect(res.body.meta).toEqual({
+      batch_id: c.batchId,
       date: "2026-02-28",
       previousDate: "2026-01-31",
       currentMonthKey: "202602",

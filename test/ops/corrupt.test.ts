@@ -65,7 +65,14 @@ const expectRefused = async (file: string, served: string) => {
 
 describe("a corrupt snapshot published by hand", () => {
   it("is refused by the running API, which keeps serving the published snapshot", async () => {
-    expect(await health()).toEqual({ status: "ok", last_scraped_date: "2026-11-20", total_records: expect.any(Number), reasons: [], sources: expect.any(Array) })
+    expect(await health()).toEqual({
+      status: "ok",
+      last_scraped_date: "2026-11-20",
+      batch_id: good.replace(/\.sqlite$/, ""),
+      total_records: expect.any(Number),
+      reasons: [],
+      sources: expect.any(Array),
+    })
     const served = await providers()
 
     // 1. Garbage bytes under a snapshot name, no manifest.

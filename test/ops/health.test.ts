@@ -107,6 +107,7 @@ describe("GET /health with a pipeline status", () => {
     expect(await healthAt(server.url)).toEqual({
       status: "ok",
       last_scraped_date: "2026-02-06",
+      batch_id: fx.snapshot.finished.file.replace(/\.sqlite$/, ""),
       total_records: fx.snapshot.totalRecords,
       reasons: [],
       sources: [],
@@ -115,6 +116,7 @@ describe("GET /health with a pipeline status", () => {
     expect(await healthAt(server.url)).toEqual({
       status: "degraded",
       last_scraped_date: "2026-02-06",
+      batch_id: fx.snapshot.finished.file.replace(/\.sqlite$/, ""),
       total_records: fx.snapshot.totalRecords,
       reasons: ["the served batch 2026-02-06 is stale: older than 36 h after its day (weekends not counted)"],
       sources: [],
