@@ -47,7 +47,8 @@ describe("probes", () => {
   it("nothing published: /livez 200, /readyz and /health 503 with Retry-After and the reason", async () => {
     const dir = makeDataDir()
     cleanups.push(dir.cleanup)
-    const server = await startServer({ dataDir: dir.dataDir })
+    const logged: string[] = []
+    const server = await startServer({ dataDir: dir.dataDir, accessLog: (line) => logged.push(line.path) })
     servers.push(server)
     expect((await get(`${server.url}/livez`)).json()).toEqual({ status: "alive" })
     const ready = await get(`${server.url}/readyz`)
@@ -58,6 +59,9 @@ describe("probes", () => {
     expect(health.status).toBe(503)
     expect(health.headers.get("retry-after")).toBe("5")
     expect(health.json()).toMatchObject({ status: "unavailable", reasons: ["nothing is published yet"], total_records: 0 })
+    // the probes are not logged per request; /health is
+    await new Promise((r) => setTimeout(r, 50))
+    expect(logged).toEqual(["/health"])
   })
 
   it("published: 200 on all three; a ledger that cannot be read makes readiness and /health 503", async () => {
@@ -122,6 +126,20 @@ describe("metrics", () => {
     expect(after).not.toContain(key)
     expect(after).not.toContain("12345")
     expect(after).not.toContain("127.0.0.1")
+  })
+
+  it("per-IP refusals are counted; the probes and the scrape are never refused", async () => {
+    const limited = await startServer({ dataDir: fx.dataDir, rateLimit: { perSecond: 1, burst: 2 } })
+    try {
+      const statuses = []
+      for (let i = 0; i < 5; i++) statuses.push((await get(`${limited.url}/health`)).status)
+      expect(statuses.filter((s) => s === 429)).toHaveLength(3)
+      for (let i = 0; i < 5; i++) expect((await get(`${limited.url}/readyz`)).status).toBe(200)
+      const text = (await get(`${limited.url}/metrics`)).text
+      expect(sample(text, "fds_rate_limit_refusals_total", { limit: "per_ip" })).toBe(3)
+    } finally {
+      await limited.close()
+    }
   })
 
   it("outside FDS_METRICS_ALLOW: 404 without a key, 403 with a free key, 200 with an internal one", async () => {
