@@ -16,13 +16,16 @@ import { SnapshotStore } from "../snapshot/SnapshotStore.ts"
 import type { DrainState } from "./Drain.ts"
 
 /**
- * The fleet's part of readiness: why this replica must not take traffic now, or null. The default
- * layer always says ready; the fleet protocol provides its own.
+ * The fleet's part of readiness: why this replica must not take traffic now ("this replica does
+ * not hold the fleet's current batch"), or null. Asked on every probe, so it should be cheap (a
+ * value kept up to date, not a query per call). The default layer always says ready; the fleet
+ * protocol provides its own (ServerOptions.fleetReadiness; it may use the accounts store and the
+ * snapshot store).
  */
-export class FleetReadiness extends Context.Service<FleetReadiness, { readonly notReady: Effect.Effect<string | null> }>()(
+export class FleetReadiness extends Context.Service<FleetReadiness, { readonly notReady: () => Effect.Effect<string | null> }>()(
   "fds/api/FleetReadiness",
 ) {
-  static readonly layer = Layer.succeed(FleetReadiness)({ notReady: Effect.succeed(null) })
+  static readonly layer = Layer.succeed(FleetReadiness)({ notReady: () => Effect.succeed(null) })
 }
 
 /** Seconds a balancer or client is told to wait on a 503 of the probes and /health. */
@@ -60,7 +63,7 @@ export class Readiness extends Context.Service<Readiness, { readonly reasons: Ef
           const ping = yield* accounts
           if (ping !== null) out.push(`the accounts store does not answer: ${ping}`)
           else if (quotaStore.lastFailureMillis > quotaStore.lastSuccessMillis) out.push("the accounts store failed its last quota write")
-          const fleetReason = yield* fleet.notReady
+          const fleetReason = yield* fleet.notReady()
           if (fleetReason !== null) out.push(fleetReason)
           return out
         })

@@ -8,7 +8,9 @@
  */
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { Effect, Layer } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
+import { FleetReadiness } from "../../api/system/Readiness.ts"
 import { createKey, type RunningServer, startServer } from "../support/server.ts"
 import { makeDataDir, makeFixtureA } from "../support/snapshotFixture.ts"
 
@@ -79,6 +81,20 @@ describe("probes", () => {
     const health = await get(`${server.url}/health`)
     expect(health.status).toBe(503)
     expect(health.json()).toMatchObject({ status: "unavailable", last_scraped_date: "2026-02-06" })
+  })
+
+  it("the fleet's rule (FleetReadiness) makes the replica not ready, with its reason", async () => {
+    const fx = makeFixtureA()
+    cleanups.push(fx.cleanup)
+    const reason = "this replica does not hold the fleet's current batch"
+    const fleetReadiness = Layer.succeed(FleetReadiness)({ notReady: () => Effect.succeed(reason) })
+    const server = await startServer({ dataDir: fx.dataDir, fleetReadiness })
+    servers.push(server)
+    const ready = await get(`${server.url}/readyz`)
+    expect(ready.status).toBe(503)
+    expect(ready.json()).toMatchObject({ status: "not_ready", reasons: [reason] })
+    expect((await get(`${server.url}/health`)).status).toBe(503)
+    expect((await get(`${server.url}/livez`)).status).toBe(200)
   })
 
   it("/openapi.json declares /livez and /readyz (200 and 503) and /health's 503", async () => {
