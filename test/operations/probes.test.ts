@@ -21,7 +21,7 @@ const get = async (url: string, headers: Record<string, string> = {}) => {
 }
 
 /** The Prometheus text format's samples: `name{a="b",…} value` (comments and blank lines skipped). */
-export const parseMetrics = (text: string): ReadonlyArray<{ name: string; labels: Record<string, string>; value: number }> =>
+const parseMetrics = (text: string): ReadonlyArray<{ name: string; labels: Record<string, string>; value: number }> =>
   text
     .split("\n")
     .filter((line) => line !== "" && !line.startsWith("#"))
