@@ -60,7 +60,7 @@ export interface ServerOptions extends EdgeOptions, ConnectionLimits {
   /** The drain `serve` begins on SIGTERM (api/system/Drain.ts); readiness fails while it runs. */
   readonly drain?: DrainState
   /** The fleet's part of readiness; default: always ready. */
-  readonly fleetReadiness?: Layer.Layer<FleetReadiness>
+  readonly fleetReadiness?: Layer.Layer<FleetReadiness, never, AccountsDb | SnapshotStore>
   /** Who may read /metrics without an internal-tier key (FDS_METRICS_ALLOW); default loopback. */
   readonly metricsAllow?: ReadonlyArray<string>
   /** A PostgreSQL accounts store unreachable at start is waited for (the server); default: fail. */

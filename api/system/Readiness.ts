@@ -17,9 +17,10 @@ import type { DrainState } from "./Drain.ts"
 
 /**
  * The fleet's part of readiness: why this replica must not take traffic now (it does not hold the
- * fleet's current batch, or the fleet's PostgreSQL was never reached), or null.
+ * fleet's current batch, or the fleet's PostgreSQL was never reached), or null. Asked on every
+ * probe, so it is cheap: a value the fleet member keeps up to date, not a query per call.
  */
-export class FleetReadiness extends Context.Service<FleetReadiness, { readonly notReady: Effect.Effect<string | null> }>()(
+export class FleetReadiness extends Context.Service<FleetReadiness, { readonly notReady: () => Effect.Effect<string | null> }>()(
   "fds/api/FleetReadiness",
 ) {
   /** The snapshot store's fleet member (api/snapshot/FleetMember.ts): null out of fleet mode. */
@@ -27,7 +28,7 @@ export class FleetReadiness extends Context.Service<FleetReadiness, { readonly n
     FleetReadiness,
     Effect.gen(function* () {
       const store = yield* SnapshotStore
-      return { notReady: Effect.sync(() => store.fleetProblem()) }
+      return { notReady: () => Effect.sync(() => store.fleetProblem()) }
     }),
   )
 }
@@ -67,7 +68,7 @@ export class Readiness extends Context.Service<Readiness, { readonly reasons: Ef
           const ping = yield* accounts
           if (ping !== null) out.push(`the accounts store does not answer: ${ping}`)
           else if (quotaStore.lastFailureMillis > quotaStore.lastSuccessMillis) out.push("the accounts store failed its last quota write")
-          const fleetReason = yield* fleet.notReady
+          const fleetReason = yield* fleet.notReady()
           if (fleetReason !== null) out.push(fleetReason)
           return out
         })

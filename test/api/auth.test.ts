@@ -295,7 +295,9 @@ describe("accounts store unavailable → 503 with Retry-After: 5, never a pass-t
     expect503(await get(`${server.url}/api/conceptual_assets/${testCrc32("fm:8043")}/real_assets`, { authorization: `Bearer ${key.key}` }))
     // a missing or malformed key needs no store: still 401
     expect((await get(server.url + DATA_ROUTE)).status).toBe(401)
-    // the public route does not depend on the accounts store
-    expect((await get(server.url + "/health")).status).toBe(200)
+    // the public route still answers, and tells a balancer the truth: keyed requests cannot be served
+    const health = await get(server.url + "/health")
+    expect(health.status).toBe(503)
+    expect((health.body as { reasons: string[] }).reasons.some((r) => r.startsWith("the accounts store"))).toBe(true)
   })
 })

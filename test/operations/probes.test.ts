@@ -8,7 +8,9 @@
  */
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { Effect, Layer } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
+import { FleetReadiness } from "../../api/system/Readiness.ts"
 import { createKey, type RunningServer, startServer } from "../support/server.ts"
 import { makeDataDir, makeFixtureA } from "../support/snapshotFixture.ts"
 
@@ -19,7 +21,7 @@ const get = async (url: string, headers: Record<string, string> = {}) => {
 }
 
 /** The Prometheus text format's samples: `name{a="b",…} value` (comments and blank lines skipped). */
-export const parseMetrics = (text: string): ReadonlyArray<{ name: string; labels: Record<string, string>; value: number }> =>
+const parseMetrics = (text: string): ReadonlyArray<{ name: string; labels: Record<string, string>; value: number }> =>
   text
     .split("\n")
     .filter((line) => line !== "" && !line.startsWith("#"))
@@ -47,7 +49,8 @@ describe("probes", () => {
   it("nothing published: /livez 200, /readyz and /health 503 with Retry-After and the reason", async () => {
     const dir = makeDataDir()
     cleanups.push(dir.cleanup)
-    const server = await startServer({ dataDir: dir.dataDir })
+    const logged: string[] = []
+    const server = await startServer({ dataDir: dir.dataDir, accessLog: (line) => logged.push(line.path) })
     servers.push(server)
     expect((await get(`${server.url}/livez`)).json()).toEqual({ status: "alive" })
     const ready = await get(`${server.url}/readyz`)
@@ -58,6 +61,9 @@ describe("probes", () => {
     expect(health.status).toBe(503)
     expect(health.headers.get("retry-after")).toBe("5")
     expect(health.json()).toMatchObject({ status: "unavailable", reasons: ["nothing is published yet"], total_records: 0 })
+    // the probes are not logged per request; /health is
+    await new Promise((r) => setTimeout(r, 50))
+    expect(logged).toEqual(["/health"])
   })
 
   it("published: 200 on all three; a ledger that cannot be read makes readiness and /health 503", async () => {
@@ -75,6 +81,20 @@ describe("probes", () => {
     const health = await get(`${server.url}/health`)
     expect(health.status).toBe(503)
     expect(health.json()).toMatchObject({ status: "unavailable", last_scraped_date: "2026-02-06" })
+  })
+
+  it("the fleet's rule (FleetReadiness) makes the replica not ready, with its reason", async () => {
+    const fx = makeFixtureA()
+    cleanups.push(fx.cleanup)
+    const reason = "this replica does not hold the fleet's current batch"
+    const fleetReadiness = Layer.succeed(FleetReadiness)({ notReady: () => Effect.succeed(reason) })
+    const server = await startServer({ dataDir: fx.dataDir, fleetReadiness })
+    servers.push(server)
+    const ready = await get(`${server.url}/readyz`)
+    expect(ready.status).toBe(503)
+    expect(ready.json()).toMatchObject({ status: "not_ready", reasons: [reason] })
+    expect((await get(`${server.url}/health`)).status).toBe(503)
+    expect((await get(`${server.url}/livez`)).status).toBe(200)
   })
 
   it("/openapi.json declares /livez and /readyz (200 and 503) and /health's 503", async () => {
@@ -122,6 +142,20 @@ describe("metrics", () => {
     expect(after).not.toContain(key)
     expect(after).not.toContain("12345")
     expect(after).not.toContain("127.0.0.1")
+  })
+
+  it("per-IP refusals are counted; the probes and the scrape are never refused", async () => {
+    const limited = await startServer({ dataDir: fx.dataDir, rateLimit: { perSecond: 1, burst: 2 } })
+    try {
+      const statuses = []
+      for (let i = 0; i < 5; i++) statuses.push((await get(`${limited.url}/health`)).status)
+      expect(statuses.filter((s) => s === 429)).toHaveLength(3)
+      for (let i = 0; i < 5; i++) expect((await get(`${limited.url}/readyz`)).status).toBe(200)
+      const text = (await get(`${limited.url}/metrics`)).text
+      expect(sample(text, "fds_rate_limit_refusals_total", { limit: "per_ip" })).toBe(3)
+    } finally {
+      await limited.close()
+    }
   })
 
   it("outside FDS_METRICS_ALLOW: 404 without a key, 403 with a free key, 200 with an internal one", async () => {

@@ -14,7 +14,7 @@ import { KeyStore, type Tier } from "../../accounts/KeyStore.ts"
 import type { AccessLogSink } from "../../api/http/RequestLog.ts"
 import type { ErrorLogSink } from "../../api/http/ServerErrors.ts"
 import type { EdgeOptions } from "../../api/ratelimit/Edge.ts"
-import { ServerLive } from "../../api/Server.ts"
+import { ServerLive, type ServerOptions } from "../../api/Server.ts"
 import { logLinesTo } from "./testLog.ts"
 
 export interface RunningServer {
@@ -40,6 +40,8 @@ export const startServer = async (options: {
   readonly rateLimit?: EdgeOptions["rateLimit"]
   /** Who may read /metrics without an internal key (FDS_METRICS_ALLOW); loopback by default. */
   readonly metricsAllow?: ReadonlyArray<string>
+  /** The fleet's part of readiness; always ready by default. */
+  readonly fleetReadiness?: ServerOptions["fleetReadiness"]
 }): Promise<RunningServer> => {
   const scope = Effect.runSync(Scope.make())
   const server = ServerLive({
@@ -52,6 +54,7 @@ export const startServer = async (options: {
     ...(options.drainMillis === undefined ? {} : { drainMillis: options.drainMillis }),
     ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
     ...(options.metricsAllow === undefined ? {} : { metricsAllow: options.metricsAllow }),
+    ...(options.fleetReadiness === undefined ? {} : { fleetReadiness: options.fleetReadiness }),
   })
   const layer =
     options.env === undefined
