@@ -154,8 +154,8 @@ const recordingStatus = <R>(dataDir: string, run: Effect.Effect<RunOutcome, Batc
     return yield* run.pipe(Effect.onExit((exit) => recordStatus(dataDir, startedAt, exit, previous)))
   })
 
-/** Writes `running`; returns the status it replaced (a dead run's written as `killed`), or null. */
-const markRunning = (dir: string, startedAt: number): PipelineStatus | null => {
+/** Writes `running`; returns the status it replaced (a dead run's written as `killed`; null: none), or null when it wrote nothing. */
+const markRunning = (dir: string, startedAt: number): { readonly found: PipelineStatus | null } | null => {
   try {
     mkdirSync(dir, { recursive: true })
     let previous = readStatus(dir)
@@ -175,7 +175,7 @@ const markRunning = (dir: string, startedAt: number): PipelineStatus | null => {
       process: thisRunProcess(),
       ...(previous?.sources === undefined ? {} : { sources: previous.sources }),
     })
-    return previous
+    return { found: previous }
   } catch (e) {
     // A full disk may refuse the status; the run goes on (its end says what it did).
     console.error(JSON.stringify({ level: "error", msg: "STATUS.json not written", error: String(e) }))
@@ -391,12 +391,18 @@ export const withoutFi = (reason: string): string =>
  * Writes STATUS.json for /health; a run that was interrupted (daemon stopped) changed nothing and
  * puts back the status it found.
  */
-const recordStatus = (dataDir: string, startedAt: number, exit: Exit.Exit<RunOutcome, BatchRejectedError>, found: PipelineStatus | null) =>
+const recordStatus = (
+  dataDir: string,
+  startedAt: number,
+  exit: Exit.Exit<RunOutcome, BatchRejectedError>,
+  marked: { readonly found: PipelineStatus | null } | null,
+) =>
   Effect.gen(function* () {
     const dir = paths(dataDir).snapshots
     if (Exit.hasInterrupts(exit)) {
+      if (marked === null) return // `running` was not written: nothing to take back
       try {
-        if (found !== null) writeStatus(dir, found)
+        if (marked.found !== null) writeStatus(dir, marked.found)
         else rmSync(join(dir, STATUS), { force: true })
       } catch (e) {
         console.error(JSON.stringify({ level: "error", msg: "STATUS.json not written", error: String(e) }))

@@ -113,6 +113,7 @@ describe("pipeline daemon", () => {
       ["FDS_PIPELINE_CRON", "every morning"],
       ["FDS_PIPELINE_RETRIES", "-1"],
       ["FDS_FETCH_TIMEOUT_MS", "soon"],
+      ["FDS_PIPELINE_MAX_MEMORY_MB", "12"],
     ] as const) {
       const child = spawn(process.execPath, [join(root, "pipeline", "main.ts"), "pipeline", "daemon"], {
         cwd: root,
