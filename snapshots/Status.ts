@@ -173,19 +173,26 @@ export interface HealthInput {
   readonly graceMillis: number
 }
 
+/**
+ * The last run's failure, for /health (also while nothing is served): failed, rejected or killed.
+ * Not its reason: /health is public, and a run's reason can quote a command's stderr, a URL or a
+ * server path. Ops read it in STATUS.json or with `./fds pipeline status`.
+ */
+export const runReason = (status: PipelineStatus | null): string | null => {
+  if (status === null || (status.outcome !== "failed" && status.outcome !== "rejected" && status.outcome !== "killed")) return null
+  const when = status.outcome === "killed" ? `started ${status.started_at}` : (status.finished_at ?? status.started_at)
+  const what = status.outcome === "killed" ? "killed before it finished" : status.outcome
+  return `the last pipeline run (${when}) was ${what}: see STATUS.json or ./fds pipeline status`
+}
+
 /** Why /health is not `ok`, one sentence a cause (empty: ok, or nothing served). */
 export const healthReasons = (input: HealthInput): string[] => {
   const reasons: string[] = [...(input.faults ?? [])]
   if (input.served === null) return reasons.length > 0 ? reasons : ["nothing is published yet"]
   if (input.served.fiUnavailable === true) reasons.push("the served batch was published without its FI/ETF part: the FI routes answer 503")
   const status = input.status
-  if (status !== null && (status.outcome === "failed" || status.outcome === "rejected" || status.outcome === "killed")) {
-    // Not its reason: /health is public, and a run's reason can quote a command's stderr, a URL or a
-    // server path. Ops read it in STATUS.json or with `./fds pipeline status`.
-    const when = status.outcome === "killed" ? `started ${status.started_at}` : (status.finished_at ?? status.started_at)
-    const what = status.outcome === "killed" ? "killed before it finished" : status.outcome
-    reasons.push(`the last pipeline run (${when}) was ${what}: see STATUS.json or ./fds pipeline status`)
-  }
+  const run = runReason(status)
+  if (run !== null) reasons.push(run)
   const c = input.current
   if (c !== null && c.file !== input.served.file && input.nowMillis - c.sinceMillis > input.graceMillis) {
     reasons.push(`CURRENT names ${c.file}, which is not served (refused, or still being checked)`)

@@ -9,7 +9,7 @@ import { KeyStore } from "../../accounts/KeyStore.ts"
 import { ServiceUnavailable } from "../../schemas/ApiErrors.ts"
 import { batchIdOfFile } from "../../schemas/Batches.ts"
 import { CURRENT, inspectCurrent } from "../../snapshots/Pointer.ts"
-import { type HealthInput, healthReasons, healthState, type PipelineStatus, readStatus, sourceState } from "../../snapshots/Status.ts"
+import { type HealthInput, healthReasons, healthState, type PipelineStatus, readStatus, runReason, sourceState } from "../../snapshots/Status.ts"
 import { Api } from "../Api.ts"
 import { CurrentKey } from "../security/Security.ts"
 import { type Loaded, SnapshotStore } from "../snapshot/SnapshotStore.ts"
@@ -72,7 +72,15 @@ export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
         const loaded = store.current()
         const health =
           loaded === null
-            ? { status: "unavailable" as const, last_scraped_date: null, batch_id: null, total_records: 0, reasons: [] as ReadonlyArray<string>, sources: [] }
+            ? {
+                status: "unavailable" as const,
+                last_scraped_date: null,
+                batch_id: null,
+                total_records: 0,
+                // a first run that failed or was killed: said while nothing serves too
+                reasons: [runReason(readStatus(store.dir))].filter((r): r is string => r !== null) as ReadonlyArray<string>,
+                sources: [],
+              }
             : {
                 ...(yield* servedHealth(loaded, store.faults())),
                 last_scraped_date: loaded.reader.batchDate,

@@ -9,7 +9,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { healthState, type PipelineStatus, santiagoStartOf, staleAt, writeStatus } from "../../snapshots/Status.ts"
 import { get, type RunningServer, startServer } from "../support/server.ts"
-import { makeFixtureA } from "../support/snapshotFixture.ts"
+import { makeDataDir, makeFixtureA } from "../support/snapshotFixture.ts"
 import { logChildOutput } from "../support/testLog.ts"
 import { root } from "./support/ops.ts"
 
@@ -126,6 +126,25 @@ describe("GET /health with a pipeline status", () => {
     expect((await healthAt(server.url)).reasons[0]).toMatch(/^the last pipeline run \(.+\) was rejected: see STATUS\.json or \.\/fds pipeline status$/)
     writeFileSync(join(fx.snapshotsDir, "STATUS.json"), "{ not json")
     expect((await healthAt(server.url)).status).toBe("ok") // an unreadable report is no report
+  })
+
+  it("while nothing is served, a first run that failed is said too (503, the run's kind, not its reason)", async () => {
+    const empty = makeDataDir()
+    const alone = await startServer({ dataDir: empty.dataDir })
+    try {
+      writeStatus(empty.snapshotsDir, { ...status("failed"), reason: "connect ECONNREFUSED https://www.cmfchile.cl/secret-path", file: null })
+      const res = await get(`${alone.url}/health`)
+      expect(res.status).toBe(503)
+      const body = res.body as { status: string; batch_id: string | null; reasons: string[] }
+      expect(body.status).toBe("unavailable")
+      expect(body.batch_id).toBeNull()
+      expect(body.reasons).toContain("the last pipeline run (2026-02-07T10:31:00.000Z) was failed: see STATUS.json or ./fds pipeline status")
+      expect(body.reasons).toContain("nothing is published yet")
+      expect(JSON.stringify(body)).not.toContain("secret-path")
+    } finally {
+      await alone.close()
+      empty.cleanup()
+    }
   })
 
   it("FDS_STALE_AFTER_HOURS moves the limit (./fds serve as a child process)", async () => {
