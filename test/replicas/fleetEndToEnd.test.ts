@@ -301,9 +301,11 @@ describe("one batch across the fleet: PostgreSQL, a primary, three replicas, a b
         expect(seq, `an answer from ${a.batch}, which the fleet never made current`).not.toBeNull()
         if (seq! < last) backward++
         last = Math.max(last, seq!)
-        // a batch other than the fleet's current one, outside the switch that replaced it
+        // a batch other than the fleet's current one while the request was under way (from asked to
+        // answered: a decision may fall in between), outside the switch that replaced it
         const current = currentAt(a.t0)
-        if (current !== undefined && a.batch !== current.batch) {
+        const whileAsked = new Set([current?.batch, ...decisions.filter((d) => d.at > a.t0 && d.at <= a.t1).map((d) => d.batch)])
+        if (current !== undefined && !whileAsked.has(a.batch ?? "")) {
           const window = switchMillis[current.seq - 2] ?? 0
           if (a.t0 > current.at + window) {
             stale++
