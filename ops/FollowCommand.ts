@@ -62,6 +62,7 @@ const settings = async (args: string[], env: NodeJS.ProcessEnv): Promise<Setting
     }
     if (from.protocol !== "http:" && from.protocol !== "https:") return "--from must be an http or https URL"
   }
+  if (env.FDS_FLEET !== undefined && env.FDS_FLEET !== "on" && env.FDS_FLEET !== "off") return `FDS_FLEET must be on or off, got ${JSON.stringify(env.FDS_FLEET)}`
   const every = Number(values.every ?? "60")
   if (!(every >= 1 && every <= 86_400)) return "--every must be a number of seconds from 1 to 86400"
   const key = env.FDS_FOLLOW_KEY ?? ""

@@ -11,6 +11,12 @@ import type { PublishedBatch } from "../../snapshots/PublishedHistory.ts"
 import { Api } from "../Api.ts"
 import { SnapshotStore } from "../snapshot/SnapshotStore.ts"
 
+/** The batch a request naming none reads: in a fleet, the fleet's current one (whatever this member serves meanwhile). */
+const currentFile = (store: SnapshotStore["Service"]): string | null => {
+  const fleet = store.fleetCurrent()
+  return fleet !== null ? `${fleet.batchId}.sqlite` : (store.current()?.file ?? null)
+}
+
 const attributes = (batch: PublishedBatch, retained: (file: string) => boolean, served: string | null) => ({
   batch_date: batch.batchDate,
   content_hash: batch.contentHash,
@@ -40,7 +46,7 @@ export const BatchesHandlers = HttpApiBuilder.group(Api, "batches", (handlers) =
       Effect.fn(function* ({ query }) {
         const store = yield* SnapshotStore
         const published = yield* store.published
-        const served = store.current()?.file ?? null
+        const served = currentFile(store)
         return {
           data: published.slice(query.offset, query.offset + query.limit).map((batch) => ({
             id: batch.id,
@@ -65,7 +71,7 @@ export const BatchesHandlers = HttpApiBuilder.group(Api, "batches", (handlers) =
         if (manifest === null) {
           return yield* new NotFound({ message: `the manifest of batch ${batch.id} is not on this server`, parameter: "batch_id" })
         }
-        const served = store.current()?.file ?? null
+        const served = currentFile(store)
         return { data: { id: batch.id, type: "batch" as const, attributes: { ...attributes(batch, store.retained, served), manifest } } }
       }),
     ),

@@ -22,6 +22,7 @@ import {
   ensureFleetTables,
   FLEET_CHANNEL,
   type FleetCurrent,
+  forgetGone,
   heartbeat,
   leave,
   observeFleet,
@@ -65,6 +66,9 @@ export interface FleetHistoryView {
   readonly held: ReadonlySet<string>
 }
 
+/** Readiness is public: the reason names no host, port or error text (the log line does). */
+const UNREACHABLE = "the fleet's PostgreSQL cannot be reached"
+
 const fileOf = (batchId: string): string => `${batchId}.sqlite`
 const idOf = (file: string): string => file.replace(/\.sqlite$/, "")
 
@@ -83,6 +87,10 @@ export class FleetMember implements SwapGate {
   private unreachable: string | null = "the fleet's PostgreSQL was not reached yet"
   /** The fleet's history and what it retains, as of the last tick. */
   private history: FleetHistoryView | null = null
+  /** The batch whose proposal was last refused for a second primary (said once). */
+  private refusedProposal: string | null = null
+  /** Ticks since the gone members were last forgotten. */
+  private ticks = 0
   /** The tick under way (one at a time). */
   private ticking: Promise<void> | null = null
   private readonly settings: FleetSettings
@@ -187,7 +195,7 @@ export class FleetMember implements SwapGate {
         await ensureFleetTables(this.pool)
         break
       } catch (e) {
-        this.unreachable = `the fleet's PostgreSQL cannot be reached: ${String(e)}`
+        this.unreachable = UNREACHABLE
         if (attempt === 0) log("error", "the fleet's PostgreSQL cannot be reached; retrying", { error: String(e) })
         await new Promise((r) => setTimeout(r, Math.min(5_000, 250 * 2 ** attempt)))
       }
@@ -221,7 +229,7 @@ export class FleetMember implements SwapGate {
       void this.tick()
     } catch (e) {
       client.end().catch(() => undefined)
-      this.unreachable = `the fleet's PostgreSQL cannot be reached: ${String(e)}`
+      this.unreachable = UNREACHABLE
       setTimeout(() => void this.listen(), 1_000).unref()
     }
   }
@@ -232,6 +240,7 @@ export class FleetMember implements SwapGate {
     this.ticking = (async () => {
       try {
         await this.beat()
+        if (this.ticks++ % 600 === 0) await forgetGone(this.pool)
         const current = await readCurrent(this.pool)
         this.unreachable = null
         if (current !== null) this.learn(current)
@@ -241,7 +250,7 @@ export class FleetMember implements SwapGate {
         else this.afterDecision(await decide(this.pool, this.settings.liveSeconds))
       } catch (e) {
         if (this.unreachable === null) log("warn", "the fleet's PostgreSQL cannot be reached", { error: String(e) })
-        this.unreachable = `the fleet's PostgreSQL cannot be reached: ${String(e)}`
+        this.unreachable = UNREACHABLE
       } finally {
         this.ticking = null
       }
@@ -253,6 +262,7 @@ export class FleetMember implements SwapGate {
     const served = this.store?.served() ?? null
     return heartbeat(this.pool, {
       id: this.id,
+      role: this.settings.role,
       ready: this.held === null ? null : idOf(this.held.file),
       serving: served === null ? null : idOf(served),
       holds: this.holds(),
@@ -272,14 +282,20 @@ export class FleetMember implements SwapGate {
           batchDate: ready.batchDate,
           contentHash: ready.contentHash,
           timeoutSeconds: this.settings.switchTimeoutSeconds,
-          role: this.settings.role === "primary" ? "primary" : "member",
+          role: this.settings.role,
+          memberId: this.id,
+          liveSeconds: this.settings.liveSeconds,
         })
         if (outcome === "proposed") log("info", "fleet proposal", { batch: batchId, by: this.settings.role })
+        else if (outcome === "another_primary" && this.refusedProposal !== batchId) {
+          this.refusedProposal = batchId
+          log("error", "not proposed: another FDS_FLEET_ROLE=primary member is live; a fleet has one primary", { batch: batchId })
+        }
       }
       this.afterDecision(await decide(this.pool, this.settings.liveSeconds))
       this.unreachable = null
     } catch (e) {
-      this.unreachable = `the fleet's PostgreSQL cannot be reached: ${String(e)}`
+      this.unreachable = UNREACHABLE
       log("warn", "could not report to the fleet; retrying at the next heartbeat", { error: String(e) })
     }
   }
@@ -311,7 +327,9 @@ export class FleetMember implements SwapGate {
 export const fleetSettings = (env: NodeJS.ProcessEnv): FleetSettings | null | string => {
   const url = env.FDS_ACCOUNTS_URL
   if (url === undefined || url === "") return null
-  if (env.FDS_FLEET === "off") return null
+  const fleet = env.FDS_FLEET ?? "on"
+  if (fleet !== "on" && fleet !== "off") return `FDS_FLEET must be on or off, got ${JSON.stringify(fleet)}`
+  if (fleet === "off") return null
   const role = env.FDS_FLEET_ROLE ?? "replica"
   if (role !== "primary" && role !== "replica") return `FDS_FLEET_ROLE must be primary or replica, got ${JSON.stringify(role)}`
   const timeout = Number(env.FDS_FLEET_SWITCH_TIMEOUT_SECONDS ?? "60")

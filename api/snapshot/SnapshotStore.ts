@@ -191,22 +191,27 @@ export class SnapshotStore extends Context.Service<
         ).pipe(Effect.map((loaded): Lease => makeLease(loaded, state)))
         // Fleet mode: the published batches are the fleet's decisions (the same on every member),
         // with what this folder's ledger adds (the build's time, version and inputs, on the primary)
-        let fleetView: { readonly from: unknown; readonly local: LedgerView; readonly view: LedgerView } | null = null
+        let fleetView: { readonly from: unknown; readonly local: LedgerView; readonly held: string | undefined; readonly view: LedgerView } | null =
+          null
         const view = (): LedgerView => {
           const local = ledger.view()
           if (member === null) return local
           const history = member.fleetHistory()
           if (history === null) return { batches: [], byFile: new Map(), error: "the fleet's history cannot be read yet (its PostgreSQL was not reached)" }
-          if (fleetView !== null && fleetView.from === history && fleetView.local === local) return fleetView.view
+          if (fleetView !== null && fleetView.from === history && fleetView.local === local && fleetView.held === state.standby?.file) {
+            return fleetView.view
+          }
           const batches = publishedBatches(history.rows).map((b) => {
             const built = local.byFile.get(b.file)
             return built === undefined ? b : { ...b, builtAt: built.builtAt, pipelineVersion: built.pipelineVersion, inputCount: built.inputCount }
           })
-          // a batch this folder published that the fleet has not made current yet (the primary's
-          // proposal) is not listed, but can be looked up: followers fetch its manifest and file
-          const byFile = new Map<string, PublishedBatch>(local.batches.map((b) => [b.file, b]))
+          // the batch this member holds ready that the fleet has not made current yet (the primary's
+          // proposal) is not listed, but can be looked up: followers fetch its manifest and file;
+          // no other batch of this folder's own ledger is the fleet's
+          const held = state.standby?.file
+          const byFile = new Map<string, PublishedBatch>(local.batches.filter((b) => b.file === held).map((b) => [b.file, b]))
           for (const b of batches) byFile.set(b.file, b)
-          fleetView = { from: history, local, view: { batches, byFile, error: null } }
+          fleetView = { from: history, local, held, view: { batches, byFile, error: null } }
           return fleetView.view
         }
         const heldByFleet = (file: string) => member?.fleetHistory()?.held.has(file.replace(/\.sqlite$/, "")) === true

@@ -136,6 +136,9 @@ export class SwapState {
     if (this.takes(file)) return this.check(file, "current")
     const loaded = this.loaded
     if (loaded !== null) return loaded.suspect === null ? decided : this.check(loaded.file, "recheck")
+    // fleet mode: a file held ready waits for the fleet; no other file stands in for it (a fallback
+    // would be held in its place, then CURRENT's file checked again, and so on)
+    if (this.standby !== null) return decided
     return this.fallBack()
   }
 

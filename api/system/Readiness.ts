@@ -42,6 +42,16 @@ export interface StoreOutcome {
   lastSuccessMillis: number
 }
 
+/** Logs a probe's cause once while it stays the same (the reason the probe gives names none). */
+const said = new Map<string, string>()
+const sayOnce = (what: string, detail: string): string => {
+  if (said.get(what) !== detail) {
+    said.set(what, detail)
+    console.error(JSON.stringify({ level: "error", msg: `not ready: the ${what === "ledger" ? "ledger" : "accounts store"} fails`, error: detail }))
+  }
+  return ""
+}
+
 /** Why the process is not ready, one reason each; empty when it is. */
 export class Readiness extends Context.Service<Readiness, { readonly reasons: Effect.Effect<ReadonlyArray<string>> }>()(
   "fds/api/Readiness",
@@ -64,9 +74,10 @@ export class Readiness extends Context.Service<Readiness, { readonly reasons: Ef
             out.push("the served snapshot is being checked again after a read found it corrupt")
           }
           const ledger = store.ledgerError()
-          if (ledger !== null) out.push(`the ledger cannot be read: ${ledger}`)
+          // the probes are public: no server path, host or port in a reason (the log line has them)
+          if (ledger !== null) out.push(`the ledger cannot be read${sayOnce("ledger", ledger)}`)
           const ping = yield* accounts
-          if (ping !== null) out.push(`the accounts store does not answer: ${ping}`)
+          if (ping !== null) out.push(`the accounts store does not answer${sayOnce("accounts", ping)}`)
           else if (quotaStore.lastFailureMillis > quotaStore.lastSuccessMillis) out.push("the accounts store failed its last quota write")
           const fleetReason = yield* fleet.notReady()
           if (fleetReason !== null) out.push(fleetReason)

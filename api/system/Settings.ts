@@ -8,7 +8,7 @@
  * FDS_SMTP_URL_FILE, FDS_OIDC_CLIENT_SECRET_FILE name a file whose content (less a final newline)
  * is the value (`secretsFromFiles`, before anything reads the environment).
  */
-import { readFileSync } from "node:fs"
+import { readFileSync, statSync } from "node:fs"
 import { Config, Effect, Option } from "effect"
 import { parseNetworks } from "../ratelimit/Edge.ts"
 
@@ -57,7 +57,12 @@ export const SETTINGS: ReadonlyArray<Setting> = [
   { name: "HOST", fallback: "127.0.0.1", accepts: "an address of this machine to listen on", valid: (t) => t.trim() !== "" },
   { name: "PORT", fallback: "8080", accepts: "a whole number from 0 to 65535 (0: any free port)", valid: wholeIn(0, 65535) },
   { name: "FDS_DATA_DIR", fallback: "./data", accepts: "a folder", valid: (t) => t.trim() !== "" },
-  { name: "FDS_DRAIN_SECONDS", fallback: "5", accepts: "seconds (≥ 0) to keep serving after SIGTERM while readiness fails", valid: numberAtLeast(0) },
+  {
+    name: "FDS_DRAIN_SECONDS",
+    fallback: "5",
+    accepts: "seconds from 0 to 3600 to keep serving after SIGTERM while readiness fails",
+    valid: (t) => numberAtLeast(0)(t) && Number(t) <= 3600,
+  },
   { name: "FDS_RATE_LIMIT_PER_SECOND", fallback: "10", accepts: "requests per second per address, a number ≥ 0 (0: no limit)", valid: numberAtLeast(0) },
   { name: "FDS_RATE_LIMIT_BURST", fallback: "20", accepts: "a whole number ≥ 1", valid: wholeIn(1) },
   {
@@ -78,6 +83,20 @@ export const SETTINGS: ReadonlyArray<Setting> = [
   { name: "FDS_ENABLE_REAL_UF", fallback: "false", accepts: "true or false", valid: bool },
   { name: "FDS_ENABLE_TOTAL", fallback: "false", accepts: "true or false", valid: bool },
   { name: "FDS_ACCOUNTS_URL", accepts: "a postgres:// or postgresql:// URL (unset: the SQLite file)", secret: true, valid: url(["postgres:", "postgresql:"]) },
+  {
+    name: "FDS_FLEET",
+    fallback: "on",
+    accepts: "on or off (off: a process with FDS_ACCOUNTS_URL that is not a member of the fleet)",
+    valid: oneOf(["on", "off"]),
+  },
+  { name: "FDS_FLEET_ROLE", fallback: "replica", accepts: "primary or replica", valid: oneOf(["primary", "replica"]) },
+  {
+    name: "FDS_FLEET_SWITCH_TIMEOUT_SECONDS",
+    fallback: "60",
+    accepts: "seconds from 1 to 3600",
+    valid: (t) => numberAtLeast(1)(t) && Number(t) <= 3600,
+  },
+  { name: "FDS_FLEET_HEARTBEAT_MS", fallback: "1000", accepts: "a whole number of ms from 50 to 60000", valid: wholeIn(50, 60_000) },
   { name: "FDS_ACCOUNTS_PATH", accepts: "a file path (unset: <data dir>/accounts.sqlite)", valid: anything },
   { name: "FDS_PUBLIC_URL", accepts: "an http(s) URL (unset: the bound address)", valid: url(["http:", "https:"]) },
   { name: "FDS_TRUSTED_ORIGINS", fallback: "", accepts: "comma-separated origins", valid: anything },
@@ -91,6 +110,9 @@ export const SETTINGS: ReadonlyArray<Setting> = [
   { name: "FDS_OIDC_CLIENT_ID", accepts: "a client id", valid: (t) => t.trim() !== "" },
   { name: "FDS_OIDC_CLIENT_SECRET", accepts: "a client secret", secret: true, valid: (t) => t.trim() !== "" },
 ]
+
+/** The largest secret file read (a secret is a line, a URL or a key). */
+const SECRET_FILE_MAX_BYTES = 64 * 1024
 
 /** The secrets that may be given as `<NAME>_FILE`. */
 export const SECRET_FILE_SETTINGS = SETTINGS.filter((s) => s.secret === true).map((s) => s.name)
@@ -106,8 +128,13 @@ export const secretsFromFiles = (env: NodeJS.ProcessEnv = process.env): void => 
     if (env[name] !== undefined && env[name] !== "") throw new SettingInvalid(`${name}_FILE`, file, `not both ${name} and ${name}_FILE`)
     let text: string
     try {
+      // a regular file of at most 64 KiB: never a device (/dev/zero), a FIFO (which blocks) or a huge file
+      const stats = statSync(file)
+      if (!stats.isFile()) throw new SettingInvalid(`${name}_FILE`, file, "a regular file (not a device, FIFO or folder)")
+      if (stats.size > SECRET_FILE_MAX_BYTES) throw new SettingInvalid(`${name}_FILE`, file, `a file of at most ${SECRET_FILE_MAX_BYTES} bytes`)
       text = readFileSync(file, "utf8")
     } catch (e) {
+      if (e instanceof SettingInvalid) throw e
       throw new SettingInvalid(`${name}_FILE`, file, `a readable file (${(e as NodeJS.ErrnoException).code ?? String(e)})`)
     }
     env[name] = text.replace(/\r?\n$/, "")

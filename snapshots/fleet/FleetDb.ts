@@ -77,7 +77,9 @@ export const FLEET_DDL: ReadonlyArray<string> = [
      ready_batch text,
      serving_batch text,
      holds text[] NOT NULL DEFAULT '{}',
+     role text NOT NULL DEFAULT 'replica',
      seen_at timestamptz NOT NULL DEFAULT now())`,
+  "ALTER TABLE fleet_members ADD COLUMN IF NOT EXISTS role text NOT NULL DEFAULT 'replica'",
   `CREATE TABLE IF NOT EXISTS fleet_current (
      id integer PRIMARY KEY CHECK (id = 1),
      seq bigint NOT NULL,
@@ -165,14 +167,18 @@ export interface Proposal {
   /** Seconds the fleet waits for every live member before it switches without the laggards. */
   readonly timeoutSeconds: number
   /**
-   * Who proposes: the primary (any batch, a rollback included) or another member (only a batch
-   * newer than the fleet's current one that was never current: a member with an old folder never
-   * moves the fleet back).
+   * Who proposes: the primary (any batch, a rollback included), or a replica, whose proposal is
+   * taken only while the fleet has no current batch at all (its first one).
    */
-  readonly role: "primary" | "member"
+  readonly role: "primary" | "replica"
+  /** The proposing member (a primary's proposal is refused while another live primary is seen). */
+  readonly memberId: string
+  /** A member not seen for this long is not live. */
+  readonly liveSeconds: number
 }
 
-export type ProposeOutcome = "proposed" | "already_current" | "already_proposed" | "not_newer"
+/** `another_primary`: a second live primary (its member id in `other`); nothing is proposed. */
+export type ProposeOutcome = "proposed" | "already_current" | "already_proposed" | "not_primary" | "another_primary"
 
 /**
  * Asks the fleet to switch to a batch: records the batch (first proposal time kept) and makes it
@@ -186,12 +192,18 @@ export const propose = async (pool: pg.Pool, p: Proposal): Promise<ProposeOutcom
     if (current?.batchId === p.batchId) return "already_current"
     const proposal = await readProposal(c)
     if (proposal?.batchId === p.batchId) return "already_proposed"
-    const wasCurrent = (await c.query("SELECT 1 FROM fleet_decisions WHERE batch_id = $1 LIMIT 1", [p.batchId])).rowCount !== 0
-    if (p.role === "member" && current !== null) {
-      const currentDate = (await c.query<{ batch_date: string }>("SELECT batch_date FROM fleet_batches WHERE batch_id = $1", [current.batchId]))
-        .rows[0]?.batch_date
-      if (wasCurrent || currentDate === undefined || p.batchDate <= currentDate) return "not_newer"
+    // only the primary moves a fleet that has a current batch: a replica's own build (a careless
+    // `pipeline run` on it, a follower pointed at a staging primary) never becomes the fleet's
+    if (p.role !== "primary" && current !== null) return "not_primary"
+    if (p.role === "primary") {
+      const others = await c.query<{ member_id: string }>(
+        `SELECT member_id FROM fleet_members
+         WHERE role = 'primary' AND member_id <> $1 AND seen_at > now() - make_interval(secs => $2) LIMIT 1`,
+        [p.memberId, p.liveSeconds],
+      )
+      if ((others.rowCount ?? 0) > 0) return "another_primary"
     }
+    const wasCurrent = (await c.query("SELECT 1 FROM fleet_decisions WHERE batch_id = $1 LIMIT 1", [p.batchId])).rowCount !== 0
     await c.query(
       `INSERT INTO fleet_batches (batch_id, batch_date, content_hash) VALUES ($1, $2, $3)
        ON CONFLICT (batch_id) DO NOTHING`,
@@ -211,14 +223,19 @@ export const propose = async (pool: pg.Pool, p: Proposal): Promise<ProposeOutcom
 /** A member says it is alive, what it holds ready, what it serves and which batches' files it holds. */
 export const heartbeat = async (
   db: Queryable,
-  member: { id: string; ready: string | null; serving: string | null; holds: ReadonlyArray<string> },
+  member: { id: string; role: "primary" | "replica"; ready: string | null; serving: string | null; holds: ReadonlyArray<string> },
 ): Promise<void> => {
   await db.query(
-    `INSERT INTO fleet_members (member_id, ready_batch, serving_batch, holds, seen_at) VALUES ($1, $2, $3, $4, now())
-     ON CONFLICT (member_id) DO UPDATE SET ready_batch = EXCLUDED.ready_batch, serving_batch = EXCLUDED.serving_batch,
-       holds = EXCLUDED.holds, seen_at = now()`,
-    [member.id, member.ready, member.serving, [...member.holds]],
+    `INSERT INTO fleet_members (member_id, role, ready_batch, serving_batch, holds, seen_at) VALUES ($1, $2, $3, $4, $5, now())
+     ON CONFLICT (member_id) DO UPDATE SET role = EXCLUDED.role, ready_batch = EXCLUDED.ready_batch,
+       serving_batch = EXCLUDED.serving_batch, holds = EXCLUDED.holds, seen_at = now()`,
+    [member.id, member.role, member.ready, member.serving, [...member.holds]],
   )
+}
+
+/** Members not seen for an hour (a process killed outright never says it leaves) are forgotten. */
+export const forgetGone = async (db: Queryable): Promise<void> => {
+  await db.query("DELETE FROM fleet_members WHERE seen_at < now() - interval '1 hour'")
 }
 
 /** The batches whose files some live member holds: what the fleet retains (a follower can fetch them). */

@@ -29,6 +29,13 @@ describe("settings validated at start", () => {
     ["FDS_STALE_AFTER_HOURS", "xyz", "fds: FDS_STALE_AFTER_HOURS=xyz is not valid: hours, a number > 0"],
     ["FDS_DRAIN_SECONDS", "-1", "fds: FDS_DRAIN_SECONDS=-1 is not valid"],
     ["FDS_METRICS_ALLOW", "10.0.0.0/99", "fds: FDS_METRICS_ALLOW=10.0.0.0/99 is not valid: comma-separated addresses or CIDR networks"],
+    // a drain longer than a 32-bit timer was cut to 1 ms
+    ["FDS_DRAIN_SECONDS", "99999999", "fds: FDS_DRAIN_SECONDS=99999999 is not valid: seconds from 0 to 3600"],
+    ["FDS_FLEET_ROLE", "leader", "fds: FDS_FLEET_ROLE=leader is not valid: primary or replica"],
+    // anything but on or off joined the fleet
+    ["FDS_FLEET", "no", "fds: FDS_FLEET=no is not valid: on or off"],
+    ["FDS_FLEET_HEARTBEAT_MS", "0", "fds: FDS_FLEET_HEARTBEAT_MS=0 is not valid: a whole number of ms from 50 to 60000"],
+    ["FDS_FLEET_SWITCH_TIMEOUT_SECONDS", "-5", "fds: FDS_FLEET_SWITCH_TIMEOUT_SECONDS=-5 is not valid: seconds from 1 to 3600"],
   ])("serve stops before listening on %s=%s, naming it", async (name, value, line) => {
     const { code, stderr } = await run(["serve"], { [name]: value })
     expect(code).toBe(2)
@@ -60,6 +67,22 @@ describe("settings validated at start", () => {
     const missing = await run(["config", "check"], { FDS_ACCOUNTS_URL_FILE: join(dir, "nowhere") })
     expect(missing.code).toBe(2)
     expect(missing.stderr).toContain(`fds: FDS_ACCOUNTS_URL_FILE=${join(dir, "nowhere")} is not valid: a readable file (ENOENT)`)
+    // a device or a FIFO is no secret file: refused at once (a read of /dev/zero grew to gigabytes, a FIFO blocked for ever)
+    const began = performance.now()
+    const device = await run(["config", "check"], { FDS_SECRET_FILE: "/dev/zero" })
+    expect(device.code).toBe(2)
+    expect(device.stderr).toContain("fds: FDS_SECRET_FILE=/dev/zero is not valid: a regular file (not a device, FIFO or folder)")
+    const fifo = join(dir, "fifo")
+    await promisify(execFile)("mkfifo", [fifo])
+    const blocked = await run(["config", "check"], { FDS_SECRET_FILE: fifo })
+    expect(blocked.code).toBe(2)
+    expect(blocked.stderr).toContain("a regular file (not a device, FIFO or folder)")
+    expect(performance.now() - began).toBeLessThan(25_000)
+    const huge = join(dir, "huge")
+    writeFileSync(huge, "x".repeat(70 * 1024))
+    const tooBig = await run(["config", "check"], { FDS_SECRET_FILE: huge })
+    expect(tooBig.code).toBe(2)
+    expect(tooBig.stderr).toContain("a file of at most 65536 bytes")
     const both = await run(["config", "check"], { FDS_SECRET: "x".repeat(40), FDS_SECRET_FILE: secretFile })
     expect(both.code).toBe(2)
     expect(both.stderr).toContain("not both FDS_SECRET and FDS_SECRET_FILE")

@@ -154,6 +154,45 @@ describe("the fleet switches together (PostgreSQL decides the current batch)", (
     await waitUntil("the replica answers C", async () => (await pinned()).status === 200)
   })
 
+  it("a replica's own newer batch never becomes the fleet's, a second primary is refused, and a member holding a batch the fleet does not serve checks it once", async () => {
+    const current = (await db.query("SELECT batch_id FROM fleet_current")).rows[0]?.batch_id as string
+    const rogueDir = makeDataDir()
+    const twinDir = makeDataDir()
+    let rogue: Replica | undefined
+    let twin: Replica | undefined
+    try {
+      // a careless `pipeline run` on a replica: a newer batch nobody else has
+      const own = publishSnapshot(rogueDir.snapshotsDir, { ...fixtureB(), batchDate: "2031-02-03" })
+      const env = { FDS_ACCOUNTS_URL: url, FDS_RATE_LIMIT_PER_SECOND: "0", FDS_STALE_AFTER_HOURS: "1000000", FDS_FLEET_SWITCH_TIMEOUT_SECONDS: "4" }
+      rogue = await startReplica({ ...env, FDS_DATA_DIR: rogueDir.dataDir })
+      // a second primary on an older folder
+      bringIn(primaryDir.snapshotsDir, twinDir.snapshotsDir, a.finished.file)
+      twin = await startReplica({ ...env, FDS_DATA_DIR: twinDir.dataDir, FDS_FLEET_ROLE: "primary" })
+      // longer than the switch timeout: a proposal would have been decided by now
+      await new Promise((r) => setTimeout(r, 6_000))
+      expect((await db.query("SELECT batch_id FROM fleet_current")).rows[0]?.batch_id).toBe(current)
+      expect((await db.query("SELECT batch_id FROM fleet_proposal")).rows).toEqual([])
+      expect((await db.query("SELECT 1 FROM fleet_batches WHERE batch_id = $1", [own.finished.file.replace(".sqlite", "")])).rows).toEqual([])
+      expect(twin.output()).toContain("another FDS_FLEET_ROLE=primary member is live")
+      // neither serves another batch than the fleet's; both say they are out of step
+      for (const member of [rogue, twin]) {
+        const res = await data(member)
+        expect(res.status).toBe(503)
+        expect(((await res.json()) as Json).error).toBe("not_in_step")
+        expect((await fetch(`${member.url}/readyz`)).status).toBe(503)
+        // the fleet's current batch is the current one in their list too
+        const listed = ((await (await fetch(`${member.url}/api/batches`, { headers: { "x-api-key": key } })).json()) as Json).data
+        expect(listed.filter((b: Json) => b.attributes.current).map((b: Json) => b.id)).toEqual([current])
+      }
+      // the batch it holds ready is checked once, not again and again in a fallback loop
+      expect(rogue.output().match(/"msg":"checking snapshot"/g)?.length ?? 0).toBeLessThanOrEqual(2)
+    } finally {
+      await Promise.all([stopReplica(rogue), stopReplica(twin)])
+      rogueDir.cleanup()
+      twinDir.cleanup()
+    }
+  })
+
   it("a member that stops leaves the fleet's members", async () => {
     const before = await db.query("SELECT count(*)::int AS n FROM fleet_members")
     expect(before.rows[0]?.n).toBe(2)
