@@ -58,6 +58,7 @@ export interface FleetMemberRow {
 }
 
 const SCHEMA_LOCK = 7307002
+const PROPOSE_LOCK = 7307003
 
 /** The fleet's tables (created with the accounts tables on PostgreSQL, and by a member at start). */
 export const FLEET_DDL: ReadonlyArray<string> = [
@@ -187,7 +188,7 @@ export type ProposeOutcome = "proposed" | "already_current" | "already_proposed"
  */
 export const propose = async (pool: pg.Pool, p: Proposal): Promise<ProposeOutcome> =>
   inTransaction(pool, async (c) => {
-    await c.query("SELECT pg_advisory_xact_lock($1)", [SCHEMA_LOCK + 1])
+    await c.query("SELECT pg_advisory_xact_lock($1)", [PROPOSE_LOCK])
     const current = await readCurrent(c)
     if (current?.batchId === p.batchId) return "already_current"
     const proposal = await readProposal(c)
@@ -271,6 +272,9 @@ export type DecideOutcome =
  */
 export const decide = async (pool: pg.Pool, liveSeconds: number): Promise<DecideOutcome> =>
   inTransaction(pool, async (c) => {
+    // proposals and decisions take turns: a proposal never reads the current batch from before a
+    // decision and the proposal from after it (it would propose the batch just made current again)
+    await c.query("SELECT pg_advisory_xact_lock($1)", [PROPOSE_LOCK])
     const { rows } = await c.query<{ batch_id: string; kind: string; overdue: boolean }>(
       "SELECT batch_id, kind, deadline <= now() AS overdue FROM fleet_proposal WHERE id = 1 FOR UPDATE",
     )
