@@ -315,8 +315,7 @@ describe("one batch across the fleet: PostgreSQL, a primary, three replicas, a b
       }
     }
     const sorted = [...switchMillis].sort((x, y) => x - y)
-    console.log(
-      JSON.stringify({
+    const figures = JSON.stringify({
         fleet_e2e: {
           answers: counted,
           refused,
@@ -329,8 +328,11 @@ describe("one batch across the fleet: PostgreSQL, a primary, three replicas, a b
           stale_samples: staleSamples.slice(0, 5),
           decisions,
         },
-      }),
-    )
+      })
+    // printed, and kept in test/results/ (a passing test's output is not shown)
+    console.log(figures)
+    mkdirSync(join(root, "test", "results"), { recursive: true })
+    writeFileSync(join(root, "test", "results", "fleet-e2e.json"), `${figures}\n`)
     expect(counted).toBeGreaterThan(200)
     expect(backward).toBe(0)
     expect(stale).toBe(0)
