@@ -296,7 +296,7 @@ export class FleetMember implements SwapGate {
       this.unreachable = null
     } catch (e) {
       this.unreachable = UNREACHABLE
-      log("warn", "could not report to the fleet; retrying at the next heartbeat", { error: String(e) })
+      log("warn", "could not report to the fleet; tried again with the next heartbeat", { error: String(e) })
     }
   }
 

@@ -363,6 +363,9 @@ describe("the registry, served", () => {
   })
 })
 
+/** Every answer's meta names the batch served: the real data's batch, its date and 16 hex digits of its content hash. */
+const servedBatch = expect.stringMatching(new RegExp(`^${BATCH_DATE}-[0-9a-f]{16}$`))
+
 describe("the cartola, served", () => {
   it("/api/real_assets/{id}/days: every row of each series of RUN 8011, date and price, ascending", async () => {
     const served = await eachOf(seriesLabels, async (serie) => (await call(`/api/real_assets/${assetId(8011, serie)}/days`)).body)
@@ -371,7 +374,7 @@ describe("the cartola, served", () => {
       const rows = rowsOf(serie)
       return {
         data: rows.map((q) => ({ id: `${id}_${q.date}`, type: "real_asset_day", attributes: { date: q.date, price: q.price } })),
-        meta: { asset_id: id, batch_date: BATCH_DATE, count: rows.length },
+        meta: { batch_id: servedBatch, asset_id: id, batch_date: BATCH_DATE, count: rows.length },
       }
     })
     expect(served).toEqual(expected)
@@ -442,6 +445,7 @@ describe("the portfolio, served", () => {
         meta: Record<string, unknown>
       }
       expect(body.meta, `RUN ${run}`).toEqual({
+        batch_id: servedBatch,
         run: withCheckDigit(run),
         fundId: conceptId(run),
         fundName: fundOf(run).name,

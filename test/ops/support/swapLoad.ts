@@ -122,7 +122,11 @@ export class AnswerLog {
   ): void {
     const { file, date } = this.check(route, status, headers, text) ?? { file: "-", date: "-" }
     const size = bytes === null ? Number(headers["content-length"]) : bytes.length
-    const hash = bytes === null ? null : createHash("sha256").update(bytes).digest("hex").slice(0, 16)
+    // every answer names its batch (meta.batch_id): the one its ETag says; the rest of the body is the day's
+    const named = /"batch_id":"([^"]+)"/.exec(text)?.[1]
+    if (named !== undefined && file !== "-" && `${named}.sqlite` !== file) this.problem(`${route.name}: meta.batch_id ${named}, its ETag's batch ${file}`)
+    const body = bytes === null ? null : Buffer.from(bytes.toString("utf8").replace(/"batch_id":"[^"]+",?/, ""), "utf8")
+    const hash = body === null ? null : createHash("sha256").update(body).digest("hex").slice(0, 16)
     const k = [client, route.name, status, file, date, size, hash].join(" ")
     const group = this.groups.get(k)
     this.groups.set(k, { client, route: route.name, status, file, date, bytes: size, hash, n: (group?.n ?? 0) + 1 })
