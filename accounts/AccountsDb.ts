@@ -11,6 +11,7 @@ import { closeSync, existsSync, mkdirSync, openSync } from "node:fs"
 import { dirname } from "node:path"
 import pg from "pg"
 import { FLEET_DDL } from "../snapshots/fleet/FleetDb.ts"
+import { durablePool } from "../snapshots/fleet/Pg.ts"
 import { accountsPath } from "./AccountsConfig.ts"
 import type { AccountsDatabase } from "./AccountsTables.ts"
 
@@ -59,8 +60,12 @@ const pgTypes = {
  */
 export const openPostgresAccountsDb = async (url: string, poolSize = 10): Promise<Kysely<AccountsDatabase>> => {
   // a server that does not answer at all (not one that refuses) fails the request (503) after 5 s
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes, connectionTimeoutMillis: 5_000 })
-  survivesLostConnections(pool)
+  // a lost connection (a restart, idle_session_timeout, pg_terminate_backend) never ends the
+  // process: the pool opens a new one for the next query; a request whose query was on it fails
+  // with AccountsUnavailable (503). Each is logged once, as its SQLSTATE and message.
+  const pool = durablePool({ connectionString: url, max: poolSize, types: pgTypes, connectionTimeoutMillis: 5_000 }, (e) =>
+    console.error(JSON.stringify({ level: "warn", msg: "accounts store connection lost", code: e.code, error: e.message })),
+  )
   const db = new Kysely<AccountsDatabase>({ dialect: new PostgresDialect({ pool }) })
   try {
     await migrate(db, "postgres")
@@ -70,28 +75,6 @@ export const openPostgresAccountsDb = async (url: string, poolSize = 10): Promis
   }
   postgres.add(db)
   return db
-}
-
-/**
- * A connection the server ends (a restart, idle_session_timeout, pg_terminate_backend) must not
- * end the process: pg emits 'error' on the client (an idle one's is re-emitted by the pool), and
- * Node throws an 'error' nobody listens to. The pool drops such a client (kysely releases it to the
- * pool, which sees it is no longer queryable) and opens a new one for the next query, so the store
- * comes back by itself; a request whose query was on it fails with AccountsUnavailable (503). Each
- * lost connection is logged once (a client may report the server's message, then the closed socket).
- */
-const survivesLostConnections = (pool: pg.Pool): void => {
-  // every client's errors are logged by its own listener below
-  pool.on("error", () => {})
-  pool.on("connect", (client) => {
-    let logged = false
-    client.on("error", (e: Error & { readonly code?: string }) => {
-      if (logged) return
-      logged = true
-      // the message and SQLSTATE only: the error object also holds the client and its settings
-      console.error(JSON.stringify({ level: "warn", msg: "accounts store connection lost", code: e.code ?? null, error: e.message }))
-    })
-  })
 }
 
 /** A store URL (`postgres://…`/`postgresql://…`) selects PostgreSQL; anything else is refused. */

@@ -8,8 +8,8 @@
  * The fleet's record of a batch (its date and content hash, written by the primary's API after
  * its own checks) is what the download is held against: the primary's answers are not trusted.
  */
-import pg from "pg"
 import { FLEET_CHANNEL, parseNotice, readCurrent, readHeld, readHistory, readProposal } from "../snapshots/fleet/FleetDb.ts"
+import { durablePool, type Listener, listenDurably } from "../snapshots/fleet/Pg.ts"
 import type { PrimaryBatch } from "./FollowTransfer.ts"
 
 export interface FleetTarget {
@@ -32,10 +32,8 @@ const asBatch = (id: string, batchDate: string, contentHash: string, current: bo
 export const fleetTarget = (env: NodeJS.ProcessEnv): FleetTarget | null => {
   const url = env.FDS_ACCOUNTS_URL
   if (url === undefined || url === "" || env.FDS_FLEET === "off") return null
-  const pool = new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 5_000 })
-  pool.on("error", () => undefined)
-  let closed = false
-  let listener: pg.Client | null = null
+  const pool = durablePool({ connectionString: url, max: 1, connectionTimeoutMillis: 5_000 })
+  let listener: Listener | null = null
   // no fleet tables yet (no member started): nothing decided
   const orNothing = <A>(e: unknown, nothing: A): A => {
     if (String(e).includes("does not exist")) return nothing
@@ -69,28 +67,19 @@ export const fleetTarget = (env: NodeJS.ProcessEnv): FleetTarget | null => {
       }
     },
     onProposal: (wake) => {
-      const listen = () => {
-        if (closed) return
-        const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 })
-        listener = client
-        const again = () => {
-          client.end().catch(() => undefined)
-          if (!closed) setTimeout(listen, 2_000).unref()
-        }
-        client.on("error", again)
-        client.on("notification", (n) => {
-          if (parseNotice(n.payload)?._tag === "proposed") wake()
-        })
-        client.connect().then(
-          () => client.query(`LISTEN ${FLEET_CHANNEL}`).catch(again),
-          again,
-        )
-      }
-      listen()
+      listener = listenDurably(
+        url,
+        FLEET_CHANNEL,
+        {
+          onNotice: (payload) => {
+            if (parseNotice(payload)?._tag === "proposed") wake()
+          },
+        },
+        2_000,
+      )
     },
     close: async () => {
-      closed = true
-      await listener?.end().catch(() => undefined)
+      await listener?.close()
       await pool.end()
     },
   }

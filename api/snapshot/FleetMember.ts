@@ -15,7 +15,8 @@
 import { randomBytes } from "node:crypto"
 import { readdirSync } from "node:fs"
 import { hostname } from "node:os"
-import pg from "pg"
+import type pg from "pg"
+import { isBatchId } from "../../schemas/Batches.ts"
 import {
   type DecideOutcome,
   decide,
@@ -32,8 +33,8 @@ import {
   readHeld,
   readHistory,
 } from "../../snapshots/fleet/FleetDb.ts"
+import { durablePool, type Listener, listenDurably } from "../../snapshots/fleet/Pg.ts"
 import type { LedgerRow } from "../../snapshots/PublishedHistory.ts"
-import { isBatchId } from "../../schemas/Batches.ts"
 import type { SwapGate } from "./SnapshotStore.ts"
 import { log } from "./StoreFaults.ts"
 
@@ -80,13 +81,15 @@ export class FleetMember implements SwapGate {
   private held: { readonly file: string; readonly batchDate: string; readonly contentHash: string } | null = null
   private store: Gated | null = null
   private readonly pool: pg.Pool
-  private listener: pg.Client | null = null
+  private listener: Listener | null = null
   private timer: NodeJS.Timeout | null = null
   private stopped = false
   /** The last contact with the fleet's database failed (why), or null. */
   private unreachable: string | null = "the fleet's PostgreSQL was not reached yet"
   /** The fleet's history and what it retains, as of the last tick. */
   private history: FleetHistoryView | null = null
+  /** The decision the history was read at. */
+  private historySeq: number | null = null
   /** The batch whose proposal was last refused for a second primary (said once). */
   private refusedProposal: string | null = null
   /** Ticks since the gone members were last forgotten. */
@@ -99,8 +102,9 @@ export class FleetMember implements SwapGate {
 
   constructor(settings: FleetSettings) {
     this.settings = settings
-    this.pool = new pg.Pool({ connectionString: settings.url, max: 2, connectionTimeoutMillis: 5_000 })
-    this.pool.on("error", () => undefined)
+    this.pool = durablePool({ connectionString: settings.url, max: 2, connectionTimeoutMillis: 5_000 }, (e) =>
+      log("warn", "the fleet's PostgreSQL connection was lost", { code: e.code, error: e.message }),
+    )
   }
 
   attach(store: Gated): void {
@@ -130,8 +134,22 @@ export class FleetMember implements SwapGate {
     }
   }
 
+  /**
+   * The decisions are read again only when a decision was taken since they were last read (the
+   * current batch's sequence number moved); which batches a live member holds, every tick.
+   */
   private async readFleetHistory(): Promise<void> {
-    const [{ decisions, batches }, held] = await Promise.all([readHistory(this.pool), readHeld(this.pool, this.settings.liveSeconds)])
+    const seq = this.known?.seq ?? null
+    const [rows, held] = await Promise.all([
+      this.history !== null && seq === this.historySeq ? Promise.resolve(this.history.rows) : this.readDecisions(),
+      readHeld(this.pool, this.settings.liveSeconds),
+    ])
+    this.historySeq = seq
+    this.history = { rows, held }
+  }
+
+  private async readDecisions(): Promise<LedgerRow[]> {
+    const { decisions, batches } = await readHistory(this.pool)
     const rows: LedgerRow[] = []
     for (const d of decisions) {
       const batch = batches.get(d.batchId)
@@ -142,7 +160,7 @@ export class FleetMember implements SwapGate {
         payload: JSON.stringify({ file: fileOf(d.batchId), batch_date: batch.batchDate, content_hash: batch.contentHash }),
       })
     }
-    this.history = { rows, held }
+    return rows
   }
 
   // SwapGate: a checked file serves at once only when it is the fleet's current batch
@@ -200,38 +218,25 @@ export class FleetMember implements SwapGate {
         await new Promise((r) => setTimeout(r, Math.min(5_000, 250 * 2 ** attempt)))
       }
     }
-    await this.listen()
+    this.listen()
     if (!this.stopped) this.unreachable = null
     await this.tick()
     this.timer = setInterval(() => void this.tick(), this.settings.heartbeatMillis)
     this.timer.unref()
   }
 
-  private async listen(): Promise<void> {
+  private listen(): void {
     if (this.stopped) return
-    const client = new pg.Client({ connectionString: this.settings.url, connectionTimeoutMillis: 5_000 })
-    client.on("error", (e) => {
-      log("warn", "the fleet's notification connection was lost; polling until it is back", { error: String(e) })
-      if (this.listener === client) this.listener = null
-      client.end().catch(() => undefined)
-      setTimeout(() => void this.listen(), 1_000).unref()
-    })
-    client.on("notification", (n) => {
-      const notice = parseNotice(n.payload)
-      if (notice?._tag === "current") this.learn(notice.current)
-      else if (notice?._tag === "proposed") void this.offer()
-    })
-    try {
-      await client.connect()
-      await client.query(`LISTEN ${FLEET_CHANNEL}`)
-      this.listener = client
+    this.listener = listenDurably(this.settings.url, FLEET_CHANNEL, {
+      onNotice: (payload) => {
+        const notice = parseNotice(payload)
+        if (notice?._tag === "current") this.learn(notice.current)
+        else if (notice?._tag === "proposed") void this.offer()
+      },
       // a decision taken while no connection listened
-      void this.tick()
-    } catch (e) {
-      client.end().catch(() => undefined)
-      this.unreachable = UNREACHABLE
-      setTimeout(() => void this.listen(), 1_000).unref()
-    }
+      onListening: () => void this.tick(),
+      onLost: (error) => log("warn", "the fleet's notification connection was lost; polling until it is back", { error }),
+    })
   }
 
   /** Heartbeat, the fleet's current batch (the poll behind NOTIFY), and a decision past its deadline. */
@@ -318,7 +323,7 @@ export class FleetMember implements SwapGate {
     if (this.timer !== null) clearInterval(this.timer)
     await this.ticking?.catch(() => undefined)
     await leave(this.pool, this.id).catch(() => undefined)
-    await this.listener?.end().catch(() => undefined)
+    await this.listener?.close()
     await this.pool.end().catch(() => undefined)
   }
 }
