@@ -28,14 +28,20 @@ $(OPENAPI_TS): tools/openapi-typescript/package-lock.json $(NODE_HOME)/bin/node
 	npm ci --prefix tools/openapi-typescript --ignore-scripts --no-audit --no-fund
 	@touch $@
 
+# Debian packages the tests drive, installed once when missing, as root or through sudo:
+# $(call apt_install,<packages>,<apt-get options>)
+define apt_install
+	@if [ "$$(id -u)" = 0 ]; then apt-get update && apt-get install -y $(2) $(1); \
+	elif command -v sudo >/dev/null; then sudo apt-get update && sudo apt-get install -y $(2) $(1); \
+	else echo "$(1) is missing: run 'apt-get install $(1)' as root"; exit 1; fi
+endef
+
 # The browser tests drive Debian's Chromium (playwright-core with executablePath); installed once
 # when missing, as root or through sudo.
 CHROMIUM := /usr/bin/chromium
 $(CHROMIUM):
 	@echo "installing Debian's chromium for the browser tests"
-	@if [ "$$(id -u)" = 0 ]; then apt-get update && apt-get install -y --no-install-recommends chromium; \
-	elif command -v sudo >/dev/null; then sudo apt-get update && sudo apt-get install -y --no-install-recommends chromium; \
-	else echo "chromium is missing: run 'apt-get install chromium' as root"; exit 1; fi
+	$(call apt_install,chromium,--no-install-recommends)
 
 # The accounts-store tests (test/accounts/stores.test.ts, test/replicas/) start a throwaway
 # PostgreSQL cluster on loopback from Debian's server binaries (/usr/lib/postgresql/*/bin);
@@ -47,18 +53,14 @@ endif
 .PHONY: postgresql-install
 postgresql-install:
 	@echo "installing Debian's postgresql for the accounts-store tests"
-	@if [ "$$(id -u)" = 0 ]; then apt-get update && apt-get install -y postgresql; \
-	elif command -v sudo >/dev/null; then sudo apt-get update && sudo apt-get install -y postgresql; \
-	else echo "postgresql is missing: run 'apt-get install postgresql' as root"; exit 1; fi
+	$(call apt_install,postgresql,)
 
 # The drain and fleet tests (test/operations/) put Debian's haproxy on loopback in front of the
 # API processes (test/support/haproxy.ts); installed once when missing, as root or through sudo.
 HAPROXY := /usr/sbin/haproxy
 $(HAPROXY):
 	@echo "installing Debian's haproxy for the drain and fleet tests"
-	@if [ "$$(id -u)" = 0 ]; then apt-get update && apt-get install -y --no-install-recommends haproxy; \
-	elif command -v sudo >/dev/null; then sudo apt-get update && sudo apt-get install -y --no-install-recommends haproxy; \
-	else echo "haproxy is missing: run 'apt-get install haproxy' as root"; exit 1; fi
+	$(call apt_install,haproxy,--no-install-recommends)
 
 # The systemd units' test (test/ops/systemdUnits.test.ts) runs `systemd-analyze verify` on
 # ops/systemd/: Debian's systemd (~3 MB; verify needs no running systemd, it works in a container),
@@ -66,9 +68,7 @@ $(HAPROXY):
 SYSTEMD_ANALYZE := /usr/bin/systemd-analyze
 $(SYSTEMD_ANALYZE):
 	@echo "installing Debian's systemd for systemd-analyze verify"
-	@if [ "$$(id -u)" = 0 ]; then apt-get update && apt-get install -y --no-install-recommends systemd; \
-	elif command -v sudo >/dev/null; then sudo apt-get update && sudo apt-get install -y --no-install-recommends systemd; \
-	else echo "systemd-analyze is missing: run 'apt-get install systemd' as root"; exit 1; fi
+	$(call apt_install,systemd,--no-install-recommends)
 
 run: $(DEPS)
 	./fds demo

@@ -18,10 +18,10 @@
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join, relative } from "node:path"
 import { request } from "undici"
+import { freePort } from "../support/ports.ts"
 import { benchKey, cpuMs, publishSample, type Round, round, startApi, startProcess } from "./harness.ts"
 
 const root = join(import.meta.dirname, "..", "..")
@@ -129,13 +129,6 @@ const analyse = (p: CpuProfile) => {
   }
 }
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port
-      s.close(() => resolve(port))
-    })
-  })
 
 /**
  * Waits for the server's "Listening on" line (stdout, or the log file it writes to). The port is

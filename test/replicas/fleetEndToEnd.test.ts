@@ -16,7 +16,6 @@
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import pg from "pg"
@@ -24,6 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { runCli, writeMiniSample } from "../ops/support/ops.ts"
 import { type BucketServer, startBucketServer } from "../support/bucketServer.ts"
 import { createKeyIn } from "../support/fleet.ts"
+import { type Balancer, startHaproxy } from "../support/haproxy.ts"
 import { startPostgres, type TestPostgres } from "../support/postgres.ts"
 import { logChildOutput } from "../support/testLog.ts"
 import { type Replica, root, startReplica, stopReplica } from "./support/replica.ts"
@@ -31,18 +31,8 @@ import { type Replica, root, startReplica, stopReplica } from "./support/replica
 // biome-ignore lint/suspicious/noExplicitAny: answers are plain JSON
 type Json = any
 
-const HAPROXY = "/usr/sbin/haproxy"
 const DATES = ["2026-11-16", "2026-11-17", "2026-11-18", "2026-11-19"] as const
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
-    })
-  })
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
@@ -130,7 +120,7 @@ describe("one batch across the fleet: PostgreSQL, a primary, three replicas, a b
   let primary: Replica | undefined
   const replicas: Array<Replica | undefined> = [undefined, undefined, undefined]
   const followers: Array<Follower | undefined> = [undefined, undefined, undefined]
-  let haproxy: ChildProcess | undefined
+  let haproxy: Balancer | undefined
   let front = ""
   let db: pg.Client | undefined
   let common: Record<string, string> = {}
@@ -186,12 +176,10 @@ describe("one batch across the fleet: PostgreSQL, a primary, three replicas, a b
     db = new pg.Client({ connectionString: url })
     await db.connect()
     for (const i of [0, 1, 2]) await startMember(i)
-    const port = await freePort()
-    const cfg = join(work, "haproxy.cfg")
-    writeFileSync(cfg, haproxyConfig(port, replicas.map((r) => new URL(r!.url).host)))
-    haproxy = spawn(HAPROXY, ["-db", "-f", cfg], { stdio: ["ignore", "pipe", "pipe"] })
-    logChildOutput(haproxy, "haproxy")
-    front = `http://127.0.0.1:${port}`
+    const servers = replicas.map((r) => new URL(r!.url).host)
+    haproxy = await startHaproxy({ config: (port) => haproxyConfig(port, servers) })
+    logChildOutput(haproxy.process, "haproxy")
+    front = haproxy.url
     const first = primaryCurrent()
     await waitUntil("every replica serves the first batch", async () => {
       for (const r of replicas) if (!(await servesThrough(r, first))) return false
@@ -201,7 +189,7 @@ describe("one batch across the fleet: PostgreSQL, a primary, three replicas, a b
   }, 300_000)
 
   afterAll(async () => {
-    await stopChild(haproxy)
+    await haproxy?.stop()
     await Promise.all(followers.map((f) => stopChild(f?.child)))
     await Promise.all([...replicas, primary].map(stopReplica))
     await db?.end()

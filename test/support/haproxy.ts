@@ -7,9 +7,9 @@
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { freePort } from "./ports.ts"
 
 export const HAPROXY = "/usr/sbin/haproxy"
 
@@ -19,50 +19,47 @@ export interface Balancer {
   readonly stop: () => Promise<void>
 }
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
 
-export const startHaproxy = async (options: {
+/** The test's haproxy configuration: round-robin over `backends`, checked on `checkPath`, listening on `port`. */
+const testConfig = (port: number, options: BalancerOptions): string =>
+  [
+    "global",
+    "  maxconn 4096",
+    "defaults",
+    "  mode http",
+    "  timeout connect 2s",
+    "  timeout client 30s",
+    "  timeout server 30s",
+    // a check's own time limit (without it, `inter`: a loaded machine would mark a good backend down)
+    "  timeout check 2s",
+    "  option forwardfor",
+    "frontend api",
+    `  bind 127.0.0.1:${port}`,
+    "  default_backend replicas",
+    "backend replicas",
+    `  balance ${options.balance ?? "roundrobin"}`,
+    `  option httpchk GET ${options.checkPath ?? "/readyz"}`,
+    "  http-check expect status 200",
+    ...options.backends.map((b, i) => `  server r${i} ${b} check inter 200ms fall 2 rise 2`),
+    "",
+  ].join("\n")
+
+export interface BalancerOptions {
   /** host:port of each backend */
   readonly backends: ReadonlyArray<string>
   readonly checkPath?: string
   readonly balance?: string
-}): Promise<Balancer> => {
+}
+
+/**
+ * Debian's haproxy on a free port of 127.0.0.1, with the test's configuration for `backends`, or
+ * with a configuration of the caller's (`config(port)`: a text that binds `port`).
+ */
+export const startHaproxy = async (options: BalancerOptions | { readonly config: (port: number) => string }): Promise<Balancer> => {
   const port = await freePort()
   const dir = mkdtempSync(join(tmpdir(), "fds-haproxy-"))
   const config = join(dir, "haproxy.cfg")
-  writeFileSync(
-    config,
-    [
-      "global",
-      "  maxconn 4096",
-      "defaults",
-      "  mode http",
-      "  timeout connect 2s",
-      "  timeout client 30s",
-      "  timeout server 30s",
-      // a check's own time limit (without it, `inter`: a loaded machine would mark a good backend down)
-      "  timeout check 2s",
-      "  option forwardfor",
-      "frontend api",
-      `  bind 127.0.0.1:${port}`,
-      "  default_backend replicas",
-      "backend replicas",
-      `  balance ${options.balance ?? "roundrobin"}`,
-      `  option httpchk GET ${options.checkPath ?? "/readyz"}`,
-      "  http-check expect status 200",
-      ...options.backends.map((b, i) => `  server r${i} ${b} check inter 200ms fall 2 rise 2`),
-      "",
-    ].join("\n"),
-  )
+  writeFileSync(config, "config" in options ? options.config(port) : testConfig(port, options))
   const child = spawn(HAPROXY, ["-db", "-f", config], { stdio: ["ignore", "pipe", "pipe"] })
   let output = ""
   child.stdout?.on("data", (d: Buffer) => (output += d.toString()))

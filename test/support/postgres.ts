@@ -7,10 +7,10 @@
  */
 import { execFileSync } from "node:child_process"
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import pg from "pg"
+import { freePort } from "./ports.ts"
 
 export interface TestPostgres {
   /** postgres://fds@127.0.0.1:<port>/<database> */
@@ -34,16 +34,6 @@ export const postgresBin = (): string | undefined => {
   return versions[0] === undefined ? undefined : join(root, versions[0], "bin")
 }
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
 
 let counter = 0
 
