@@ -1,13 +1,52 @@
+import { availableParallelism } from "node:os"
 import { defineConfig } from "vitest/config"
+
+/**
+ * Files that measure time, hold a deadline against a loaded machine, or start a fleet of
+ * processes (replicas, PostgreSQL, haproxy, Chromium, the pipeline's own second core): they run
+ * one at a time, after the others, with the machine to themselves. Every other file runs two at a
+ * time (vitest's default on 2 cores is one worker; most files wait on a child process or a
+ * socket far more than they compute).
+ */
+const ALONE = [
+  "test/replicas/**/*.test.ts",
+  "test/operations/**/*.test.ts",
+  "test/e2e/**/*.test.ts",
+  "test/**/*.browser.test.ts",
+  "test/http/docs-page.test.ts",
+  "test/http/landing-page.test.ts",
+  "test/http/accessLog.test.ts",
+  "test/http/connections.test.ts",
+  "test/api/swap*.test.ts",
+  "test/api/serve.test.ts",
+  "test/batches/pastSnapshots.test.ts",
+  "test/ops/{kill,lock,swapLoad,daemon,runState,diskFull,damagedServed,alerts,alertsDaemon,bucketDaemon,realCmf}.test.ts",
+  "test/pipeline/{AlongsideProcess,ParseAhead,RecognizeAhead,CartolaDownload}.test.ts",
+]
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // What a test writes to its console (the in-process servers' and the pipeline's log lines, and
     // the children's output that test/support/testLog.ts passes on) is kept, and printed only
     // for a test, suite or file that fails. `vitest run --silent=false` prints it all.
     silent: "passed-only",
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "shared",
+          include: ["test/**/*.test.ts"],
+          exclude: ALONE,
+          maxWorkers: Math.max(2, availableParallelism()),
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: { name: "alone", include: ALONE, maxWorkers: 1, sequence: { groupOrder: 1 } },
+      },
+    ],
   },
 })

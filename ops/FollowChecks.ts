@@ -90,6 +90,8 @@ const identityOf = (dir: string, file: string): string => `${fileIdentity(join(d
 /**
  * Puts the checked download beside its manifest in a folder of its own and runs the API's checks
  * on it there; moves it to `<id>.sqlite` only when they pass. Throws TransferRefused otherwise.
+ * The download's content hash was checked against this manifest by verifyDownload, on these
+ * bytes: it is not computed again.
  */
 export const checkAsTheApi = (dir: string, part: string, manifest: Manifest): void => {
   const id = manifest.file.replace(/\.sqlite$/, "")
@@ -100,7 +102,7 @@ export const checkAsTheApi = (dir: string, part: string, manifest: Manifest): vo
     renameSync(part, join(staging, manifest.file))
     writeManifest(staging, manifest)
     try {
-      verifySnapshot(staging, manifest.file)
+      verifySnapshot(staging, manifest.file, { contentHashChecked: true })
     } catch (e) {
       throw new TransferRefused(`${id}: the API would refuse it (${e instanceof Error ? e.message : String(e)})`)
     }
