@@ -24,7 +24,7 @@ const shorten = (value: Json, depth = 0): Json => {
 const work = mkdtempSync(join(tmpdir(), "fds-mcp-transcript-"))
 const out: string[] = []
 try {
-  const dataDir = await buildSample(work)
+  const { dataDir } = await buildSample(work)
   const { key } = await createKey(dataDir, { email: "analyst@example.cl", dailyQuota: 1000 })
   const server = await startServer({ dataDir })
   const client = await httpClient(server.url, { authorization: `Bearer ${key}` })
