@@ -138,7 +138,7 @@ const listChangesSinceBatch: Tool = {
       return {
         structured: { ...body, names },
         text: answerText(
-          `From ${m.from_batch} (${m.from_batch_date}) to ${m.to_batch} (${m.to_batch_date}): ${m.count === 0 ? "no change" : `${m.count} changes (${byType})`}${m.next_cursor === null ? "" : "; more on the next page (cursor: meta.next_cursor)"}.`,
+          `From ${m.from_batch} (${m.from_batch_date}) to ${m.to_batch} (${m.to_batch_date}): ${m.count === 0 ? "no change" : `${m.count} change${m.count === 1 ? "" : "s"} (${byType})`}${m.next_cursor === null ? "" : "; more on the next page (cursor: meta.next_cursor)"}.`,
           body.data.length === 0
             ? undefined
             : table(["change", "id", "fund", "serie", "date / month / field", "old", "new"], body.data.map((item: Json) => changeRow(item, names)), 40),

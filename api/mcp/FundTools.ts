@@ -205,7 +205,7 @@ const month = (compact: string) => `${compact.slice(0, 4)}-${compact.slice(4, 6)
 const getTacHistory: Tool = {
   name: "get_tac_history",
   description:
-    "The monthly TAC (total expense ratio, decimal fraction) history of a mutual fund series (GET /api/real_assets/{asset_id}/expense_ratio/history), oldest first. Text: a month/TAC table.",
+    "The monthly TAC (total expense ratio, decimal fraction) history of a mutual fund series (GET /api/real_assets/{asset_id}/expense_ratio/history), oldest first. Text: the first and last month and each month the TAC changed.",
   input: { ...fieldsOf(expenseRatioHistory.params), ...fieldsOf(expenseRatioHistory.query) },
   output: successOf(expenseRatioHistory),
   run: ({ asset_id, ...query }, get) =>
@@ -214,13 +214,15 @@ const getTacHistory: Tool = {
       const rows: Json[] = body.data
       const first = rows[0]?.attributes
       const last = rows.at(-1)?.attributes
+      // the first month, each month the TAC differs from the one before, and the last (every month is in structuredContent)
+      const moves = rows.filter((r, i) => i === 0 || i === rows.length - 1 || r.attributes.expense_ratio !== rows[i - 1].attributes.expense_ratio)
       return {
         structured: body,
         text: answerText(
           rows.length === 0
             ? `Series ${asset_id}: no TAC published.`
-            : `Series ${asset_id}: ${rows.length} monthly TACs from ${month(first.date)} (${pct(first.expense_ratio)}) to ${month(last.date)} (${pct(last.expense_ratio)}).`,
-          rows.length === 0 ? undefined : table(["month", "TAC"], rows.map((r) => [month(r.attributes.date), pct(r.attributes.expense_ratio)]), 60),
+            : `Series ${asset_id}: ${rows.length} monthly TACs from ${month(first.date)} (${pct(first.expense_ratio)}) to ${month(last.date)} (${pct(last.expense_ratio)}); the first month, each change, the last:`,
+          rows.length === 0 ? undefined : table(["month", "TAC"], moves.map((r) => [month(r.attributes.date), pct(r.attributes.expense_ratio)]), 60),
         ),
       }
     }),
