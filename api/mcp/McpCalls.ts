@@ -46,6 +46,9 @@ const routeArgs = (tool: Tool, raw: Record<string, unknown>): Args | CallToolRes
   }
   const missing = required.get(tool.name)!.find((n) => !Object.hasOwn(args, n))
   if (missing !== undefined) return invalid(missing, `missing (${tool.name} needs it)`)
+  // an empty id would make another path (`/api/conceptual_assets//real_assets`): refused by name
+  const empty = [...required.get(tool.name)!, ...(tool.oneOf ?? [])].find((n) => args[n]?.trim() === "")
+  if (empty !== undefined) return invalid(empty, "empty")
   if (tool.oneOf !== undefined) {
     const given = tool.oneOf.filter((n) => Object.hasOwn(args, n))
     if (given.length !== 1) {

@@ -60,14 +60,18 @@ const parsed = (text: string): unknown => {
 }
 
 /**
- * A route that answered no JSON (a failure of ours: every route reachable here answers JSON) is
- * the API's 500 and a line in the log naming the route, its status and the start of its body.
+ * An answer without JSON. The router's own 404 (no route has this path: an id that is no path
+ * segment, such as `.`) is the caller's: the API's 404 shape. Any other is a failure of ours
+ * (every route reachable here answers JSON): the API's 500, and a line in the log naming the
+ * route, its status and the start of its body.
  */
 const notJson = (path: string, status: number, text: string): Effect.Effect<RouteAnswer> =>
-  Effect.as(
-    Effect.logError("mcp: a route answered no JSON").pipe(Effect.annotateLogs({ path, status, body: text.slice(0, 200) })),
-    { status: 500, body: { error: "internal_error", status: 500, message: "the server failed to answer this call" }, retryAfter: null },
-  )
+  status === 404 && text === ""
+    ? Effect.succeed({ status: 404, body: { error: "not_found", status: 404, message: `no resource at ${path}: check the ids given` }, retryAfter: null })
+    : Effect.as(
+        Effect.logError("mcp: a route answered no JSON").pipe(Effect.annotateLogs({ path, status, body: text.slice(0, 200) })),
+        { status: 500, body: { error: "internal_error", status: 500, message: "the server failed to answer this call" }, retryAfter: null },
+      )
 
 /** Calls the API's data routes in-process. */
 export class RouteCaller extends Context.Service<

@@ -386,6 +386,12 @@ describe("MCP tools an agent can answer with (issue #29 item 6)", () => {
       expect(result.structuredContent).toMatchObject({ error: "invalid_parameter", status: 422, parameter, retryable: false })
       expect(result.content[0].text).toContain(parameter)
     }
+    const empty = await call(client, "get_fund", { concept_id: "" })
+    expect(empty.structuredContent).toMatchObject({ error: "invalid_parameter", status: 422, parameter: "concept_id" })
+    // an id that is no path segment reaches no route: the API's 404, not internal_error
+    const nowhere = await call(client, "get_returns", { asset_id: "." })
+    expect(nowhere.isError).toBe(true)
+    expect(nowhere.structuredContent).toMatchObject({ error: "not_found", status: 404, retryable: false })
   })
 
   it("a body over 16 KiB is the API's 413 payload_too_large, in its error shape", async () => {
