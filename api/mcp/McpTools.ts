@@ -4,10 +4,11 @@
  */
 import { BATCH_TOOLS } from "./BatchTools.ts"
 import { FUND_TOOLS } from "./FundTools.ts"
+import { HISTORY_TOOLS } from "./HistoryTools.ts"
 import { MARKET_TOOLS } from "./MarketTools.ts"
 import type { Tool } from "./McpTool.ts"
 
-const byName = new Map([...FUND_TOOLS, ...MARKET_TOOLS, ...BATCH_TOOLS].map((t) => [t.name, t]))
+const byName = new Map([...FUND_TOOLS, ...HISTORY_TOOLS, ...MARKET_TOOLS, ...BATCH_TOOLS].map((t) => [t.name, t]))
 const tool = (name: string): Tool => byName.get(name)!
 
 export const TOOLS: ReadonlyArray<Tool> = [
