@@ -1,8 +1,10 @@
 /**
- * The part of the HTTP contract the MCP tools read: the data groups and /health (no account or key
- * routes). Named like the API so the groups' handlers (built for Api) implement it unchanged.
+ * The part of the HTTP contract the MCP tools read: the data groups, the batches and the changes
+ * between them, and /health (no account, key or download routes). Named like the API so the groups' handlers (built for Api) implement it unchanged.
  */
 import { HttpApi } from "effect/http-api"
+import { BatchesApi } from "../batches/BatchesApi.ts"
+import { ChangesApi } from "../batches/ChangesApi.ts"
 import { CatalogApi } from "../catalog/CatalogApi.ts"
 import { FiApi } from "../fi/FiApi.ts"
 import { MarketApi } from "../market/MarketApi.ts"
@@ -16,4 +18,6 @@ export class McpApi extends HttpApi.make("fund-data-service")
   .add(ReturnsApi)
   .add(MarketApi)
   .add(FiApi)
+  .add(BatchesApi)
+  .add(ChangesApi)
   .middleware(RequestValidation) {}

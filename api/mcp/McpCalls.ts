@@ -1,17 +1,20 @@
 /**
- * One tool call: its arguments checked against the tool's parameters, one snapshot pinned for the
- * whole call (every route it reads answers from that batch), the result as structured content with
- * the batch_id plus one line of text. What the routes refuse becomes a tool error with the API's
- * message: a 4xx names the parameter; a 503 (a swap crossed the call, nothing published yet) is
- * marked retryable, with the seconds to wait.
+ * One tool call: its arguments checked against the tool's parameters (names it does not take and
+ * required ones missing are tool errors naming them), one snapshot pinned for the whole call
+ * (every route it reads answers from that batch), the result as structured content with the
+ * batch_id plus the answer's figures as text. What the routes refuse becomes a tool error with the
+ * API's message: a 4xx names the parameter; a 503 (a swap crossed the call, nothing published
+ * yet) is marked retryable, with the seconds to wait.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { Context, Effect, Layer } from "effect"
 import { SnapshotStore } from "../snapshot/SnapshotStore.ts"
-import { type Args, RouteRefusal, TOOLS, type Tool } from "./McpTools.ts"
+import { type Args, RouteRefusal, requiredOf, type Tool } from "./McpTool.ts"
+import { TOOLS } from "./McpTools.ts"
 import { RouteCaller } from "./RouteCaller.ts"
 
 const byName = new Map(TOOLS.map((t) => [t.name, t]))
+const required = new Map(TOOLS.map((t) => [t.name, requiredOf(t)]))
 
 /** The API's 503 when nothing is published (noSnapshot in api/snapshot/Pinned.ts says the same). */
 const NOTHING_PUBLISHED = { error: "snapshot_unavailable", status: 503, message: "no published batch is available yet; retry later" }
@@ -34,14 +37,20 @@ const invalid = (parameter: string, message: string) =>
 const routeArgs = (tool: Tool, raw: Record<string, unknown>): Args | CallToolResult => {
   const args: Record<string, string> = {}
   for (const [name, value] of Object.entries(raw)) {
-    if (!(name in tool.input)) return invalid(name, `${tool.name} takes no parameter ${name} (it takes ${Object.keys(tool.input).join(", ") || "none"})`)
+    // own names only: `constructor` or `toString` are no parameter of any tool
+    if (!Object.hasOwn(tool.input, name)) return invalid(name, `${tool.name} takes no parameter ${name} (it takes ${Object.keys(tool.input).join(", ") || "none"})`)
     if (value === undefined || value === null) continue
     // numbers and booleans are taken as the text a query string would carry
     if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") return invalid(name, "expected text")
     args[name] = String(value)
   }
+  const missing = required.get(tool.name)!.find((n) => !Object.hasOwn(args, n))
+  if (missing !== undefined) return invalid(missing, `missing (${tool.name} needs it)`)
+  // an empty id would make another path (`/api/conceptual_assets//real_assets`): refused by name
+  const empty = [...required.get(tool.name)!, ...(tool.oneOf ?? [])].find((n) => args[n]?.trim() === "")
+  if (empty !== undefined) return invalid(empty, "empty")
   if (tool.oneOf !== undefined) {
-    const given = tool.oneOf.filter((n) => n in args)
+    const given = tool.oneOf.filter((n) => Object.hasOwn(args, n))
     if (given.length !== 1) {
       const parameter = given[1] ?? tool.oneOf[0]!
       return invalid(parameter, `give exactly one of ${tool.oneOf.join(" and ")}`)
@@ -82,7 +91,7 @@ export class McpCalls extends Context.Service<
               return tool.run(args as Args, get).pipe(
                 Effect.map(
                   (answer): CallToolResult => ({
-                    content: [{ type: "text", text: answer.summary }],
+                    content: [{ type: "text", text: answer.text }],
                     // the call's batch first, and it stands (data_status' /health body names the batch served now too)
                     structuredContent: Object.assign({ batch_id: batchId }, answer.structured, { batch_id: batchId }),
                   }),

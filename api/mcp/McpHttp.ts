@@ -13,8 +13,8 @@
  * GET (a server-sent event stream) and DELETE (ending a session) have nothing to serve here: 405.
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
-import { Effect, Schema } from "effect"
-import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
+import { ByteSize, Effect, Schema } from "effect"
+import { HttpRouter, HttpServerError, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { AccountsConfig } from "../../accounts/AccountsConfig.ts"
 import { KeyStore } from "../../accounts/KeyStore.ts"
 import {
@@ -25,6 +25,7 @@ import {
   UntrustedOriginResponse,
 } from "../../schemas/ApiErrors.ts"
 import { BATCH_ID_HEADER } from "../../schemas/Batches.ts"
+import { MAX_BODY } from "../NotFound.ts"
 import { checkKey, quotaHeaders } from "../security/SecurityLive.ts"
 import { isTrustedOrigin } from "../web/Origin.ts"
 import { McpCalls } from "./McpCalls.ts"
@@ -53,6 +54,15 @@ const refused = (e: { readonly _tag: string }) =>
 const jsonRpcError = (status: number, code: number, message: string) =>
   HttpServerResponse.jsonUnsafe({ jsonrpc: "2.0", id: null, error: { code, message } }, { status })
 
+/** A body over the API's limit is its 413 (docs/http.md), any other it cannot read its 400, in the API's error shape. */
+const unreadable = (error: unknown) =>
+  HttpServerError.isHttpServerError(error) && error.reason._tag === "RequestParseError" && error.reason.reason === "BodyTooLarge"
+    ? HttpServerResponse.jsonUnsafe(
+        { error: "payload_too_large", status: 413, message: `the request body is over ${ByteSize.format(MAX_BODY)}` },
+        { status: 413 },
+      )
+    : HttpServerResponse.jsonUnsafe({ error: "bad_request", status: 400, message: "the request body could not be read" }, { status: 400 })
+
 /** The tool calls a request body carries (a JSON-RPC message or a batch of them). */
 const toolCalls = (body: unknown): number =>
   (Array.isArray(body) ? body : [body]).filter((m) => typeof m === "object" && m !== null && m.method === "tools/call").length
@@ -71,7 +81,9 @@ const handle = (
         403,
       )
     }
-    const text = request.method === "POST" ? yield* Effect.orElseSucceed(request.text, () => "") : ""
+    const read = request.method === "POST" ? yield* Effect.result(request.text) : null
+    if (read?._tag === "Failure") return unreadable(read.failure)
+    const text = read?.success ?? ""
     let parsedBody: unknown
     try {
       parsedBody = JSON.parse(text)

@@ -6,12 +6,14 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type Tool as McpTool } from "@modelcontextprotocol/sdk/types.js"
 import { Effect } from "effect"
 import type { McpCalls } from "./McpCalls.ts"
-import { inputJsonSchema, TOOLS } from "./McpTools.ts"
+import { inputJsonSchema, outputJsonSchema } from "./McpTool.ts"
+import { TOOLS } from "./McpTools.ts"
 
 const LISTED: ReadonlyArray<McpTool> = TOOLS.map((t) => ({
   name: t.name,
   description: t.description,
   inputSchema: inputJsonSchema(t) as McpTool["inputSchema"],
+  outputSchema: outputJsonSchema(t) as McpTool["outputSchema"],
   annotations: { readOnlyHint: true, openWorldHint: false },
 }))
 

@@ -10,6 +10,8 @@ import { Context, Effect, Layer, Option } from "effect"
 import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import type { KeyRecord } from "../../accounts/KeyStore.ts"
+import { BatchesHandlers } from "../batches/Batches.ts"
+import { ChangesHandlers } from "../batches/Changes.ts"
 import { CatalogHandlers } from "../catalog/Catalog.ts"
 import { FiHandlers } from "../fi/Fi.ts"
 import { FiReturnsLive } from "../fi/FiReturns.ts"
@@ -18,7 +20,7 @@ import { OffThreadRenderer } from "../market/OffThreadRender.ts"
 import { ReturnsHandlers } from "../returns/Returns.ts"
 import { ApiKeyAuth, CurrentKey } from "../security/Security.ts"
 import { RequestValidationLive } from "../security/SecurityLive.ts"
-import { PinSnapshotLive } from "../snapshot/Pinned.ts"
+import { PinCurrentSnapshotLive, PinSnapshotLive } from "../snapshot/Pinned.ts"
 import { type Lease, SnapshotStore } from "../snapshot/SnapshotStore.ts"
 import { Readiness } from "../system/Readiness.ts"
 import { PublicHandlers } from "../system/System.ts"
@@ -35,8 +37,8 @@ const pinnedStore = (store: SnapshotStore["Service"], lease: Lease): SnapshotSto
   SnapshotStore.of({ ...store, lease: Effect.succeed(lease) })
 
 const routes = HttpApiBuilder.layer(McpApi).pipe(
-  Layer.provide([PublicHandlers, CatalogHandlers, ReturnsHandlers, MarketHandlers, FiHandlers]),
-  Layer.provide([CheckedKey, RequestValidationLive, FiReturnsLive, PinSnapshotLive]),
+  Layer.provide([PublicHandlers, CatalogHandlers, ReturnsHandlers, MarketHandlers, FiHandlers, BatchesHandlers, ChangesHandlers]),
+  Layer.provide([CheckedKey, RequestValidationLive, FiReturnsLive, PinSnapshotLive, PinCurrentSnapshotLive]),
 )
 
 /** What a route answered: its HTTP status, its JSON body and its Retry-After (seconds) if any. */
@@ -48,14 +50,28 @@ export interface RouteAnswer {
 
 export type Query = Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
 
-/** The body as JSON; a body that is not (a failure of ours) as the API's error shape. */
-const parsed = (text: string, status: number): unknown => {
+/** The body as JSON; null when it is not. */
+const parsed = (text: string): unknown => {
   try {
     return JSON.parse(text)
   } catch {
-    return { error: "internal_error", status, message: "the server failed to answer this call" }
+    return null
   }
 }
+
+/**
+ * An answer without JSON. The router's own 404 (no route has this path: an id that is no path
+ * segment, such as `.`) is the caller's: the API's 404 shape. Any other is a failure of ours
+ * (every route reachable here answers JSON): the API's 500, and a line in the log naming the
+ * route, its status and the start of its body.
+ */
+const notJson = (path: string, status: number, text: string): Effect.Effect<RouteAnswer> =>
+  status === 404 && text === ""
+    ? Effect.succeed({ status: 404, body: { error: "not_found", status: 404, message: `no resource at ${path}: check the ids given` }, retryAfter: null })
+    : Effect.as(
+        Effect.logError("mcp: a route answered no JSON").pipe(Effect.annotateLogs({ path, status, body: text.slice(0, 200) })),
+        { status: 500, body: { error: "internal_error", status: 500, message: "the server failed to answer this call" }, retryAfter: null },
+      )
 
 /** Calls the API's data routes in-process. */
 export class RouteCaller extends Context.Service<
@@ -93,15 +109,15 @@ export class RouteCaller extends Context.Service<
           Effect.provideService(Readiness, readiness),
           Effect.scoped,
           Effect.flatMap((response) =>
-            Effect.promise(async (): Promise<RouteAnswer> => {
-              const text = await HttpServerResponse.toWeb(response).text()
-              const retryAfter = Number(response.headers["retry-after"] ?? Number.NaN)
-              return {
-                status: response.status,
-                body: parsed(text, response.status),
-                retryAfter: Number.isInteger(retryAfter) ? retryAfter : null,
-              }
-            }),
+            Effect.flatMap(
+              Effect.promise(() => HttpServerResponse.toWeb(response).text()),
+              (text): Effect.Effect<RouteAnswer> => {
+                const body = parsed(text)
+                if (body === null) return notJson(path, response.status, text)
+                const retryAfter = Number(response.headers["retry-after"] ?? Number.NaN)
+                return Effect.succeed({ status: response.status, body, retryAfter: Number.isInteger(retryAfter) ? retryAfter : null })
+              },
+            ),
           ),
         )
       }

@@ -1,14 +1,17 @@
 /**
  * The MCP endpoint and `./fds mcp` with the SDK's own client, on the small sample built by the real
- * pipeline: /mcp on the real server (ephemeral port) with keys from the real KeyStore, and
- * `node api/main.ts mcp` as a child process over stdio. Every tool's structured result is checked
- * against the JSON of the route it maps onto, fetched over HTTP from the same server.
+ * pipeline (two batches: the second corrects a value of the first): /mcp on the real server
+ * (ephemeral port) with keys from the real KeyStore, and `node api/main.ts mcp` as a child process
+ * over stdio. Every tool's structured result is checked against the JSON of the route it maps
+ * onto, fetched over HTTP from the same server, and against the tool's declared output schema;
+ * its text against the figures of the answer.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js"
 import type { JsonSchemaType } from "@modelcontextprotocol/sdk/validation/types.js"
 import Database from "better-sqlite3"
+import { spawn } from "node:child_process"
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -16,7 +19,7 @@ import { request } from "undici"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { readCurrent } from "../../snapshots/Pointer.ts"
 import { createKey, expectErrorShape, get, type RunningServer, startServer } from "../support/server.ts"
-import { buildSample, httpClient, stdioClient } from "./support.ts"
+import { buildSample, httpClient, type Restated, repoRoot, stdioClient } from "./support.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies
 type Json = any
@@ -31,6 +34,10 @@ const TOOL_NAMES = [
   "list_investment_funds",
   "tac_changes",
   "data_status",
+  "get_price_history",
+  "get_tac_history",
+  "list_batches",
+  "list_changes_since_batch",
 ]
 
 let work: string
@@ -39,6 +46,11 @@ let server: RunningServer
 let key: string
 let client: Client
 let batchId: string
+/** The earlier batch, and the value the current one corrected. */
+let earlierBatch: string
+let restated: Restated
+/** The calls of the tools whose answer is not one route's JSON as it is (the route's, filtered, or with names). */
+let derived: Array<{ readonly tool: string; readonly args: Record<string, string> }>
 /** Each tool's arguments on the sample and the route (path and query) it answers as. */
 let cases: Array<{ readonly tool: string; readonly args: Record<string, string>; readonly route: string }>
 let fundId: string
@@ -59,7 +71,9 @@ const requestsToday = async (k: string): Promise<number> => {
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "fds-mcp-"))
-  dataDir = await buildSample(work)
+  const sample = await buildSample(work)
+  dataDir = sample.dataDir
+  restated = sample.restated
   batchId = readCurrent(join(dataDir, "snapshots"))!.replace(/\.sqlite$/, "")
   key = (await createKey(dataDir, { email: "agent@example.cl", tier: "internal" })).key
   server = await startServer({ dataDir })
@@ -83,6 +97,14 @@ beforeAll(async () => {
     { tool: "list_investment_funds", args: { is_etf: "false", limit: "3" }, route: "/api/fi/instruments?is_etf=false&limit=3" },
     { tool: "tac_changes", args: { direction: "up" }, route: "/api/reports/tac-changes?direction=up" },
     { tool: "data_status", args: {}, route: "/health" },
+    { tool: "get_tac_history", args: { asset_id: a.id }, route: `/api/real_assets/${a.id}/expense_ratio/history` },
+    { tool: "list_batches", args: {}, route: "/api/batches" },
+  ]
+  earlierBatch = ((await route("/api/batches")).data as Json[]).find((b) => b.id !== batchId)!.id
+  derived = [
+    { tool: "get_fund", args: { concept_id: fundId } },
+    { tool: "get_price_history", args: { asset_id: a.id, from_date: "2026-01-01", to_date: "2026-06-30", sampling: "monthly" } },
+    { tool: "list_changes_since_batch", args: { from_batch: earlierBatch } },
   ]
   client = await httpClient(server.url, { "x-api-key": key })
 }, 240_000)
@@ -94,7 +116,7 @@ afterAll(async () => {
 })
 
 describe("/mcp over HTTP with the SDK's client", () => {
-  it("connects with the API key and lists the nine tools, each input schema a JSON Schema the SDK's validator compiles and applies", async () => {
+  it("connects with the API key and lists the thirteen tools, each input schema a JSON Schema the SDK's validator compiles and applies", async () => {
     const { tools } = await client.listTools()
     expect(tools.map((t) => t.name)).toEqual(TOOL_NAMES)
     const ajv = new AjvJsonSchemaValidator()
@@ -110,7 +132,7 @@ describe("/mcp over HTTP with the SDK's client", () => {
     expect(client.getServerVersion()?.description).toMatch(/API key.*quota/)
   })
 
-  it("every tool answers as its route: the route's JSON plus the call's batch_id, and one line of text", async () => {
+  it("every tool answers as its route: the route's JSON plus the call's batch_id, and text", async () => {
     for (const c of cases) {
       const result = await call(client, c.tool, c.args)
       expect(result.isError ?? false, `${c.tool}: ${JSON.stringify(result.content)}`).toBe(false)
@@ -120,7 +142,6 @@ describe("/mcp over HTTP with the SDK's client", () => {
       expect(result.content).toHaveLength(1)
       expect(result.content[0].type).toBe("text")
       expect(result.content[0].text.length).toBeGreaterThan(10)
-      expect(result.content[0].text).not.toContain("\n")
     }
   })
 
@@ -245,6 +266,148 @@ describe("/mcp over HTTP with the SDK's client", () => {
   })
 })
 
+const pct = (x: number) => `${(x * 100).toFixed(2)} %`
+
+describe("MCP tools an agent can answer with (issue #29 item 6)", () => {
+  it("every tool declares an output schema; the structuredContent of real calls validates against it, and a tool error's against its error branch", async () => {
+    const { tools } = await client.listTools()
+    expect(tools.length).toBeGreaterThanOrEqual(12)
+    const ajv = new AjvJsonSchemaValidator()
+    const validators = new Map(
+      tools.map((t) => {
+        expect(t.outputSchema?.type, `${t.name} declares an output schema`).toBe("object")
+        const schema = t.outputSchema as Json
+        // the answer branch alone: a result must be the route's model, not merely an error body
+        const answer = ajv.getValidator({ ...schema, anyOf: [schema.anyOf[0]] } as JsonSchemaType)
+        return [t.name, { answer, full: ajv.getValidator(schema as JsonSchemaType) }] as const
+      }),
+    )
+    for (const c of [...cases, ...derived]) {
+      const result = await call(client, c.tool, c.args)
+      expect(result.isError ?? false, `${c.tool}: ${result.content[0].text}`).toBe(false)
+      const checked = validators.get(c.tool)!.answer(result.structuredContent)
+      expect(checked.valid, `${c.tool}: ${checked.errorMessage}`).toBe(true)
+    }
+    // a model the answer does not fit is refused: the schema is not a catch-all
+    expect(validators.get("search_funds")!.answer({ batch_id: batchId, data: "no" }).valid).toBe(false)
+    const error = await call(client, "search_funds", { limit: "0" })
+    expect(validators.get("search_funds")!.full(error.structuredContent).valid).toBe(true)
+  })
+
+  it("every tool's text carries the answer's figures: a headline and a table", async () => {
+    const text = async (tool: string, args: Record<string, string>) => {
+      const result = await call(client, tool, args)
+      expect(result.isError ?? false, `${tool}: ${result.content[0].text}`).toBe(false)
+      const t: string = result.content[0].text
+      expect(t.split("\n").length, `${tool} has a table`).toBeGreaterThan(1)
+      return { t, s: result.structuredContent }
+    }
+    for (const c of [...cases, ...derived]) await text(c.tool, c.args)
+    const [a, b] = cases.find((c) => c.tool === "compare_funds")!.args.series!.split(",")
+    const compared = await text("compare_funds", { series: `${a},${b}` })
+    for (const row of compared.s.data as Json[]) {
+      expect(compared.t).toContain(row.attributes.fundName)
+      expect(compared.t).toContain(pct(row.attributes.returns.periods["1y"].value))
+      expect(compared.t).toContain(pct(row.attributes.tac))
+    }
+    const found = await text("search_funds", { currency: "CLP", sort: "1y", order: "desc", limit: "5" })
+    for (const row of found.s.data as Json[]) expect(found.t).toContain(`| ${row.id} | ${row.attributes.fundName} | ${row.attributes.serie} |`)
+    const returns = await text("get_returns", { asset_id: a! })
+    for (const [window, p] of Object.entries(returns.s.data.attributes.periods as Record<string, Json>)) {
+      if (typeof p.value === "number") expect(returns.t).toContain(`| ${window} | ${pct(p.value)} |`)
+    }
+    const fund = await text("get_fund", { concept_id: fundId })
+    for (const one of fund.s.series as Json[]) expect(fund.t).toContain(String(one.attributes.last_day.net_asset_value))
+    const market = await text("market_summary", {})
+    for (const f of market.s.families as Json[]) expect(market.t).toContain(`| ${f.name} | ${f.indexCurrency} | ${pct(f.dailyChange)} | ${pct(f.monthlyChange)} |`)
+    const portfolio = await text("fund_portfolio", cases.find((c) => c.tool === "fund_portfolio")!.args)
+    for (const h of portfolio.s.data as Json[]) expect(portfolio.t).toContain(`| ${h.attributes.nemotecnico} |`)
+    const status = await text("data_status", {})
+    for (const source of status.s.sources as Json[]) expect(status.t).toContain(`| ${source.data_set} | ${source.state} |`)
+    const batches = await text("list_batches", {})
+    expect(batches.t).toContain(`| ${batchId} |`)
+    expect(batches.t).toContain(`| ${earlierBatch} |`)
+  })
+
+  it("get_price_history: the days route's values from from_date to to_date, every one or the last of each month", async () => {
+    const asset = cases[1]!.args.asset_id!
+    const days = ((await route(`/api/real_assets/${asset}/days?from_date=2026-01-01`)).data as Json[]).filter((d) => d.attributes.date <= "2026-06-30")
+    const daily = await call(client, "get_price_history", { asset_id: asset, from_date: "2026-01-01", to_date: "2026-06-30" })
+    expect(daily.structuredContent.data).toEqual(days)
+    expect(daily.structuredContent.meta).toMatchObject({ asset_id: asset, count: days.length, from_date: "2026-01-01", to_date: "2026-06-30", sampling: "daily" })
+    const monthly = await call(client, "get_price_history", { asset_id: asset, from_date: "2026-01-01", to_date: "2026-06-30", sampling: "monthly" })
+    const lastOfMonth = ["01", "02", "03", "04", "05", "06"].map((m) => days.filter((d) => d.attributes.date.slice(5, 7) === m).at(-1))
+    expect(monthly.structuredContent.data).toEqual(lastOfMonth)
+    for (const d of lastOfMonth) expect(monthly.content[0].text).toContain(`| ${d.attributes.date} | ${d.attributes.price} |`)
+    expect(monthly.structuredContent.batch_id).toBe(batchId)
+    const bad = await call(client, "get_price_history", { asset_id: asset, to_date: "June" })
+    expect(bad.isError).toBe(true)
+    expect(bad.structuredContent).toMatchObject({ error: "invalid_parameter", status: 422, parameter: "to_date" })
+  })
+
+  it("list_batches and list_changes_since_batch: what changed since the earlier batch, as /api/changes gives it, with the fund's and series' names", async () => {
+    const batches = await call(client, "list_batches", {})
+    expect(batches.structuredContent.data.map((b: Json) => b.id)).toEqual([batchId, earlierBatch])
+    const changes = await call(client, "list_changes_since_batch", { from_batch: earlierBatch })
+    expect(changes.isError ?? false, changes.content[0].text).toBe(false)
+    const { names, ...feed } = changes.structuredContent
+    expect(feed).toEqual({ ...(await route(`/api/changes?from_batch=${earlierBatch}`)), batch_id: batchId })
+    const row = ((await route("/api/all-funds?vehicle=all")).data as Json[]).find(
+      (r) => r.run.startsWith(`${restated.run}-`) && r.serie === restated.serie,
+    )
+    const item = (feed.data as Json[]).find((i) => i.type === "value_restated" && i.attributes.asset_id === row.serieId)
+    expect(item.attributes).toMatchObject({ date: restated.date, old: restated.old, new: restated.price })
+    expect(names[row.serieId]).toEqual({ fund_name: row.fundName, run: row.run, serie: row.serie })
+    const text: string = changes.content[0].text
+    expect(text).toContain(earlierBatch)
+    expect(text).toContain(`| value_restated | ${row.serieId} | ${row.fundName} | ${row.serie} | ${restated.date} | ${restated.old} | ${restated.price} |`)
+    const none = await call(client, "list_changes_since_batch", { from_batch: batchId })
+    expect(none.structuredContent.data).toEqual([])
+    expect(none.content[0].text).toContain("no change")
+  })
+
+  it("argument names are the tool's own: constructor, toString and hasOwnProperty are refused, naming them", async () => {
+    for (const name of ["constructor", "toString", "hasOwnProperty", "__defineGetter__"]) {
+      const result = await call(client, "search_funds", { [name]: "x" })
+      expect(result.isError, name).toBe(true)
+      expect(result.structuredContent).toMatchObject({ error: "invalid_parameter", status: 422, parameter: name })
+    }
+  })
+
+  it("a missing required argument is a tool error naming it, not internal_error", async () => {
+    for (const [tool, parameter] of [
+      ["get_fund", "concept_id"],
+      ["get_returns", "asset_id"],
+      ["get_price_history", "asset_id"],
+      ["list_changes_since_batch", "from_batch"],
+    ] as const) {
+      const result = await call(client, tool, {})
+      expect(result.isError, tool).toBe(true)
+      expect(result.structuredContent).toMatchObject({ error: "invalid_parameter", status: 422, parameter, retryable: false })
+      expect(result.content[0].text).toContain(parameter)
+    }
+    const empty = await call(client, "get_fund", { concept_id: "" })
+    expect(empty.structuredContent).toMatchObject({ error: "invalid_parameter", status: 422, parameter: "concept_id" })
+    // an id that is no path segment reaches no route: the API's 404, not internal_error
+    const nowhere = await call(client, "get_returns", { asset_id: "." })
+    expect(nowhere.isError).toBe(true)
+    expect(nowhere.structuredContent).toMatchObject({ error: "not_found", status: 404, retryable: false })
+  })
+
+  it("a body over 16 KiB is the API's 413 payload_too_large, in its error shape", async () => {
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { pad: "x".repeat(17 * 1024) } })
+    const res = await request(`${server.url}/mcp`, {
+      method: "POST",
+      headers: { "x-api-key": key, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body,
+    })
+    expect(res.statusCode).toBe(413)
+    const answer = (await res.body.json()) as Json
+    expectErrorShape(answer, 413)
+    expect(answer.error).toBe("payload_too_large")
+  })
+})
+
 describe("./fds mcp over stdio", () => {
   it("says it reads the local folder without HTTP, key or quota, lists the same tools and answers every tool as /mcp does", async () => {
     const local = await stdioClient(dataDir)
@@ -254,7 +417,7 @@ describe("./fds mcp over stdio", () => {
       expect(info?.description).toMatch(/no HTTP, no API key, no quota/)
       const { tools } = await local.listTools()
       expect(tools).toEqual((await client.listTools()).tools)
-      for (const c of [...cases, { tool: "get_fund", args: { concept_id: fundId }, route: "" }]) {
+      for (const c of [...cases, ...derived]) {
         const here = await call(local, c.tool, c.args)
         expect(here.isError ?? false, c.tool).toBe(false)
         const there = await call(client, c.tool, c.args)
@@ -271,6 +434,52 @@ describe("./fds mcp over stdio", () => {
       expect(invalid.structuredContent.parameter).toBe("limit")
     } finally {
       await local.close()
+    }
+  }, 60_000)
+
+  it("a line over 10 MiB or not JSON is answered with a JSON-RPC error on stdout and a line on stderr; the server goes on, and ends with 0 when stdin closes", async () => {
+    const child = spawn(process.execPath, [join(repoRoot, "api", "main.ts"), "mcp"], {
+      cwd: repoRoot,
+      env: { ...process.env, FDS_DATA_DIR: dataDir },
+      stdio: ["pipe", "pipe", "pipe"],
+    })
+    child.stdin.on("error", () => {}) // a write cut short by a failed test's kill
+    const lines: Json[] = []
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString("utf8")
+      for (let at = stdout.indexOf("\n"); at !== -1; at = stdout.indexOf("\n")) {
+        lines.push(JSON.parse(stdout.slice(0, at)))
+        stdout = stdout.slice(at + 1)
+      }
+    })
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8")
+    })
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
+    const until = async (n: number) => {
+      for (let i = 0; i < 600 && lines.length < n; i++) await new Promise((r) => setTimeout(r, 50))
+      expect(lines.length, `stdout lines: ${JSON.stringify(lines)}; stderr: ${stderr.slice(-500)}`).toBeGreaterThanOrEqual(n)
+    }
+    try {
+      child.stdin.write(`{"jsonrpc":"2.0","id":7,"method":"ping","params":{"pad":"${"x".repeat(10 * 1024 * 1024)}"}}\n`)
+      await until(1)
+      expect(lines[0]).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } })
+      expect(lines[0].error.message).toContain("too large")
+      expect(stderr).toContain("too large")
+      child.stdin.write("this is not json\n")
+      await until(2)
+      expect(lines[1]).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32700 } })
+      // still serving
+      child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } })}\n`)
+      await until(3)
+      expect(lines[2]).toMatchObject({ jsonrpc: "2.0", id: 1, result: { serverInfo: { name: "fund-data-service" } } })
+      expect(child.exitCode).toBeNull()
+      child.stdin.end()
+      expect(await exited).toBe(0)
+    } finally {
+      if (child.exitCode === null) child.kill()
     }
   }, 60_000)
 

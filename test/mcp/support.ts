@@ -3,28 +3,63 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { Effect } from "effect"
+import { readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { runPipelineLive as runPipeline } from "../../pipeline/Pipeline.ts"
 import { writeSample } from "../../pipeline/sample/Sample.ts"
 
-const repoRoot = fileURLToPath(new URL("../..", import.meta.url))
+export const repoRoot = fileURLToPath(new URL("../..", import.meta.url))
 
-/** The small sample through the real pipeline into `<work>/data` (≈10 s). */
-export const buildSample = async (work: string): Promise<string> => {
+/** Cartola fields (`;`, latin-1): RUN_FM 2, FECHA_INF 3, SERIE 8, VALOR_CUOTA 12. */
+const CARTOLA = { run: 2, date: 3, serie: 8, price: 12 } as const
+
+/** The value the earlier batch had and the later one corrected (the sample's own). */
+export interface Restated {
+  readonly run: number
+  readonly serie: string
+  readonly date: string
+  readonly old: number
+  readonly price: number
+}
+
+/**
+ * The small sample through the real pipeline into `<work>/data`, twice (≈25 s): a first batch in
+ * which one October quota value of the cartola is 1 % off, then the sample as written (the CMF's
+ * correction), the current batch. Both are of 2026-11-20; `restated` is the value the feed of
+ * changes reports between them.
+ */
+export const buildSample = async (work: string): Promise<{ dataDir: string; restated: Restated }> => {
   const dataDir = join(work, "data")
-  await writeSample({ out: join(work, "sample"), scale: "small", seed: 11, endDate: "2026-11-20" })
-  const outcome = await Effect.runPromise(
-    runPipeline({
-      dataDir,
-      sources: [{ kind: "folder", path: join(work, "sample") }],
-      today: "2026-11-22",
-      historyStart: "2018-12-01",
-      fetch: { timeoutMillis: 2000, retries: 0, retryBaseMillis: 10 },
-    }),
-  )
-  if (outcome.outcome !== "published") throw new Error(`the sample was not published: ${outcome.outcome}`)
-  return dataDir
+  const sample = join(work, "sample")
+  await writeSample({ out: sample, scale: "small", seed: 11, endDate: "2026-11-20" })
+  const publish = async () => {
+    const outcome = await Effect.runPromise(
+      runPipeline({
+        dataDir,
+        sources: [{ kind: "folder", path: sample }],
+        today: "2026-11-22",
+        historyStart: "2018-12-01",
+        fetch: { timeoutMillis: 2000, retries: 0, retryBaseMillis: 10 },
+      }),
+    )
+    if (outcome.outcome !== "published") throw new Error(`the sample was not published: ${outcome.outcome}`)
+  }
+  const october = join(sample, readdirSync(sample).find((n) => n.startsWith("ffmm_todos_20261001_"))!)
+  const original = readFileSync(october, "latin1")
+  const lines = original.split("\n")
+  const at = lines.findIndex((l) => l.split(";")[CARTOLA.date] === "20261015")
+  const fields = lines[at]!.split(";")
+  const price = Number(fields[CARTOLA.price])
+  const old = Math.round(price * 1.01 * 1e4) / 1e4
+  fields[CARTOLA.price] = old.toFixed(4)
+  lines[at] = fields.join(";")
+  writeFileSync(october, lines.join("\n"), "latin1")
+  await publish()
+  writeFileSync(october, original, "latin1")
+  await publish()
+  const restated = { run: Number(fields[CARTOLA.run]), serie: fields[CARTOLA.serie]!.trim().toUpperCase(), date: "2026-10-15", old, price }
+  return { dataDir, restated }
 }
 
 /** An SDK client connected to `<url>/mcp` with these headers (the key). */

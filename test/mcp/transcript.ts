@@ -1,7 +1,7 @@
 /**
- * Prints the example conversation of docs/mcp.md: the SDK's client (test/mcp/support.ts) on /mcp of
- * the real server over the small sample, the requests it sends and what it gets back (structured
- * content shortened). Run: node test/mcp/transcript.ts
+ * Prints the agent tasks of docs/mcp.md: the SDK's client (test/mcp/support.ts) on /mcp of the real
+ * server over the small sample (two batches), the calls it sends and the text it gets back, with
+ * the structured content's size and top-level keys. Run: node test/mcp/transcript.ts
  */
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -12,40 +12,37 @@ import { buildSample, httpClient } from "./support.ts"
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies
 type Json = any
 
-const shorten = (value: Json, depth = 0): Json => {
-  if (Array.isArray(value)) return value.length > 2 ? [...value.slice(0, 2).map((v) => shorten(v, depth + 1)), `… ${value.length - 2} more`] : value.map((v) => shorten(v, depth + 1))
-  if (value !== null && typeof value === "object") {
-    if (depth >= 3) return "{…}"
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shorten(v, depth + 1)]))
-  }
-  return value
-}
-
 const work = mkdtempSync(join(tmpdir(), "fds-mcp-transcript-"))
 const out: string[] = []
 try {
-  const dataDir = await buildSample(work)
+  const { dataDir } = await buildSample(work)
   const { key } = await createKey(dataDir, { email: "analyst@example.cl", dailyQuota: 1000 })
   const server = await startServer({ dataDir })
   const client = await httpClient(server.url, { authorization: `Bearer ${key}` })
-  out.push(`→ initialize\n← serverInfo ${JSON.stringify(client.getServerVersion())}`)
   const { tools } = await client.listTools()
   out.push(`→ tools/list\n← ${tools.map((t) => t.name).join(", ")}`)
   const step = async (name: string, args: Record<string, string>) => {
     const result: Json = await client.callTool({ name, arguments: args })
+    const s = result.structuredContent
     out.push(
-      `→ tools/call ${name} ${JSON.stringify(args)}\n← ${result.isError ? "isError " : ""}text: ${result.content[0].text}\n  structuredContent: ${JSON.stringify(shorten(result.structuredContent))}`,
+      `→ tools/call ${name} ${JSON.stringify(args)}\n← ${result.isError ? "isError " : ""}text:\n${result.content[0].text}\n  structuredContent: ${JSON.stringify(s).length} bytes, keys ${Object.keys(s).join(", ")}`,
     )
-    return result.structuredContent
+    return s
   }
-  await step("data_status", {})
-  const found = await step("search_funds", { currency: "CLP", category: "balanced", sort: "1y", order: "desc", limit: "3" })
-  const best = found.data[0] ?? (await step("search_funds", { currency: "CLP", sort: "1y", order: "desc", limit: "3" })).data[0]
-  await step("get_returns", { asset_id: best.id })
-  await step("get_returns", { asset_id: best.id, return_basis: "total" })
-  await step("get_fund", { concept_id: best.attributes.fundId })
-  await step("fund_portfolio", { run: best.attributes.run })
-  await step("search_funds", { limit: "0" })
+  out.push("## Task 1: the best CLP series over a year, what it costs, and its path")
+  const found = await step("search_funds", { currency: "CLP", sort: "1y", order: "desc", limit: "3" })
+  await step("compare_funds", { series: found.data.map((r: Json) => r.id).join(",") })
+  await step("get_price_history", { asset_id: found.data[0].id, from_date: "2025-11-01", sampling: "monthly" })
+  out.push("## Task 2: what changed since the previous batch")
+  const batches = await step("list_batches", {})
+  await step("list_changes_since_batch", { from_batch: batches.data[1].id })
+  out.push("## Task 3: what a fund holds and how its TAC moved")
+  const fund = await step("get_fund", { concept_id: found.data[0].attributes.fundId })
+  await step("fund_portfolio", { run: fund.fund.run })
+  await step("get_tac_history", { asset_id: found.data[0].id })
+  out.push("## Errors")
+  await step("get_fund", {})
+  await step("search_funds", { sort: "1y" })
   await client.close()
   await server.close()
 } finally {
