@@ -5,7 +5,33 @@
  * nothing they return is trusted before Follow.ts has checked it (FollowChecks.ts), whatever the source.
  */
 import type { Manifest } from "../snapshots/Manifest.ts"
-import type { Downloaded, DownloadPaths, PrimaryBatch } from "./FollowTransfer.ts"
+
+/** A batch as GET /api/batches lists it. */
+export interface PrimaryBatch {
+  readonly id: string
+  readonly attributes: {
+    readonly batch_date: string
+    readonly content_hash: string
+    readonly retained: boolean
+    readonly current: boolean
+  }
+}
+
+/** What a finished download brought. */
+export interface Downloaded {
+  /** The `Repr-Digest` of the whole file, as the last answer gave it. */
+  readonly reprDigest: string
+  readonly size: number
+  /** Bytes that were already there and not asked for again. */
+  readonly resumedFrom: number
+}
+
+/** Where a batch's file is brought, and the most bytes it may have (none: no cap but what is announced). */
+export interface DownloadPaths {
+  readonly part: string
+  readonly etag: string
+  readonly maxBytes?: number
+}
 
 export interface BatchSource {
   /** For log lines: the primary's URL or the bucket's address, never a secret. */

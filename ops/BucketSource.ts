@@ -13,10 +13,10 @@ import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync, writeF
 import type { Readable } from "node:stream"
 import { GetObjectCommand, type GetObjectCommandOutput, type S3Client } from "@aws-sdk/client-s3"
 import type { Manifest } from "../snapshots/Manifest.ts"
+import type { BatchSource, Downloaded, PrimaryBatch } from "./BatchSource.ts"
 import { type BucketSettings, BucketRefused, bucketClient, bucketKeys, describeBucket, getText, sendOptions, statusOf, type Target } from "./Bucket.ts"
-import type { BatchSource } from "./BatchSource.ts"
 import { type BucketBatch, readIndex } from "./BucketIndex.ts"
-import { type Downloaded, type PrimaryBatch, TransferRefused } from "./FollowTransfer.ts"
+import { TransferRefused } from "./FollowTransfer.ts"
 
 export interface BucketSourceOptions {
   readonly settings: BucketSettings

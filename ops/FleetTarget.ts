@@ -10,7 +10,7 @@
  */
 import { FLEET_CHANNEL, parseNotice, readCurrent, readHeld, readHistory, readProposal } from "../snapshots/fleet/FleetDb.ts"
 import { durablePool, type Listener, listenDurably } from "../snapshots/fleet/Pg.ts"
-import type { PrimaryBatch } from "./FollowTransfer.ts"
+import type { PrimaryBatch } from "./BatchSource.ts"
 
 export interface FleetTarget {
   /** The batch the follower should bring in and name in CURRENT, or null when the fleet has decided nothing yet. */

@@ -38,10 +38,10 @@ import { paths } from "../pipeline/Pipeline.ts"
 import { manifestPath } from "../snapshots/Manifest.ts"
 import { inspectCurrent, publishCurrent } from "../snapshots/Pointer.ts"
 import { applyRetention, filesToRemove } from "../snapshots/Retention.ts"
+import type { BatchSource, PrimaryBatch } from "./BatchSource.ts"
 import type { FleetTarget } from "./FleetTarget.ts"
-import type { BatchSource } from "./BatchSource.ts"
 import { apiRefusal, checkAsTheApi, checkListing, checkManifest } from "./FollowChecks.ts"
-import { type PrimaryBatch, partPaths, removePart, TransferRefused, verifyDownload } from "./FollowTransfer.ts"
+import { partPaths, removePart, TransferRefused, verifyDownload } from "./FollowTransfer.ts"
 
 /** The most bytes a snapshot download may hold unless FDS_FOLLOW_MAX_BYTES says otherwise (a full batch is ≈530 MB). */
 export const DEFAULT_MAX_BYTES = 4 * 1024 ** 3

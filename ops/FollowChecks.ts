@@ -14,7 +14,8 @@ import { verifySnapshot } from "../api/snapshot/SnapshotVerification.ts"
 import { isBatchId } from "../schemas/Batches.ts"
 import { renameDurably } from "../snapshots/Files.ts"
 import { type Manifest, manifestPath, writeManifest } from "../snapshots/Manifest.ts"
-import { MAX_BATCHES, type PrimaryBatch, TransferRefused } from "./FollowTransfer.ts"
+import type { PrimaryBatch } from "./BatchSource.ts"
+import { MAX_BATCHES, TransferRefused } from "./FollowTransfer.ts"
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v)
 

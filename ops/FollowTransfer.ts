@@ -23,18 +23,7 @@ import Database from "better-sqlite3"
 import { request } from "undici"
 import { contentHashFor, hashSnapshotFile } from "../snapshots/ContentHash.ts"
 import type { Manifest } from "../snapshots/Manifest.ts"
-import type { BatchSource } from "./BatchSource.ts"
-
-/** A batch as GET /api/batches lists it. */
-export interface PrimaryBatch {
-  readonly id: string
-  readonly attributes: {
-    readonly batch_date: string
-    readonly content_hash: string
-    readonly retained: boolean
-    readonly current: boolean
-  }
-}
+import type { BatchSource, Downloaded, DownloadPaths, PrimaryBatch } from "./BatchSource.ts"
 
 /** The primary answered something else than what was asked (the status, its words, when to retry). */
 export class PrimaryRefused extends Error {
@@ -197,21 +186,6 @@ export const partPaths = (snapshotsDir: string, batchId: string) => ({
   part: join(snapshotsDir, `.follow-${batchId}.sqlite.part`),
   etag: join(snapshotsDir, `.follow-${batchId}.sqlite.part.etag`),
 })
-
-export interface Downloaded {
-  /** The `Repr-Digest` of the whole file, as the last answer gave it. */
-  readonly reprDigest: string
-  readonly size: number
-  /** Bytes that were already there and not asked for again. */
-  readonly resumedFrom: number
-}
-
-/** Where a batch's file is brought, and the most bytes it may have (none: no cap but what is announced). */
-export interface DownloadPaths {
-  readonly part: string
-  readonly etag: string
-  readonly maxBytes?: number
-}
 
 /** Removes a download's part and what was kept beside it: a refused file is fetched whole next time. */
 export const removePart = (paths: { readonly part: string; readonly etag: string }): void => {

@@ -13,13 +13,16 @@ import { runComputations } from "./compute/Alongside.ts"
 import type { ComputeIncrement } from "./compute/Computation.ts"
 import { ALONGSIDE, COMPUTATIONS } from "./compute/Computations.ts"
 import { type IncrementPlan, type PreviousSnapshot, planIncrement } from "./Increment.ts"
+import type { LoadedInputs } from "./LoadedInputs.ts"
 import type { RawFileObserved } from "./ledger/Ledger.ts"
 import type { RawStore } from "./RawStore.ts"
 import { type StagedBatch, type StageSink, stage } from "./Stage.ts"
 import type { CmfFileInvalid } from "./sources/CmfFileInvalid.ts"
-import type { DataSetAdapter, LoadContext, LoadedFile } from "./sources/DataSet.ts"
+import type { DataSetAdapter, LoadContext } from "./sources/DataSet.ts"
+import type { LoadedFile } from "./sources/LoadedFile.ts"
 import { ADAPTERS } from "./sources/Sources.ts"
-import type { ParsedCache, RecordsSummary } from "./staging/ParsedCache.ts"
+import type { ParsedCache } from "./staging/ParsedCache.ts"
+import type { RecordsSummary } from "./staging/ParsedFiles.ts"
 import { PIPELINE_VERSION } from "./Version.ts"
 
 /** A check on the staged batch refused it (the coverage gate): a content rejection, not a failure. */
@@ -34,21 +37,6 @@ export interface Progress {
   readonly stop: () => void
 }
 export const silentProgress: Progress = { start: () => {}, file: () => {}, stop: () => {} }
-
-export interface LoadedInputs {
-  /** The loaded files of each data set, in the ledger's order; each file's data is read when it is staged. */
-  readonly files: ReadonlyMap<DataSetName, ReadonlyArray<LoadedFile>>
-  /** Why the FI/ETF part is unavailable in this batch; null when it is available. */
-  readonly fiUnavailable: string | null
-  readonly repairs: Record<string, number>
-  /** The first and latest value dates of the daily-values data sets, YYYY-MM-DD; null when they hold no rows. */
-  readonly firstQuotaDate: string | null
-  readonly latestQuotaDate: string | null
-  /** The file that holds the latest (named when it is refused, e.g. a date after today), with its data set. */
-  readonly latestQuotaFile: { readonly dataSet: DataSetName; readonly name: string } | null
-  /** Milliseconds loading took, by data set (parse or parse cache), and in the full GCs that pace parsing. */
-  readonly loadMs?: { readonly byDataSet: Readonly<Record<string, number>>; readonly gc: number }
-}
 
 const prefixed = (dataSet: string, repairs: Readonly<Record<string, number>>): Record<string, number> =>
   Object.fromEntries(Object.entries(repairs).map(([k, v]) => [`${dataSet}.${k}`, v]))

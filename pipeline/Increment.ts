@@ -32,9 +32,10 @@ import type { DataSetName } from "../schemas/CmfRecords.ts"
 import { dateToInt, intToDate } from "../schemas/Dates.ts"
 import { type Manifest, readManifest } from "../snapshots/Manifest.ts"
 import { FORMAT_VERSION } from "../snapshots/Tables.ts"
-import type { LoadedInputs } from "./Build.ts"
+import type { BaseSeries, IncrementBase } from "./IncrementBase.ts"
+import type { LoadedInputs } from "./LoadedInputs.ts"
 import type { RawFileObserved } from "./ledger/Ledger.ts"
-import type { CartolaColumns, CartolaInput } from "./staging/CartolaColumns.ts"
+import type { CartolaColumns, CartolaInput } from "./staging/CartolaInput.ts"
 import type { ParsedCache } from "./staging/ParsedCache.ts"
 import { PIPELINE_VERSION } from "./Version.ts"
 
@@ -45,24 +46,6 @@ export const MAX_REGION_MONTHS = 24
 const WHOLE_HISTORY: ReadonlyArray<DataSetName> = ["series_renames", "fm_registry"]
 /** Data sets merged into the quotas. */
 const DAILY_VALUES: ReadonlyArray<DataSetName> = ["cartola_diaria", "fm_bpr_daily"]
-
-/** A series of the previous snapshot, as the increment's staging needs it. */
-export interface BaseSeries {
-  readonly asset_id: number
-  readonly first_date: number
-  readonly last_date: number
-  /** Its last quota date before `from` (null: none). */
-  readonly lastBefore: number | null
-}
-
-/** What staging takes from the previous snapshot (see staging/Core.ts). */
-export interface IncrementBase {
-  /** YYYYMMDD: quota rows from this date on are merged again. */
-  readonly from: number
-  /** Each series' last price before `from`, by asset id. */
-  readonly seed: ReadonlyMap<number, number>
-  readonly series: ReadonlyArray<BaseSeries>
-}
 
 /** The previous published snapshot a daily build may start from. */
 export interface PreviousSnapshot {

@@ -15,17 +15,16 @@ import { publishCurrent, readCurrent } from "../snapshots/Pointer.ts"
 import { applyRetention } from "../snapshots/Retention.ts"
 import { thisRunProcess } from "../snapshots/RunLiveness.ts"
 import { killedStatus, type PipelineStatus, readStatus, readStatusFile, STATUS, type SourceReport, writeStatus } from "../snapshots/Status.ts"
-import { buildSnapshot, type LoadedInputs, loadInputs, type Progress } from "./Build.ts"
+import { buildSnapshot, loadInputs } from "./Build.ts"
 import { collectFolder, collectHttp, type WaitingDataSet } from "./Collect.ts"
 import { failureText } from "./Failure.ts"
 import { FolderMemo } from "./FolderMemo.ts"
-import type { CaptchaSolver } from "./fetch/CaptchaSolver.ts"
-import type { FetchOptions } from "./fetch/CmfHttp.ts"
-import type { IndicatorFetcher } from "./fetch/IndicatorFetch.ts"
+import type { LoadedInputs } from "./LoadedInputs.ts"
 import { Ledger, type RawFileObserved } from "./ledger/Ledger.ts"
 import { type ActiveSeries, coverageGate, type Held, plan, planInputs, refuseFutureDate } from "./Plan.ts"
 import { RawStore } from "./RawStore.ts"
 import { rollbackHold } from "./Rollback.ts"
+import type { RunOptions } from "./RunOptions.ts"
 import type { StagedBatch } from "./Stage.ts"
 import type { CmfFileInvalid } from "./sources/CmfFileInvalid.ts"
 import { ADAPTERS } from "./sources/Sources.ts"
@@ -39,36 +38,6 @@ const withoutUserInfo = (text: string): string => text.replace(/(\b[a-z][a-z0-9+
 
 /** SHA-256 of zero bytes: an empty file is said to be empty, not of an unknown kind. */
 const EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
-
-export type Source =
-  | { readonly kind: "folder"; readonly path: string }
-  | { readonly kind: "http"; readonly baseUrl: string }
-
-export interface RunOptions {
-  readonly dataDir: string
-  readonly sources: ReadonlyArray<Source>
-  /** Batch date; default: the latest quota date in the inputs. */
-  readonly date?: string | undefined
-  /** Today in America/Santiago: no batch or row may be dated later. */
-  readonly today: string
-  readonly historyStart: string
-  readonly fetch: FetchOptions
-  /** Snapshot files kept: the last N batch dates plus every month's last (manifests stay forever). */
-  readonly retentionDays?: number | undefined
-  /** Closed months of FM portfolios fetched over HTTP (default 12). */
-  readonly portfolioMonths?: number | undefined
-  /** Solves the cartola form's captcha (FDS_CAPTCHA_COMMAND); absent or null: the cartola waits for a drop. */
-  readonly captcha?: CaptchaSolver | null | undefined
-  /** UF and dólar from the CMF API or SIETE; absent or null: they wait for a drop. */
-  readonly indicators?: IndicatorFetcher | null | undefined
-  /** The coverage gate: the least share of the served batch's active series the new day must cover (FDS_COVERAGE_MIN, default 0.9; 0: off). */
-  readonly coverageMin?: number | undefined
-  /** Weekdays of the daily BPR report fetched when none is recorded yet (FDS_BPR_DAYS, default 10; 0: not fetched). */
-  readonly bprDays?: number | undefined
-  /** Build the day from the previous published batch's snapshot when that is safe (Increment.ts; FDS_INCREMENT, default true). */
-  readonly increment?: boolean | undefined
-  readonly progress?: Progress | undefined
-}
 
 /** What every successful run reports beside its outcome: each data set's freshness, and what waits for a drop. */
 interface RunReport {

@@ -8,6 +8,7 @@
 import { workerData } from "node:worker_threads"
 import { answerBlocking, type BlockingChannel } from "../../snapshots/BlockingWorker.ts"
 import type { ComputeIncrement } from "./Computation.ts"
+import type { RecordedInsert } from "./RecordingDb.ts"
 
 export interface ComputeRequest extends BlockingChannel {
   readonly path: string
@@ -17,12 +18,6 @@ export interface ComputeRequest extends BlockingChannel {
   readonly increments: Readonly<Record<string, ComputeIncrement>>
   /** The part of a divisible computation this worker runs, by name (the build's thread runs the others). */
   readonly parts: Readonly<Record<string, { readonly index: number; readonly of: number }>>
-}
-
-/** One INSERT statement and the arguments of each of its runs, in the order they ran. */
-export interface RecordedInsert {
-  readonly sql: string
-  readonly runs: Array<ReadonlyArray<unknown>>
 }
 
 export type ComputeAnswer =

@@ -4,7 +4,12 @@
  * beside the build in a worker thread.
  */
 import type Database from "better-sqlite3"
-import type { RecordedInsert } from "./ComputeWorker.ts"
+
+/** One INSERT statement and the arguments of each of its runs, in the order they ran. */
+export interface RecordedInsert {
+  readonly sql: string
+  readonly runs: Array<ReadonlyArray<unknown>>
+}
 
 export const recordingInserts = (db: Database.Database, into: RecordedInsert[]): Database.Database =>
   new Proxy(db, {

@@ -12,7 +12,7 @@
  * daemon interrupts it through its signal.
  */
 import cron from "node-cron"
-import type { RunOptions } from "../Pipeline.ts"
+import type { RunOptions } from "../RunOptions.ts"
 import type { Log } from "./Log.ts"
 import type { RetryPolicy } from "./Retry.ts"
 import { inProcessTick, type Published, type RunTick } from "./Tick.ts"

@@ -10,7 +10,7 @@ import type { Progress } from "../Build.ts"
 import { captchaSettings, captchaSolverOf } from "../fetch/CaptchaSolver.ts"
 import { defaultFetchOptions } from "../fetch/CmfHttp.ts"
 import { indicatorFetcherOf, indicatorSettings } from "../fetch/IndicatorFetch.ts"
-import type { RunOptions, Source } from "../Pipeline.ts"
+import type { RunOptions, Source } from "../RunOptions.ts"
 import { type Env, invalidSetting, numberSetting, readSettings, textSetting } from "../Settings.ts"
 
 export type { Env } from "../Settings.ts"

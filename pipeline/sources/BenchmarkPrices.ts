@@ -9,8 +9,9 @@ import { cmfRow, expectedOf, issueColumn } from "./CmfCells.ts"
 import { CmfFileInvalid, cmfFileInvalid } from "./CmfFileInvalid.ts"
 import { isHeader } from "./CmfTable.ts"
 import { decodeCmfText } from "./CmfText.ts"
-import type { DataSetSource, Parsed } from "./DataSet.ts"
+import type { DataSetSource } from "./DataSet.ts"
 import { DateIso, dotNumber, PositiveDotDecimal, SYMBOL, WholeVolume } from "./MarketCells.ts"
+import type { Parsed } from "./Parsed.ts"
 import { uniqueRows } from "./UniqueRows.ts"
 
 export const BENCHMARK_PRICES_COLUMNS = ["Date", "Open", "High", "Low", "Close", "Volume"] as const

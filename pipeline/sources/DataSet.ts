@@ -9,34 +9,11 @@
 import type { Effect } from "effect"
 import type { DataSetName } from "../../schemas/CmfRecords.ts"
 import type { SourceCadence } from "../../snapshots/Status.ts"
-import type { StageContext } from "../Stage.ts"
-import type { ParsedCache } from "../staging/ParsedCache.ts"
+import type { StageContext } from "../StageContext.ts"
+import type { ParsedFiles } from "../staging/ParsedFiles.ts"
 import type { CmfFileInvalid } from "./CmfFileInvalid.ts"
-
-export interface Parsed<R> {
-  readonly records: ReadonlyArray<R>
-  /** Normal quirks repaired or skipped (duplicate rows, footnotes, "Sin información" rows, …), counted. */
-  readonly repairs: Readonly<Record<string, number>>
-}
-
-/**
- * One input file as a batch holds it between parsing and staging: what it says of itself (rows,
- * repairs, dates), and its data read when it is staged (from the parse cache: a batch does not
- * hold every file's records at once).
- */
-export interface LoadedFile {
-  readonly name: string
-  /** The parsed records, or what the adapter's own `load` gives instead (the cartola's columns); read again at each call. */
-  readonly data: () => unknown
-  /** The adapter's repair counters for this file (named by the adapter; the manifest prefixes them with the data set). */
-  readonly repairs: Readonly<Record<string, number>>
-  readonly rows: number
-  /** Data sets of daily values: the first and latest value dates the file holds, YYYYMMDD (0: none). */
-  readonly firstDate?: number
-  readonly latestDate?: number
-  /** What the adapter's `summaryOf` keeps of the file, read without its records. */
-  readonly extra?: unknown
-}
+import type { LoadedFile } from "./LoadedFile.ts"
+import type { Parsed } from "./Parsed.ts"
 
 /** What an adapter's own `load` may use: the raw bytes, the parse cache, and the GC pacing of a cold build. */
 export interface LoadContext {
@@ -45,7 +22,7 @@ export interface LoadContext {
   /** The file's size in bytes. */
   readonly size: number
   readonly bytes: () => Uint8Array
-  readonly cache: ParsedCache["Service"] | null
+  readonly cache: ParsedFiles | null
   /** Tells the loader that `bytes` bytes were parsed (not read from the cache). */
   readonly parsed: (bytes: number) => void
   /** Values the batch's files share, by a key of the loader's (one object where many files repeat one). */

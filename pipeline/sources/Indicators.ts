@@ -10,8 +10,9 @@
 import { Effect } from "effect"
 import type { IndicatorName, IndicatorProvider, IndicatorRecord } from "../../schemas/records/Indicators.ts"
 import { CmfFileInvalid, cmfFileInvalid } from "./CmfFileInvalid.ts"
-import type { DataSetSource, Parsed } from "./DataSet.ts"
+import type { DataSetSource } from "./DataSet.ts"
 import { chileanNumber, dotNumber, isIsoDate, isoFromDashedDmy } from "./MarketCells.ts"
+import type { Parsed } from "./Parsed.ts"
 import { uniqueRows } from "./UniqueRows.ts"
 
 /** The two SIETE series we read. */

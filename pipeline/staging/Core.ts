@@ -11,9 +11,9 @@ import type { FmBprDailyRecord } from "../../schemas/records/FmBprDaily.ts"
 import { fundEnded } from "../../snapshots/compute/SeriesActivity.ts"
 import type { AdministratorsTable, FundsTable, SeriesTable } from "../../snapshots/Tables.ts"
 import type { QuotaSourcesTable } from "../../snapshots/tables/FmExtras.ts"
-import type { IncrementBase } from "../Increment.ts"
-import type { StageContext } from "../Stage.ts"
-import type { CartolaColumns, CartolaInput, CartolaSeriesInfo } from "./CartolaColumns.ts"
+import type { IncrementBase } from "../IncrementBase.ts"
+import type { StageContext } from "../StageContext.ts"
+import type { CartolaColumns, CartolaInput, CartolaSeriesInfo } from "./CartolaInput.ts"
 import { type MergedQuotas, mergeQuotasInto } from "./Quotas.ts"
 
 /** The registry step: one administrator per RUT, one fund per RUN (the latest registry file wins). */

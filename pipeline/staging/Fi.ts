@@ -25,7 +25,8 @@ import type {
   FiPricesTable,
   FiSeriesTable,
 } from "../../snapshots/tables/Fi.ts"
-import { coreOf, type StageContext } from "../Stage.ts"
+import { coreOf } from "../Stage.ts"
+import type { StageContext } from "../StageContext.ts"
 import { normalizeAdminName } from "../sources/FmTac.ts"
 import { percentToFraction } from "./Units.ts"
 

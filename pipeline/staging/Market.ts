@@ -14,7 +14,8 @@ import type {
   CmfSpheresTable,
   IndicatorsTable,
 } from "../../snapshots/tables/Market.ts"
-import { coreOf, type StageContext } from "../Stage.ts"
+import { coreOf } from "../Stage.ts"
+import type { StageContext } from "../StageContext.ts"
 
 /** Later files win for a repeated (indicator, date): files arrive oldest observation first. */
 export const stageIndicators = (records: ReadonlyArray<IndicatorRecord>, cutoff: number): IndicatorsTable[] => {

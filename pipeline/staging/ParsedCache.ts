@@ -11,8 +11,9 @@ import { join } from "node:path"
 import { deserialize, serialize } from "node:v8"
 import { threadId } from "node:worker_threads"
 import { Context, Layer } from "effect"
-import type { Parsed } from "../sources/DataSet.ts"
-import type { CartolaColumns, CartolaSummary } from "./CartolaColumns.ts"
+import type { Parsed } from "../sources/Parsed.ts"
+import type { CartolaColumns, CartolaSummary } from "./CartolaInput.ts"
+import type { CacheEntry, ParsedFiles, RecordsSummary } from "./ParsedFiles.ts"
 
 /**
  * Bump when the parser or CartolaColumns changes what a file yields (or refuses: 2, the length
@@ -20,30 +21,6 @@ import type { CartolaColumns, CartolaSummary } from "./CartolaColumns.ts"
  * 3, entries keyed by name as well as content).
  */
 export const PARSED_CACHE_VERSION = 3
-
-/**
- * Which file an entry is of: its bytes and its name. What a file yields can depend on its name
- * (the month of a portfolio, the symbol of a benchmark, the range of a cartola), so the same bytes
- * under another name are parsed again, never read back with the first name's month or symbol.
- */
-export interface CacheEntry {
-  readonly sha256: string
-  readonly name: string
-}
-
-/**
- * What a parsed file of records says of itself (its summary, cached beside its records): a batch
- * reads it instead of the records until the file is staged. `firstDate`/`latestDate` are its
- * adapter's `datesOf` (YYYYMMDD), absent for undated data sets.
- */
-export interface RecordsSummary {
-  readonly rows: number
-  readonly repairs: Readonly<Record<string, number>>
-  readonly firstDate?: number
-  readonly latestDate?: number
-  /** What the adapter's `summaryOf` keeps of the file (the FI book values: each series' first row). */
-  readonly extra?: unknown
-}
 
 const entryKey = (entry: CacheEntry): string =>
   `${entry.sha256}-${createHash("sha256").update(entry.name, "utf8").digest("hex").slice(0, 16)}`
@@ -133,24 +110,8 @@ const memoryParsedCache = (): ParsedCache["Service"] => {
   }
 }
 
-/** Parsed files by content and name, so that a batch parses only the files that changed. */
-export class ParsedCache extends Context.Service<
-  ParsedCache,
-  {
-    /** Parsed records of any data set but the cartola. */
-    readonly getRecords: (entry: CacheEntry) => Parsed<unknown> | undefined
-    readonly putRecords: (entry: CacheEntry, parsed: Parsed<unknown>) => void
-    /** What a file of records says of itself (rows, repairs, dates), read without its records. */
-    readonly getRecordsSummary: (entry: CacheEntry) => RecordsSummary | undefined
-    readonly putRecordsSummary: (entry: CacheEntry, summary: RecordsSummary) => void
-    /** What a batch needs of a cartola before merging. */
-    readonly getSummary: (entry: CacheEntry) => CartolaSummary | undefined
-    readonly putSummary: (entry: CacheEntry, summary: CartolaSummary) => void
-    /** A cartola's columns. */
-    readonly get: (entry: CacheEntry) => CartolaColumns | undefined
-    readonly put: (entry: CacheEntry, columns: CartolaColumns) => void
-  }
->()("fds/pipeline/ParsedCache") {
+/** The parse cache as a service: on disk under the data folder, or in memory for tests. */
+export class ParsedCache extends Context.Service<ParsedCache, ParsedFiles>()("fds/pipeline/ParsedCache") {
   /** The cache under <dataDir>/cache/ (entries of other cache versions are removed when it opens). */
   static readonly layer = (dataDir: string) => Layer.sync(ParsedCache, () => new DiskParsedCache(dataDir))
 

@@ -10,7 +10,7 @@ import { intToDate } from "../../schemas/Dates.ts"
 import { assetId } from "../../schemas/Ids.ts"
 import type { QuotaCorrection } from "../../snapshots/Manifest.ts"
 import { type CmfFileInvalid, cmfFileInvalid } from "../sources/CmfFileInvalid.ts"
-import type { CartolaColumns, CartolaInput, CartolaSeriesInfo } from "./CartolaColumns.ts"
+import type { CartolaColumns, CartolaInput, CartolaSeriesInfo } from "./CartolaInput.ts"
 
 export interface StagedSeries extends CartolaSeriesInfo {
   readonly assetId: number

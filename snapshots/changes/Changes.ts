@@ -15,21 +15,11 @@
  */
 import type { ChangeItem } from "../../schemas/Changes.ts"
 import type { BatchPair } from "./BatchPair.ts"
-import { type Identical, NOTHING_IDENTICAL } from "./Identical.ts"
+import type { ChangesOptions } from "./ChangesOptions.ts"
+import { NOTHING_IDENTICAL } from "./Identical.ts"
 import type { Position } from "./Position.ts"
 import { type Listed, type PerSeries, Reading, SECTIONS } from "./Sections.ts"
 import type { ComparedSeries } from "./ValueChanges.ts"
-
-export interface ChangesOptions {
-  /** Items per page at most. */
-  readonly limit: number
-  /** Rows (estimated: weekdays or months of each series' overlap) a page's per-series sections compare before it ends. */
-  readonly scanBudget: number
-  /** FDS_SERIES_GRACE_DAYS: when a series counts as ended. */
-  readonly graceWeekdays: number
-  /** What the two batches hold identically (their manifests' digests: Identical.ts): not compared. */
-  readonly identical?: Identical
-}
 
 export interface ChangesPage {
   readonly items: ReadonlyArray<ChangeItem>

@@ -5,7 +5,7 @@
  */
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import type { CartolaColumns, CartolaInput } from "../../pipeline/staging/CartolaColumns.ts"
+import type { CartolaColumns, CartolaInput } from "../../pipeline/staging/CartolaInput.ts"
 import { mergeQuotas } from "../../pipeline/staging/Quotas.ts"
 
 const series = [{ run: 8001, serie: "A", currencyCode: "$$", agfRut: 96639280, agfName: "AGF" }]

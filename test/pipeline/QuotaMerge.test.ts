@@ -6,7 +6,7 @@
  */
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import type { CartolaColumns, CartolaInput, CartolaSeriesInfo } from "../../pipeline/staging/CartolaColumns.ts"
+import type { CartolaColumns, CartolaInput, CartolaSeriesInfo } from "../../pipeline/staging/CartolaInput.ts"
 import { mergeQuotasInto, type QuotaColumns, type StagedSeries } from "../../pipeline/staging/Quotas.ts"
 import { assetId } from "../../schemas/Ids.ts"
 
