@@ -10,6 +10,7 @@ import { Result } from "effect"
 import { DETECT_BYTES, type HtmlPage, type HtmlRow, readHtmlPage } from "./CmfHtmlTable.ts"
 import { repairMojibake } from "./Mojibake.ts"
 import { MAX_CELLS, MAX_COLUMNS, MAX_ROWS, MAX_SHEETS, MAX_SPAN, ParseLimitExceeded, withinLimit } from "./ParseLimits.ts"
+import { printableName } from "./PrintableName.ts"
 import { checkXlsx } from "./XlsxScan.ts"
 
 export type WorkbookFormat = "xls" | "xlsx" | "html"
@@ -129,7 +130,7 @@ const checkWhole = (bytes: Uint8Array): void => {
  * as cells here (a row's length is its last cell's column, however few cells it holds).
  */
 const sheetRows = (name: string, data: ReadonlyArray<ReadonlyArray<XLSX.CellObject> | undefined>): Array<SheetRow> => {
-  const where = `sheet "${name}"`
+  const where = `sheet "${printableName(name)}"`
   withinLimit(where, "MAX_ROWS", MAX_ROWS, data.length, (n) => `${n} rows or more`)
   let laid = 0
   data.forEach((row, i) => {
@@ -160,7 +161,7 @@ const fromSheetJs = (bytes: Uint8Array, format: WorkbookFormat): Workbook => {
   withinLimit("the workbook", "MAX_SHEETS", MAX_SHEETS, book.SheetNames.length, (n) => `${n} sheets`)
   const sheets = book.SheetNames.map((name): Sheet => {
     const data = (book.Sheets[name] as XLSX.DenseWorkSheet | undefined)?.["!data"] ?? []
-    return { label: `sheet "${name}"`, rows: sheetRows(name, data) }
+    return { label: `sheet "${printableName(name)}"`, rows: sheetRows(name, data) }
   })
   return { format, sheets, text: "" }
 }

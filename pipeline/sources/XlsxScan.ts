@@ -16,6 +16,7 @@ import {
   ParseLimitExceeded,
   withinLimit,
 } from "./ParseLimits.ts"
+import { printableName } from "./PrintableName.ts"
 
 const END_OF_DIRECTORY = Buffer.from([0x50, 0x4b, 0x05, 0x06])
 const DIRECTORY_ENTRY = 0x02014b50
@@ -36,7 +37,7 @@ const REF = /^([A-Za-z]{0,4})(\d{0,9})$/
  * as the library reads it.
  */
 const scanSheet = (part: string, xml: string): void => {
-  const where = `sheet part "${part}"`
+  const where = `sheet part "${printableName(part)}"`
   const dimension = /<(?:\w+:)?dimension\s[^>]*\bref="([^"]*)"/.exec(xml)?.[1]
   for (const end of dimension?.split(":") ?? []) {
     const [, letters = "", digits = ""] = REF.exec(end) ?? []
@@ -97,7 +98,7 @@ export const checkXlsx = (bytes: Uint8Array): void => {
         part = inflateRawSync(zip.subarray(dataAt), { maxOutputLength: Math.max(1, left) })
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") {
-          throw new ParseLimitExceeded(`ZIP part "${name}"`, "MAX_XLSX_INFLATED_BYTES", MAX_XLSX_INFLATED_BYTES, "the parts inflate past it")
+          throw new ParseLimitExceeded(`ZIP part "${printableName(name)}"`, "MAX_XLSX_INFLATED_BYTES", MAX_XLSX_INFLATED_BYTES, "the parts inflate past it")
         }
         return
       }
@@ -105,10 +106,10 @@ export const checkXlsx = (bytes: Uint8Array): void => {
       part = zip.subarray(dataAt, dataAt + zip.readUInt32LE(local + 18))
     }
     inflated += part.length
-    withinLimit(`ZIP part "${name}"`, "MAX_XLSX_INFLATED_BYTES", MAX_XLSX_INFLATED_BYTES, inflated, (n) => `the parts inflate to ${n} bytes`)
+    withinLimit(`ZIP part "${printableName(name)}"`, "MAX_XLSX_INFLATED_BYTES", MAX_XLSX_INFLATED_BYTES, inflated, (n) => `the parts inflate to ${n} bytes`)
     if (!WORKSHEET.test(name)) continue
     sheets++
-    withinLimit(`ZIP part "${name}"`, "MAX_SHEETS", MAX_SHEETS, sheets, (n) => `worksheet number ${n}`)
+    withinLimit(`ZIP part "${printableName(name)}"`, "MAX_SHEETS", MAX_SHEETS, sheets, (n) => `worksheet number ${n}`)
     scanSheet(name, part.toString("latin1"))
   }
 }
