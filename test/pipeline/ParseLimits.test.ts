@@ -7,6 +7,7 @@ import { Result } from "effect"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
+import { DETECT_BYTES } from "../../pipeline/sources/CmfHtmlTable.ts"
 import { MAX_CELLS, MAX_COLUMNS, MAX_SPAN } from "../../pipeline/sources/ParseLimits.ts"
 import { readWorkbook } from "../../pipeline/sources/Workbook.ts"
 import { htmlTable, sparseXlsx, spanBomb } from "../support/workbooks.ts"
@@ -45,6 +46,15 @@ describe("ParseLimits: a workbook over a limit", () => {
       expect(message).toBe(`refused unread: table 1: row 1 has a cell spanning 1,000, over the limit MAX_SPAN = ${MAX_SPAN} (README, "Formats we parse")`)
       expect(ms).toBeLessThan(500)
     }
+  })
+
+  it("an HTML page within the limits in its head (detect) but not as a whole (parse) is refused when parsed whole", () => {
+    // ~70 KB of ordinary rows, then a row spanning 1,000 columns past the 64 KB a head read looks at
+    const rows = Array.from({ length: 3000 }, (_, i) => [`fila ${i}`, i])
+    const page = htmlTable([["Nombre", "Valor"], ...rows, [{ v: "x", colspan: 1000 }]])
+    expect(page.length).toBeGreaterThan(DETECT_BYTES)
+    expect(Result.isSuccess(readWorkbook(page, 50))).toBe(true)
+    expect(refusal(page).message).toMatch(/^refused unread: table 1: row 3002 has a cell spanning 1,000, over the limit MAX_SPAN = 256/)
   })
 
   it("an HTML table whose spans reach past MAX_COLUMNS is refused naming MAX_COLUMNS", () => {
