@@ -20,7 +20,8 @@ import { printableName } from "./PrintableName.ts"
 
 const END_OF_DIRECTORY = Buffer.from([0x50, 0x4b, 0x05, 0x06])
 const DIRECTORY_ENTRY = 0x02014b50
-const WORKSHEET = /^xl\/worksheets\/[^/]+\.xml$/i
+// A worksheet by its content, not its name: the workbook's relationships may put it anywhere.
+const SHEET_DATA = /<(?:\w+:)?sheetData[\s>/]/
 
 /** "XFD" → 16384 (1-based, as a spreadsheet numbers columns). */
 const columnNumber = (letters: string): number => {
@@ -107,9 +108,11 @@ export const checkXlsx = (bytes: Uint8Array): void => {
     }
     inflated += part.length
     withinLimit(`ZIP part "${printableName(name)}"`, "MAX_XLSX_INFLATED_BYTES", MAX_XLSX_INFLATED_BYTES, inflated, (n) => `the parts inflate to ${n} bytes`)
-    if (!WORKSHEET.test(name)) continue
+    if (!/\.xml$/i.test(name)) continue
+    const xml = part.toString("latin1")
+    if (!SHEET_DATA.test(xml)) continue
     sheets++
     withinLimit(`ZIP part "${printableName(name)}"`, "MAX_SHEETS", MAX_SHEETS, sheets, (n) => `worksheet number ${n}`)
-    scanSheet(name, part.toString("latin1"))
+    scanSheet(name, xml)
   }
 }

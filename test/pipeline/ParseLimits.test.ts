@@ -34,6 +34,16 @@ describe("ParseLimits: a workbook over a limit", () => {
     expect(refusal(sparseXlsx(16_383, 20, { dimension: false })).message).toMatch(/sheet part "xl\/worksheets\/sheet1\.xml": a cell at XFD1 \(column 16,384\), over the limit MAX_COLUMNS = 256/)
   })
 
+  it("an XLSX whose sheet sits outside xl/worksheets (where its relationships say) is refused all the same", () => {
+    const moved = sparseXlsx(3, 5, { part: "xl/elsewhere.xml" })
+    // the library reads the moved sheet: the path is a real one
+    const read = readWorkbook(moved)
+    expect(Result.isSuccess(read) && read.success.sheets[0]!.rows[4]!.cells).toEqual(["", "", "", 1])
+    expect(refusal(sparseXlsx(16_383, 20, { part: "xl/elsewhere.xml" })).message).toMatch(
+      /^refused unread: sheet part "xl\/elsewhere\.xml": its dimension A1:XFD20 reaches column XFD \(16,384\), over the limit MAX_COLUMNS = 256/,
+    )
+  })
+
   it("an XLSX laying out more than MAX_CELLS (one cell at column IV on 4,000 rows) is refused naming MAX_CELLS", () => {
     const { message } = refusal(sparseXlsx(255, 4_000))
     expect(message).toMatch(new RegExp(`sheet part "xl/worksheets/sheet1\\.xml": [\\d,]+ cells laid out by row 3907, over the limit MAX_CELLS = ${MAX_CELLS.toLocaleString("en-US")}`))
