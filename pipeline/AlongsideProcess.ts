@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { PARSE_CHILD_HEAP_MB } from "./sources/ParseLimits.ts"
 
 /**
  * Starts `script` with the request, runs `work` on this thread meanwhile, then waits for the child
@@ -31,8 +32,14 @@ export const alongsideProcess = async <Answer>(
     dir = mkdtempSync(join(tmpdir(), "fds-alongside-"))
     const requestFile = join(dir, "request.json")
     writeFileSync(requestFile, JSON.stringify(request))
-    // the options this process runs with (--expose-gc), not a profiler's
-    const execArgv = process.execArgv.filter((a) => !a.startsWith("--cpu-prof") && !a.startsWith("--heap-prof") && !a.startsWith("--inspect"))
+    // The options this process runs with (--expose-gc), not a profiler's; the child's heap capped
+    // (ParseLimits.ts): a child past it dies, and its part is done here, under the parse limits.
+    const execArgv = [
+      ...process.execArgv.filter(
+        (a) => !a.startsWith("--cpu-prof") && !a.startsWith("--heap-prof") && !a.startsWith("--inspect") && !a.startsWith("--max-old-space-size"),
+      ),
+      `--max-old-space-size=${PARSE_CHILD_HEAP_MB}`,
+    ]
     child = spawn(process.execPath, [...execArgv, fileURLToPath(script), requestFile], { stdio: ["ignore", "pipe", "inherit"] })
   } catch {
     child = null // no child (a full or unwritable tmpdir, no process to spare): all of it here

@@ -4,11 +4,12 @@
  * content matches no data set is stored too (for inspection) and rejects the batch, naming it.
  */
 
-import { readdirSync, readFileSync, statSync } from "node:fs"
+import { readdirSync, statSync } from "node:fs"
 import { basename, join } from "node:path"
 import { Effect, Result, Schema } from "effect"
 import { weekdaysBefore } from "../snapshots/Status.ts"
 import { FolderMemo } from "./FolderMemo.ts"
+import { readInboxFile } from "./InboxFile.ts"
 import type { CaptchaSolver } from "./fetch/CaptchaSolver.ts"
 import { CartolaSession, fetchCartolaRange } from "./fetch/CartolaDownload.ts"
 import { CmfSession, CmfSourceError, type FetchOptions, getBytes, getPage, postForm, send } from "./fetch/CmfHttp.ts"
@@ -16,10 +17,12 @@ import { type IndicatorFetcher, indicatorYears } from "./fetch/IndicatorFetch.ts
 import type { Ledger, RawFileObserved } from "./ledger/Ledger.ts"
 import type { RawStore } from "./RawStore.ts"
 import { type Recognized, recognizeAhead } from "./RecognizeAhead.ts"
+import { printableName } from "./sources/PrintableName.ts"
 import { detect } from "./sources/Sources.ts"
 import { readWorkbook, workbookFormat } from "./sources/Workbook.ts"
 
 export class UnrecognizedFile extends Schema.TaggedError<UnrecognizedFile>()("UnrecognizedFile", {
+  /** As messages print it (printableName). */
   file: Schema.String,
   sha256: Schema.String,
   /** Why, when more is known than "no data set": a workbook that cannot be read. */
@@ -61,28 +64,42 @@ const recordRecognized = (
   r: Recognized,
 ): Effect.Effect<{ observed: RawFileObserved; appended: boolean }, UnrecognizedFile> =>
   r.dataSet === null || r.key === null
-    ? unrecognized(source, r.sha256, readFileSync(source))
+    ? unrecognized(source, r.sha256, readInboxFile(source))
     : observe(ledger, { data_set: r.dataSet, key: r.key, name, source, sha256: r.sha256, bytes: r.bytes })
 
 const observe = (ledger: Ledger["Service"], observed: RawFileObserved) => Effect.succeed({ observed, appended: ledger.observe(observed) })
 
 const unrecognized = (source: string, sha: string, bytes: Uint8Array): Effect.Effect<never, UnrecognizedFile> => {
-  // A workbook (by its bytes) that no data set recognised: say why when it cannot be read at all.
-  const format = workbookFormat(bytes)
-  const unreadable = format === "html" || format === null ? null : readWorkbook(bytes, 50)
+  // A workbook (by its bytes) that no data set recognised: say why when it cannot be read at all
+  // (damaged, or over a parse limit: an HTML page's head read can be).
+  const unreadable = workbookFormat(bytes) === null ? null : readWorkbook(bytes, 50)
   const detail = unreadable !== null && Result.isFailure(unreadable) ? `cannot be read as a workbook: ${unreadable.failure}` : undefined
-  return Effect.fail(new UnrecognizedFile({ file: source, sha256: sha, ...(detail === undefined ? {} : { detail }) }))
+  return Effect.fail(new UnrecognizedFile({ file: printableName(source), sha256: sha, ...(detail === undefined ? {} : { detail }) }))
 }
 
+/** An inbox entry left out, said on stderr as the pipeline's other log lines. */
+const skipped = (path: string, what: string): void => {
+  console.error(JSON.stringify({ level: "warn", msg: `inbox: ${printableName(path)} skipped: ${what}`, file: printableName(path) }))
+}
+
+/**
+ * The regular files of the inbox and its folders. Symbolic links are not followed: whoever can
+ * drop a file could link `/etc/passwd` into the raw store, or a loop that fails the whole run.
+ * Links, sockets, FIFOs and devices are skipped, each named in a warning.
+ */
 const listFiles = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true })
     .flatMap((e) => {
       if (e.name.startsWith(".")) return []
       const path = join(dir, e.name)
-      // Follow symbolic links: ops may link files into the inbox.
-      const stat = e.isSymbolicLink() ? statSync(path, { throwIfNoEntry: false }) : e
-      if (stat === undefined) return []
-      return stat.isDirectory() ? listFiles(path) : stat.isFile() ? [path] : []
+      if (e.isSymbolicLink()) {
+        skipped(path, "a symbolic link (links are not followed; copy the file into the inbox)")
+        return []
+      }
+      if (e.isDirectory()) return listFiles(path)
+      if (e.isFile()) return [path]
+      skipped(path, "not a regular file")
+      return []
     })
     .sort()
 
@@ -96,8 +113,9 @@ export const collectFolder = (
   aheadMinBytes?: number,
 ) =>
   Effect.gen(function* () {
+    // The folder itself is the operator's setting (it may be a link to a mounted volume): followed.
     if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
-      return yield* new UnrecognizedFile({ file: dir, sha256: "" })
+      return yield* new UnrecognizedFile({ file: printableName(dir), sha256: "" })
     }
     const observed: RawFileObserved[] = []
     let appended = 0
@@ -123,7 +141,7 @@ export const collectFolder = (
       const recognized = ahead?.get(path)
       const r = yield* (
         recognized === undefined
-          ? record(ledger, raw, basename(path), path, readFileSync(path))
+          ? record(ledger, raw, basename(path), path, readInboxFile(path))
           : recordRecognized(ledger, basename(path), path, recognized)
       )
       memo?.remember(path, stamp, r.observed)

@@ -5,6 +5,7 @@
  * gathers the facts (collect, ledger, parse) and carries the decision out.
  */
 import type { DataSetName } from "../schemas/CmfRecords.ts"
+import { printableName } from "./sources/PrintableName.ts"
 
 export type Decision =
   | { readonly kind: "publish"; readonly batchDate: string }
@@ -97,7 +98,7 @@ export const plan = (facts: BatchFacts): Decision => {
     const file = facts.latestQuotaFile
     return {
       kind: "reject",
-      reason: `${file?.dataSet ?? "daily values"} ${file?.name ?? ""} field FECHA_INF: daily values dated ${latest}, after today (${facts.today})`,
+      reason: `${file?.dataSet ?? "daily values"} ${printableName(file?.name ?? "")} field FECHA_INF: daily values dated ${latest}, after today (${facts.today})`,
       batchDate: null,
     }
   }
@@ -123,7 +124,7 @@ export const plan = (facts: BatchFacts): Decision => {
   // información") would move CURRENT back in time unasked: refused, naming what changed since.
   if (facts.date === undefined && facts.served !== null && latest < facts.served.batchDate) {
     const lastInputs = new Set(facts.built.at(-1)?.inputs ?? [])
-    const changed = facts.inputs.filter((i) => !lastInputs.has(i.sha256)).map((i) => i.name)
+    const changed = facts.inputs.filter((i) => !lastInputs.has(i.sha256)).map((i) => printableName(i.name))
     return {
       kind: "reject",
       reason:

@@ -11,11 +11,12 @@
  * Only for a raw store on disk (the child opens it), at least 2 CPUs and at least `MIN_BYTES` of
  * files to recognise; `FDS_PARSE_AHEAD=0` turns it off with the parse ahead.
  */
-import { readFileSync, statSync } from "node:fs"
+import { statSync } from "node:fs"
 import { availableParallelism } from "node:os"
 import { basename } from "node:path"
 import type { DataSetName } from "../schemas/CmfRecords.ts"
 import { alongsideProcess } from "./AlongsideProcess.ts"
+import { readInboxFile } from "./InboxFile.ts"
 import { FolderRawStore, type RawStore } from "./RawStore.ts"
 import { detect } from "./sources/Sources.ts"
 import { PIPELINE_VERSION } from "./Version.ts"
@@ -33,7 +34,7 @@ export interface Recognized {
 
 /** Stores the file's bytes and recognises them, as the collect's `record` does. */
 export const recognize = (raw: RawStore["Service"], path: string): Recognized => {
-  const bytes = readFileSync(path)
+  const bytes = readInboxFile(path)
   const sha256 = raw.put(bytes)
   const name = basename(path)
   const adapter = detect(bytes, name)

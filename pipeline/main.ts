@@ -16,6 +16,7 @@ import { argsOrExit, usageExit } from "./CliArgs.ts"
 import { statusCommand } from "./StatusCommand.ts"
 import { withdrawLive } from "./Withdraw.ts"
 import { failureText } from "./Failure.ts"
+import { printableName } from "./sources/PrintableName.ts"
 
 const fail = usageExit
 
@@ -139,7 +140,7 @@ const withdrawCommand = async (args: string[]) => {
   if (exit._tag === "Success") {
     const f = exit.value
     console.log(
-      `withdrawn: ${f.name} (${f.data_set}, sha ${f.sha256.slice(0, 12)}); the next run builds without it ` +
+      `withdrawn: ${printableName(f.name)} (${f.data_set}, sha ${f.sha256.slice(0, 12)}); the next run builds without it ` +
         "(remove it from the inbox too: a file delivered again is an input again)",
     )
     return

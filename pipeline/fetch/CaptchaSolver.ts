@@ -88,10 +88,22 @@ export const commandSolver = (
 
 const show = (text: string): string => (text === "" ? "nothing" : JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text))
 
+/**
+ * The environment the command runs with: PATH, HOME and the locale only. The pipeline's own holds
+ * its secrets (the accounts URL, API keys, bucket credentials) and a solver is a third party's
+ * program; a key it needs goes in the command itself (`KEY=… solver`).
+ */
+export const captchaEnv = (env: NodeJS.ProcessEnv): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(env).filter(
+      (e): e is [string, string] => e[1] !== undefined && (e[0] === "PATH" || e[0] === "HOME" || e[0] === "LANG" || e[0] === "LANGUAGE" || e[0].startsWith("LC_")),
+    ),
+  )
+
 /** Runs the command in its own process group, so that a timeout stops it and all it started. */
 const runCommand = (command: string, image: Uint8Array) =>
   Effect.callback<string, { readonly detail: string }>((resume) => {
-    const child = spawn("/bin/sh", ["-c", command], { stdio: ["pipe", "pipe", "pipe"], detached: true })
+    const child = spawn("/bin/sh", ["-c", command], { stdio: ["pipe", "pipe", "pipe"], detached: true, env: captchaEnv(process.env) })
     // The whole process group, even when the shell has exited: a child it left behind may hold stdout.
     const stop = () => {
       try {

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { DataSetName } from "../../schemas/CmfRecords.ts"
+import { printableName } from "./PrintableName.ts"
 
 /**
  * A raw CMF file that cannot be read as its data set: the whole file is rejected, naming the
@@ -40,5 +41,6 @@ export const cmfFileInvalid = (p: CmfProblem): CmfFileInvalid =>
     file: p.file,
     line: p.line,
     field: p.field,
-    message: `${p.dataSet} ${p.file}${p.where === undefined ? ` line ${p.line} field ${p.field}` : p.where === "" ? "" : ` ${p.where}`}: ${p.detail}`
+    // `file` stays the ledger's name (the run finds the input by it); the message prints it escaped.
+    message: `${p.dataSet} ${printableName(p.file)}${p.where === undefined ? ` line ${p.line} field ${p.field}` : p.where === "" ? "" : ` ${p.where}`}: ${p.detail}`
   })

@@ -9,6 +9,9 @@ import * as XLSX from "@e965/xlsx"
 import { Result } from "effect"
 import { DETECT_BYTES, type HtmlPage, type HtmlRow, readHtmlPage } from "./CmfHtmlTable.ts"
 import { repairMojibake } from "./Mojibake.ts"
+import { MAX_CELLS, MAX_COLUMNS, MAX_ROWS, MAX_SHEETS, MAX_SPAN, ParseLimitExceeded, withinLimit } from "./ParseLimits.ts"
+import { printableName } from "./PrintableName.ts"
+import { checkXlsx } from "./XlsxScan.ts"
 
 export type WorkbookFormat = "xls" | "xlsx" | "html"
 
@@ -122,9 +125,29 @@ const checkWhole = (bytes: Uint8Array): void => {
   }
 }
 
+/**
+ * A sheet as the library read it, checked against the parse limits before its rows are laid out
+ * as cells here (a row's length is its last cell's column, however few cells it holds).
+ */
+const sheetRows = (name: string, data: ReadonlyArray<ReadonlyArray<XLSX.CellObject> | undefined>): Array<SheetRow> => {
+  const where = `sheet "${printableName(name)}"`
+  withinLimit(where, "MAX_ROWS", MAX_ROWS, data.length, (n) => `${n} rows or more`)
+  let laid = 0
+  data.forEach((row, i) => {
+    const width = row?.length ?? 0
+    withinLimit(where, "MAX_COLUMNS", MAX_COLUMNS, width, (n) => `row ${i + 1} reaches column ${columnLetter(width - 1)} (${n})`)
+    laid += width
+    withinLimit(where, "MAX_CELLS", MAX_CELLS, laid, (n) => `${n} cells laid out by row ${i + 1}`)
+  })
+  return Array.from(data, (row, i) => ({ number: i + 1, cells: Array.from(row ?? [], cellOf) }))
+}
+
 const fromSheetJs = (bytes: Uint8Array, format: WorkbookFormat): Workbook => {
   if (format === "xls") checkWhole(bytes)
+  else checkXlsx(bytes)
   const book = XLSX.read(bytes, {
+    // One row past the limit is enough to refuse the sheet.
+    sheetRows: MAX_ROWS + 1,
     type: "buffer",
     dense: true,
     cellDates: false,
@@ -135,26 +158,38 @@ const fromSheetJs = (bytes: Uint8Array, format: WorkbookFormat): Workbook => {
     cellText: false,
     bookVBA: false
   })
+  withinLimit("the workbook", "MAX_SHEETS", MAX_SHEETS, book.SheetNames.length, (n) => `${n} sheets`)
   const sheets = book.SheetNames.map((name): Sheet => {
     const data = (book.Sheets[name] as XLSX.DenseWorkSheet | undefined)?.["!data"] ?? []
-    return {
-      label: `sheet "${name}"`,
-      rows: Array.from(data, (row, i) => ({ number: i + 1, cells: Array.from(row ?? [], cellOf) }))
-    }
+    return { label: `sheet "${printableName(name)}"`, rows: sheetRows(name, data) }
   })
   return { format, sheets, text: "" }
 }
 
-/** An HTML table's rows laid on a grid: a cell spanning columns or rows leaves the covered cells blank. */
-const grid = (rows: ReadonlyArray<HtmlRow>): Array<SheetRow> => {
+/**
+ * An HTML table's rows laid on a grid: a cell spanning columns or rows leaves the covered cells
+ * blank. The spans are checked against the parse limits before the cells they cover are noted:
+ * 60 cells of `colspan=1000 rowspan=1000` in 2 KB once noted 60 million of them (29 s, 2.7 GB).
+ */
+const grid = (rows: ReadonlyArray<HtmlRow>, where: string): Array<SheetRow> => {
+  withinLimit(where, "MAX_ROWS", MAX_ROWS, rows.length, (n) => `${n} rows`)
   const covered = new Map<number, Set<number>>()
+  // Cells noted as covered by spans, and cells laid out in rows: each bounded by MAX_CELLS.
+  let spanned = 0
+  let laid = 0
   return rows.map((row, r) => {
     const taken = covered.get(r) ?? new Set<number>()
     const cells: Array<Cell> = []
     let col = 0
     row.cells.forEach((value, i) => {
       while (taken.has(col)) cells[col++] = ""
-      const [colspan, rowspan] = row.spans?.[i] ?? [1, 1]
+      const [colspan, asked] = row.spans?.[i] ?? [1, 1]
+      withinLimit(where, "MAX_SPAN", MAX_SPAN, Math.max(colspan, asked), (n) => `row ${row.number} has a cell spanning ${n}`)
+      // A rowspan past the table's last row covers no more rows than there are, as a browser lays it out.
+      const rowspan = Math.min(asked, rows.length - r)
+      withinLimit(where, "MAX_COLUMNS", MAX_COLUMNS, col + colspan, (n) => `row ${row.number} reaches column ${n}`)
+      spanned += colspan * (rowspan - 1)
+      withinLimit(where, "MAX_CELLS", MAX_CELLS, spanned, (n) => `spans up to row ${row.number} cover ${n} cells`)
       cells[col] = value
       for (let dc = 1; dc < colspan; dc++) cells[col + dc] = ""
       for (let dr = 1; dr < rowspan; dr++) {
@@ -165,6 +200,8 @@ const grid = (rows: ReadonlyArray<HtmlRow>): Array<SheetRow> => {
       col += colspan
     })
     for (const c of taken) if (c >= cells.length) cells[c] = ""
+    laid += cells.length
+    withinLimit(where, "MAX_CELLS", MAX_CELLS, laid, (n) => `${n} cells laid out by row ${row.number}`)
     return { number: row.number, cells: Array.from(cells, (c) => c ?? "") }
   })
 }
@@ -184,7 +221,7 @@ const fromHtml = (bytes: Uint8Array, rows: number | undefined): Workbook => {
   }
   const sheets = page.tables.map((table, i): Sheet => ({
     label: `table ${i + 1}`,
-    rows: grid(rows === undefined ? table : table.slice(0, rows))
+    rows: grid(rows === undefined ? table : table.slice(0, rows), `table ${i + 1}`)
   }))
   return { format: "html", sheets, text: page.heading }
 }
@@ -193,23 +230,35 @@ const fromHtml = (bytes: Uint8Array, rows: number | undefined): Workbook => {
 // detect, key and parse each read the same bytes: one read per bytes object.
 const read = new WeakMap<Uint8Array, Result.Result<Workbook, string>>()
 
+const failure = (format: WorkbookFormat, e: unknown): Result.Result<never, string> =>
+  e instanceof ParseLimitExceeded
+    ? Result.fail(`refused unread: ${e.message}`)
+    : // The library's own words for a damaged container ("CFB file size 10 < 512", "Unsupported ZIP file").
+      Result.fail(`damaged ${format.toUpperCase()}: ${e instanceof Error ? e.message : String(e)}`)
+
 /**
- * Reads a workbook, or says why it cannot (not a workbook by signature, or a damaged one). With
- * `rows`, only the first rows are needed (detect, key): an HTML page is then read only in its first
- * 64 KB, at most `rows` rows per table; an XLS/XLSX is read whole anyway, once per bytes object.
+ * Reads a workbook, or says why it cannot (not a workbook by signature, a damaged one, or one over
+ * a parse limit: ParseLimits.ts). With `rows`, only the first rows are needed (detect, key): an
+ * HTML page is then read only in its first 64 KB, at most `rows` rows per table; an XLS/XLSX is
+ * read whole anyway, once per bytes object.
  */
 export const readWorkbook = (bytes: Uint8Array, rows?: number): Result.Result<Workbook, string> => {
   const format = workbookFormat(bytes)
   if (format === null) return Result.fail("not an XLS, XLSX or HTML table (by its first bytes)")
-  if (format === "html" && rows !== undefined) return Result.succeed(fromHtml(bytes, rows))
+  if (format === "html" && rows !== undefined) {
+    try {
+      return Result.succeed(fromHtml(bytes, rows))
+    } catch (e) {
+      return failure(format, e)
+    }
+  }
   const known = read.get(bytes)
   if (known !== undefined) return known
   let result: Result.Result<Workbook, string>
   try {
     result = Result.succeed(format === "html" ? fromHtml(bytes, undefined) : fromSheetJs(bytes, format))
   } catch (e) {
-    // The library's own words for a damaged container ("CFB file size 10 < 512", "Unsupported ZIP file").
-    result = Result.fail(`damaged ${format.toUpperCase()}: ${e instanceof Error ? e.message : String(e)}`)
+    result = failure(format, e)
   }
   read.set(bytes, result)
   return result

@@ -10,6 +10,7 @@ import { intToDate } from "../../schemas/Dates.ts"
 import { assetId } from "../../schemas/Ids.ts"
 import type { QuotaCorrection } from "../../snapshots/Manifest.ts"
 import { type CmfFileInvalid, cmfFileInvalid } from "../sources/CmfFileInvalid.ts"
+import { printableName } from "../sources/PrintableName.ts"
 import type { CartolaColumns, CartolaInput, CartolaSeriesInfo } from "./CartolaInput.ts"
 
 export interface StagedSeries extends CartolaSeriesInfo {
@@ -265,7 +266,7 @@ export const mergeQuotasInto = (
         const f = input.load()
         const map = maps[fi]!
         if (f.series.length !== map.length) {
-          throw new Error(`cartola ${input.file}: its columns list ${f.series.length} series, its summary ${map.length} (stale parse cache?)`)
+          throw new Error(`cartola ${printableName(input.file)}: its columns list ${f.series.length} series, its summary ${map.length} (stale parse cache?)`)
         }
         for (let i = 0; i < f.date.length; i++) {
           if (f.date[i]! > cutoff || f.date[i]! < from) continue

@@ -11,6 +11,7 @@ import { join } from "node:path"
 import { pathToFileURL } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 import { alongsideProcess } from "../../pipeline/AlongsideProcess.ts"
+import { PARSE_CHILD_HEAP_MB } from "../../pipeline/sources/ParseLimits.ts"
 import type { ParseAheadAnswer } from "../../pipeline/staging/ParseAhead.ts"
 
 const dir = mkdtempSync(join(tmpdir(), "fds-alongside-test-"))
@@ -67,6 +68,21 @@ describe("a child process alongside this thread", () => {
       if (saved === undefined) delete process.env.TMPDIR
       else process.env.TMPDIR = saved
     }
+  })
+
+  it("runs the child with its heap capped at PARSE_CHILD_HEAP_MB, whatever this process was given", async () => {
+    const limit = script(
+      "limit.mjs",
+      `import { getHeapStatistics } from "node:v8"
+       console.log(JSON.stringify({ execArgv: process.execArgv, heapLimitMb: getHeapStatistics().heap_size_limit / 2 ** 20 }))`,
+    )
+    const answer = await alongsideProcess<{ execArgv: Array<string>; heapLimitMb: number } | typeof NO>(limit, {}, () => {}, NO)
+    expect(answer).not.toEqual(NO)
+    const { execArgv, heapLimitMb } = answer as { execArgv: Array<string>; heapLimitMb: number }
+    expect(execArgv.filter((a) => a.startsWith("--max-old-space-size"))).toEqual([`--max-old-space-size=${PARSE_CHILD_HEAP_MB}`])
+    // the old space plus V8's young generation and code space: near the cap, far below the default
+    expect(heapLimitMb).toBeGreaterThanOrEqual(PARSE_CHILD_HEAP_MB)
+    expect(heapLimitMb).toBeLessThan(PARSE_CHILD_HEAP_MB + 256)
   })
 
   it("stops the child when this thread's work throws", async () => {

@@ -132,3 +132,39 @@ export const tacWorkbook = (rows: ReadonlyArray<ReadonlyArray<Cell>>, notes: Rea
     bookType: "biff8",
     merges: TAC_MERGES
   })
+
+/**
+ * An XLSX of one cell (the number 1) at `column` (0-based) on each of `rows` rows: the library's own one-cell
+ * workbook with its sheet part replaced through the library's ZIP writer (its sheet writer walks
+ * every cell of the range, 327 million for XFD × 20,000). `dimension: false` leaves out the
+ * `<dimension>` that says the sheet's extent, so only the cells' references tell it; `part` puts the
+ * sheet at another path of the ZIP (the workbook's relationships and content types say where).
+ */
+export const sparseXlsx = (column: number, rows: number, options: { readonly dimension?: boolean; readonly part?: string } = {}): Uint8Array => {
+  const book = XLSX.utils.book_new()
+  XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet([[0]]), "Hoja1")
+  const zip = XLSX.CFB.read(XLSX.write(book, { bookType: "xlsx", type: "buffer" }) as Buffer, { type: "buffer" })
+  const letters = XLSX.utils.encode_col(column)
+  const cells = Array.from({ length: rows }, (_, r) => `<row r="${r + 1}"><c r="${letters}${r + 1}"><v>1</v></c></row>`).join("")
+  const sheet =
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n` +
+    `<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">` +
+    `${options.dimension === false ? "" : `<dimension ref="A1:${letters}${rows}"/>`}<sheetData>${cells}</sheetData></worksheet>`
+  const part = options.part ?? "xl/worksheets/sheet1.xml"
+  XLSX.CFB.utils.cfb_del(zip, "/xl/worksheets/sheet1.xml")
+  XLSX.CFB.utils.cfb_add(zip, `/${part}`, Buffer.from(sheet))
+  for (const [file, from, to] of [
+    ["/xl/_rels/workbook.xml.rels", "worksheets/sheet1.xml", part.replace(/^xl\//, "")],
+    ["/[Content_Types].xml", "/xl/worksheets/sheet1.xml", `/${part}`],
+  ] as const) {
+    const entry = XLSX.CFB.find(zip, file)!
+    const text = Buffer.from(entry.content as Uint8Array).toString("utf8")
+    XLSX.CFB.utils.cfb_del(zip, file)
+    XLSX.CFB.utils.cfb_add(zip, file, Buffer.from(text.replace(from, to)))
+  }
+  return new Uint8Array(XLSX.CFB.write(zip, { type: "buffer", fileType: "zip", compression: true }) as Buffer)
+}
+
+/** A page whose one row holds `cells` cells of `colspan=span rowspan=span`, then `rows` rows more. */
+export const spanBomb = (cells: number, span: number, rows: number): Uint8Array =>
+  htmlTable([Array.from({ length: cells }, () => ({ v: "x", colspan: span, rowspan: span })), ...Array.from({ length: rows }, () => ["y"])])
