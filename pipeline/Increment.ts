@@ -37,6 +37,7 @@ import type { LoadedInputs } from "./LoadedInputs.ts"
 import type { RawFileObserved } from "./ledger/Ledger.ts"
 import type { CartolaColumns, CartolaInput } from "./staging/CartolaInput.ts"
 import type { ParsedCache } from "./staging/ParsedCache.ts"
+import { printableName } from "./sources/PrintableName.ts"
 import { PIPELINE_VERSION } from "./Version.ts"
 
 /** A restatement further back than this rebuilds from nothing. */
@@ -146,7 +147,7 @@ export const planIncrement = (
   for (const input of manifest.inputs) {
     if (!DAILY_VALUES.includes(input.data_set as DataSetName) || now.has(input.sha256)) continue
     const first = firstDateOf(input, cache)
-    if (first === null) return cold(`the dates of the withdrawn ${input.data_set} file ${input.name} are unknown`)
+    if (first === null) return cold(`the dates of the withdrawn ${input.data_set} file ${printableName(input.name)} are unknown`)
     if (first > 0) from = Math.min(from, first)
   }
   let db: Database.Database | null = null
