@@ -8,8 +8,9 @@
  * after PLACE_WAIT_MILLIS). A file that passed its checks and has not changed since (its identity)
  * is opened again without them.
  *
- * Nothing here touches the current snapshot or its swaps: these are other connections, other
- * workers, other generations. A past file found gone (retention) answers 410 and leaves the cache;
+ * Each open file is a SnapshotHandle (SnapshotHandle.ts), as the current one is, with its own
+ * per-snapshot memo. Nothing here touches the current snapshot or its swaps: these are other
+ * handles, other workers, other generations. A past file found gone (retention) answers 410 and leaves the cache;
  * one changed on disk or found corrupt by a read leaves it too, and is checked again when asked for
  * again; one that fails its checks is refused (503) until it changes.
  */

@@ -18,8 +18,9 @@
  * its checks stands in for CURRENT (see SwapState).
  *
  * A request may name another published batch (`?batch=`, api/snapshot/Pinned.ts): `leaseBatch`
- * pins it from the past snapshots (PastSnapshots.ts: its own connections, checks and bounded
- * cache), which never touch what this store serves or its swaps. The published batches are the
+ * pins it from the past snapshots (PastSnapshots.ts: a bounded cache of their own handles), which
+ * never touch what this store serves or its swaps. Both kinds are the same SnapshotHandle
+ * (SnapshotHandle.ts), leased the same way; only what a failed read answers differs. The published batches are the
  * ledger's (snapshots/PublishedHistory.ts).
  */
 
