@@ -19,7 +19,6 @@ import { decodeCursor, encodeCursor, type Position, START } from "../../snapshot
 import { Api } from "../Api.ts"
 import { PinnedSnapshot } from "../snapshot/Pinned.ts"
 import { seriesGraceWeekdays } from "../snapshot/SeriesGrace.ts"
-import { SnapshotStore } from "../snapshot/SnapshotStore.ts"
 import { CHANGES_LIMIT, type ChangesQuery } from "./ChangesApi.ts"
 import { batchIdOf, identicalOf, leasedBatch } from "./ChangesBatches.ts"
 
