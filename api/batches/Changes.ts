@@ -20,7 +20,6 @@ import { decodeCursor, encodeCursor, type Position, START } from "../../snapshot
 import { Api } from "../Api.ts"
 import { PinnedSnapshot } from "../snapshot/Pinned.ts"
 import { seriesGraceWeekdays } from "../snapshot/SeriesGrace.ts"
-import { SnapshotStore } from "../snapshot/SnapshotStore.ts"
 import { CHANGES_LIMIT, type ChangesQuery } from "./ChangesApi.ts"
 import { batchIdOf, identicalOf, leasedBatch } from "./ChangesBatches.ts"
 
@@ -89,7 +88,7 @@ export const ChangesHandlers = HttpApiBuilder.group(Api, "changes", (handlers) =
           Effect.gen(function* () {
             const from = yield* leasedBatch("from_batch", fromId)
             const to = yield* leasedBatch("to_batch", toId)
-            const identical = identicalOf((yield* SnapshotStore).dir, from, to)
+            const identical = identicalOf(from, to)
             const page = yield* Effect.acquireUseRelease(
               Effect.try({ try: () => new BatchPair(from.path, to.path), catch: () => unopenable }),
               (pair) => runPage(pair, start.position, { limit: query.limit, graceWeekdays, identical }),

@@ -8,18 +8,18 @@
  * (snapshots/changes/BatchPair.ts), and a request that held one place of the past batches' cache
  * while it waited for a second could wait forever on requests doing the same.
  */
-import { join } from "node:path"
 import { Effect, type Scope } from "effect"
 import { BatchNotRetained, NotFound, type ServiceUnavailable } from "../../schemas/ApiErrors.ts"
 import { type Identical, identicalParts, NOTHING_IDENTICAL } from "../../snapshots/changes/Identical.ts"
 import { type Manifest, readManifest } from "../../snapshots/Manifest.ts"
 import { SnapshotStore } from "../snapshot/SnapshotStore.ts"
 
-/** A batch to compare: its id, date and snapshot file. */
+/** A batch to compare: its id, date and snapshot file, and its manifest's digests (null without a manifest). */
 export interface ComparedBatch {
   readonly id: string
   readonly batchDate: string
   readonly path: string
+  readonly parts: Parts | null
 }
 
 /** The batch id of a snapshot file name. */
@@ -39,33 +39,25 @@ export const leasedBatch = (
       }),
     )
     const path = yield* lease.read((r) => r.path)
-    return { id, batchDate: id.slice(0, 10), path }
+    // a published manifest never changes: read once per open snapshot
+    const parts = lease.memo("changes:manifestParts", () => partsOf(store.dir, lease.file))
+    return { id, batchDate: id.slice(0, 10), path, parts }
   }))
 
 type Parts = Pick<Manifest, "content_hash" | "table_digests" | "quota_month_digests">
 
-/** Manifests' digests by file (a published manifest never changes): the last few read. */
-const partsCache = new Map<string, Parts>()
-const PARTS_CACHED = 16
-
 const partsOf = (dir: string, file: string): Parts | null => {
-  const key = join(dir, file)
-  const kept = partsCache.get(key)
-  if (kept !== undefined) return kept
   let manifest: Manifest
   try {
     manifest = readManifest(dir, file)
   } catch {
     return null // no manifest (or not one): nothing is skipped
   }
-  const parts: Parts = {
+  return {
     content_hash: manifest.content_hash,
     ...(manifest.table_digests === undefined ? {} : { table_digests: manifest.table_digests }),
     ...(manifest.quota_month_digests === undefined ? {} : { quota_month_digests: manifest.quota_month_digests }),
   }
-  if (partsCache.size >= PARTS_CACHED) partsCache.delete(partsCache.keys().next().value!)
-  partsCache.set(key, parts)
-  return parts
 }
 
 /**
@@ -73,8 +65,5 @@ const partsOf = (dir: string, file: string): Parts | null => {
  * Identical.ts): the comparison skips it. Both manifests' content hashes were checked against
  * their files when the store opened them.
  */
-export const identicalOf = (dir: string, from: ComparedBatch, to: ComparedBatch): Identical => {
-  const older = partsOf(dir, `${from.id}.sqlite`)
-  const newer = partsOf(dir, `${to.id}.sqlite`)
-  return older === null || newer === null ? NOTHING_IDENTICAL : identicalParts(older, newer)
-}
+export const identicalOf = (from: ComparedBatch, to: ComparedBatch): Identical =>
+  from.parts === null || to.parts === null ? NOTHING_IDENTICAL : identicalParts(from.parts, to.parts)

@@ -17,6 +17,7 @@ import { providersAll } from "../fi/FiProviders.ts"
 import { fiDaysResponse } from "../fi/FiReturnsDays.ts"
 import { canonicalAssetText, parseAssetRef, seriesNotFound } from "../returns/ReturnsSubject.ts"
 import { requireFi } from "../snapshot/FiSnapshot.ts"
+import { BoundedMemo } from "../snapshot/SnapshotHandle.ts"
 import { PinnedSnapshot, read } from "../snapshot/Pinned.ts"
 import { seriesGraceWeekdays } from "../snapshot/SeriesGrace.ts"
 import { daysCsvResponse, wantsCsv } from "./DaysCsv.ts"
@@ -97,8 +98,8 @@ interface RenderedDays {
   /** Where each item starts in `joined`. */
   readonly offsets: ReadonlyArray<number>
 }
+/** Series rendered per snapshot (on its handle, so a retired batch's go with it); the least recently read go first. */
 const DAYS_CACHE_ENTRIES = 256
-const daysCache = new Map<string, RenderedDays>()
 
 const renderDays = (assetText: string, rows: ReadonlyArray<[number, number]>): RenderedDays => {
   const offsets: number[] = []
@@ -131,19 +132,16 @@ const DAYS_HEAD = Buffer.from(`{"data":[`)
 const daysResponse = Effect.fn(function* (assetText: string, assetId: number, from: number) {
   const lease = yield* PinnedSnapshot
   const response = yield* lease.read((r) => {
-    const cacheKey = `${lease.generation}:${assetText}`
-    let rendered = daysCache.get(cacheKey)
+    const daysCache = lease.memo("catalog:days", () => new BoundedMemo<RenderedDays>(DAYS_CACHE_ENTRIES))
+    let rendered = daysCache.get(assetText)
     if (rendered === undefined) {
       // A renamed series' previous id reads the current one's continuous history; the ids in the
       // answer keep the requested text.
       const current = resolveAssetId(r.db, assetId)
       if (current === null) return null
       rendered = renderDays(assetText, r.daysFrom(current, 0))
-      if (daysCache.size >= DAYS_CACHE_ENTRIES) daysCache.delete(daysCache.keys().next().value!)
-    } else {
-      daysCache.delete(cacheKey) // re-inserted below: most recently used last
+      daysCache.set(assetText, rendered)
     }
-    daysCache.set(cacheKey, rendered)
     const first = lowerBound(rendered.dates, from)
     const count = rendered.dates.length - first
     const rows = count === 0 ? rendered.joined.subarray(0, 0) : rendered.joined.subarray(rendered.offsets[first]!)

@@ -17,14 +17,14 @@
 import { dirname } from "node:path"
 import client from "prom-client"
 import { readStatus, santiagoStartOf, sourceState } from "../../snapshots/Status.ts"
-import type { Loaded, SnapshotEvents } from "../snapshot/SnapshotStore.ts"
+import type { SnapshotEvents, SnapshotHandle } from "../snapshot/SnapshotStore.ts"
 import type { StoreOutcome } from "../system/Readiness.ts"
 
 const santiagoDay = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Santiago", year: "numeric", month: "2-digit", day: "2-digit" })
 
 /** What the scrape reads at its time: the served batch, the snapshots folder and readiness. */
 export interface MetricsSources {
-  readonly current: () => Loaded | null
+  readonly current: () => SnapshotHandle | null
   readonly snapshotsDir: string
   readonly notReady: () => Promise<ReadonlyArray<string>>
   readonly draining: () => boolean

@@ -35,7 +35,7 @@ import {
 } from "../../snapshots/fleet/FleetDb.ts"
 import { durablePool, type Listener, listenDurably } from "../../snapshots/fleet/Pg.ts"
 import type { LedgerRow } from "../../snapshots/PublishedHistory.ts"
-import type { SwapGate } from "./SnapshotStore.ts"
+import type { SwapGate } from "./SwapState.ts"
 import { log } from "./StoreFaults.ts"
 
 export type FleetRole = "primary" | "replica"

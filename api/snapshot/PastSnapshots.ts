@@ -8,42 +8,53 @@
  * after PLACE_WAIT_MILLIS). A file that passed its checks and has not changed since (its identity)
  * is opened again without them.
  *
- * Nothing here touches the current snapshot or its swaps: these are other connections, other
- * workers, other generations. A past file found gone (retention) answers 410 and leaves the cache;
+ * Each open file is a SnapshotHandle (SnapshotHandle.ts), as the current one is, with its own
+ * per-snapshot memo. Nothing here touches the current snapshot or its swaps: these are other
+ * handles, other workers, other generations. A past file found gone (retention) answers 410 and leaves the cache;
  * one changed on disk or found corrupt by a read leaves it too, and is checked again when asked for
  * again; one that fails its checks is refused (503) until it changes.
  */
 import { statSync } from "node:fs"
 import { join } from "node:path"
-import { Effect } from "effect"
 import { BatchNotRetained, ServiceUnavailable } from "../../schemas/ApiErrors.ts"
 import { manifestPath } from "../../snapshots/Manifest.ts"
 import type { PublishedBatch } from "../../snapshots/PublishedHistory.ts"
-import { isDamagedFileError, SnapshotReader } from "../../snapshots/Reader.ts"
+import type { SnapshotReader } from "../../snapshots/Reader.ts"
 import { fileIdentity } from "./FileIdentity.ts"
 import { type Verification, verifyOffThread } from "./OffThreadVerification.ts"
-import type { Lease } from "./SnapshotStore.ts"
+import { ChangedAfterCheck, type Lease, SnapshotHandle } from "./SnapshotHandle.ts"
 import type { VerifiedSnapshot } from "./SnapshotVerification.ts"
 import { log } from "./StoreFaults.ts"
-import { nextGeneration } from "./SwapState.ts"
 import type { VerifiedFiles } from "./VerifiedFiles.ts"
 
 /** How long a request waits for a place when every open past batch is being read. */
 export const PLACE_WAIT_MILLIS = 10_000
 
-/** One past snapshot file: being opened, open (in the cache), or evicted and waiting for its last lease to end. */
-export interface PastSnapshot {
+/**
+ * One past snapshot file's place in the cache: being opened, open (its handle), or evicted and
+ * waiting for its last lease to end. Its leases count the requests waiting for it to open too, so
+ * that a file is never closed between opening and the first read of the requests that asked for it.
+ */
+export class PastSnapshot {
   readonly file: string
-  state: "opening" | "open" | "evicted" | "closed"
-  reader: SnapshotReader | null
-  generation: number
-  contentHash: string
-  identity: string | null
-  leases: number
-  /** A read found it corrupt: every read answers 503 (it has left the cache). */
-  damaged: boolean
+  state: "opening" | "open" | "evicted" | "closed" = "opening"
+  /** The open file, once it passed its checks. */
+  handle: SnapshotHandle | null = null
+  leases = 1
   /** Settles once it is open (null) or could not be (why, for the request). */
-  ready: Promise<ServiceUnavailable | BatchNotRetained | null>
+  ready: Promise<ServiceUnavailable | BatchNotRetained | null> = Promise.resolve(null)
+
+  constructor(file: string) {
+    this.file = file
+  }
+
+  get reader(): SnapshotReader | null {
+    return this.handle?.reader ?? null
+  }
+
+  get generation(): number {
+    return this.handle?.generation ?? 0
+  }
 }
 
 /** Why a past batch is not served: its file is gone (410) or this server cannot serve it now (503). */
@@ -139,7 +150,7 @@ export class PastSnapshots {
             this.discard(kept, "its file is gone from disk")
             return batchNotRetained(batch)
           }
-          if (identity !== kept.identity) {
+          if (identity !== kept.handle?.identity) {
             this.discard(kept, "its file changed on disk since it was checked")
             continue
           }
@@ -182,7 +193,7 @@ export class PastSnapshots {
     this.stopped = true
     const ended = [...this.checks].map((c) => c.cancel())
     for (const entry of [...this.cached.values(), ...this.evicted]) {
-      entry.reader?.close()
+      entry.handle?.close()
       entry.state = "closed"
     }
     this.cached.clear()
@@ -219,7 +230,7 @@ export class PastSnapshots {
   }
 
   private close(entry: PastSnapshot): void {
-    entry.reader?.close()
+    entry.handle?.close()
     entry.state = "closed"
     this.evicted.delete(entry)
     log("info", "past snapshot closed", { file: entry.file, open: this.places() })
@@ -255,17 +266,7 @@ export class PastSnapshots {
   }
 
   private async open(batch: PublishedBatch): Promise<PastSnapshot | PastProblem> {
-    const entry: PastSnapshot = {
-      file: batch.file,
-      state: "opening",
-      reader: null,
-      generation: 0,
-      contentHash: batch.contentHash,
-      identity: null,
-      leases: 1,
-      damaged: false,
-      ready: Promise.resolve(null),
-    }
+    const entry = new PastSnapshot(batch.file)
     this.cached.set(batch.file, entry)
     entry.ready = this.load(entry, batch).then((problem) => {
       if (problem !== null && this.cached.get(batch.file) === entry) {
@@ -309,25 +310,19 @@ export class PastSnapshots {
     if (snapshot.contentHash !== batch.contentHash) {
       return refuse(`its manifest's content hash ${snapshot.contentHash} is not the ledger's ${batch.contentHash}`)
     }
-    let reader: SnapshotReader
+    let handle: SnapshotHandle
     try {
-      reader = new SnapshotReader(path)
+      handle = SnapshotHandle.open(dir, batch.file, snapshot, identity)
     } catch (e) {
+      if (e instanceof ChangedAfterCheck) return this.stopped ? stopping : refuse(e.message)
       return fileIdentity(path) === null ? batchNotRetained(batch) : refuse(String(e))
     }
     if (this.stopped) {
-      reader.close()
+      handle.close()
       return stopping
     }
-    if (reader.batchDate !== snapshot.batchDate || fileIdentity(path) !== identity) {
-      reader.close()
-      return refuse("the file changed after it was checked")
-    }
     verified.remember(batch.file, identity, snapshot)
-    entry.reader = reader
-    entry.identity = identity
-    entry.contentHash = snapshot.contentHash
-    entry.generation = nextGeneration()
+    entry.handle = handle
     entry.state = "open"
     log("info", "past snapshot opened", {
       file: batch.file,
@@ -340,34 +335,13 @@ export class PastSnapshots {
   }
 }
 
-/** The request's view of a past snapshot, as the current one's (SnapshotStore.ts Lease). */
-export const pastLease = (entry: PastSnapshot, past: PastSnapshots, dir: string): Lease => ({
-  generation: entry.generation,
-  file: entry.file,
-  contentHash: entry.contentHash,
-  read: (f) =>
-    Effect.suspend(() => {
-      const reader = entry.reader
-      // a lease keeps its file open; only the API stopping closes it under one
-      if (reader === null || !reader.isOpen) return Effect.fail(stopping)
-      if (entry.damaged) return Effect.fail(pastDamaged)
-      try {
-        return Effect.succeed(f(reader))
-      } catch (e) {
-        if (!reader.isOpen) return Effect.fail(stopping)
-        if (isDamagedFileError(e)) {
-          entry.damaged = true
-          past.discard(entry, `a read found it corrupt: ${String(e)}`)
-          return Effect.fail(pastDamaged)
-        }
-        return Effect.die(e)
-      }
-    }),
-  intact: () => {
-    if (entry.damaged) return false
-    const identity = fileIdentity(join(dir, entry.file))
-    if (identity === null || identity === entry.identity) return true
-    past.discard(entry, "its file changed on disk since it was checked")
-    return false
-  },
-})
+/** The request's view of a past snapshot, as the current one's (SnapshotHandle.ts Lease); `entry` is open. */
+export const pastLease = (entry: PastSnapshot, past: PastSnapshots, dir: string): Lease =>
+  entry.handle!.lease({
+    dir,
+    // a lease keeps its file open; only the API stopping closes it under one
+    closed: stopping,
+    damaged: pastDamaged,
+    doubted: (handle) => handle.damaged,
+    suspect: (_handle, why) => past.discard(entry, why),
+  })

@@ -18,8 +18,9 @@
  * its checks stands in for CURRENT (see SwapState).
  *
  * A request may name another published batch (`?batch=`, api/snapshot/Pinned.ts): `leaseBatch`
- * pins it from the past snapshots (PastSnapshots.ts: its own connections, checks and bounded
- * cache), which never touch what this store serves or its swaps. The published batches are the
+ * pins it from the past snapshots (PastSnapshots.ts: a bounded cache of their own handles), which
+ * never touch what this store serves or its swaps. Both kinds are the same SnapshotHandle
+ * (SnapshotHandle.ts), leased the same way; only what a failed read answers differs. The published batches are the
  * ledger's (snapshots/PublishedHistory.ts).
  */
 
@@ -28,95 +29,28 @@ import { join } from "node:path"
 import { Config, Context, Effect, Layer, Schema, type Scope } from "effect"
 import { BatchNotRetained, NotFound, ServiceUnavailable } from "../../schemas/ApiErrors.ts"
 import { type LedgerView, type PublishedBatch, PublishedLedger, publishedBatches } from "../../snapshots/PublishedHistory.ts"
-import { isDamagedFileError, type SnapshotReader } from "../../snapshots/Reader.ts"
-import { fileIdentity } from "./FileIdentity.ts"
 import { FleetMember, type FleetSettings } from "./FleetMember.ts"
 import { batchNotRetained, type PastProblem, type PastSnapshot, PastSnapshots, pastLease } from "./PastSnapshots.ts"
+import { type Lease, type LeaseKeeper, type SnapshotHandle, snapshotChanged, snapshotDamaged } from "./SnapshotHandle.ts"
 import { log } from "./StoreFaults.ts"
-import { SwapState } from "./SwapState.ts"
+import { SwapState, type SwapStateOptions } from "./SwapState.ts"
+
+// what the store's users see of a snapshot, from the modules that own it
+export type { Lease, SnapshotHandle, WarmSnapshot } from "./SnapshotHandle.ts"
+export { snapshotDamaged } from "./SnapshotHandle.ts"
+export type { SnapshotEvents } from "./SwapState.ts"
 
 /** Nothing is published yet (or nothing valid). */
 export class SnapshotMissing extends Schema.TaggedError<SnapshotMissing>()("SnapshotMissing", {}) {}
 
-export interface Loaded {
-  readonly generation: number
-  readonly file: string
-  readonly reader: SnapshotReader
-  readonly contentHash: string
-  /** Rows in the snapshot's data tables (for /health), counted by the check before the swap. */
-  readonly totalRecords: number
-  /** The snapshot says it lacks its FI/ETF part (meta fi_status; for /health, read at the swap). */
-  readonly fiUnavailable: boolean
-  /** The file's identity (snapshot/FileIdentity.ts) when it was checked; null if it had none. */
-  readonly identity: string | null
-  /** Why it is checked again (it changed on disk, a read found it corrupt); null while it is not. */
-  suspect: string | null
-  /** A read found it corrupt: every read answers 503 until its re-check decides (a fresh connection, or none). */
-  damaged: boolean
-  leases: number
-  retired: boolean
-}
-
-export interface Lease {
-  readonly generation: number
-  readonly file: string
-  readonly contentHash: string
-  /**
-   * Runs a read on the pinned snapshot; 503 (snapshot_changed) when it was closed meanwhile, 503
-   * (snapshot_damaged) when the file is found corrupt (then it is checked again).
-   */
-  readonly read: <A>(f: (reader: SnapshotReader) => A) => Effect.Effect<A, ServiceUnavailable>
-  /**
-   * Whether the pinned file is still the one that was checked and is not being checked again (one
-   * stat); false has it checked again. A "not found" is answered only when it is true.
-   */
-  readonly intact: () => boolean
-}
-
-export interface SnapshotStoreOptions {
-  readonly dir: string
-  readonly pollMillis: number
-  readonly drainMillis: number
-  /**
-   * The pipeline's ledger, read (read-only) for a snapshot to fall back to and for the published
-   * batches; default `<dir>/../ledger.sqlite`.
-   */
-  readonly ledger?: string
+/** The swap's options (SwapState.ts) and what `?batch=` and the fleet need; the store passes the gate itself. */
+export interface SnapshotStoreOptions extends Omit<SwapStateOptions, "gate"> {
   /** How many past batches `?batch=` keeps open at most; default FDS_PAST_BATCHES_OPEN (4). */
   readonly pastBatchesOpen?: number
-  /**
-   * Work done on a checked snapshot before it is swapped in (caches its first requests would
-   * otherwise build, all at once, on the event loop): it should give the loop back between steps
-   * and stop when `stillWanted()` turns false (a newer CURRENT, the API stopping). A failure is
-   * logged and the snapshot swaps in all the same.
-   */
-  readonly warm?: (snapshot: WarmSnapshot, stillWanted: () => boolean) => Promise<void>
-  /** Told of each swap (seconds from the check's start to the swap) and each failed check (for the metrics). */
-  readonly events?: SnapshotEvents
   /** The fleet's settings (FDS_ACCOUNTS_URL set): the current batch is the fleet's (FleetMember.ts). */
   readonly fleet?: FleetSettings | null
   /** How long the store waits at start for the fleet's current batch before the API binds (default 10 s). */
   readonly fleetSettleMillis?: number
-}
-
-export interface SnapshotEvents {
-  readonly swapped: (seconds: number) => void
-  readonly checkFailed: () => void
-}
-
-/**
- * Fleet mode (FleetMember.ts): decides whether a checked file serves at once (the fleet's current
- * batch) or is held ready until the fleet makes it current.
- */
-export interface SwapGate {
-  readonly admit: (file: string) => boolean
-  readonly ready: (file: string, snapshot: { readonly batchDate: string; readonly contentHash: string }) => void
-}
-
-export interface WarmSnapshot {
-  readonly reader: SnapshotReader
-  readonly file: string
-  readonly contentHash: string
 }
 
 export class SnapshotStore extends Context.Service<
@@ -124,7 +58,7 @@ export class SnapshotStore extends Context.Service<
   {
     /** Pins the current snapshot for the scope (the request). */
     readonly lease: Effect.Effect<Lease, SnapshotMissing, import("effect").Scope.Scope>
-    readonly current: () => Loaded | null
+    readonly current: () => SnapshotHandle | null
     /** What is wrong with CURRENT, the served file or the ledger (for /health: degraded while any). */
     readonly faults: () => ReadonlyArray<string>
     /** Looks at CURRENT now and swaps when it names another valid file; ends once that is decided. */
@@ -180,15 +114,22 @@ export class SnapshotStore extends Context.Service<
         }
         // the snapshot CURRENT names is checked before the API serves
         yield* Effect.promise(() => state.refresh())
+        // the current snapshot's leases: a closed one was retired by a swap, a doubtful one is checked again
+        const keeper: LeaseKeeper = {
+          dir: options.dir,
+          closed: snapshotChanged,
+          damaged: snapshotDamaged,
+          doubted: (handle) => handle.suspect !== null,
+          suspect: (handle, why) => state.suspect(handle, why),
+        }
         const lease = Effect.acquireRelease(
           Effect.suspend(() => {
             const loaded = state.loaded
             if (loaded === null || (member !== null && member.problem() !== null)) return Effect.fail(new SnapshotMissing())
-            loaded.leases++
-            return Effect.succeed(loaded)
+            return Effect.succeed(loaded.acquire())
           }),
-          (loaded) => Effect.sync(() => state.release(loaded)),
-        ).pipe(Effect.map((loaded): Lease => makeLease(loaded, state)))
+          (loaded) => Effect.sync(() => loaded.release()),
+        ).pipe(Effect.map((loaded): Lease => loaded.lease(keeper)))
         // Fleet mode: the published batches are the fleet's decisions (the same on every member),
         // with what this folder's ledger adds (the build's time, version and inputs, on the primary)
         let fleetView: { readonly from: unknown; readonly local: LedgerView; readonly held: string | undefined; readonly view: LedgerView } | null =
@@ -297,47 +238,3 @@ export const batchFetching = (batchId: string) =>
     message: `batch ${batchId} is retained by the fleet and is being brought to this replica; retry shortly`,
     retryAfter: 5,
   })
-
-const snapshotChanged = new ServiceUnavailable({
-  reason: "snapshot_changed",
-  message: "a new batch was published while the request was read; retry",
-  retryAfter: 1,
-})
-
-/** 503 for a read of a served file found corrupt or changed on disk, while it is checked again. */
-export const snapshotDamaged = new ServiceUnavailable({
-  reason: "snapshot_damaged",
-  message: "the published batch could not be read reliably; it is being checked again, retry later",
-  retryAfter: 5,
-})
-
-const makeLease = (loaded: Loaded, state: SwapState): Lease => ({
-  generation: loaded.generation,
-  file: loaded.file,
-  contentHash: loaded.contentHash,
-  read: (f) =>
-    Effect.suspend(() => {
-      if (!loaded.reader.isOpen) return Effect.fail(snapshotChanged)
-      if (loaded.damaged) return Effect.fail(snapshotDamaged)
-      try {
-        return Effect.succeed(f(loaded.reader))
-      } catch (e) {
-        // A connection closed under us is a retired snapshot; a corrupt file is checked again; anything else is a defect.
-        if (!loaded.reader.isOpen) return Effect.fail(snapshotChanged)
-        if (isDamagedFileError(e)) {
-          loaded.damaged = true
-          state.suspect(loaded, `a read found it corrupt: ${String(e)}`)
-          return Effect.fail(snapshotDamaged)
-        }
-        return Effect.die(e)
-      }
-    }),
-  intact: () => {
-    if (loaded.suspect !== null) return false
-    const identity = fileIdentity(join(state.dir, loaded.file))
-    // gone from disk is not damage: the open file still reads the checked bytes
-    if (identity === null || identity === loaded.identity) return true
-    state.suspect(loaded, "the file changed on disk since it was checked")
-    return false
-  },
-})

@@ -17,12 +17,11 @@ import { existsSync, type FSWatcher, statSync, watch } from "node:fs"
 import { join } from "node:path"
 import { manifestPath } from "../../snapshots/Manifest.ts"
 import { type CurrentPointer, inspectCurrent, pointerProblem, pointerText } from "../../snapshots/Pointer.ts"
-import { SnapshotReader } from "../../snapshots/Reader.ts"
 import { chooseFallback } from "./Fallback.ts"
 import { fileIdentity } from "./FileIdentity.ts"
 import { type Verification, verifyOffThread } from "./OffThreadVerification.ts"
-import type { Loaded, SnapshotStoreOptions, SwapGate } from "./SnapshotStore.ts"
-import { totalRecords, type Verdict, type VerifiedSnapshot } from "./SnapshotVerification.ts"
+import { SnapshotHandle, type WarmSnapshot } from "./SnapshotHandle.ts"
+import type { Verdict, VerifiedSnapshot } from "./SnapshotVerification.ts"
 import { log, StoreFaults } from "./StoreFaults.ts"
 import { VerifiedFiles } from "./VerifiedFiles.ts"
 
@@ -45,15 +44,47 @@ interface PendingCheck {
 const decided: Promise<void> = Promise.resolve()
 
 /**
- * Unique in the process, so that a cache keyed by generation never mixes two stores' snapshots
- * (tests run several), nor a past batch opened for `?batch=` (PastSnapshots.ts) with another.
+ * Fleet mode (FleetMember.ts): decides whether a checked file serves at once (the fleet's current
+ * batch) or is held ready until the fleet makes it current.
  */
-let generations = 0
-export const nextGeneration = (): number => ++generations
+export interface SwapGate {
+  readonly admit: (file: string) => boolean
+  readonly ready: (file: string, snapshot: { readonly batchDate: string; readonly contentHash: string }) => void
+}
+
+export interface SnapshotEvents {
+  readonly swapped: (seconds: number) => void
+  readonly checkFailed: () => void
+}
+
+export interface SwapStateOptions {
+  /** The snapshots folder (CURRENT, the files and their manifests). */
+  readonly dir: string
+  readonly pollMillis: number
+  /** How long a retired snapshot stays open for the leases still reading it. */
+  readonly drainMillis: number
+  /**
+   * The pipeline's ledger, read (read-only) for a snapshot to fall back to and for the published
+   * batches; default `<dir>/../ledger.sqlite`.
+   */
+  readonly ledger?: string
+  /**
+   * Work done on a checked snapshot before it is swapped in (caches its first requests would
+   * otherwise build, all at once, on the event loop): it should give the loop back between steps
+   * and stop when `stillWanted()` turns false (a newer CURRENT, the API stopping). A failure is
+   * logged and the snapshot swaps in all the same.
+   */
+  readonly warm?: (snapshot: WarmSnapshot, stillWanted: () => boolean) => Promise<void>
+  /** Told of each swap (seconds from the check's start to the swap) and each failed check (for the metrics). */
+  readonly events?: SnapshotEvents
+  /** Fleet mode: the member that decides when a checked file serves. */
+  readonly gate?: SwapGate
+}
 
 /** The mutable part of SnapshotStore, kept out of Effect so the watcher callback stays synchronous. */
 export class SwapState {
-  loaded: Loaded | null = null
+  /** The current snapshot: a reference to the one handle that serves requests naming no batch. */
+  loaded: SnapshotHandle | null = null
   /** What is wrong now, for /health. */
   readonly faults = new StoreFaults()
   /** Files that passed their checks (shared with the past batches of `?batch=`). */
@@ -72,17 +103,17 @@ export class SwapState {
    * A checked file held open but not served (fleet mode: the fleet has not made it current yet);
    * `promote` serves it the moment the fleet does.
    */
-  standby: Loaded | null = null
+  standby: SnapshotHandle | null = null
   /** "Nothing is served" was logged (once until something serves). */
   private saidNothingServes = false
   private stopped = false
-  private readonly options: SnapshotStoreOptions & { readonly gate?: SwapGate }
+  private readonly options: SwapStateOptions
   /** The snapshots folder. */
   readonly dir: string
   /** The pipeline's ledger, read for a fallback. */
   private readonly ledger: string
 
-  constructor(options: SnapshotStoreOptions & { readonly gate?: SwapGate }) {
+  constructor(options: SwapStateOptions) {
     this.options = options
     this.dir = options.dir
     this.ledger = options.ledger ?? join(options.dir, "..", "ledger.sqlite")
@@ -111,8 +142,8 @@ export class SwapState {
     if (this.pending !== null) this.drop(this.pending, "the API is stopping")
     const loaded = this.loaded
     this.loaded = null
-    if (loaded !== null) loaded.reader.close()
-    this.standby?.reader.close()
+    loaded?.close()
+    this.standby?.close()
     this.standby = null
     await Promise.all(this.exiting)
   }
@@ -142,13 +173,8 @@ export class SwapState {
     return this.fallBack()
   }
 
-  release(loaded: Loaded): void {
-    loaded.leases--
-    if (loaded.retired && loaded.leases === 0) loaded.reader.close()
-  }
-
   /** A read found the served file corrupt, or it changed on disk: it is checked again (once at a time). */
-  suspect(loaded: Loaded, why: string): void {
+  suspect(loaded: SnapshotHandle, why: string): void {
     if (this.markSuspect(loaded, why)) void this.refresh()
   }
 
@@ -196,7 +222,7 @@ export class SwapState {
   }
 
   /** True when this made it suspect (it serves and was not suspect yet). */
-  private markSuspect(loaded: Loaded, why: string): boolean {
+  private markSuspect(loaded: SnapshotHandle, why: string): boolean {
     if (this.loaded !== loaded || loaded.suspect !== null || this.stopped) return false
     loaded.suspect = why
     this.verified.forget(loaded.file)
@@ -254,12 +280,9 @@ export class SwapState {
    */
   private async swapIn(pending: PendingCheck, verified: VerifiedSnapshot): Promise<void> {
     const { file } = pending
-    let reader: SnapshotReader | null = null
+    let next: SnapshotHandle | null = null
     try {
-      reader = new SnapshotReader(join(this.dir, file))
-      if (reader.batchDate !== verified.batchDate || fileIdentity(reader.path) !== pending.identity) {
-        throw new Error("the file changed after it was checked")
-      }
+      next = SnapshotHandle.open(this.dir, file, verified, pending.identity)
       const checkMillis = Math.round(performance.now() - pending.began)
       let warmMillis: number | undefined
       const warm = this.options.warm
@@ -267,36 +290,23 @@ export class SwapState {
         const began = performance.now()
         const stillWanted = () => this.pending === pending && !this.stopped
         try {
-          await warm({ reader, file, contentHash: verified.contentHash }, stillWanted)
+          await warm(next, stillWanted)
           warmMillis = Math.round(performance.now() - began)
         } catch (e) {
           log("warn", "snapshot warm-up failed; swapping in all the same", { file, error: String(e) })
         }
         if (!stillWanted()) {
-          reader.close()
+          next.close()
           return
         }
         // CURRENT moved during the warm-up and no refresh came to say so yet: what it names now goes first
         if (this.preempted(pending)) {
-          reader.close()
+          next.close()
           this.pending = null
           return this.refresh()
         }
       }
       this.pending = null
-      const next: Loaded = {
-        generation: nextGeneration(),
-        file,
-        reader,
-        contentHash: verified.contentHash,
-        totalRecords: totalRecords(verified.rowCounts),
-        fiUnavailable: saysFiUnavailable(reader),
-        identity: pending.identity,
-        suspect: null,
-        damaged: false,
-        leases: 0,
-        retired: false,
-      }
       this.verified.remember(file, pending.identity, verified)
       const timing = {
         ...(pending.purpose === "current" ? {} : { purpose: pending.purpose }),
@@ -309,7 +319,7 @@ export class SwapState {
         // fleet mode: held ready until the fleet makes it current (promote)
         const before = this.standby
         this.standby = next
-        if (before !== null && before !== next) before.reader.close()
+        if (before !== null && before !== next) before.close()
         log("info", "snapshot checked and held ready for the fleet", { file, generation: next.generation, ...timing })
         gate.ready(file, { batchDate: verified.batchDate, contentHash: verified.contentHash })
         return
@@ -327,18 +337,18 @@ export class SwapState {
       this.lookAtCurrent() // its faults now name what serves
     } catch (e) {
       if (this.pending === pending) this.pending = null
-      reader?.close()
+      next?.close()
       return this.refuse(pending, String(e))
     }
   }
 
   /** Serves `next` from now on; the file served before is retired (its leases finish on it). */
-  private serve(next: Loaded): void {
+  private serve(next: SnapshotHandle): void {
     const previous = this.loaded
     this.loaded = next
     this.saidNothingServes = false
     this.faults.clear("suspect")
-    if (previous !== null && previous !== next) this.retire(previous)
+    if (previous !== null && previous !== next) previous.retire(this.options.drainMillis)
   }
 
   /**
@@ -366,7 +376,7 @@ export class SwapState {
     const loaded = this.loaded
     if (pending.purpose === "recheck" && loaded !== null && loaded.file === pending.file) {
       this.loaded = null
-      this.retire(loaded)
+      loaded.retire(this.options.drainMillis)
       this.faults.clear("suspect")
       this.faults.clear("gone")
       log("error", "the served snapshot failed its check again and no longer serves", { file: pending.file, error })
@@ -413,23 +423,8 @@ export class SwapState {
       void ended.finally(() => this.exiting.delete(ended))
     }
   }
-
-  private retire(loaded: Loaded): void {
-    loaded.retired = true
-    if (loaded.leases === 0) {
-      loaded.reader.close()
-      return
-    }
-    setTimeout(() => loaded.reader.close(), this.options.drainMillis).unref()
-  }
 }
 
 const mtime = (path: string): string => String(statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? "none")
 const fileSignature = (dir: string, file: string): string =>
   [join(dir, "CURRENT"), join(dir, file), manifestPath(dir, file)].map(mtime).join("|")
-
-/** Whether the snapshot says (meta fi_status) that it lacks its FI/ETF part; one that says nothing predates it. */
-const saysFiUnavailable = (reader: SnapshotReader): boolean => {
-  const status = reader.meta.get("fi_status")
-  return status !== undefined && status !== "available"
-}

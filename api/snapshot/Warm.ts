@@ -6,7 +6,7 @@
  */
 import { dateToInt } from "../../schemas/Dates.ts"
 import { batchInfo, warmCompareRows } from "../market/MarketCompareRows.ts"
-import type { WarmSnapshot } from "./SnapshotStore.ts"
+import type { WarmSnapshot } from "./SnapshotHandle.ts"
 
 export const warmSnapshot = ({ reader, file, contentHash }: WarmSnapshot, stillWanted: () => boolean): Promise<void> =>
   warmCompareRows(reader.db, dateToInt(reader.batchDate), batchInfo(file, contentHash, reader.batchDate), stillWanted)

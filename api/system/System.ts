@@ -12,7 +12,7 @@ import { CURRENT, inspectCurrent } from "../../snapshots/Pointer.ts"
 import { type HealthInput, healthReasons, healthState, type PipelineStatus, readStatus, runReason, sourceState } from "../../snapshots/Status.ts"
 import { Api } from "../Api.ts"
 import { CurrentKey } from "../security/Security.ts"
-import { type Loaded, SnapshotStore } from "../snapshot/SnapshotStore.ts"
+import { type SnapshotHandle, SnapshotStore } from "../snapshot/SnapshotStore.ts"
 import { NOT_READY_RETRY_AFTER, Readiness } from "./Readiness.ts"
 
 /** Hours after the end of the batch date before the data counts as stale (see snapshots/Status.ts). */
@@ -35,7 +35,7 @@ const sourcesHealth = (status: PipelineStatus | null, nowMillis: number) => {
 }
 
 /** ok or degraded with its reasons, from the pipeline's STATUS.json, CURRENT next to the served snapshot and what the store found wrong. */
-const servedHealth = (loaded: Loaded, faults: ReadonlyArray<string>) =>
+const servedHealth = (loaded: SnapshotHandle, faults: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const dir = dirname(loaded.reader.path)
     const current = inspectCurrent(dir)
