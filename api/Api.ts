@@ -7,6 +7,7 @@ import { DownloadsApi } from "./batches/DownloadsApi.ts"
 import { CatalogApi } from "./catalog/CatalogApi.ts"
 import { FiApi } from "./fi/FiApi.ts"
 import { documentHttp } from "./http/OpenApiMeta.ts"
+import { documentOperations } from "./http/OperationDocs.ts"
 import { documentQueryTypes } from "./http/QueryDocs.ts"
 import { MarketApi } from "./market/MarketApi.ts"
 import { ReturnsApi } from "./returns/ReturnsApi.ts"
@@ -29,9 +30,10 @@ const Contract = HttpApi.make("fund-data-service")
 
 export class Api extends Contract
   // One transform: query parameters by their decoded types, `batch` on the data routes, quota
-  // headers, then contact, contract tag names and the HTTP caching headers.
+  // headers, then contact, contract tag names and the HTTP caching headers, then `servers` and
+  // each operation's description.
   .annotate(OpenApi.Transform, (spec) =>
-    documentHttp(documentQuotaHeaders(documentBatchParameter(Contract, documentQueryTypes(Contract, spec)))),
+    documentOperations(documentHttp(documentQuotaHeaders(documentBatchParameter(Contract, documentQueryTypes(Contract, spec))))),
   )
   .annotateMerge(
     OpenApi.annotations({

@@ -8,7 +8,7 @@
  */
 import { Schema } from "effect"
 import { CmfSpheres } from "./ReturnsContext.ts"
-import { ReturnPeriods } from "./ReturnsPeriods.ts"
+import { NoAdjustments, ReturnPeriods } from "./ReturnsPeriods.ts"
 import { SeriesContinuity } from "./SeriesContinuity.ts"
 
 const Num = Schema.NullOr(Schema.Finite)
@@ -30,7 +30,7 @@ export const ReturnAttributes = Schema.Struct({
   source: Schema.Literal("own"),
   quota_source: Schema.Literal("CMF"),
   method_version: Schema.Literal("price_return_v1"),
-  adjustments: Schema.Tuple([]),
+  adjustments: NoAdjustments,
   event_verification: Schema.Literal("unavailable"),
   calculation_mode: Schema.Literals(["direct", "snapshot"]),
   calculated_at: Str,

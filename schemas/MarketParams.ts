@@ -36,6 +36,7 @@ export const FundFamily = (description = "AFM RAR family: display name or slug, 
     (s) => familyOf(s)?.familyRar,
     "an AFM RAR family name (e.g. Accionario eeuu) or its slug",
     description,
+    [...new Set(Object.values(AFM_FAMILIES).flatMap((f) => [f.familyRar, f.slug]))],
   ).annotate({ examples: ["Accionario eeuu"] })
 
 /** PESOS (CLP accepted) or DOLAR (USD accepted), case-insensitive; decoded to PESOS or DOLAR. */
@@ -45,6 +46,7 @@ export const Currency = (description: string) =>
     caseInsensitive(["PESOS", "DOLAR"], { CLP: "PESOS", USD: "DOLAR" }),
     "PESOS/CLP or DOLAR/USD (case-insensitive)",
     description,
+    ["PESOS", "CLP", "DOLAR", "USD"],
   )
 
 export const InvestorClass = QueryWord(

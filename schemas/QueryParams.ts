@@ -49,20 +49,29 @@ export const QueryText = (max: number, description: string) =>
   Schema.String.check(Schema.isMaxLength(max, { message: `at most ${max} characters` })).annotate({ description })
 
 /**
+ * The annotation of a closed list's decoded side naming every spelling the parameter accepts (its
+ * words and their aliases): the document's `enum` lists them (api/http/QueryDocs.ts), so a client
+ * generated from it can send an alias (`currency: "USD"`), not only the canonical word.
+ */
+export const ACCEPTED_SPELLINGS = "fds/acceptedSpellings"
+
+/**
  * A word of a closed list, read by `lookup` (case-insensitively, with aliases, as each list says)
- * and decoded to its canonical spelling; anything else is refused with `rule`.
+ * and decoded to its canonical spelling; anything else is refused with `rule`. `spellings`: every
+ * spelling `lookup` takes, up to letter case (the words and their aliases), as documented.
  */
 export const QueryWord = <const W extends string>(
   words: ReadonlyArray<W>,
   lookup: (text: string) => W | undefined,
   rule: string,
   description: string,
+  spellings: ReadonlyArray<string> = words,
 ) =>
   Schema.String.check(ruleCheck((s: string) => lookup(s) !== undefined || rule))
     .annotate({ description })
     .pipe(
       Schema.decodeTo(
-        Schema.Literals(words).annotate({ description }),
+        Schema.Literals(words).annotate({ description, [ACCEPTED_SPELLINGS]: spellings }),
         SchemaTransformation.transform({ decode: (s: string) => lookup(s) as W, encode: (w: W): string => w }),
       ),
     )

@@ -127,3 +127,15 @@ const periods = <P extends Schema.Top>(period: P, identifier: string) =>
 export const ReturnPeriods = periods(ReturnPeriod, "ReturnPeriods")
 export const AdjustedReturnPeriods = periods(AdjustedReturnPeriod, "AdjustedReturnPeriods")
 export const TotalReturnPeriods = periods(TotalReturnPeriod, "TotalReturnPeriods")
+
+/** An adjustment a return applied beyond the quota values: distributions, exchanges, conversion to CLP, UF deflation. */
+export const ReturnAdjustment = Schema.Literals(["distributions", "exchanges", "fx_to_clp", "uf_deflation"])
+
+/**
+ * The `adjustments` of a price return in the accounting currency: always empty. Declared as an
+ * array of adjustment words with at most none (not an empty tuple, `items: false`), so a generated
+ * client reads it as the list it is on the other return shapes.
+ */
+export const NoAdjustments = Schema.Array(ReturnAdjustment)
+  .check(Schema.isMaxLength(0))
+  .annotate({ description: "Always empty: a price return in the accounting currency applies no adjustment" })

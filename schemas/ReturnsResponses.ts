@@ -7,7 +7,7 @@
 import { Schema } from "effect"
 import { FiReturnFields } from "./FiRealAssets.ts"
 import { CmfSpheres } from "./ReturnsContext.ts"
-import { AdjustedReturnPeriods, ReturnPeriods, TotalReturnPeriods } from "./ReturnsPeriods.ts"
+import { AdjustedReturnPeriods, NoAdjustments, ReturnAdjustment, ReturnPeriods, TotalReturnPeriods } from "./ReturnsPeriods.ts"
 import { SeriesContinuity } from "./SeriesContinuity.ts"
 
 const NullableDay = Schema.NullOr(Schema.String.annotate({ description: "YYYY-MM-DD" }))
@@ -62,7 +62,7 @@ export const FundReturnAttributes = Schema.Struct({
   valuation: Schema.Literal("accounting"),
   return_basis: Schema.Literal("price"),
   method_version: Schema.Literal("price_return_v1"),
-  adjustments: Schema.Tuple([]),
+  adjustments: NoAdjustments,
   event_verification: Schema.Literal("unavailable"),
 }).annotate({ identifier: "FundReturnAttributes" })
 
@@ -94,7 +94,7 @@ export const TotalReturnAttributes = Schema.Struct({
   fx_date_policy: Schema.Literal("on_or_before_quota_date"),
   fx_tolerance_days: Schema.Int,
   uf_date_policy: Schema.Literal("exact"),
-  adjustments: Schema.Array(Schema.Literals(["distributions", "exchanges", "fx_to_clp", "uf_deflation"])),
+  adjustments: Schema.Array(ReturnAdjustment),
 }).annotate({ identifier: "TotalReturnAttributes" })
 
 export const FundReturnResponse = resource(

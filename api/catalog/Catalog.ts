@@ -9,6 +9,7 @@ import { currencyOf, FUND_TYPE_CATEGORY, investorClassOf } from "../../schemas/F
 import { formatRun, parseUint32 } from "../../schemas/Ids.ts"
 import { seriesActive } from "../../snapshots/compute/SeriesActivity.ts"
 import type { SnapshotReader } from "../../snapshots/Reader.ts"
+import { NO_TO } from "../../snapshots/readers/FiBookValues.ts"
 import { fiCatalog } from "../../snapshots/readers/FiCatalog.ts"
 import { resolveAssetId } from "../../snapshots/readers/ReturnsSeries.ts"
 import type { FundsTable, SeriesTable } from "../../snapshots/Tables.ts"
@@ -114,7 +115,7 @@ const renderDays = (assetText: string, rows: ReadonlyArray<[number, number]>): R
   return { dates: rows.map((r) => r[0]), joined: Buffer.from(items.join(","), "utf8"), offsets }
 }
 
-/** Index of the first date ≥ from (dates ascending). */
+/** Index of the first date ≥ from (dates ascending); with `to + 1`, of the first date after `to`. */
 const lowerBound = (dates: ReadonlyArray<number>, from: number): number => {
   let lo = 0
   let hi = dates.length
@@ -128,8 +129,8 @@ const lowerBound = (dates: ReadonlyArray<number>, from: number): number => {
 
 const DAYS_HEAD = Buffer.from(`{"data":[`)
 
-/** The FM series' days from `from` (YYYYMMDD); 404 when the id names no series of the batch. */
-const daysResponse = Effect.fn(function* (assetText: string, assetId: number, from: number) {
+/** The FM series' days from `from` to `to` (YYYYMMDD, inclusive); 404 when the id names no series of the batch. */
+const daysResponse = Effect.fn(function* (assetText: string, assetId: number, from: number, to: number) {
   const lease = yield* PinnedSnapshot
   const response = yield* lease.read((r) => {
     const daysCache = lease.memo("catalog:days", () => new BoundedMemo<RenderedDays>(DAYS_CACHE_ENTRIES))
@@ -143,8 +144,11 @@ const daysResponse = Effect.fn(function* (assetText: string, assetId: number, fr
       daysCache.set(assetText, rendered)
     }
     const first = lowerBound(rendered.dates, from)
-    const count = rendered.dates.length - first
-    const rows = count === 0 ? rendered.joined.subarray(0, 0) : rendered.joined.subarray(rendered.offsets[first]!)
+    const stop = Math.max(first, lowerBound(rendered.dates, to + 1))
+    const count = stop - first
+    // an item's bytes end one before the next item's offset (the comma between them)
+    const end = stop === rendered.dates.length ? rendered.joined.length : rendered.offsets[stop]! - 1
+    const rows = count === 0 ? rendered.joined.subarray(0, 0) : rendered.joined.subarray(rendered.offsets[first]!, end)
     const meta = JSON.stringify({ batch_id: batchIdOfFile(lease.file), asset_id: assetText, batch_date: r.batchDate, count })
     return HttpServerResponse.uint8Array(Buffer.concat([DAYS_HEAD, rows, Buffer.from(`],"meta":${meta}}`)]), {
       contentType: "application/json",
@@ -201,9 +205,10 @@ export const CatalogHandlers = HttpApiBuilder.group(Api, "catalog", (handlers) =
         Effect.fn(function* ({ params, query, request }) {
           const text = canonicalAssetText(params.asset_id)
           const from = query.from_date === undefined ? 0 : dateToInt(query.from_date)
+          const to = query.to_date === undefined ? NO_TO : dateToInt(query.to_date)
           const ref = yield* parseAssetRef(text)
-          if (wantsCsv(query.format, request.headers.accept)) return yield* daysCsvResponse(ref, text, from, request.originalUrl)
-          const json = ref.kind === "fi" ? yield* fiDaysResponse(ref.id, from) : yield* daysResponse(text, ref.id, from)
+          if (wantsCsv(query.format, request.headers.accept)) return yield* daysCsvResponse(ref, text, from, to, request.originalUrl)
+          const json = ref.kind === "fi" ? yield* fiDaysResponse(ref.id, from, to) : yield* daysResponse(text, ref.id, from, to)
           // the answer depends on Accept (text/csv asks for CSV)
           return HttpServerResponse.setHeader(json, "vary", "Accept")
         }),

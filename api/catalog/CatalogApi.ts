@@ -10,6 +10,7 @@ import {
 } from "../../schemas/Catalog.ts"
 import { IsoDate } from "../../schemas/Dates.ts"
 import { AssetProviderAllList } from "../../schemas/FiProviders.ts"
+import { ruleCheck } from "../../schemas/QueryParams.ts"
 import { ApiKeyAuth } from "../security/Security.ts"
 import { PinSnapshot } from "../snapshot/Pinned.ts"
 
@@ -17,6 +18,25 @@ import { PinSnapshot } from "../snapshot/Pinned.ts"
 const DaysCsv = Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/csv" })).annotate({
   description: "date,price (FI/ETF: date,price,currency,price_source,price_basis), one line per date, ascending",
 })
+
+/** /days: a date range (both ends inclusive, as on FI prices) and the representation. */
+const DaysQuery = Schema.Struct({
+  from_date: Schema.optionalKey(IsoDate.annotate({ description: "First date, inclusive (YYYY-MM-DD)" })),
+  to_date: Schema.optionalKey(IsoDate.annotate({ description: "Last date, inclusive (YYYY-MM-DD); not before from_date" })),
+  format: Schema.optionalKey(
+    Schema.Literals(["json", "csv"]).annotate({
+      description: "csv: the same values as CSV (a header line, ISO dates, `.` decimals); `Accept: text/csv` asks for it too",
+    }),
+  ),
+}).check(
+  // the range would be empty by construction
+  ruleCheck(
+    (q) =>
+      q.from_date === undefined ||
+      q.to_date === undefined ||
+      q.from_date <= q.to_date || { path: ["from_date"], issue: `${q.from_date} is later than to_date ${q.to_date}` },
+  ),
+)
 
 /** Ids in paths are plain decimal digits (checked again as unsigned 32-bit in the handler). */
 const DecimalId = Schema.String.check(Schema.isPattern(/^[0-9]+$/u))
@@ -51,17 +71,10 @@ export class CatalogApi extends HttpApiGroup.make("catalog")
           description: "Series id: decimal CRC32 (FM; a previous id of a renamed series works too) or UUID (FI/ETF)",
         }),
       },
-      query: {
-        from_date: Schema.optionalKey(IsoDate.annotate({ description: "First date, inclusive (YYYY-MM-DD)" })),
-        format: Schema.optionalKey(
-          Schema.Literals(["json", "csv"]).annotate({
-            description: "csv: the same values as CSV (a header line, ISO dates, `.` decimals); `Accept: text/csv` asks for it too",
-          }),
-        ),
-      },
+      query: DaysQuery,
       success: [RealAssetDays, DaysCsv],
       error: dataErrors(NotFoundResponse),
-    }).annotate(OpenApi.Summary, "Daily quota values of a series, ascending, whole history from from_date"),
+    }).annotate(OpenApi.Summary, "Daily quota values of a series, ascending, from from_date to to_date (both inclusive)"),
   )
   // the batch is pinned inside the key check: a request without a valid key never takes a lease
   .middleware(PinSnapshot)

@@ -9,7 +9,7 @@
 import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { intToDate } from "../../schemas/Dates.ts"
-import { bookValues, NO_TO } from "../../snapshots/readers/FiBookValues.ts"
+import { bookValues } from "../../snapshots/readers/FiBookValues.ts"
 import { resolveAssetId } from "../../snapshots/readers/ReturnsSeries.ts"
 import { requireFiSubject } from "../fi/FiReturns.ts"
 import { entityTag } from "../http/Caching.ts"
@@ -61,15 +61,15 @@ const csvResponse = (body: string, assetText: string, contentHash: string, targe
   })
 }
 
-/** The series' days from `from` (YYYYMMDD) as CSV; 404 when the id names no series of the batch (503 without FI data for a UUID). */
-export const daysCsvResponse = Effect.fn(function* (ref: AssetRef, assetText: string, from: number, target: string) {
+/** The series' days from `from` to `to` (YYYYMMDD, inclusive) as CSV; 404 when the id names no series of the batch (503 without FI data for a UUID). */
+export const daysCsvResponse = Effect.fn(function* (ref: AssetRef, assetText: string, from: number, to: number, target: string) {
   const lease = yield* PinnedSnapshot
   if (ref.kind === "fi") {
     const s = yield* requireFiSubject(assetText.toLowerCase(), assetText)
     const body = yield* lease.read((r) => {
       const tail = `,${field(s.serie.currency ?? "")},cmf,valor_libro\n`
       let text = "date,price,currency,price_source,price_basis\n"
-      for (const row of bookValues(r, s.serie.serie_id, from, NO_TO)) text += `${intToDate(row.date)},${row.book_value}${tail}`
+      for (const row of bookValues(r, s.serie.serie_id, from, to)) text += `${intToDate(row.date)},${row.book_value}${tail}`
       return text
     })
     return csvResponse(body, assetText, lease.contentHash, target)
@@ -78,7 +78,10 @@ export const daysCsvResponse = Effect.fn(function* (ref: AssetRef, assetText: st
     const current = resolveAssetId(r.db, ref.id)
     if (current === null) return null
     let text = "date,price\n"
-    for (const [date, price] of r.daysFrom(current, from) as Array<[number, number]>) text += `${intToDate(date)},${price}\n`
+    for (const [date, price] of r.daysFrom(current, from) as Array<[number, number]>) {
+      if (date > to) break // ascending
+      text += `${intToDate(date)},${price}\n`
+    }
     return text
   })
   return body === null ? yield* seriesNotFound(assetText) : csvResponse(body, assetText, lease.contentHash, target)

@@ -12,16 +12,17 @@ import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { batchIdOfFile } from "../../schemas/Batches.ts"
 import { intToDate } from "../../schemas/Dates.ts"
-import { bookValues, NO_TO } from "../../snapshots/readers/FiBookValues.ts"
+import { bookValues } from "../../snapshots/readers/FiBookValues.ts"
 import { PinnedSnapshot } from "../snapshot/Pinned.ts"
 import { requireFiSubject } from "./FiReturns.ts"
 
-export const fiDaysResponse = Effect.fn(function* (assetText: string, from: number) {
+/** The book values from `from` to `to` (YYYYMMDD, inclusive). */
+export const fiDaysResponse = Effect.fn(function* (assetText: string, from: number, to: number) {
   const s = yield* requireFiSubject(assetText.toLowerCase(), assetText)
   const lease = yield* PinnedSnapshot
   return yield* lease.read((r) => {
     const currency = JSON.stringify(s.serie.currency)
-    const items = bookValues(r, s.serie.serie_id, from, NO_TO).map((row) => {
+    const items = bookValues(r, s.serie.serie_id, from, to).map((row) => {
       const iso = intToDate(row.date)
       return `{"id":"${assetText}_${iso}","type":"real_asset_day","attributes":{"date":"${iso}","price":${row.book_value},"currency":${currency},"price_source":"cmf","price_basis":"valor_libro"}}`
     })

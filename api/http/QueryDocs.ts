@@ -5,11 +5,14 @@
  * parameter whose decoded value is a scalar (an integer with its bounds, a boolean, a word of a
  * closed list as `enum`, a date as text) gets that schema, with its `default` when absence means
  * a value (schemas/QueryParams.ts). A value decoded from a text format into a structure (the
- * comma-separated id list of /api/compare) keeps the text schema: that is what is sent. Each
+ * comma-separated id list of /api/compare) keeps the text schema: that is what is sent. A closed
+ * list that also takes aliases (`currency`: CLP for PESOS, USD for DOLAR) lists them in its `enum`
+ * too (schemas/QueryParams.ts ACCEPTED_SPELLINGS): the enum is what a client may send. Each
  * query parameter also carries its schema's description itself, where generators look for it.
  */
-import { Schema } from "effect"
+import { Schema, SchemaAST } from "effect"
 import { HttpApi, type HttpApiGroup } from "effect/http-api"
+import { ACCEPTED_SPELLINGS } from "../../schemas/QueryParams.ts"
 
 const SCALARS = new Set(["integer", "number", "boolean", "string"])
 
@@ -28,7 +31,14 @@ const decodedQueries = <Groups extends HttpApiGroup.Constraint>(api: HttpApi.Htt
         throw new Error(`query of ${endpoint.path}: named schemas in a query are not documented (${Object.keys(document.definitions)})`)
       }
       const path = endpoint.path.replace(/:(\w+)/g, "{$1}")
-      out.set(`${endpoint.method.toLowerCase()} ${path}`, (document.schema.properties ?? {}) as Record<string, JsonSchema>)
+      const fields = { ...(document.schema.properties ?? {}) } as Record<string, JsonSchema>
+      const decoded = SchemaAST.toType(endpoint.query.ast)
+      for (const p of SchemaAST.isObjects(decoded) ? decoded.propertySignatures : []) {
+        const spellings = p.type.annotations?.[ACCEPTED_SPELLINGS]
+        const field = fields[String(p.name)]
+        if (Array.isArray(spellings) && field !== undefined) fields[String(p.name)] = { ...field, enum: spellings }
+      }
+      out.set(`${endpoint.method.toLowerCase()} ${path}`, fields)
     },
   })
   return out

@@ -23,7 +23,8 @@ export class ApiKeyAuth extends HttpApiMiddleware.Service<ApiKeyAuth, { provides
     ),
   },
   // RateLimited is raised before routing (per-IP bucket); it is listed here so OpenAPI shows it.
-  error: [UnauthorizedResponse, QuotaExceededResponse, RateLimitedResponse, ServiceUnavailableResponse],
+  // InvalidParameter: a query parameter the route does not declare, refused after the key (api/http/StrictQuery.ts).
+  error: [UnauthorizedResponse, QuotaExceededResponse, RateLimitedResponse, ServiceUnavailableResponse, InvalidParameterResponse],
 }) {}
 
 /** Turns request decoding failures into 422 with the one error shape, naming the parameter. */

@@ -12,6 +12,7 @@ import { KeyStore, type QuotaState } from "../../accounts/KeyStore.ts"
 import { InvalidParameter, QuotaExceeded, ServiceUnavailable, Unauthorized } from "../../schemas/ApiErrors.ts"
 import { beforeQuery, requestUrl } from "../http/Recent.ts"
 import { decodedLoosely } from "../http/Secrets.ts"
+import { refuseUnknownQuery } from "../http/StrictQuery.ts"
 import { ApiKeyAuth, CurrentKey, RequestValidation } from "./Security.ts"
 
 /**
@@ -102,6 +103,8 @@ export const ApiKeyAuthLive = Layer.effect(
         yield* HttpEffect.appendPreResponseHandler((_request, response) =>
           Effect.succeed(HttpServerResponse.setHeaders(response, headers)),
         )
+        // after the key and its count: an undeclared query parameter is a 422 like an invalid one
+        yield* refuseUnknownQuery(endpoint)
         return yield* Effect.provideService(httpEffect, CurrentKey, record)
       }),
     })

@@ -233,6 +233,42 @@ describe("catalog routes", () => {
       expect((after.body as DaysBody).meta.count).toBe(0)
     })
 
+    it("to_date is inclusive, alone or with from_date; cached renderings answer the same ranges", async () => {
+      const a = seriesOf(8043, "A")
+      const dates = (body: unknown) => (body as DaysBody).data.map((d) => [d.attributes.date, d.attributes.price])
+      const all = a.quotas.map((q) => [q.date, q.price])
+      for (const [query, expected] of [
+        ["to_date=2026-02-04", all.filter(([d]) => String(d) <= "2026-02-04")],
+        ["from_date=2026-02-04&to_date=2026-02-05", [["2026-02-04", 1002], ["2026-02-05", 1002.75]]],
+        ["from_date=2026-02-05&to_date=2026-02-05", [["2026-02-05", 1002.75]]],
+        ["to_date=2099-12-31", all],
+        ["to_date=2000-01-01", []],
+      ] as const) {
+        const res = await call(`/api/real_assets/${a.assetId}/days?${query}`)
+        expect(res.status, query).toBe(200)
+        expect(dates(res.body), query).toEqual(expected)
+        expect((res.body as DaysBody).meta.count, query).toBe(expected.length)
+        // the CSV takes the same range
+        const csv = await call(`/api/real_assets/${a.assetId}/days?${query}&format=csv`)
+        expect(csv.text, query).toBe(`date,price\n${expected.map(([d, p]) => `${d},${p}\n`).join("")}`)
+      }
+      expect(all.filter(([d]) => String(d) <= "2026-02-04").length).toBeGreaterThan(1)
+    })
+
+    it("from_date after to_date → 422 naming from_date, as on FI prices", async () => {
+      const a = seriesOf(8043, "A")
+      const res = await call(`/api/real_assets/${a.assetId}/days?from_date=2026-02-05&to_date=2026-02-04`)
+      expect(res.status).toBe(422)
+      expectErrorShape(res.body, 422)
+      expect(res.body).toMatchObject({
+        parameter: "from_date",
+        message: "invalid query parameter from_date: 2026-02-05 is later than to_date 2026-02-04",
+      })
+      const bad = await call(`/api/real_assets/${a.assetId}/days?to_date=2026-02-30`)
+      expect(bad.status).toBe(422)
+      expect((bad.body as { parameter: string }).parameter).toBe("to_date")
+    })
+
     it("leading zeros in the id name the same series", async () => {
       const a = seriesOf(9105, "A") // a 10-digit id; two leading zeros make 12 characters
       const res = await call(`/api/real_assets/00${a.assetId}/days`)

@@ -37,6 +37,16 @@ describe("FI/ETF ids on /api/real_assets", () => {
     expect(res.body.meta).toMatchObject({ asset_id: A, count: 5, serie_id: A })
     const from = await api.call(`/api/real_assets/${A}/days?from_date=2026-02-05`)
     expect(from.body.data.map((d: Json) => d.attributes.price)).toEqual([10504, 10505.25])
+    // to_date is inclusive, with or without from_date; the CSV takes the same range
+    const to = await api.call(`/api/real_assets/${A}/days?to_date=2026-02-03`)
+    expect(to.body.data.map((d: Json) => d.attributes.price)).toEqual([10500.25, 10501.5])
+    expect(to.body.meta).toMatchObject({ count: 2 })
+    const range = await api.call(`/api/real_assets/${A}/days?from_date=2026-02-03&to_date=2026-02-04`)
+    expect(range.body.data.map((d: Json) => d.attributes.price)).toEqual([10501.5, 10502.75])
+    const csv = await api.call(`/api/real_assets/${A}/days?from_date=2026-02-03&to_date=2026-02-04&format=csv`)
+    expect(csv.text).toBe(
+      "date,price,currency,price_source,price_basis\n2026-02-03,10501.5,CLP,cmf,valor_libro\n2026-02-04,10502.75,CLP,cmf,valor_libro\n",
+    )
     const usd = await api.call(`/api/real_assets/${ETF}/days`)
     expect(usd.body.data.map((d: Json) => [d.attributes.price, d.attributes.currency])).toEqual([
       [101.5, "USD"],

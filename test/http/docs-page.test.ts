@@ -119,8 +119,10 @@ describe("/docs: the interactive reference", () => {
     expect(response.status()).toBe(200)
     expect(response.request().headers()["x-api-key"]).toBe(key.key)
     expect(response.url()).not.toContain(key.key)
-    await expect.poll(() => op.locator(".live-responses-table .response .response-col_status").first().textContent()).toBe("200")
-    await expect.poll(() => op.locator(".live-responses-table").first().textContent()).toContain("Alfa AGF S.A.")
+    // the live response can take over a second to render (more so since the document declares `servers`)
+    const rendered = { timeout: 10_000 }
+    await expect.poll(() => op.locator(".live-responses-table .response .response-col_status").first().textContent(), rendered).toBe("200")
+    await expect.poll(() => op.locator(".live-responses-table").first().textContent(), rendered).toContain("Alfa AGF S.A.")
     await page.close()
     expect(problems).toEqual([])
   })

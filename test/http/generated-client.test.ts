@@ -21,7 +21,7 @@ const repoRoot = fileURLToPath(new URL("../..", import.meta.url))
 const GENERATOR = join(repoRoot, "tools", "openapi-typescript", "node_modules", "openapi-typescript", "bin", "cli.js")
 const TSC = join(repoRoot, "node_modules", "typescript", "bin", "tsc")
 
-/** The client as a user would write it: four calls, the second's answer feeding the third; typed query values. */
+/** The client as a user would write it: five calls, the second's answer feeding the third; typed query values. */
 const CLIENT = `import createClient from "openapi-fetch"
 import type { paths } from "./schema.d.ts"
 
@@ -39,6 +39,8 @@ export const callFour = async (baseUrl: string, key: string) => {
   const page = await client.GET("/api/screener", {
     params: { query: { currency: "PESOS", sort: "1m", order: "desc", limit, offset: 1 } },
   })
+  // the aliases the screener takes are in the contract: USD for DOLAR
+  const dollars = await client.GET("/api/screener", { params: { query: { currency: "USD", limit: 200 } } })
   return {
     providers: { status: providers.response.status, names: providers.data?.data.map((p) => p.attributes.name) ?? [] },
     funds: { status: funds.response.status, count: funds.data?.meta.count ?? 0, serieId: first.serieId },
@@ -49,6 +51,7 @@ export const callFour = async (baseUrl: string, key: string) => {
       offset: page.data?.meta.offset,
       ids: page.data?.data.map((d) => d.id) ?? [],
     },
+    dollars: { status: dollars.response.status, ids: dollars.data?.data.map((d) => d.id) ?? [] },
   }
 }
 `
@@ -70,6 +73,8 @@ void client.GET("/api/real_assets/{asset_id}/days", { params: { query: { from_da
 void client.GET("/api/all-funds", { params: { query: { vehicle: "bonds" } } })
 // @ts-expect-error: limit is a number, not text
 void client.GET("/api/screener", { params: { query: { limit: "50" } } })
+// @ts-expect-error: currency is PESOS, CLP, DOLAR or USD
+void client.GET("/api/screener", { params: { query: { currency: "EUR" } } })
 // @ts-expect-error: is_etf is a boolean, not text
 void client.GET("/api/fi/instruments", { params: { query: { is_etf: "true" } } })
 export const misuse = async () => {
@@ -178,7 +183,7 @@ describe("a client generated with openapi-typescript + openapi-fetch", () => {
         "cmf_spheres_min?: number;",
         "cmf_spheres_max?: number;",
         'order?: "asc" | "desc";',
-        'currency?: "PESOS" | "DOLAR";',
+        'currency?: "PESOS" | "CLP" | "DOLAR" | "USD";',
         'investor_class?: "APV" | "Institutional" | "Retail";',
       ]),
     )
@@ -206,7 +211,7 @@ describe("a client generated with openapi-typescript + openapi-fetch", () => {
     const unguarded = await node(dir, [TSC, "-p", "tsconfig.unguarded.json"])
     expect(unguarded.code).not.toBe(0)
     const errors = unguarded.stdout.split("\n").filter((line) => /^unguarded\.ts\(\d+,\d+\): error TS\d+/.test(line))
-    expect(errors.map((line) => line.match(/error (TS\d+)/)![1])).toEqual(["TS2554", "TS2741", "TS2322", "TS2322", "TS2322", "TS2339"])
+    expect(errors.map((line) => line.match(/error (TS\d+)/)![1])).toEqual(["TS2554", "TS2741", "TS2322", "TS2322", "TS2322", "TS2322", "TS2339"])
   })
 
   it("run by Node, it calls four routes with the key and gets 200 and the fixture's data", async () => {
@@ -218,6 +223,7 @@ describe("a client generated with openapi-typescript + openapi-fetch", () => {
       funds: { status: number; count: number; serieId: string }
       days: { status: number; prices: number[] }
       screener: { status: number; limit: number; offset: number; ids: string[] }
+      dollars: { status: number; ids: string[] }
     }
     const fixture = marketFixtureData()
     expect(result.providers).toEqual({ status: 200, names: fixture.administrators.map((a) => a.name) })
@@ -234,5 +240,8 @@ describe("a client generated with openapi-typescript + openapi-fetch", () => {
     const ids = (direct.body as { data: Array<{ id: string }> }).data.map((d) => d.id)
     expect(ids).toHaveLength(2)
     expect(result.screener).toEqual({ status: 200, limit: 2, offset: 1, ids })
+    // currency: "USD" sent by the typed client filters as DOLAR does
+    const dolar = await get(`${server.url}/api/screener?currency=DOLAR&limit=200`, { "x-api-key": key.key })
+    expect(result.dollars).toEqual({ status: 200, ids: (dolar.body as { data: Array<{ id: string }> }).data.map((d) => d.id) })
   })
 })

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Json } from "../support/openApiSchema.ts"
 import { type CreatedKey, createKey, get, type RunningServer, startServer } from "../support/server.ts"
 import { fixtureA, makeFixtureA } from "../support/snapshotFixture.ts"
+import { AFM_FAMILIES } from "../../schemas/records/AfmCategories.ts"
 
 const CATEGORIES = ["money_market_90d", "debt_365d", "debt_medium_long", "balanced", "equity", "free_investment", "structured", "qualified_investors"]
 const FAMILIES = [
@@ -39,6 +40,8 @@ const FAMILIES = [
   "Estructurado",
   "Inversionistas calificados deuda",
 ]
+/** A family is taken by its name or its slug: the enum lists both, name first. */
+const FAMILY_SPELLINGS = FAMILIES.flatMap((name) => [name, Object.values(AFM_FAMILIES).find((f) => f.familyRar === name)!.slug])
 const WINDOWS = ["1m", "3m", "6m", "1y", "ytd", "3y_ann", "5y_ann", "last_closed_month"]
 const U32 = 4_294_967_295
 const SAFE = Number.MAX_SAFE_INTEGER
@@ -70,18 +73,19 @@ const oneOf = (values: ReadonlyArray<string>, byDefault?: string): Declared => (
 const EXPECTED: Readonly<Record<string, Declared>> = {
   "get /api/asset_providers scope": oneOf(["all"]),
   "get /api/real_assets/{asset_id}/days from_date": str,
+  "get /api/real_assets/{asset_id}/days to_date": str,
   "get /api/real_assets/{asset_id}/days format": oneOf(["json", "csv"]),
   "get /api/real_assets/{asset_id}/returns as_of_date": str,
   "get /api/real_assets/{asset_id}/returns valuation": oneOf(["accounting", "clp", "real_uf"], "accounting"),
   "get /api/real_assets/{asset_id}/returns return_basis": oneOf(["price", "total"], "price"),
   "get /api/real_assets/{asset_id}/expense_ratio/history from_date": str,
   "get /api/all-funds category": oneOf(CATEGORIES),
-  "get /api/all-funds fund_family": oneOf(FAMILIES),
+  "get /api/all-funds fund_family": oneOf(FAMILY_SPELLINGS),
   "get /api/all-funds date": str,
   "get /api/all-funds article107_regulation_status": oneOf(["declares_eligible", "declares_not_eligible", "unknown"]),
   "get /api/all-funds vehicle": oneOf(["mutual_fund", "etf", "investment_fund", "all"], "mutual_fund"),
   "get /api/market-summary date": str,
-  "get /api/families/{family_rar}/index currency": oneOf(["PESOS", "DOLAR"]),
+  "get /api/families/{family_rar}/index currency": oneOf(["PESOS", "CLP", "DOLAR", "USD"]),
   "get /api/families/{family_rar}/index from_date": str,
   "get /api/benchmarks/{family_rar}/prices from_date": str,
   "get /api/agf_stats/ranking metric": oneOf(["patrimony", "shareholders"], "patrimony"),
@@ -100,9 +104,9 @@ const EXPECTED: Readonly<Record<string, Declared>> = {
   // a comma-separated list is sent as one text (decoded to ids by the server)
   "get /api/compare series": str,
   "get /api/screener q": str,
-  "get /api/screener fund_family": oneOf(FAMILIES),
+  "get /api/screener fund_family": oneOf(FAMILY_SPELLINGS),
   "get /api/screener investor_class": oneOf(["APV", "Institutional", "Retail"]),
-  "get /api/screener currency": oneOf(["PESOS", "DOLAR"]),
+  "get /api/screener currency": oneOf(["PESOS", "CLP", "DOLAR", "USD"]),
   "get /api/screener category": oneOf(CATEGORIES),
   "get /api/screener administrator": str,
   "get /api/screener cmf_spheres_min": int(1, 5),
