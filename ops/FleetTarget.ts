@@ -8,7 +8,7 @@
  * The fleet's record of a batch (its date and content hash, written by the primary's API after
  * its own checks) is what the download is held against: the primary's answers are not trusted.
  */
-import { FLEET_CHANNEL, parseNotice, readCurrent, readHeld, readHistory, readProposal } from "../snapshots/fleet/FleetDb.ts"
+import { FLEET_CHANNEL, parseNotice, readBatch, readCurrent, readHeld, readHistory, readProposal } from "../snapshots/fleet/FleetDb.ts"
 import { durablePool, type Listener, listenDurably } from "../snapshots/fleet/Pg.ts"
 import type { PrimaryBatch } from "./BatchSource.ts"
 
@@ -42,10 +42,9 @@ export const fleetTarget = (env: NodeJS.ProcessEnv): FleetTarget | null => {
   return {
     target: async () => {
       try {
-        const { batches } = await readHistory(pool)
         const id = (await readProposal(pool))?.batchId ?? (await readCurrent(pool))?.batchId
-        const batch = id === undefined ? undefined : batches.get(id)
-        return batch === undefined ? null : asBatch(batch.batchId, batch.batchDate, batch.contentHash, true)
+        const batch = id === undefined ? null : await readBatch(pool, id)
+        return batch === null ? null : asBatch(batch.batchId, batch.batchDate, batch.contentHash, true)
       } catch (e) {
         return orNothing(e, null)
       }

@@ -142,6 +142,16 @@ export const readProposal = async (db: Queryable): Promise<FleetProposal | null>
   return row === undefined ? null : { batchId: row.batch_id, kind: row.kind, proposedAt: iso(row.proposed_at), deadline: iso(row.deadline) }
 }
 
+/** One batch the fleet was asked to switch to, by its id (its date and content hash), or null. */
+export const readBatch = async (db: Queryable, batchId: string): Promise<FleetBatch | null> => {
+  const { rows } = await db.query<{ batch_id: string; batch_date: string; content_hash: string; proposed_at: Date }>(
+    "SELECT batch_id, batch_date, content_hash, proposed_at FROM fleet_batches WHERE batch_id = $1",
+    [batchId],
+  )
+  const r = rows[0]
+  return r === undefined ? null : { batchId: r.batch_id, batchDate: r.batch_date, contentHash: r.content_hash, proposedAt: iso(r.proposed_at) }
+}
+
 /** The fleet's decisions in order (its history of current batches), with each batch's date and hash. */
 export const readHistory = async (db: Queryable): Promise<{ decisions: FleetDecision[]; batches: Map<string, FleetBatch> }> => {
   const decisions = await db.query<{ seq: string; batch_id: string; kind: "publish" | "rollback"; decided_at: Date }>(
