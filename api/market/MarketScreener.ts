@@ -92,13 +92,13 @@ const itemText = (row: CompareRow): string => {
 const ordered = (db: Database.Database, info: BatchInfo, graceWeekdays: number, rows: ReadonlyArray<CompareRow>, s: ScreenerQuery) =>
   memo(db, `screenerOrder:${info.batchId}:${graceWeekdays}:${s.sort}:${s.order}`, () => [...rows].sort(screenOrder(s.sort, s.order)))
 
-/** The answer's bytes: the matching rows in order (filtering keeps the order), the page cut from them. */
 /** An answer but its links: its bytes up to them (no closing brace) and its total. */
 interface ScreenerHead {
   readonly head: Buffer
   readonly total: number
 }
 
+/** The answer's bytes but its links: the matching rows in order (filtering keeps the order), the page cut from them. */
 const screenerText = (r: SnapshotReader, lease: Lease, graceWeekdays: number, s: ScreenerQuery): ScreenerHead => {
   const info = batchInfo(lease.file, lease.contentHash, r.batchDate)
   const rows = compareRows(r.db, dateToInt(r.batchDate), graceWeekdays, info)
