@@ -5,6 +5,7 @@
  */
 import { Schema } from "effect"
 import { isIsoDate } from "./Dates.ts"
+import { PageLinks } from "./Paging.ts"
 
 const BATCH_ID = /^(\d{4}-\d{2}-\d{2})-[0-9a-f]{16}$/
 
@@ -74,10 +75,16 @@ export const Batch = Schema.Struct({
 
 export const BatchList = Schema.Struct({
   data: Schema.Array(Batch),
-  total: Schema.Int.annotate({ description: "Published batches, before paging" }),
+  total: Schema.Int.annotate({ description: "Published batches (up to the list's batch), before paging" }),
   limit: Schema.Int,
   offset: Schema.Int,
-}).annotate({ identifier: "BatchList", description: "Every published batch, newest first (by first publication)" })
+  links: PageLinks,
+}).annotate({
+  identifier: "BatchList",
+  description:
+    "Every published batch, newest first (by first publication); with `batch`, the list as it stood when that batch was first " +
+    "published (it and the batches before it): its links name the first page's newest batch, so paging never shifts by a publish",
+})
 
 const ManifestInput = Schema.Struct({
   data_set: Schema.String.annotate({ description: "The CMF data set of the file (cartola_diaria, fm_ident2, …)" }),

@@ -5,6 +5,7 @@
  */
 import { Schema } from "effect"
 import { MetaBatchId } from "./Batches.ts"
+import { PageLinks } from "./Paging.ts"
 
 /** A date in an item, YYYY-MM-DD. */
 const Day = Schema.String.annotate({ description: "YYYY-MM-DD" })
@@ -152,10 +153,10 @@ export type ChangeItem = typeof ChangeItem.Type
 
 export const ChangeList = Schema.Struct({
   data: Schema.Array(ChangeItem),
-  links: Schema.Struct({
-    next: Schema.NullOr(Schema.String).annotate({
-      description: "The next page (path and query, to_batch spelled out); null on the last page. Follow it until it is null",
-    }),
+  links: PageLinks.annotate({
+    description:
+      "This page and the next (path and query as asked, to_batch spelled out, the next's cursor); next is null on the last page: " +
+      "follow it until it is null. prev is always null: the feed is paged forward by a cursor. The same as the Link header",
   }),
   meta: Schema.Struct({
     batch_id: MetaBatchId.annotate({ description: "to_batch: the batch this page brings a copy to; the same as the Batch-Id response header" }),

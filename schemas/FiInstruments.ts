@@ -1,6 +1,7 @@
 /** Response models of the FI/ETF catalog: `/api/fi/instruments` rows and page. */
 import { Schema } from "effect"
 import { FiInstrumentStatus, FiMeta, FiRegulatoryType, FiVehicle, PriceStatus } from "./FiStatus.ts"
+import { PageLinks } from "./Paging.ts"
 
 export const FiUuid = Schema.String.annotate({ description: "UUID (v5 of a natural key; see docs/fi.md)" })
 
@@ -37,4 +38,5 @@ export const FiInstrumentList = Schema.Struct({
   total: Schema.Int.annotate({ description: "Rows matching the filters, before paging" }),
   limit: Schema.Int,
   offset: Schema.Int,
+  links: PageLinks,
 }).annotate({ identifier: "FiInstrumentList", description: "Investment funds and ETFs, ordered by name, then RUN" })

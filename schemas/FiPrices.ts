@@ -2,6 +2,7 @@
 import { Schema } from "effect"
 import { FiSerieRef, FiUuid } from "./FiInstruments.ts"
 import { FiMetaFields } from "./FiStatus.ts"
+import { PageLinks } from "./Paging.ts"
 
 export const FiPriceRow = Schema.Struct({
   date: Schema.String.annotate({ description: "YYYY-MM-DD" }),
@@ -28,6 +29,7 @@ export const FiPriceList = Schema.Struct({
   total: Schema.Int.annotate({ description: "Rows in the date range, before paging" }),
   limit: Schema.Int,
   offset: Schema.Int,
+  links: PageLinks,
 }).annotate({
   identifier: "FiPriceList",
   description: "Book values of every series of the instrument, ascending by date (then by series label)",

@@ -7,6 +7,7 @@
  * name has one definition.
  */
 import { Schema } from "effect"
+import { PageLinks } from "./Paging.ts"
 import { CmfSpheres } from "./ReturnsContext.ts"
 import { NoAdjustments, ReturnPeriods } from "./ReturnsPeriods.ts"
 import { SeriesContinuity } from "./SeriesContinuity.ts"
@@ -153,6 +154,10 @@ export const ScreenerMeta = Schema.Struct({
 export const ScreenerResponse = Schema.Struct({
   data: Schema.Array(MarketResource).annotate({ description: "One page; empty when nothing matches" }),
   meta: ScreenerMeta,
+  total: Schema.Int.annotate({ description: "Series after filtering, before paging (the same as meta.total)" }),
+  limit: Schema.Int.annotate({ description: "The same as meta.limit" }),
+  offset: Schema.Int.annotate({ description: "The same as meta.offset" }),
+  links: PageLinks,
 }).annotate({ identifier: "ScreenerResponse" })
 
 export type MarketAttributesBody = typeof MarketAttributes.Encoded

@@ -9,6 +9,7 @@ import { NotFound } from "../../schemas/ApiErrors.ts"
 import { type Manifest, readManifest } from "../../snapshots/Manifest.ts"
 import type { PublishedBatch } from "../../snapshots/PublishedHistory.ts"
 import { Api } from "../Api.ts"
+import { offsetPageLinks } from "../http/PageLinks.ts"
 import { SnapshotStore } from "../snapshot/SnapshotStore.ts"
 
 /** The batch a request naming none reads: in a fleet, the fleet's current one (whatever this member serves meanwhile). */
@@ -45,17 +46,23 @@ export const BatchesHandlers = HttpApiBuilder.group(Api, "batches", (handlers) =
       "batches",
       Effect.fn(function* ({ query }) {
         const store = yield* SnapshotStore
-        const published = yield* store.published
+        const all = yield* store.published
+        // newest first by first publication: the list as of a batch is the tail that starts at it
+        const from = query.batch === undefined ? 0 : all.findIndex((batch) => batch.id === query.batch)
+        if (from < 0) {
+          return yield* new NotFound({ message: `no batch ${query.batch} was published (GET /api/batches lists them)`, parameter: "batch" })
+        }
+        const published = all.slice(from)
         const served = currentFile(store)
+        const page = { total: published.length, limit: query.limit, offset: query.offset }
         return {
           data: published.slice(query.offset, query.offset + query.limit).map((batch) => ({
             id: batch.id,
             type: "batch" as const,
             attributes: attributes(batch, store.retained, served),
           })),
-          total: published.length,
-          limit: query.limit,
-          offset: query.offset,
+          ...page,
+          links: yield* offsetPageLinks(page, published[0]?.id ?? null),
         }
       }),
     )

@@ -18,9 +18,10 @@ import { type ChangesPage, changesPage, SECTION_COUNT } from "../../snapshots/ch
 import type { ChangesOptions } from "../../snapshots/changes/ChangesOptions.ts"
 import { decodeCursor, encodeCursor, type Position, START } from "../../snapshots/changes/Position.ts"
 import { Api } from "../Api.ts"
+import { cursorLinks, requestTarget, sendLinkHeader } from "../http/PageLinks.ts"
 import { PinnedSnapshot } from "../snapshot/Pinned.ts"
 import { seriesGraceWeekdays } from "../snapshot/SeriesGrace.ts"
-import { CHANGES_LIMIT, type ChangesQuery } from "./ChangesApi.ts"
+import type { ChangesQuery } from "./ChangesApi.ts"
 import { batchIdOf, identicalOf, leasedBatch } from "./ChangesBatches.ts"
 
 /**
@@ -61,9 +62,6 @@ const runPage = (pair: BatchPair, position: Position, options: Omit<ChangesOptio
     }
   })
 
-const nextLink = (from: string, to: string, limit: number, cursor: string): string =>
-  `/api/changes?${new URLSearchParams({ from_batch: from, to_batch: to, ...(limit === CHANGES_LIMIT.default ? {} : { limit: String(limit) }), cursor })}`
-
 /** 503 when a leased file cannot be opened again (gone from disk since): the next request finds out why. */
 const unopenable = new ServiceUnavailable({
   reason: "snapshot_changed",
@@ -102,9 +100,12 @@ export const ChangesHandlers = HttpApiBuilder.group(Api, "changes", (handlers) =
           Effect.succeed(HttpServerResponse.setHeader(response, BATCH_ID_HEADER, to.id)),
         )
         const nextCursor = page.next === null ? null : encodeCursor({ fromBatch: from.id, toBatch: to.id, position: page.next })
+        const { path, query: given } = yield* requestTarget
+        const links = cursorLinks(path, given, { to_batch: to.id }, nextCursor)
+        yield* sendLinkHeader(links)
         return {
           data: page.items as ChangeItem[],
-          links: { next: nextCursor === null ? null : nextLink(from.id, to.id, query.limit, nextCursor) },
+          links,
           meta: {
             batch_id: to.id,
             from_batch: from.id,

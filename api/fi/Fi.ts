@@ -5,13 +5,18 @@
  */
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
+import { batchIdOfFile } from "../../schemas/Batches.ts"
 import { Api } from "../Api.ts"
+import { offsetPageLinks } from "../http/PageLinks.ts"
 import { requireFi } from "../snapshot/FiSnapshot.ts"
-import { read } from "../snapshot/Pinned.ts"
+import { PinnedSnapshot, read } from "../snapshot/Pinned.ts"
 import { carteraHoldings, carteraResumen, checkMonth, requirePortfolio } from "./FiCartera.ts"
 import { instrumentDetail, requireInstrument } from "./FiDetail.ts"
 import { instrumentsPage } from "./FiInstruments.ts"
 import { instrumentPrices } from "./FiPrices.ts"
+
+/** The batch the request reads: what the paged lists' links name, so their next pages read it too. */
+const pinnedBatchId = Effect.map(PinnedSnapshot, (lease) => batchIdOfFile(lease.file))
 
 export const FiHandlers = HttpApiBuilder.group(Api, "fi", (handlers) =>
   handlers
@@ -19,7 +24,8 @@ export const FiHandlers = HttpApiBuilder.group(Api, "fi", (handlers) =>
       "instruments",
       Effect.fn(function* ({ query }) {
         yield* requireFi
-        return yield* read((r) => instrumentsPage(r, query))
+        const page = yield* read((r) => instrumentsPage(r, query))
+        return { ...page, links: yield* offsetPageLinks(page, yield* pinnedBatchId) }
       }),
     )
     .handle(
@@ -35,7 +41,8 @@ export const FiHandlers = HttpApiBuilder.group(Api, "fi", (handlers) =>
       Effect.fn(function* ({ params, query }) {
         yield* requireFi
         const instrument = yield* requireInstrument(params.instrument_id)
-        return yield* read((r) => instrumentPrices(r, instrument, query))
+        const page = yield* read((r) => instrumentPrices(r, instrument, query))
+        return { ...page, links: yield* offsetPageLinks(page, yield* pinnedBatchId) }
       }),
     )
     .handle(

@@ -5,7 +5,8 @@
  *     descriptions, also on the operations;
  *   - what api/http/ adds to data answers: ETag, Cache-Control, Vary, Content-Encoding,
  *     X-Request-Id and Batch-Id headers and the 304 answer to If-None-Match (not listed as a
- *     parameter: it is a standard conditional header, and the parameter lists are the spec's).
+ *     parameter: it is a standard conditional header, and the parameter lists are the spec's);
+ *     the Link header on the 200 of each paged list (a body with `links`, schemas/Paging.ts).
  */
 import { isCacheableDataRequest } from "./Caching.ts"
 
@@ -37,11 +38,26 @@ const HTTP_HEADERS = {
       "the same as the body's `meta.batch_id` where it has a meta. /api/changes: its to_batch; downloads: the path's batch",
     schema: { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}-[0-9a-f]{16}$", examples: ["2026-11-20-0123456789abcdef"] },
   },
+  Link: {
+    description:
+      'RFC 8288 links of a paged list, the same as the body\'s `links`: `<url>; rel="next"`, `<url>; rel="prev"`, `<url>; rel="self"` ' +
+      "(those that exist). Root-relative URLs carrying every query parameter of the request and the batch the page was read from",
+    schema: { type: "string" },
+  },
   "X-Request-Id": {
     description: "The request's id: the incoming X-Request-Id when sane (1–128 of [A-Za-z0-9._:-]), else a UUID",
     schema: { type: "string" },
   },
 } as const
+
+/** Whether the 200 answer of `operation` is a paged list: its body has `links` (schemas/Paging.ts). */
+// biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is plain JSON
+const isPagedList = (spec: Record<string, any>, operation: Record<string, any>): boolean => {
+  let schema = operation.responses?.["200"]?.content?.["application/json"]?.schema
+  const ref = typeof schema?.$ref === "string" ? /^#\/components\/schemas\/(.+)$/.exec(schema.$ref) : null
+  if (ref !== null) schema = spec.components?.schemas?.[ref[1]!]
+  return schema?.properties?.links !== undefined
+}
 
 /** Data routes read from the ledger, not from one batch: no Batch-Id. */
 const LEDGER_PATHS = new Set(["/api/batches", "/api/batches/{batch_id}"])
@@ -92,7 +108,8 @@ export const documentHttp = (spec: Record<string, any>): Record<string, any> => 
       const ok = operation.responses?.["200"]
       const batchId = LEDGER_PATHS.has(path) ? {} : { "Batch-Id": ref("Batch-Id") }
       if (ok !== undefined) {
-        ok.headers = { ...ok.headers, ETag: ref("ETag"), "Cache-Control": ref("Cache-Control"), Vary: ref("Vary"), ...batchId }
+        const link = isPagedList(spec, operation) ? { Link: ref("Link") } : {}
+        ok.headers = { ...ok.headers, ETag: ref("ETag"), "Cache-Control": ref("Cache-Control"), Vary: ref("Vary"), ...batchId, ...link }
       }
       const partial = operation.responses?.["206"]
       if (partial !== undefined) partial.headers = { ...partial.headers, ...batchId }

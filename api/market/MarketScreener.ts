@@ -4,15 +4,20 @@
  * parameter, never clamped). Rules: unavailable values go last in both directions; ties by
  * ascending numeric id; no match → [] with total 0; paging is stable within a batch (the order is
  * a total order on the rows); a renamed series is one row (the rows hold current ids only); a
- * batch without returns → 503 with Retry-After.
+ * batch without returns → 503 with Retry-After. The page's links (and Link header) name the batch
+ * it was read from, so following them never crosses a swap (api/http/PageLinks.ts).
  */
 import type Database from "better-sqlite3"
 import { Effect } from "effect"
+import { HttpServerResponse } from "effect/http"
+import { batchIdOfFile } from "../../schemas/Batches.ts"
 import { dateToInt } from "../../schemas/Dates.ts"
 import type { ScreenerBody } from "../../schemas/MarketCompare.ts"
+import { LINK_HEADER, linkHeaderOf, type PageLinks } from "../../schemas/Paging.ts"
 import type { WindowKey } from "../../snapshots/compute/Windows.ts"
 import type { SnapshotReader } from "../../snapshots/Reader.ts"
 import { memo, memoLru } from "../../snapshots/readers/MarketDb.ts"
+import { offsetLinks, requestTarget } from "../http/PageLinks.ts"
 import { PinnedSnapshot } from "../snapshot/Pinned.ts"
 import type { Lease } from "../snapshot/SnapshotStore.ts"
 import { batchMeta, batchUnavailable } from "./MarketCompare.ts"
@@ -87,8 +92,14 @@ const itemText = (row: CompareRow): string => {
 const ordered = (db: Database.Database, info: BatchInfo, graceWeekdays: number, rows: ReadonlyArray<CompareRow>, s: ScreenerQuery) =>
   memo(db, `screenerOrder:${info.batchId}:${graceWeekdays}:${s.sort}:${s.order}`, () => [...rows].sort(screenOrder(s.sort, s.order)))
 
-/** The answer's bytes: the matching rows in order (filtering keeps the order), the page cut from them. */
-const screenerText = (r: SnapshotReader, lease: Lease, graceWeekdays: number, s: ScreenerQuery): Buffer => {
+/** An answer but its links: its bytes up to them (no closing brace) and its total. */
+interface ScreenerHead {
+  readonly head: Buffer
+  readonly total: number
+}
+
+/** The answer's bytes but its links: the matching rows in order (filtering keeps the order), the page cut from them. */
+const screenerText = (r: SnapshotReader, lease: Lease, graceWeekdays: number, s: ScreenerQuery): ScreenerHead => {
   const info = batchInfo(lease.file, lease.contentHash, r.batchDate)
   const rows = compareRows(r.db, dateToInt(r.batchDate), graceWeekdays, info)
   const test = matches(s)
@@ -100,8 +111,10 @@ const screenerText = (r: SnapshotReader, lease: Lease, graceWeekdays: number, s:
     total++
   }
   const meta: ScreenerBody["meta"] = { ...batchMeta(info, rows.length), total, limit: s.limit, offset: s.offset }
-  // the shape JSON.stringify gives the ScreenerBody { data, meta }, with each row's text reused
-  return Buffer.from(`{"data":[${page.join(",")}],"meta":${JSON.stringify(meta)}}`, "utf8")
+  // the shape JSON.stringify gives the ScreenerBody { data, meta, total, limit, offset, links },
+  // with each row's text reused; the links (from the request as it was spelt) are added per request
+  const paging = `"total":${total},"limit":${s.limit},"offset":${s.offset}`
+  return { head: Buffer.from(`{"data":[${page.join(",")}],"meta":${JSON.stringify(meta)},${paging}`, "utf8"), total }
 }
 
 /**
@@ -117,5 +130,32 @@ export const screenerAnswer = Effect.fn(function* (screen: ScreenerQuery, graceW
       ? memoLru(r.db, `screenerAnswer:${graceWeekdays}`, JSON.stringify(screen), KEPT_ANSWERS, () => screenerText(r, lease, graceWeekdays, screen))
       : null,
   )
-  return answer === null ? yield* batchUnavailable() : jsonBytes(answer)
+  if (answer === null) return yield* batchUnavailable()
+  const { path, query } = yield* requestTarget
+  const links = offsetLinks(path, query, { total: answer.total, limit: screen.limit, offset: screen.offset }, batchIdOfFile(lease.file))
+  return HttpServerResponse.setHeader(jsonBytes(withLinks(answer.head, links)), LINK_HEADER, linkHeaderOf(links))
 })
+
+/** How many spellings of one request's links an answer keeps its finished bytes for. */
+const KEPT_SPELLINGS = 8
+const finished = new WeakMap<Buffer, Map<string, Buffer>>()
+
+/**
+ * The answer `head` finished with `links`: the same bytes object for the same links (so the caching
+ * middleware compresses it once), kept while the snapshot's memo keeps `head`.
+ */
+const withLinks = (head: Buffer, links: PageLinks): Buffer => {
+  const text = `,"links":${JSON.stringify(links)}}`
+  let kept = finished.get(head)
+  if (kept === undefined) {
+    kept = new Map()
+    finished.set(head, kept)
+  }
+  let body = kept.get(text)
+  if (body === undefined) {
+    body = Buffer.concat([head, Buffer.from(text, "utf8")])
+    if (kept.size >= KEPT_SPELLINGS) kept.delete(kept.keys().next().value!)
+    kept.set(text, body)
+  }
+  return body
+}

@@ -1,6 +1,6 @@
 /**
  * CORS. Data routes are readable from any origin (the key, not the origin, authorises them) and
- * expose the quota headers, Retry-After, ETag (for If-None-Match), X-Request-Id and Batch-Id (the batch that answered) to scripts. Account routes and /register get no CORS
+ * expose the quota headers, Retry-After, ETag (for If-None-Match), X-Request-Id, Batch-Id (the batch that answered) and Link (a paged list's pages) to scripts. Account routes and /register get no CORS
  * headers: they are same-origin pages and calls on the public origin.
  */
 import { Effect } from "effect"
@@ -15,7 +15,7 @@ export const isAccountPath = (url: string): boolean => {
   return path !== null && ACCOUNT_PATH.test(path)
 }
 
-const EXPOSED = "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag, X-Request-Id, Batch-Id"
+const EXPOSED = "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag, X-Request-Id, Batch-Id, Link"
 
 /** The CORS headers of a response to `request` (none for account paths or without Origin). */
 export const corsHeaders = (request: HttpServerRequest.HttpServerRequest): Record<string, string> | undefined =>

@@ -77,6 +77,9 @@ Each client address may also send 10 requests per second, bursts up to 20.</li>
 <li>Data changes once a day. Data answers carry an <code>ETag</code> and <code>Cache-Control: private, max-age=</code>(seconds until the next batch).</li>
 <li>Send the <code>ETag</code> back as <code>If-None-Match</code>: an unchanged answer is a 304 without body (it still counts against the quota).</li>
 <li><code>/api/all-funds</code> returns the whole current universe in one call.</li>
+<li>Paged lists (the screener, <code>/api/fi/instruments</code> and its prices, <code>/api/batches</code>, <code>/api/changes</code>) answer
+<code>total</code>, <code>limit</code>, <code>offset</code> and <code>links</code> (<code>self</code>, <code>next</code>, <code>prev</code>; also the <code>Link</code> header):
+follow <code>links.next</code> until it is null. It names the batch of the first page, so a batch published meanwhile does not shift the rows.</li>
 </ul>
 
 <h2>Any batch as it was</h2>

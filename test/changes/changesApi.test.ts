@@ -9,7 +9,7 @@
  *   batch B, 2026-11-20.
  * The feed lists each of those changes with the values worked out from the files as written here;
  * paged one item at a time it gives the same items once each; a client that follows links.next
- * gets everything. Bad, unknown, reversed and no longer retained batches give 422, 404 and 410.
+ * gets everything (links.self spells to_batch, prev is null, the Link header says the same). Bad, unknown, reversed and no longer retained batches give 422, 404 and 410.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -183,7 +183,7 @@ interface Item {
 }
 interface Page {
   readonly data: Item[]
-  readonly links: { readonly next: string | null }
+  readonly links: { readonly self: string; readonly next: string | null; readonly prev: string | null }
   readonly meta: Record<string, unknown>
 }
 
@@ -333,6 +333,35 @@ describe("GET /api/changes between two published batches", () => {
     // a cursor given without to_batch keeps its own batch
     const second = await call(`from_batch=${batch.a}&limit=1&cursor=${pages[0]!.meta.next_cursor}`)
     expect((second.body as Page).data).toEqual([all[1]])
+  })
+
+  it("links: self spells the request with to_batch, next its cursor, prev null (paged forward); the Link header says the same", async () => {
+    const linkHeader = (value: string | undefined) => {
+      const found: Record<string, string> = {}
+      for (const m of (value ?? "").matchAll(/<([^>]*)>\s*;\s*rel="([^"]+)"/g)) found[m[2]!] = m[1]!
+      return { self: found.self ?? null, next: found.next ?? null, prev: found.prev ?? null }
+    }
+    const params = (url: string) => Object.fromEntries(new URL(url, "http://x").searchParams)
+    let target: string | null = `/api/changes?from_batch=${batch.a}&limit=1`
+    let cursor: string | undefined
+    let pages = 0
+    while (target !== null) {
+      const res = await get(`${server.url}${target}`, { "x-api-key": key })
+      expect(res.status, res.text).toBe(200)
+      const page = res.body as Page
+      expect(linkHeader(header(res, "link"))).toEqual(page.links)
+      expect(page.links.self.startsWith("/api/changes?")).toBe(true)
+      expect(params(page.links.self)).toEqual({ from_batch: batch.a, limit: "1", to_batch: batch.b, ...(cursor === undefined ? {} : { cursor }) })
+      expect(page.links.prev).toBeNull()
+      if (page.links.next !== null) {
+        expect(params(page.links.next)).toEqual({ from_batch: batch.a, limit: "1", to_batch: batch.b, cursor: page.meta.next_cursor })
+      }
+      cursor = page.meta.next_cursor as string | undefined
+      target = page.links.next
+      pages++
+      expect(pages).toBeLessThanOrEqual(all.length + 1)
+    }
+    expect(pages).toBeGreaterThanOrEqual(all.length)
   })
 
   it("a batch compared with itself has no changes", async () => {

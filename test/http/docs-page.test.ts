@@ -31,6 +31,7 @@ const GUIDANCE = [
   "If-None-Match",
   "ETag",
   "Batch-Id",
+  "links.next",
 ]
 
 /** Collects what the page reports going wrong: script errors, console errors, CSP refusals. */

@@ -8,10 +8,10 @@
  * and each default is a value its own schema allows.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { AFM_FAMILIES } from "../../schemas/records/AfmCategories.ts"
 import type { Json } from "../support/openApiSchema.ts"
 import { type CreatedKey, createKey, get, type RunningServer, startServer } from "../support/server.ts"
 import { fixtureA, makeFixtureA } from "../support/snapshotFixture.ts"
-import { AFM_FAMILIES } from "../../schemas/records/AfmCategories.ts"
 
 const CATEGORIES = ["money_market_90d", "debt_365d", "debt_medium_long", "balanced", "equity", "free_investment", "structured", "qualified_investors"]
 const FAMILIES = [
@@ -138,6 +138,7 @@ const EXPECTED: Readonly<Record<string, Declared>> = {
   "post /api/alerts/unsubscribe/one-click token": str,
   "get /api/batches limit": int(1, 500, 100),
   "get /api/batches offset": int(0, SAFE, 0),
+  "get /api/batches batch": str,
   "get /api/changes from_batch": str,
   "get /api/changes to_batch": str,
   "get /api/changes limit": int(1, 5000, 1000),
