@@ -28,6 +28,25 @@ $(OPENAPI_TS): tools/openapi-typescript/package-lock.json $(NODE_HOME)/bin/node
 	npm ci --prefix tools/openapi-typescript --ignore-scripts --no-audit --no-fund
 	@touch $@
 
+# The two OpenAPI linters (test/http/openapiLint.test.ts) and the MCP Inspector, whose --cli mode is
+# an independent MCP client (test/mcp/inspector.test.ts): each in its own folder with its own
+# lockfile, kept out of the project's dependencies. None runs an install script or needs the
+# network when it runs.
+SPECTRAL := tools/spectral/node_modules/.bin/spectral
+$(SPECTRAL): tools/spectral/package-lock.json $(NODE_HOME)/bin/node
+	npm ci --prefix tools/spectral --ignore-scripts --no-audit --no-fund
+	@touch $@
+
+REDOCLY := tools/redocly/node_modules/.bin/redocly
+$(REDOCLY): tools/redocly/package-lock.json $(NODE_HOME)/bin/node
+	npm ci --prefix tools/redocly --ignore-scripts --no-audit --no-fund
+	@touch $@
+
+MCP_INSPECTOR := tools/mcp-inspector/node_modules/.bin/mcp-inspector
+$(MCP_INSPECTOR): tools/mcp-inspector/package-lock.json $(NODE_HOME)/bin/node
+	npm ci --prefix tools/mcp-inspector --ignore-scripts --no-audit --no-fund
+	@touch $@
+
 # Debian packages the tests drive, installed once when missing, as root or through sudo:
 # $(call apt_install,<packages>,<apt-get options>)
 define apt_install
@@ -73,7 +92,7 @@ $(SYSTEMD_ANALYZE):
 run: $(DEPS)
 	./fds demo
 
-test: $(DEPS) $(OPENAPI_TS) $(CHROMIUM) $(POSTGRES_STAMP) $(HAPROXY) $(SYSTEMD_ANALYZE)
+test: $(DEPS) $(OPENAPI_TS) $(SPECTRAL) $(REDOCLY) $(MCP_INSPECTOR) $(CHROMIUM) $(POSTGRES_STAMP) $(HAPROXY) $(SYSTEMD_ANALYZE)
 	vitest run $(VITEST_ARGS)
 
 check: $(DEPS)
@@ -86,4 +105,5 @@ bench: $(DEPS)
 	node test/bench/main.ts
 
 clean:
-	rm -rf node_modules tools/node/node_modules tools/openapi-typescript/node_modules
+	rm -rf node_modules tools/node/node_modules tools/openapi-typescript/node_modules \
+		tools/spectral/node_modules tools/redocly/node_modules tools/mcp-inspector/node_modules

@@ -9,6 +9,7 @@ import { FiApi } from "./fi/FiApi.ts"
 import { documentHttp } from "./http/OpenApiMeta.ts"
 import { documentOperations } from "./http/OperationDocs.ts"
 import { documentQueryTypes } from "./http/QueryDocs.ts"
+import { documentSharedStatuses } from "./http/SharedStatuses.ts"
 import { MarketApi } from "./market/MarketApi.ts"
 import { ReturnsApi } from "./returns/ReturnsApi.ts"
 import { documentQuotaHeaders, RequestValidation } from "./security/Security.ts"
@@ -29,11 +30,13 @@ const Contract = HttpApi.make("fund-data-service")
   .middleware(RequestValidation)
 
 export class Api extends Contract
-  // One transform: query parameters by their decoded types, `batch` on the data routes, quota
-  // headers, then contact, contract tag names and the HTTP caching headers, then `servers` and
-  // each operation's description.
+  // One transform: the bodies of a status that is both a success and an error, query parameters
+  // by their decoded types, `batch` on the data routes, quota headers, then contact, contract tag
+  // names and the HTTP caching headers, then `servers` and each operation's description.
   .annotate(OpenApi.Transform, (spec) =>
-    documentOperations(documentHttp(documentQuotaHeaders(documentBatchParameter(Contract, documentQueryTypes(Contract, spec))))),
+    documentOperations(
+      documentHttp(documentQuotaHeaders(documentBatchParameter(Contract, documentQueryTypes(Contract, documentSharedStatuses(Contract, spec))))),
+    ),
   )
   .annotateMerge(
     OpenApi.annotations({

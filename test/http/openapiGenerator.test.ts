@@ -2,7 +2,8 @@
  * The served /openapi.json can be handed whole to a client generator: `servers` declared, every
  * operation described, every array schema with its `items` (a schema, not `false`), and every
  * closed list listing each value the route accepts (the screener's `currency` takes CLP and USD as
- * well as PESOS and DOLAR; a family, its slug as well as its name).
+ * well as PESOS and DOLAR; a family, its slug as well as its name); a status answered both as a
+ * success and as an error (/health's 503) documented with both bodies.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeMarketFixture } from "../market/marketSnapshot.ts"
@@ -90,5 +91,15 @@ describe("/openapi.json for a generator", () => {
   it("a keyed operation's description names the query parameters it takes", () => {
     const days = spec.paths["/api/real_assets/{asset_id}/days"]?.get as { description: string }
     expect(days.description).toContain("`from_date`, `to_date`, `format`, `batch`; any other is refused with 422")
+  })
+
+  it("/health's 503 offers both bodies it answers with: the Health body (not ready) and ServiceUnavailable (still starting)", () => {
+    const unavailable = (spec.paths["/health"]!.get as { responses: Record<string, Json> }).responses["503"] as {
+      content: Record<string, { schema: { anyOf?: Array<{ $ref: string }> } }>
+    }
+    const refs = (unavailable.content["application/json"]?.schema.anyOf ?? []).map((s) => s.$ref)
+    expect(refs).toEqual(expect.arrayContaining(["#/components/schemas/HealthNotReady", "#/components/schemas/ServiceUnavailableError"]))
+    const components = (spec.components as { schemas: Record<string, Json> }).schemas
+    expect(Object.keys(components.HealthNotReady?.properties as Json)).toEqual(expect.arrayContaining(["status", "request_id"]))
   })
 })
