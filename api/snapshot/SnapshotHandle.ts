@@ -120,14 +120,17 @@ export class SnapshotHandle implements WarmSnapshot {
     if (this.retired && this.leases === 0) this.close()
   }
 
-  /** It serves no more: closes now when unleased, else when its last lease ends or after `drainMillis`, whichever comes first. */
-  retire(drainMillis: number): void {
+  /**
+   * It serves no more: closes now when unleased, else when its last lease ends or after
+   * `drainMillis`, whichever comes first (without `drainMillis`, when its last lease ends).
+   */
+  retire(drainMillis?: number): void {
     this.retired = true
     if (this.leases === 0) {
       this.close()
       return
     }
-    setTimeout(() => this.close(), drainMillis).unref()
+    if (drainMillis !== undefined) setTimeout(() => this.close(), drainMillis).unref()
   }
 
   /** Closes the file and drops its memo (what the readers and the routes kept for it). */
