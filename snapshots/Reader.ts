@@ -1,11 +1,13 @@
 /**
  * Reads one published snapshot. Opened read-only with locking_mode=EXCLUSIVE (a read-only
  * connection then keeps its SHARED lock: ~2 µs point reads) and mmap, which is safe only because
- * a published file never changes. Every statement is prepared once, at open.
+ * a published file never changes. Every statement is prepared once, at open; what the readers
+ * compute once per snapshot is kept on its memo (SnapshotMemo.ts) and dropped when it closes.
  */
 import Database from "better-sqlite3"
 import { dateToInt } from "../schemas/Dates.ts"
 import { fundCurrent } from "./compute/SeriesActivity.ts"
+import { bindMemo, SnapshotMemo } from "./SnapshotMemo.ts"
 import type { AdministratorsTable, FundsTable, QuotasTable, SeriesTable } from "./Tables.ts"
 import { FORMAT_VERSION, TABLES } from "./Tables.ts"
 
@@ -40,11 +42,14 @@ export class SnapshotReader {
   readonly formatVersion: number
   /** The meta table, read once when the snapshot opens (a snapshot never changes). */
   readonly meta: ReadonlyMap<string, string>
+  /** What is computed once for this snapshot (SnapshotMemo.ts); closed with it. */
+  readonly memo = new SnapshotMemo()
   private readonly stmts
 
   constructor(path: string) {
     this.path = path
     this.db = new Database(path, { readonly: true, fileMustExist: true })
+    bindMemo(this.db, this.memo)
     try {
       this.db.pragma("locking_mode = EXCLUSIVE")
       this.db.pragma("mmap_size = 268435456")
@@ -132,6 +137,7 @@ export class SnapshotReader {
 
   close(): void {
     if (this.db.open) this.db.close()
+    this.memo.close()
   }
 
   get isOpen(): boolean {

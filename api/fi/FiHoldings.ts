@@ -1,6 +1,6 @@
 /**
  * Quarterly portfolios of FI/ETF funds (`fi_holdings`, keyed by RUN): the periods with positions
- * and the positions of one period. Statements are prepared once per snapshot.
+ * and the positions of one period. Statements are prepared once per snapshot (its memo).
  */
 import type Database from "better-sqlite3"
 import type { SnapshotReader } from "../../snapshots/Reader.ts"
@@ -11,19 +11,11 @@ interface Statements {
   readonly period: Database.Statement
 }
 
-const statements = new WeakMap<SnapshotReader, Statements>()
-
-const stmts = (reader: SnapshotReader): Statements => {
-  let s = statements.get(reader)
-  if (s === undefined) {
-    s = {
-      latest: reader.db.prepare("SELECT max(period) AS period FROM fi_holdings WHERE run = ?"),
-      period: reader.db.prepare("SELECT * FROM fi_holdings WHERE run = ? AND period = ? ORDER BY market, position"),
-    }
-    statements.set(reader, s)
-  }
-  return s
-}
+const stmts = (reader: SnapshotReader): Statements =>
+  reader.memo.memo("fi-holdings:statements", () => ({
+    latest: reader.db.prepare("SELECT max(period) AS period FROM fi_holdings WHERE run = ?"),
+    period: reader.db.prepare("SELECT * FROM fi_holdings WHERE run = ? AND period = ? ORDER BY market, position"),
+  }))
 
 /** The latest period (YYYY-MM) in which the fund has any position, national or foreign; null when none. */
 export const latestHoldingsPeriod = (reader: SnapshotReader, run: number): string | null =>

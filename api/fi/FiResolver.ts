@@ -37,17 +37,11 @@ const mainOf = (catalog: FiCatalog, instrumentId: string): FiSeriesTable | null 
   return best
 }
 
-const mains = new WeakMap<SnapshotReader, Map<string, FiSeriesTable | null>>()
-
-/** The instrument's main series (see the file comment); null when it has no series. */
+/** The instrument's main series (see the file comment); null when it has no series. Kept per snapshot (its memo). */
 export const mainSeries = (reader: SnapshotReader, instrumentId: string): FiSeriesTable | null => {
-  let memo = mains.get(reader)
-  if (memo === undefined) {
-    memo = new Map()
-    mains.set(reader, memo)
-  }
-  if (!memo.has(instrumentId)) memo.set(instrumentId, mainOf(fiCatalog(reader), instrumentId))
-  return memo.get(instrumentId) ?? null
+  const mains = reader.memo.memo("fi-resolver:mains", () => new Map<string, FiSeriesTable | null>())
+  if (!mains.has(instrumentId)) mains.set(instrumentId, mainOf(fiCatalog(reader), instrumentId))
+  return mains.get(instrumentId) ?? null
 }
 
 /** Resolves an FI serie UUID or instrument UUID (any letter case) to its series; undefined when unknown. */

@@ -9,7 +9,10 @@
  * is opened again without them.
  *
  * Each open file is a SnapshotHandle (SnapshotHandle.ts), as the current one is, with its own
- * per-snapshot memo. Nothing here touches the current snapshot or its swaps: these are other
+ * per-snapshot memo, and its leases are the handle's: a request holds one from the moment it
+ * gets the file until it ends. A file being opened has no handle yet: it cannot be evicted
+ * meanwhile, and the requests waiting for it get their leases on its handle as it opens, before
+ * anything else can run, so it is never closed between its opening and their reads. Nothing here touches the current snapshot or its swaps: these are other
  * handles, other workers, other generations. A past file found gone (retention) answers 410 and leaves the cache;
  * one changed on disk or found corrupt by a read leaves it too, and is checked again when asked for
  * again; one that fails its checks is refused (503) until it changes.
@@ -32,15 +35,15 @@ export const PLACE_WAIT_MILLIS = 10_000
 
 /**
  * One past snapshot file's place in the cache: being opened, open (its handle), or evicted and
- * waiting for its last lease to end. Its leases count the requests waiting for it to open too, so
- * that a file is never closed between opening and the first read of the requests that asked for it.
+ * waiting for its handle's last lease to end. Only the handle counts leases.
  */
 export class PastSnapshot {
   readonly file: string
   state: "opening" | "open" | "evicted" | "closed" = "opening"
   /** The open file, once it passed its checks. */
   handle: SnapshotHandle | null = null
-  leases = 1
+  /** While it is being opened, the requests waiting for it: each is given a lease on its handle as it opens. */
+  waiters = 1
   /** Settles once it is open (null) or could not be (why, for the request). */
   ready: Promise<ServiceUnavailable | BatchNotRetained | null> = Promise.resolve(null)
 
@@ -54,6 +57,11 @@ export class PastSnapshot {
 
   get generation(): number {
     return this.handle?.generation ?? 0
+  }
+
+  /** The requests reading it now (its handle's leases). */
+  get leases(): number {
+    return this.handle?.leases ?? 0
   }
 }
 
@@ -157,11 +165,13 @@ export class PastSnapshots {
         }
         this.cached.delete(batch.file)
         this.cached.set(batch.file, kept) // most recently used last
-        kept.leases++
-        const problem = await kept.ready
-        if (problem === null) return kept
-        kept.leases--
-        return problem
+        if (kept.state === "open") {
+          kept.handle!.acquire()
+          return kept
+        }
+        // being opened: the lease is taken for this request as it opens
+        kept.waiters++
+        return (await kept.ready) ?? kept
       }
       const refusal = this.refusal(batch.file)
       if (refusal !== null) return unreadable(batch, refusal)
@@ -172,7 +182,7 @@ export class PastSnapshots {
   }
 
   release(entry: PastSnapshot): void {
-    entry.leases--
+    entry.handle?.release()
     if (entry.leases > 0) return
     if (entry.state === "evicted") this.close(entry)
     // a place may be freed by evicting it now
@@ -221,7 +231,9 @@ export class PastSnapshots {
     }
   }
 
+  /** It serves no more: retired (the handle closes with its last lease), closed now when nobody reads it. */
   private evict(entry: PastSnapshot): void {
+    entry.handle?.retire()
     if (entry.leases === 0) this.close(entry)
     else {
       entry.state = "evicted"
@@ -276,10 +288,7 @@ export class PastSnapshots {
       }
       return problem
     })
-    const problem = await entry.ready
-    if (problem === null) return entry
-    entry.leases--
-    return problem
+    return (await entry.ready) ?? entry
   }
 
   /** Checks the file (unless it passed as it is now), opens it and fills `entry` in; null when it serves. */
@@ -324,6 +333,8 @@ export class PastSnapshots {
     verified.remember(batch.file, identity, snapshot)
     entry.handle = handle
     entry.state = "open"
+    // the requests that waited for it hold it from now: nothing can close it before they read it
+    for (; entry.waiters > 0; entry.waiters--) handle.acquire()
     log("info", "past snapshot opened", {
       file: batch.file,
       generation: entry.generation,

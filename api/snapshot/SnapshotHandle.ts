@@ -83,7 +83,6 @@ export class SnapshotHandle implements WarmSnapshot {
   readonly contentHash: string
   /** The file's identity (FileIdentity.ts) when it was checked; null if it had none. */
   readonly identity: string | null
-  private readonly memos = new Map<string, unknown>()
 
   private constructor(file: string, reader: SnapshotReader, identity: string | null, verified: VerifiedSnapshot) {
     this.file = file
@@ -121,32 +120,33 @@ export class SnapshotHandle implements WarmSnapshot {
     if (this.retired && this.leases === 0) this.close()
   }
 
-  /** It serves no more: closes now when unleased, else when its last lease ends or after `drainMillis`, whichever comes first. */
-  retire(drainMillis: number): void {
+  /**
+   * It serves no more: closes now when unleased, else when its last lease ends or after
+   * `drainMillis`, whichever comes first (without `drainMillis`, when its last lease ends).
+   */
+  retire(drainMillis?: number): void {
     this.retired = true
     if (this.leases === 0) {
       this.close()
       return
     }
-    setTimeout(() => this.close(), drainMillis).unref()
+    if (drainMillis !== undefined) setTimeout(() => this.close(), drainMillis).unref()
   }
 
+  /** Closes the file and drops its memo (what the readers and the routes kept for it). */
   close(): void {
     this.reader.close()
-    this.memos.clear()
   }
 
   /**
    * The value under `key` for this snapshot, computed on first use and kept until the handle
    * closes. Keys name what they hold and who holds it (`"catalog:days"`); a family of entries
-   * without a natural bound keeps a BoundedMemo under one key.
+   * without a natural bound keeps a BoundedMemo under one key. It is the reader's memo
+   * (snapshots/SnapshotMemo.ts), the one the readers of snapshots/readers keep their statements
+   * and catalogs on: one place per snapshot, emptied when it closes; a closed handle keeps nothing.
    */
   memo<A>(key: string, compute: () => A): A {
-    if (this.memos.has(key)) return this.memos.get(key) as A
-    const value = compute()
-    // a closed handle keeps nothing (a read that raced the close computes for nobody)
-    if (this.reader.isOpen) this.memos.set(key, value)
-    return value
+    return this.reader.memo.memo(key, compute)
   }
 
   /** A lease on this handle for a request; `keeper` says what its failures answer. The caller counts it (acquire/release). */

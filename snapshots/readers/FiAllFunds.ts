@@ -29,7 +29,7 @@ import type { FiInstrumentsTable, FiPricesTable, FiSeriesTable } from "../tables
 import { bookValueOnOrBefore } from "./FiBookValues.ts"
 import { fiCatalog } from "./FiCatalog.ts"
 import { type AllFundsFilters, filterRows, type VehiclePart } from "./MarketAllFunds.ts"
-import { memoLru } from "./MarketDb.ts"
+import { memoLru, prepared } from "./MarketDb.ts"
 import type { RenderedRow } from "./MarketFundRow.ts"
 import { round10 } from "./MarketRows.ts"
 
@@ -52,9 +52,9 @@ export const fiAllFundsDates = (
   const found =
     requested === null
       ? (fromIsoDate(fiCatalog(reader).cutoff) as number)
-      : (db.prepare("SELECT max(date) FROM fi_prices WHERE date <= ?").pluck().get(requested) as number | null)
+      : (prepared(db, "SELECT max(date) FROM fi_prices WHERE date <= ?").pluck().get(requested) as number | null)
   const date = found ?? (requested as number)
-  const previousDate = db.prepare("SELECT max(date) FROM fi_prices WHERE date < ?").pluck().get(date) as number | null
+  const previousDate = prepared(db, "SELECT max(date) FROM fi_prices WHERE date < ?").pluck().get(date) as number | null
   return { date, previousDate, hasData: found !== null }
 }
 

@@ -1,10 +1,12 @@
 /**
  * The CMF book-value history (`fi_prices`) of FI/ETF series: one series for `/days`, returns and
  * all-funds; several series of one instrument, paged, for `/api/fi/instruments/{id}/prices`.
- * Dates are YYYYMMDD integers, as in the table. Statements are prepared once per snapshot.
+ * Dates are YYYYMMDD integers, as in the table. Statements are prepared once per snapshot, on its
+ * memo (../SnapshotMemo.ts).
  */
 import type Database from "better-sqlite3"
 import type { SnapshotData } from "../Reader.ts"
+import { memoOf } from "../SnapshotMemo.ts"
 import type { FiPricesTable } from "../tables/Fi.ts"
 
 /** Bounds for "no bound": every YYYYMMDD date lies between them. */
@@ -17,21 +19,12 @@ interface Statements {
   readonly after: Database.Statement
 }
 
-const statements = new WeakMap<SnapshotData, Statements>()
-
-const stmts = (reader: SnapshotData): Statements => {
-  let s = statements.get(reader)
-  if (s === undefined) {
-    const db = reader.db
-    s = {
-      range: db.prepare("SELECT * FROM fi_prices WHERE serie_id = ? AND date >= ? AND date <= ? ORDER BY date"),
-      onOrBefore: db.prepare("SELECT * FROM fi_prices WHERE serie_id = ? AND date <= ? ORDER BY date DESC LIMIT 1"),
-      after: db.prepare("SELECT * FROM fi_prices WHERE serie_id = ? AND date > ? ORDER BY date LIMIT 1"),
-    }
-    statements.set(reader, s)
-  }
-  return s
-}
+const stmts = ({ db }: SnapshotData): Statements =>
+  memoOf(db).memo("fi-book-values:statements", () => ({
+    range: db.prepare("SELECT * FROM fi_prices WHERE serie_id = ? AND date >= ? AND date <= ? ORDER BY date"),
+    onOrBefore: db.prepare("SELECT * FROM fi_prices WHERE serie_id = ? AND date <= ? ORDER BY date DESC LIMIT 1"),
+    after: db.prepare("SELECT * FROM fi_prices WHERE serie_id = ? AND date > ? ORDER BY date LIMIT 1"),
+  }))
 
 /** Book values of one series with `from <= date <= to` (YYYYMMDD, inclusive), ascending by date. */
 export const bookValues = (reader: SnapshotData, serieId: string, from = NO_FROM, to = NO_TO): FiPricesTable[] =>

@@ -2,10 +2,11 @@
  * The investment-fund (FI/ETF) catalog of one snapshot: whether the batch has FI data, its shared
  * cutoff, instruments, series, last book values and fact sheets. The catalog tables are small
  * (hundreds to a few thousand rows), so they are read once per snapshot and kept with it; the
- * per-series statements are prepared once per snapshot too. Everything is memoised per
- * SnapshotReader in a WeakMap, so it goes away with the snapshot.
+ * per-series statements are prepared once per snapshot too. The catalog is kept on the snapshot's
+ * memo (../SnapshotMemo.ts), so it goes away when the snapshot closes.
  */
 import type { SnapshotData } from "../Reader.ts"
+import { memoOf } from "../SnapshotMemo.ts"
 import type { FiFactSheetsTable, FiInstrumentsTable, FiPricesTable, FiSeriesTable } from "../tables/Fi.ts"
 
 /** Whether the batch carries FI data; when not, the pipeline's reason (meta `fi_unavailable_reason`). */
@@ -74,17 +75,8 @@ const load = (reader: SnapshotData): FiCatalog => {
   }
 }
 
-const catalogs = new WeakMap<SnapshotData, FiCatalog>()
-
 /** The FI catalog of `reader`'s snapshot, read on first use. */
-export const fiCatalog = (reader: SnapshotData): FiCatalog => {
-  let catalog = catalogs.get(reader)
-  if (catalog === undefined) {
-    catalog = load(reader)
-    catalogs.set(reader, catalog)
-  }
-  return catalog
-}
+export const fiCatalog = (reader: SnapshotData): FiCatalog => memoOf(reader.db).memo("fi-catalog", () => load(reader))
 
 /** The FI/ETF data's shared cutoff date (YYYY-MM-DD) of the snapshot: price and TAC statuses are relative to it. */
 export const fiCutoff = (reader: SnapshotData): string => fiCatalog(reader).cutoff

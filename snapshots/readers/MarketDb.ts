@@ -1,44 +1,19 @@
 /**
- * Per-snapshot memory for the market readers: statements prepared once per database handle and
- * values computed once per handle. A published snapshot never changes, so neither do they; keyed
- * by the handle in a WeakMap, they go away with the snapshot. The pipeline's computations use the
- * same readers on the snapshot being built (one handle per build).
+ * Per-snapshot memory for the market readers: statements prepared once per snapshot and values
+ * computed once per snapshot, on the snapshot's memo (../SnapshotMemo.ts), which closes with it.
+ * A published snapshot never changes, so neither do they. The pipeline's computations use the
+ * same readers on the snapshot being built (one connection per build, with its own memo).
  */
 import type Database from "better-sqlite3"
+import { memoOf } from "../SnapshotMemo.ts"
 
-const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>()
-const values = new WeakMap<Database.Database, Map<string, unknown>>()
+export { prepared } from "../SnapshotMemo.ts"
 
-/** The statement for `sql` on `db`, prepared on first use. */
-export const prepared = (db: Database.Database, sql: string): Database.Statement => {
-  let byDb = statements.get(db)
-  if (byDb === undefined) {
-    byDb = new Map()
-    statements.set(db, byDb)
-  }
-  let stmt = byDb.get(sql)
-  if (stmt === undefined) {
-    stmt = db.prepare(sql)
-    byDb.set(sql, stmt)
-  }
-  return stmt
-}
+/** Whether `memo` holds a value for this snapshot and key. */
+export const isMemoised = (db: Database.Database, key: string): boolean => memoOf(db).has(`market:${key}`)
 
-/** Whether `memo` holds a value for this handle and key. */
-export const isMemoised = (db: Database.Database, key: string): boolean => values.get(db)?.has(key) === true
-
-/** `compute()` once per handle and key. */
-export const memo = <A>(db: Database.Database, key: string, compute: () => A): A => {
-  let byDb = values.get(db)
-  if (byDb === undefined) {
-    byDb = new Map()
-    values.set(db, byDb)
-  }
-  if (byDb.has(key)) return byDb.get(key) as A
-  const value = compute()
-  byDb.set(key, value)
-  return value
-}
+/** `compute()` once per snapshot and key. */
+export const memo = <A>(db: Database.Database, key: string, compute: () => A): A => memoOf(db).memo(`market:${key}`, compute)
 
 /** A bounded least-recently-used map per handle and space, for answers that depend on request parameters. */
 export const keptLru = <A>(db: Database.Database, space: string, limit: number) => {

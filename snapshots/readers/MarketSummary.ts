@@ -8,6 +8,7 @@ import { dateToInt } from "../../schemas/Dates.ts"
 import { toIsoDate } from "../compute/Calendar.ts"
 import type { SnapshotData } from "../Reader.ts"
 import { type MarketDates, marketDates } from "./MarketDates.ts"
+import { prepared } from "./MarketDb.ts"
 import { familySummaries } from "./MarketFamilies.ts"
 import { toClp, usdOn } from "./MarketFx.ts"
 import { movers, OUTLIER_RULE, TOP_N } from "./MarketMovers.ts"
@@ -35,7 +36,7 @@ export const summaryMethodology = (graceWeekdays: number) => ({
 
 /** The AFM classification's date (meta `afm_report_date`, YYYY-MM-DD); null in a batch without it. */
 const afmReportDate = (db: Database.Database): string | null =>
-  (db.prepare("SELECT value FROM meta WHERE key = 'afm_report_date'").get() as { value: string } | undefined)?.value ?? null
+  (prepared(db, "SELECT value FROM meta WHERE key = 'afm_report_date'").get() as { value: string } | undefined)?.value ?? null
 
 export const marketSummary = (
   db: Database.Database,

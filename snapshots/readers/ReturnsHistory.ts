@@ -1,7 +1,8 @@
 /**
  * Reads what the return and risk computations need from a snapshot: one series' quota history up
- * to a cutoff, and the UF and USD indicator series. Statements are prepared once per database
- * connection (memoised in a WeakMap), so the pipeline's build and each API snapshot share the code.
+ * to a cutoff, and the UF and USD indicator series. Statements and the indicators are kept once
+ * per snapshot on its memo (../SnapshotMemo.ts), so the pipeline's build and each API snapshot
+ * share the code.
  */
 import type Database from "better-sqlite3"
 import { shiftMonths } from "../compute/Calendar.ts"
@@ -9,6 +10,7 @@ import type { Indicators } from "../compute/Policy.ts"
 import type { ReturnBasis } from "../compute/Returns.ts"
 import type { QuotaSeries, RateSeries } from "../compute/Series.ts"
 import { WINDOWS, windowTargets } from "../compute/Windows.ts"
+import { memoOf } from "../SnapshotMemo.ts"
 
 /**
  * Months of history before the as-of date D that any window reads: the longest window is 5y
@@ -24,30 +26,17 @@ interface Statements {
   readonly indicator: Database.Statement
 }
 
-const memo = new WeakMap<Database.Database, Statements>()
-const indicatorsMemo = new WeakMap<Database.Database, Indicators>()
-
-const statements = (db: Database.Database): Statements => {
-  let s = memo.get(db)
-  if (s === undefined) {
-    s = {
-      lastDate: db.prepare("SELECT max(date) FROM quotas WHERE asset_id = ? AND date <= ?").pluck(),
-      rows: db
-        .prepare(
-          "SELECT date, price, factor_reparto, factor_ajuste FROM quotas WHERE asset_id = ? AND date >= ? AND date <= ? ORDER BY date",
-        )
-        .raw(true),
-      point: db
-        .prepare(
-          "SELECT date, price, factor_reparto, factor_ajuste FROM quotas WHERE asset_id = ? AND date <= ? ORDER BY date DESC LIMIT 1",
-        )
-        .raw(true),
-      indicator: db.prepare("SELECT date, value FROM indicators WHERE indicator = ? ORDER BY date").raw(true),
-    }
-    memo.set(db, s)
-  }
-  return s
-}
+const statements = (db: Database.Database): Statements =>
+  memoOf(db).memo("returns-history:statements", () => ({
+    lastDate: db.prepare("SELECT max(date) FROM quotas WHERE asset_id = ? AND date <= ?").pluck(),
+    rows: db
+      .prepare("SELECT date, price, factor_reparto, factor_ajuste FROM quotas WHERE asset_id = ? AND date >= ? AND date <= ? ORDER BY date")
+      .raw(true),
+    point: db
+      .prepare("SELECT date, price, factor_reparto, factor_ajuste FROM quotas WHERE asset_id = ? AND date <= ? ORDER BY date DESC LIMIT 1")
+      .raw(true),
+    indicator: db.prepare("SELECT date, value FROM indicators WHERE indicator = ? ORDER BY date").raw(true),
+  }))
 
 const EMPTY: QuotaSeries = { dates: [], prices: [], factorReparto: [], factorAjuste: [] }
 
@@ -112,13 +101,9 @@ const rateSeries = (s: Statements, indicator: string): RateSeries => {
   return { dates: Int32Array.from(rows, (r) => r[0]), values: Float64Array.from(rows, (r) => r[1]) }
 }
 
-/** The USD observed rate and the UF of the snapshot, read once per connection. */
-export const loadIndicators = (db: Database.Database): Indicators => {
-  let found = indicatorsMemo.get(db)
-  if (found === undefined) {
+/** The USD observed rate and the UF of the snapshot, read once per snapshot. */
+export const loadIndicators = (db: Database.Database): Indicators =>
+  memoOf(db).memo("returns-history:indicators", () => {
     const s = statements(db)
-    found = { usdClp: rateSeries(s, "USD"), uf: rateSeries(s, "UF") }
-    indicatorsMemo.set(db, found)
-  }
-  return found
-}
+    return { usdClp: rateSeries(s, "USD"), uf: rateSeries(s, "UF") }
+  })

@@ -1,7 +1,7 @@
 /**
  * The precomputed rows of returns_latest and risk_latest, both ways: from the pure computations'
  * answers to rows (the pipeline) and back (the API), so a stored answer is served exactly as the
- * computation gave it. Statements are prepared once per connection.
+ * computation gave it. Statements are prepared once per snapshot, on its memo (../SnapshotMemo.ts).
  */
 import type Database from "better-sqlite3"
 import { fromIsoDate, toIsoDate } from "../compute/Calendar.ts"
@@ -11,6 +11,7 @@ import type { RiskLevel, RiskMetrics } from "../compute/Risk.ts"
 import type { AppliedFactor } from "../compute/TotalReturn.ts"
 import { conversionFor, type Valuation } from "../compute/Valuation.ts"
 import { annualizationYears, WINDOWS, type WindowKey } from "../compute/Windows.ts"
+import { memoOf } from "../SnapshotMemo.ts"
 import type { ReturnsLatestTable, RiskLatestTable } from "../tables/ReturnsComputed.ts"
 
 const int = (iso: string | null): number | null => (iso === null ? null : fromIsoDate(iso))
@@ -97,18 +98,11 @@ interface Statements {
   readonly returns: Database.Statement
   readonly risk: Database.Statement
 }
-const memo = new WeakMap<Database.Database, Statements>()
-const statements = (db: Database.Database): Statements => {
-  let s = memo.get(db)
-  if (s === undefined) {
-    s = {
-      returns: db.prepare("SELECT * FROM returns_latest WHERE asset_id = ? AND valuation = ? AND return_basis = ?"),
-      risk: db.prepare("SELECT * FROM risk_latest WHERE asset_id = ?"),
-    }
-    memo.set(db, s)
-  }
-  return s
-}
+const statements = (db: Database.Database): Statements =>
+  memoOf(db).memo("returns-rows:statements", () => ({
+    returns: db.prepare("SELECT * FROM returns_latest WHERE asset_id = ? AND valuation = ? AND return_basis = ?"),
+    risk: db.prepare("SELECT * FROM risk_latest WHERE asset_id = ?"),
+  }))
 
 /**
  * The stored answer at the batch date, as computeReturns gave it; null when the series has no

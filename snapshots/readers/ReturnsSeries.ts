@@ -1,9 +1,10 @@
 /**
  * A series as the returns routes see it: its current row whichever id named it (a renamed series'
  * previous id resolves to the current one, whose continuous history the snapshot stores), its
- * renames, its label at a date, its CMF spheres and its TAC. Statements prepared once per connection.
+ * renames, its label at a date, its CMF spheres and its TAC. Statements prepared once per snapshot (../SnapshotMemo.ts).
  */
 import type Database from "better-sqlite3"
+import { memoOf } from "../SnapshotMemo.ts"
 import type { SeriesTable } from "../Tables.ts"
 import type { SeriesAliasesTable, TacTable } from "../tables/FmExtras.ts"
 import type { CmfSpheresTable } from "../tables/Market.ts"
@@ -22,22 +23,15 @@ interface Statements {
   readonly tacLatest: Database.Statement
   readonly tacHistory: Database.Statement
 }
-const memo = new WeakMap<Database.Database, Statements>()
-const statements = (db: Database.Database): Statements => {
-  let s = memo.get(db)
-  if (s === undefined) {
-    s = {
-      series: db.prepare("SELECT * FROM series WHERE asset_id = ?"),
-      alias: db.prepare("SELECT asset_id FROM series_aliases WHERE alias_id = ?").pluck(),
-      renames: db.prepare("SELECT * FROM series_aliases WHERE asset_id = ? ORDER BY first_current_date, alias_id"),
-      spheres: db.prepare("SELECT * FROM cmf_spheres WHERE asset_id = ?"),
-      tacLatest: db.prepare("SELECT * FROM tac WHERE asset_id = ? ORDER BY month DESC LIMIT 1"),
-      tacHistory: db.prepare("SELECT * FROM tac WHERE asset_id = ? AND month >= ? ORDER BY month"),
-    }
-    memo.set(db, s)
-  }
-  return s
-}
+const statements = (db: Database.Database): Statements =>
+  memoOf(db).memo("returns-series:statements", () => ({
+    series: db.prepare("SELECT * FROM series WHERE asset_id = ?"),
+    alias: db.prepare("SELECT asset_id FROM series_aliases WHERE alias_id = ?").pluck(),
+    renames: db.prepare("SELECT * FROM series_aliases WHERE asset_id = ? ORDER BY first_current_date, alias_id"),
+    spheres: db.prepare("SELECT * FROM cmf_spheres WHERE asset_id = ?"),
+    tacLatest: db.prepare("SELECT * FROM tac WHERE asset_id = ? ORDER BY month DESC LIMIT 1"),
+    tacHistory: db.prepare("SELECT * FROM tac WHERE asset_id = ? AND month >= ? ORDER BY month"),
+  }))
 
 /** The current asset_id of a series id (itself, or what a previous id was renamed to); null when unknown. */
 export const resolveAssetId = (db: Database.Database, id: number): number | null => {

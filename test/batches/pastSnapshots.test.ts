@@ -4,7 +4,8 @@
  * never more than its places open, counting files evicted while still read; a request waits for
  * a place and gives up with 503 past_batches_busy; a file gone answers 410; a file altered after
  * it was published is refused without being checked again; a file changed on disk while open is
- * checked again.
+ * checked again. The leases are the snapshot handle's (the requests that waited for the file to
+ * open included), and an evicted file's memo goes with its last lease.
  */
 import { rmSync, utimesSync } from "node:fs"
 import { join } from "node:path"
@@ -15,6 +16,7 @@ import { type PastProblem, type PastSnapshot, PastSnapshots, pastLease } from ".
 import { VerifiedFiles } from "../../api/snapshot/VerifiedFiles.ts"
 import { BatchNotRetained, ServiceUnavailable } from "../../schemas/ApiErrors.ts"
 import type { PublishedBatch } from "../../snapshots/PublishedHistory.ts"
+import { fiCatalog } from "../../snapshots/readers/FiCatalog.ts"
 import { startServer } from "../support/server.ts"
 import { makeFixtureA, type PublishedSnapshot, publishFixtureB } from "../support/snapshotFixture.ts"
 
@@ -190,5 +192,66 @@ describe("past snapshots", () => {
     expect(second).not.toBe(first)
     expect(second.generation).toBeGreaterThan(first.generation)
     past.release(second)
+  })
+
+  it("the requests that waited for a file being opened hold leases on its handle from its opening; it closes once the last ends", async () => {
+    const { dir, a, b } = twoBatches()
+    const past = cache(dir, 1)
+    const first = past.acquire(a)
+    // finds A being opened, and waits for it
+    const second = past.acquire(a)
+    let answered: PastSnapshot | PastProblem | null = null
+    const other = past.acquire(b).then((x) => {
+      answered = x
+      return x
+    })
+    const x = opened(await first)
+    const y = opened(await second)
+    expect(y).toBe(x)
+    // both leases are the handle's, taken as it opened: the request for B waits for the place
+    expect(x.handle!.leases).toBe(2)
+    await tick(150)
+    expect(answered).toBeNull()
+    expect(x.reader!.isOpen).toBe(true)
+    past.release(x)
+    expect(x.handle!.leases).toBe(1)
+    await tick(100)
+    expect(answered).toBeNull()
+    expect(x.reader!.isOpen).toBe(true)
+    past.release(y)
+    const o = opened(await other)
+    expect(x.reader!.isOpen).toBe(false)
+    expect(past.openFiles()).toEqual([b.file])
+    expect(o.handle!.leases).toBe(1)
+    past.release(o)
+    expect(o.handle!.leases).toBe(0)
+  })
+
+  it("an evicted file is retired: its memo is kept while it is read and dropped with its last lease; opened again, it computes anew", async () => {
+    const { dir, a, b } = twoBatches()
+    const past = cache(dir, 1)
+    const held = opened(await past.acquire(a))
+    const lease = pastLease(held, past, dir)
+    const catalog = await Effect.runPromise(lease.read((r) => fiCatalog(r)))
+    let computed = 0
+    expect(lease.memo("test:answer", () => ++computed)).toBe(1)
+    const waiting = past.acquire(b)
+    await tick(150)
+    // evicted for B, still read: retired, open, its memo whole (the reader's catalog is the handle's entry)
+    expect(held.handle!.retired).toBe(true)
+    expect(held.reader!.isOpen).toBe(true)
+    expect(lease.memo("fi-catalog", () => null)).toBe(catalog)
+    expect(lease.memo("test:answer", () => ++computed)).toBe(1)
+    past.release(held)
+    const other = opened(await waiting)
+    expect(held.reader!.isOpen).toBe(false)
+    expect(held.reader!.memo.isClosed).toBe(true)
+    expect(held.reader!.memo.size).toBe(0)
+    expect(lease.memo("fi-catalog", () => null)).toBeNull()
+    past.release(other)
+    const again = opened(await past.acquire(a))
+    expect(again).not.toBe(held)
+    expect(pastLease(again, past, dir).memo("test:answer", () => ++computed)).toBe(2)
+    past.release(again)
   })
 })
