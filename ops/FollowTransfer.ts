@@ -153,12 +153,15 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 /**
  * Every published batch of the primary, newest first: pages of PAGE until a short or empty page
  * or `total`, which must be a count of batches no larger than MAX_BATCHES; never more pages than
- * MAX_BATCHES needs. Each entry is checked by Follow.ts.
+ * MAX_BATCHES needs. A primary that gives `links.next` (every page after the first names the batch
+ * the first was read from, so a publish while the list is read neither repeats nor skips a batch)
+ * is followed by it, which must be a path of /api/batches; an older primary without links is
+ * paged by offset. Each entry is checked by Follow.ts.
  */
 export const listBatches = async (primary: Primary): Promise<PrimaryBatch[]> => {
   const all: PrimaryBatch[] = []
-  for (let offset = 0; offset <= MAX_BATCHES; offset += PAGE) {
-    const path = `/api/batches?limit=${PAGE}&offset=${offset}`
+  let path = `/api/batches?limit=${PAGE}&offset=0`
+  for (let pages = 0; pages <= MAX_BATCHES / PAGE; pages++) {
     const page = await getJson(primary, path)
     if (!isRecord(page) || !Array.isArray(page.data)) throw new TransferRefused(`GET ${path}: the answer has no list of batches`)
     const total = page.total
@@ -167,7 +170,15 @@ export const listBatches = async (primary: Primary): Promise<PrimaryBatch[]> => 
     }
     if (page.data.length > PAGE) throw new TransferRefused(`GET ${path}: ${page.data.length} batches on a page of ${PAGE}`)
     all.push(...(page.data as PrimaryBatch[]))
-    if (page.data.length < PAGE || all.length >= total) return all
+    const next = isRecord(page.links) ? page.links.next : undefined
+    if (page.data.length < PAGE || all.length >= total || next === null) return all
+    if (next === undefined) {
+      path = `/api/batches?limit=${PAGE}&offset=${all.length}`
+    } else if (typeof next === "string" && next.startsWith("/api/batches?") && next.length <= 2_048) {
+      path = next
+    } else {
+      throw new TransferRefused(`GET ${path}: its next link ${JSON.stringify(next).slice(0, 200)} is not a page of /api/batches`)
+    }
   }
   throw new TransferRefused(`GET /api/batches: more than ${MAX_BATCHES} batches`)
 }

@@ -210,6 +210,38 @@ describe("./fds follow against a hostile primary", () => {
     expect(repeated.settled).toBe("refused")
     expect((repeated as Json).error).toMatch(/twice/)
     expect(current()).toBe(null)
+    // a next link that leaves /api/batches is not followed
+    for (const next of ["/api/batches/../../etc/passwd", "http://elsewhere.example/api/batches?offset=500", 42]) {
+      hostile.reset()
+      hostile.behaviour.list = () => ({ data: page500, total: 1000, links: { next } })
+      const away = await within(5_000, poll())
+      expect(away.settled, String(next)).toBe("refused")
+      expect((away as Json).error).toContain("is not a page of /api/batches")
+      expect(hostile.seen.filter((u) => !u.startsWith("/api/batches?limit=500&offset=0"))).toEqual([])
+    }
+  }, 30_000)
+
+  it("2b. the list is paged by the primary's next link (it names the batch of the first page), an older primary's by offset", async () => {
+    freshReplica()
+    const ids = Array.from({ length: 501 }, (_, i) => `2026-11-17-${i.toString(16).padStart(16, "0")}`)
+    hostile.reset()
+    hostile.behaviour.list = (offset) => ({
+      data: ids.slice(offset, offset + 500).map((id, i) => listed(id, { current: offset + i === 0 })),
+      total: 501,
+      links: { next: offset === 0 ? "/api/batches?limit=500&offset=500&batch=2026-11-17-0000000000000000" : null },
+    })
+    await within(5_000, poll())
+    expect(hostile.seen.filter((u) => u.startsWith("/api/batches?"))).toEqual([
+      "/api/batches?limit=500&offset=0",
+      "/api/batches?limit=500&offset=500&batch=2026-11-17-0000000000000000",
+    ])
+    hostile.reset()
+    hostile.behaviour.list = (offset) => ({
+      data: ids.slice(offset, offset + 500).map((id, i) => listed(id, { current: offset + i === 0 })),
+      total: 501,
+    })
+    await within(5_000, poll())
+    expect(hostile.seen.filter((u) => u.startsWith("/api/batches?"))).toEqual(["/api/batches?limit=500&offset=0", "/api/batches?limit=500&offset=500"])
   }, 30_000)
 
   it("3. a body without end, a body larger than announced or allowed, a primary that trickles or hangs: cut in bounded bytes and time", async () => {
