@@ -88,7 +88,7 @@ Each client address may also send 10 requests per second, bursts up to 20.</li>
 <li>503 (<code>snapshot_unavailable</code>, <code>snapshot_changed</code>, <code>key_check_unavailable</code>, …) carries
 <code>Retry-After</code>: wait that long, then retry. Retry 500, 502 and 504 too, with exponential backoff and jitter.</li>
 <li>Do not retry 401, 403, 404 or 422: the same request fails the same way.</li>
-<li>Every error is an <a href="https://www.rfc-editor.org/rfc/rfc9457">RFC 9457</a> problem document, sent as
+<li>Every error is an RFC 9457 problem document, sent as
 <code>application/problem+json</code>: <code>type</code> (this page's entry for the code, below), <code>title</code> (fixed per code),
 <code>status</code>, <code>detail</code> and <code>instance</code> (the answer's <code>X-Request-Id</code> as <code>urn:fds:request:&lt;id&gt;</code>),
 plus <code>error</code> (the code), <code>message</code> (= <code>detail</code>), <code>parameter</code> and <code>issues</code> (422),
