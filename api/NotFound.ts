@@ -1,5 +1,6 @@
 /**
- * Unknown paths answer 404 in the one JSON error shape instead of an empty body (405 with `Allow`
+ * Unknown paths answer 404 in the one error shape (made an RFC 9457 problem document on its way
+ * out, api/http/ServerErrors.ts) instead of an empty body (405 with `Allow`
  * when only the method is wrong): a catch-all route for requests no route matches, and a global
  * middleware for the requests the router cannot match at all (an invalid percent-encoding in the
  * path: 400; a path parameter longer than the router's limit: 404), which effect answers with an
@@ -115,14 +116,14 @@ const answerUnreadable = (cause: Cause.Cause<unknown>): Effect.Effect<HttpServer
   return Effect.failCause(cause)
 }
 
-/** effect's plain-text 415 for a body of a type the route does not take, in the JSON error shape. */
+/** effect's plain-text 415 for a body of a type the route does not take, in the error shape. */
 const jsonUnsupported = (response: HttpServerResponse.HttpServerResponse): HttpServerResponse.HttpServerResponse =>
   response.status === 415 && response.body._tag === "Uint8Array" && response.body.contentType.startsWith("text/plain")
     ? jsonError(415, "unsupported_media_type", new TextDecoder().decode(response.body.body))
     : response
 
 /**
- * What effect answers with an empty or plain-text body, in the JSON error shape: the router's own
+ * What effect answers with an empty or plain-text body, in the error shape: the router's own
  * "no route" (a request it could not match at all), a body over the limit (413) or unreadable
  * (400), and a body of a type the route does not take (415).
  */

@@ -1,5 +1,6 @@
 /**
- * Every error the API answers, all in the one JSON error shape (schemas/ApiError.ts). Each class is
+ * Every error the API answers, all in the one error shape, an RFC 9457 problem document
+ * (schemas/ApiError.ts, schemas/Problem.ts: each code is in the catalogue /docs lists). Each class is
  * what handlers fail with; its `Response` encodes it to that body plus the headers the spec
  * requires (WWW-Authenticate on 401, Retry-After on 429 and 503, the quota headers on a quota 429),
  * so OpenAPI lists them.

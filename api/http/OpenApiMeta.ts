@@ -7,6 +7,8 @@
  *     X-Request-Id and Batch-Id headers and the 304 answer to If-None-Match (not listed as a
  *     parameter: it is a standard conditional header, and the parameter lists are the spec's);
  *     the Link header on the 200 of each paged list (a body with `links`, schemas/Paging.ts).
+ *   - `instance` of every error body, required: api/http/ServerErrors.ts adds it to each error
+ *     answer on its way out (the schemas' own encoding, which knows no request id, leaves it out).
  */
 import { isCacheableDataRequest } from "./Caching.ts"
 
@@ -85,6 +87,12 @@ export const documentHttp = (spec: Record<string, any>): Record<string, any> => 
   spec.tags = (spec.tags ?? []).map((tag: { name: string }) => ({ ...tag, name: TAG_RENAMES[tag.name] ?? tag.name }))
   spec.components ??= {}
   spec.components.headers = { ...spec.components.headers, ...HTTP_HEADERS }
+  for (const schema of Object.values(spec.components.schemas ?? {})) {
+    // biome-ignore lint/suspicious/noExplicitAny: see above
+    const s = schema as Record<string, any>
+    if (s.properties?.instance === undefined || s.properties?.detail === undefined || !Array.isArray(s.required)) continue
+    if (!s.required.includes("instance")) s.required.splice(s.required.indexOf("detail") + 1, 0, "instance")
+  }
   const ref = (name: string) => ({ $ref: `#/components/headers/${name}` })
   for (const [path, item] of Object.entries(spec.paths ?? {})) {
     // biome-ignore lint/suspicious/noExplicitAny: see above

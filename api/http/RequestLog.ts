@@ -13,6 +13,7 @@ import { randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
 import { parseKey } from "../../accounts/ApiKey.ts"
+import { PROBLEM_CONTENT_TYPE, problemOf } from "../../schemas/Problem.ts"
 import { type ConnectionLimits, guardConnections, timeoutOptions } from "../ratelimit/ConnectionGuard.ts"
 import { isAccountPath } from "../web/Cors.ts"
 import { recent, requestUrl } from "./Recent.ts"
@@ -194,13 +195,9 @@ export const loggedServer = (sink?: AccessLogSink, limits?: ConnectionLimits, ob
         response.end(JSON.stringify({ status: "alive" }))
         return
       }
-      const body = JSON.stringify({
-        error: "starting",
-        status: 503,
-        message: "the server is starting; retry in a second",
-        request_id: request.headers[REQUEST_ID_HEADER],
-      })
-      response.writeHead(503, { "content-type": "application/json", "retry-after": "1", "content-length": Buffer.byteLength(body) })
+      const id = String(request.headers[REQUEST_ID_HEADER])
+      const body = JSON.stringify(problemOf({ error: "starting", status: 503, message: "the server is starting; retry in a second", request_id: id }, id))
+      response.writeHead(503, { "content-type": PROBLEM_CONTENT_TYPE, "retry-after": "1", "content-length": Buffer.byteLength(body) })
       response.end(body)
     })
   }
@@ -218,8 +215,8 @@ export const loggedServer = (sink?: AccessLogSink, limits?: ConnectionLimits, ob
 
 /**
  * A request Node cannot parse (headers over its 16 KiB limit, malformed HTTP, a request that
- * took too long to arrive) never reaches the application: answered here in the one JSON error
- * shape, with the status Node would send (431, 408 or 400), and the connection closed. A socket
+ * took too long to arrive) never reaches the application: answered here in the one error shape
+ * (an RFC 9457 problem document, schemas/Problem.ts, with an X-Request-Id of its own), with the status Node would send (431, 408 or 400), and the connection closed. A socket
  * that already sent part of an answer, or cannot be written, is closed as Node would.
  */
 const answerClientError = (error: Error & { readonly code?: string }, socket: Duplex): void => {
@@ -233,10 +230,12 @@ const answerClientError = (error: Error & { readonly code?: string }, socket: Du
       : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
         ? [408, "Request Timeout", "request_timeout", "the request did not arrive in time"]
         : [400, "Bad Request", "bad_request", "the request is malformed HTTP"]
-  const body = JSON.stringify({ error: code, status, message })
+  // the request never reached the listener that gives ids: this answer gets one of its own
+  const id = randomUUID()
+  const body = JSON.stringify(problemOf({ error: code, status, message }, id))
   // written, then closed both ways as Node does (`end` alone leaves a half-open socket to a client that keeps its side open)
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nX-Request-Id: ${id}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     () => socket.destroy(),
   )
 }

@@ -19,8 +19,13 @@ const required = new Map(TOOLS.map((t) => [t.name, requiredOf(t)]))
 /** The API's 503 when nothing is published (noSnapshot in api/snapshot/Pinned.ts says the same). */
 const NOTHING_PUBLISHED = { error: "snapshot_unavailable", status: 503, message: "no published batch is available yet; retry later" }
 
-/** A tool error: the message as text, the API's error body (and whether a retry can succeed) as structured content. */
-const toolError = (body: Record<string, unknown>, retryAfter: number | null, batchId: string | null): CallToolResult => {
+/**
+ * A tool error: the message as text, the API's error body (and whether a retry can succeed) as
+ * structured content. The members RFC 9457 added to the routes' error bodies (`type`, `title`,
+ * `detail`, `instance`) are HTTP's: a tool error keeps the members it always had (ToolErrorBody).
+ */
+const toolError = (answer: Record<string, unknown>, retryAfter: number | null, batchId: string | null): CallToolResult => {
+  const { type: _type, title: _title, detail: _detail, instance: _instance, ...body } = answer
   const retryable = body.status === 503
   const message = String(body.message ?? body.error ?? "the call failed")
   return {

@@ -93,7 +93,8 @@ export const inputJsonSchema = (tool: Tool): Record<string, unknown> => {
 export const requiredOf = (tool: Tool): ReadonlyArray<string> => (inputJsonSchema(tool).required as ReadonlyArray<string> | undefined) ?? []
 
 /**
- * A tool error's structured content: the API's one JSON error shape (schemas/ApiError.ts), whether
+ * A tool error's structured content: the API's error shape without its RFC 9457 members (`type`,
+ * `title`, `detail`, `instance`: HTTP's; schemas/ApiError.ts), whether
  * a retry can succeed (and when), and the batch the call read (null when it read none).
  */
 export const ToolErrorBody = Schema.Struct({

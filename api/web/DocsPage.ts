@@ -1,9 +1,12 @@
 /**
  * The /docs page: the client guidance of README.md and docs/clients.md as plain HTML (readable
- * without JavaScript), then Swagger UI on /openapi.json. The page has no inline script or style:
+ * without JavaScript), with the catalogue of error codes (schemas/Problem.ts) each under the
+ * anchor its problem documents' `type` names, then Swagger UI on /openapi.json. The page has no inline script or style:
  * its stylesheet and the Swagger UI initializer are files served next to it, so the page's CSP can
  * say `script-src 'self'`.
  */
+import { PROBLEM_KINDS, problemAnchor } from "../../schemas/Problem.ts"
+import { escapeHtml } from "./Html.ts"
 
 /** Where the page finds its files (relative to /docs, with their version query). */
 export interface DocsAssetUrls {
@@ -35,7 +38,23 @@ body { margin: 0; color: #1a1a1a; background: #fafafa; }
 .guidance ul { margin: .25rem 0; padding-left: 1.25rem; }
 .guidance code { font-size: .92em; background: #eef0f3; padding: 0 .2em; border-radius: 3px; }
 .guidance a { color: #1d4ed8; }
+.guidance dt { margin-top: .5rem; font-weight: 600; }
+.guidance dd { margin: 0 0 0 1.25rem; }
 #swagger-ui { max-width: 1460px; margin: 0 auto; }
+`
+
+const code = (text: string): string => escapeHtml(text).replace(/`([^`]+)`/g, "<code>$1</code>")
+
+/** The error codes, each under its anchor: the `type` of its problem documents points here. */
+const ERROR_TYPES = `<h2 id="error-types">Error types</h2>
+<dl class="error-types">
+${Object.entries(PROBLEM_KINDS)
+  .map(
+    ([error, kind]) =>
+      `<dt id="${problemAnchor(error)}"><code>${error}</code> · ${kind.status} · ${escapeHtml(kind.title)}</dt>\n<dd>${code(kind.about)}</dd>`,
+  )
+  .join("\n")}
+</dl>
 `
 
 const GUIDANCE = `<section class="guidance" aria-labelledby="guidance-title">
@@ -68,8 +87,12 @@ Each client address may also send 10 requests per second, bursts up to 20.</li>
 <li>429 <code>quota_exceeded</code> (<code>X-RateLimit-Remaining: 0</code>): do not retry before <code>X-RateLimit-Reset</code>.</li>
 <li>503 (<code>snapshot_unavailable</code>, <code>snapshot_changed</code>, <code>key_check_unavailable</code>, …) carries
 <code>Retry-After</code>: wait that long, then retry. Retry 500, 502 and 504 too, with exponential backoff and jitter.</li>
-<li>Do not retry 401, 403, 404 or 422: the same request fails the same way. Every error has one JSON shape:
-<code>{ "error", "status", "message" }</code> (plus <code>parameter</code> and <code>issues</code> on 422).</li>
+<li>Do not retry 401, 403, 404 or 422: the same request fails the same way.</li>
+<li>Every error is an RFC 9457 problem document, sent as
+<code>application/problem+json</code>: <code>type</code> (this page's entry for the code, below), <code>title</code> (fixed per code),
+<code>status</code>, <code>detail</code> and <code>instance</code> (the answer's <code>X-Request-Id</code> as <code>urn:fds:request:&lt;id&gt;</code>),
+plus <code>error</code> (the code), <code>message</code> (= <code>detail</code>), <code>parameter</code> and <code>issues</code> (422),
+<code>request_id</code> (5xx). <code>/health</code> and <code>/readyz</code> answer 503 with their status document instead.</li>
 </ul>
 
 <h2>Caching</h2>
@@ -97,6 +120,7 @@ registry); follow <code>links.next</code> until it is null to sync a copy.</li>
 one request of quota), <code>/api/batches/{batch_id}/days.csv.gz</code> (every daily value), <code>/days?format=csv</code>.</li>
 </ul>
 
+${ERROR_TYPES}
 <p>To call the routes from this page, choose <strong>Authorize</strong> and enter your key: it stays in this tab
 and is sent in <code>X-Api-Key</code> by <strong>Try it out</strong>.</p>
 <noscript><p>The interactive reference needs JavaScript; <a href="openapi.json"><code>/openapi.json</code></a> holds the same content.</p></noscript>

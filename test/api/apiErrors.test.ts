@@ -1,6 +1,6 @@
 /**
  * The API's errors (schemas/ApiErrors.ts, made by schemas/ApiError.ts): each encodes to its one
- * JSON body and headers, a client decodes that answer back into the same class, and /openapi.json
+ * body (an RFC 9457 problem document but for `instance`, which the server adds) and headers, a client decodes that answer back into the same class, and /openapi.json
  * names each body once by its public component name.
  */
 import { Schema } from "effect"
@@ -14,60 +14,60 @@ const CASES: ReadonlyArray<readonly [string, Schema.Codec<unknown, unknown>, obj
     "Unauthorized",
     E.UnauthorizedResponse,
     new E.Unauthorized({ message: "no key" }),
-    { error: "unauthorized", status: 401, message: "no key" },
+    { type: "/docs#error-unauthorized", title: "API key missing, invalid or revoked", status: 401, detail: "no key", error: "unauthorized", message: "no key" },
     { "www-authenticate": 'Bearer realm="fds"' },
   ],
   [
     "BadRequest",
     E.BadRequestResponse,
     new E.BadRequest({ message: "not YYYY-MM", parameter: "month" }),
-    { error: "bad_request", status: 400, message: "not YYYY-MM", parameter: "month" },
+    { type: "/docs#error-bad_request", title: "Bad request", status: 400, detail: "not YYYY-MM", error: "bad_request", message: "not YYYY-MM", parameter: "month" },
     {},
   ],
-  ["NotFound", E.NotFoundResponse, new E.NotFound({ message: "no such fund" }), { error: "not_found", status: 404, message: "no such fund" }, {}],
+  ["NotFound", E.NotFoundResponse, new E.NotFound({ message: "no such fund" }), { type: "/docs#error-not_found", title: "Not found", status: 404, detail: "no such fund", error: "not_found", message: "no such fund" }, {}],
   [
     "NotFound with its parameter",
     E.NotFoundResponse,
     new E.NotFound({ message: "no such fund", parameter: "run" }),
-    { error: "not_found", status: 404, message: "no such fund", parameter: "run" },
+    { type: "/docs#error-not_found", title: "Not found", status: 404, detail: "no such fund", error: "not_found", message: "no such fund", parameter: "run" },
     {},
   ],
   [
     "InvalidParameter",
     E.InvalidParameterResponse,
     new E.InvalidParameter({ message: "too big", parameter: "limit", issues: [{ path: ["limit"], message: "at most 500" }] }),
-    { error: "invalid_parameter", status: 422, message: "too big", parameter: "limit", issues: [{ path: ["limit"], message: "at most 500" }] },
+    { type: "/docs#error-invalid_parameter", title: "Invalid parameter", status: 422, detail: "too big", error: "invalid_parameter", message: "too big", parameter: "limit", issues: [{ path: ["limit"], message: "at most 500" }] },
     {},
   ],
   [
     "ServiceUnavailable",
     E.ServiceUnavailableResponse,
     new E.ServiceUnavailable({ message: "nothing published", reason: "no_snapshot", retryAfter: 30 }),
-    { error: "no_snapshot", status: 503, message: "nothing published" },
+    { type: "about:blank", title: "Service Unavailable", status: 503, detail: "nothing published", error: "no_snapshot", message: "nothing published" },
     { "retry-after": "30" },
   ],
   [
     "QuotaExceeded",
     E.QuotaExceededResponse,
     new E.QuotaExceeded({ message: "spent", limit: 1000, reset: 1767236400, retryAfter: 3600 }),
-    { error: "quota_exceeded", status: 429, message: "spent" },
+    { type: "/docs#error-quota_exceeded", title: "Daily quota exhausted", status: 429, detail: "spent", error: "quota_exceeded", message: "spent" },
     { "x-ratelimit-limit": "1000", "x-ratelimit-remaining": "0", "x-ratelimit-reset": "1767236400", "retry-after": "3600" },
   ],
   [
     "RateLimited",
     E.RateLimitedResponse,
     new E.RateLimited({ message: "slow down", retryAfter: 7 }),
-    { error: "rate_limited", status: 429, message: "slow down" },
+    { type: "/docs#error-rate_limited", title: "Too many requests", status: 429, detail: "slow down", error: "rate_limited", message: "slow down" },
     { "retry-after": "7" },
   ],
   [
     "UntrustedOrigin",
     E.UntrustedOriginResponse,
     new E.UntrustedOrigin({ message: "origin" }),
-    { error: "untrusted_origin", status: 403, message: "origin" },
+    { type: "/docs#error-untrusted_origin", title: "Untrusted origin", status: 403, detail: "origin", error: "untrusted_origin", message: "origin" },
     {},
   ],
-  ["NotSignedIn", E.NotSignedInResponse, new E.NotSignedIn({ message: "no session" }), { error: "not_signed_in", status: 401, message: "no session" }, {}],
+  ["NotSignedIn", E.NotSignedInResponse, new E.NotSignedIn({ message: "no session" }), { type: "/docs#error-not_signed_in", title: "Not signed in", status: 401, detail: "no session", error: "not_signed_in", message: "no session" }, {}],
 ]
 
 /** An error's message (not enumerable) and fields. */
@@ -84,17 +84,29 @@ describe("the API's errors", () => {
 
   it("decodes a 503 body with its request_id, and a body without the parameter its class requires", () => {
     const unavailable = Schema.decodeUnknownSync(E.ServiceUnavailableResponse)({
-      body: { error: "swap_in_progress", status: 503, message: "retry", request_id: "r-1" },
+      body: {
+        type: "about:blank",
+        title: "Service Unavailable",
+        status: 503,
+        detail: "retry",
+        instance: "urn:fds:request:r-1",
+        error: "swap_in_progress",
+        message: "retry",
+        request_id: "r-1",
+      },
       headers: { "retry-after": "2" },
     })
     expect(fieldsOf(unavailable)).toStrictEqual(
       fieldsOf(new E.ServiceUnavailable({ message: "retry", reason: "swap_in_progress", retryAfter: 2 })),
     )
-    const bad = Schema.decodeUnknownSync(E.BadRequestResponse)({ body: { error: "bad_request", status: 400, message: "m" }, headers: {} })
+    const bad = Schema.decodeUnknownSync(E.BadRequestResponse)({
+      body: { type: "/docs#error-bad_request", title: "Bad request", status: 400, detail: "m", error: "bad_request", message: "m" },
+      headers: {},
+    })
     expect(fieldsOf(bad)).toStrictEqual(fieldsOf(new E.BadRequest({ message: "m", parameter: "" })))
   })
 
-  it("/openapi.json names each error body once, with request_id on the 5xx body only", () => {
+  it("/openapi.json names each error body once, an RFC 9457 problem document with request_id on the 5xx body only", () => {
     expect(E.NotFound.Response).toBe(E.NotFoundResponse)
     const schemas = OpenApi.fromApi(Api).components.schemas
     const names = Object.keys(schemas).filter((name) => name.endsWith("Error") || /Error_\d+$/.test(name))
@@ -115,10 +127,8 @@ describe("the API's errors", () => {
     )
     for (const name of names) {
       const properties = Object.keys((schemas[name] as { properties: object }).properties)
-      const expected = ["error", "status", "message", "parameter", "issues"]
-      // the download's 416 (api/batches/DownloadsErrors.ts) names no parameter
-      if (name === "RangeNotSatisfiableError") expect(properties).toEqual(["error", "status", "message"])
-      else expect(properties, name).toEqual(name === "ServiceUnavailableError" ? [...expected, "request_id"] : expected)
+      const expected = ["type", "title", "status", "detail", "instance", "error", "message", "parameter", "issues"]
+      expect(properties, name).toEqual(name === "ServiceUnavailableError" ? [...expected, "request_id"] : expected)
     }
   })
 })

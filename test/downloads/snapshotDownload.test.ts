@@ -77,7 +77,7 @@ describe("GET /api/batches/{batch_id}/snapshot", () => {
 
   const url = (batchId: string) => `${server.url}/api/batches/${batchId}/snapshot`
   const checked = (d: Download, what = "snapshot"): Download => {
-    const text = d.headers["content-type"]?.toString().startsWith("application/json") ? d.bytes.toString("utf8") : ""
+    const text = /^application\/(problem\+)?json/.test(d.headers["content-type"]?.toString() ?? "") ? d.bytes.toString("utf8") : ""
     const path = what === "snapshot" ? "/api/batches/{batch_id}/snapshot" : what
     expect(validator.problems("get", path, { status: d.status, headers: d.headers, text })).toEqual([])
     return d

@@ -62,7 +62,18 @@ describe("before the application attaches its listener", () => {
       const early = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(3000) })
       expect(early.status).toBe(503)
       expect(early.headers.get("retry-after")).toBe("1")
-      expect(await early.json()).toMatchObject({ error: "starting", status: 503, request_id: early.headers.get("x-request-id") })
+      const id = early.headers.get("x-request-id")
+      expect(early.headers.get("content-type")).toBe("application/problem+json")
+      expect(await early.json()).toEqual({
+        type: "/docs#error-starting",
+        title: "Server starting",
+        status: 503,
+        detail: "the server is starting; retry in a second",
+        instance: `urn:fds:request:${id}`,
+        error: "starting",
+        message: "the server is starting; retry in a second",
+        request_id: id,
+      })
       server.on("request", (_req, res) => res.end("ok"))
       const later = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(3000) })
       expect([later.status, await later.text()]).toEqual([200, "ok"])
@@ -76,7 +87,7 @@ describe("before the application attaches its listener", () => {
 })
 
 describe("requests Node refuses", () => {
-  it("are answered in JSON and the connection is closed, also to a client that keeps its side open", async () => {
+  it("are answered as problem documents with a request id and the connection is closed, also to a client that keeps its side open", async () => {
     const server = loggedServer(() => {})()
     server.on("request", (_req, res) => res.end("never"))
     server.listen(0, "127.0.0.1")
@@ -92,7 +103,17 @@ describe("requests Node refuses", () => {
       socket.write(`GET /x HTTP/1.1\r\nHost: x\r\nX-Big: ${"y".repeat(20_000)}\r\n\r\n`)
       await once(socket, "end")
       expect(got).toMatch(/^HTTP\/1\.1 431 /)
-      expect(JSON.parse(got.slice(got.indexOf("\r\n\r\n") + 4))).toMatchObject({ error: "headers_too_large", status: 431 })
+      const id = /\r\nX-Request-Id: ([0-9a-f-]{36})\r\n/.exec(got)?.[1]
+      expect(got).toContain("\r\nContent-Type: application/problem+json\r\n")
+      expect(JSON.parse(got.slice(got.indexOf("\r\n\r\n") + 4))).toEqual({
+        type: "/docs#error-headers_too_large",
+        title: "Request headers too large",
+        status: 431,
+        detail: "the request line and headers exceed 16 KiB",
+        instance: `urn:fds:request:${id}`,
+        error: "headers_too_large",
+        message: "the request line and headers exceed 16 KiB",
+      })
       // the server closed its side entirely: no connection left although the client's side is open
       const left = () => new Promise<number>((resolve) => server.getConnections((_e, n) => resolve(n)))
       const end = Date.now() + 2000

@@ -3,17 +3,18 @@
  * quota headers), Cache-Control/Vary only on data routes, gzip and brotli round trips, the
  * request id and the JSON access log (key lookup token only; no key, no headers).
  */
+
+import { connect } from "node:net"
 import { brotliDecompressSync, gunzipSync } from "node:zlib"
 import { Context, Effect, Exit, Layer, Scope } from "effect"
 import { HttpServer } from "effect/http"
-import { connect } from "node:net"
 import { request } from "undici"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { isCacheableDataRequest, secondsUntilNextBatch } from "../../api/http/Caching.ts"
-import { PAGE_ROUTES } from "../../api/NotFound.ts"
 import type { AccessLogLine } from "../../api/http/RequestLog.ts"
+import { PAGE_ROUTES } from "../../api/NotFound.ts"
 import { ServerLive } from "../../api/Server.ts"
-import { type CreatedKey, createKey, waitFor } from "../support/server.ts"
+import { type CreatedKey, createKey, expectErrorShape, waitFor } from "../support/server.ts"
 import { makeFixtureA, publishFixtureB, testCrc32 } from "../support/snapshotFixture.ts"
 
 interface Raw {
@@ -366,21 +367,30 @@ describe("HTTP caching, compression, request id and access log", () => {
     expect(lines.find((l) => l.request_id === "head-1")).toMatchObject({ method: "HEAD", status: 200 })
   })
 
-  it("answers what the router or Node cannot take in the JSON error shape: bad percent-encoding, oversized or malformed requests", async () => {
+  it("answers what the router or Node cannot take as problem documents: bad percent-encoding, oversized or malformed requests", async () => {
     const exchange = rawExchange
     const parse = (text: string) => {
       const split = text.indexOf("\r\n\r\n")
-      return { head: text.slice(0, split).toLowerCase(), body: JSON.parse(text.slice(split + 4)) as { error: string; status: number } }
+      const head = text.slice(0, split).toLowerCase()
+      const headers = Object.fromEntries(
+        head
+          .split("\r\n")
+          .slice(1)
+          .map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 1).trim()]),
+      )
+      return { head, headers, body: JSON.parse(text.slice(split + 4)) as { error: string; status: number } }
     }
     const badEncoding = await withKey("/api/real_assets/%ZZ/days")
     expect(badEncoding.status).toBe(400)
-    expect(JSON.parse(badEncoding.bytes.toString())).toMatchObject({ error: "bad_request", status: 400 })
-    expect(h(badEncoding, "content-type")).toBe("application/json")
+    expect(JSON.parse(badEncoding.bytes.toString())).toMatchObject({ type: "/docs#error-bad_request", error: "bad_request", status: 400 })
+    expect(h(badEncoding, "content-type")).toBe("application/problem+json")
+    expect(JSON.parse(badEncoding.bytes.toString()).instance).toBe(`urn:fds:request:${h(badEncoding, "x-request-id")}`)
 
+    // Node's own refusals get a request id of their own, named by `instance`
     const long = parse(await exchange(`GET /api/asset_providers?q=${"x".repeat(20_000)} HTTP/1.1\r\nHost: x\r\nX-Api-Key: ${key.key}\r\n\r\n`))
     expect(long.head).toMatch(/^http\/1\.1 431 /)
-    expect(long.head).toContain("content-type: application/json")
-    expect(long.body).toMatchObject({ error: "headers_too_large", status: 431 })
+    expect(long.body).toMatchObject({ type: "/docs#error-headers_too_large", title: "Request headers too large", error: "headers_too_large", status: 431 })
+    expectErrorShape(long.body, 431, long)
 
     // bodies effect would answer with an empty 413 or a plain-text 415
     const post = async (body: string, contentType: string) => {
@@ -388,12 +398,21 @@ describe("HTTP caching, compression, request id and access log", () => {
       return { status: res.statusCode, type: res.headers["content-type"], body: (await res.body.json()) as { error: string } }
     }
     const huge = JSON.stringify({ email: "a@example.cl", return_url: `/${"x".repeat(20_000)}` })
-    expect(await post(huge, "application/json")).toMatchObject({ status: 413, type: "application/json", body: { error: "payload_too_large" } })
-    expect(await post("{}", "text/plain")).toMatchObject({ status: 415, type: "application/json", body: { error: "unsupported_media_type" } })
+    expect(await post(huge, "application/json")).toMatchObject({
+      status: 413,
+      type: "application/problem+json",
+      body: { type: "/docs#error-payload_too_large", error: "payload_too_large", status: 413 },
+    })
+    expect(await post("{}", "text/plain")).toMatchObject({
+      status: 415,
+      type: "application/problem+json",
+      body: { type: "/docs#error-unsupported_media_type", error: "unsupported_media_type", status: 415 },
+    })
 
     const garbage = parse(await exchange("NOT HTTP AT ALL\r\n\r\n"))
     expect(garbage.head).toMatch(/^http\/1\.1 400 /)
-    expect(garbage.body).toMatchObject({ error: "bad_request", status: 400 })
+    expect(garbage.body).toMatchObject({ type: "/docs#error-bad_request", error: "bad_request", status: 400 })
+    expectErrorShape(garbage.body, 400, garbage)
   })
 
   it("changes the ETag when another batch is published, so the old one no longer gives 304", async () => {

@@ -110,7 +110,7 @@ describe("the OpenAPI contract", () => {
       const errors = [...(op.security === "apiKey" ? KEYED_ERRORS : []), ...(op.errors ?? [])]
       for (const status of errors) {
         expect(responses[status], `error ${status}`).toBeDefined()
-        expect(responses[status].content?.["application/json"]?.schema, `schema of error ${status}`).toBeDefined()
+        expect(responses[status].content?.["application/problem+json"]?.schema, `problem schema of error ${status}`).toBeDefined()
       }
       // security
       if (op.security === "apiKey") {

@@ -5,7 +5,9 @@
  * pipeline (FI/ETF part included, social login against a real OpenID provider, every return basis
  * enabled) and a batch whose FI/ETF part is unavailable (social login not configured, the adjusted
  * return bases off). Each answer's status must be one the operation declares and its body must fit
- * that response's schema in the served document, checked with ajv (draft 2020-12, formats on).
+ * that response's schema in the served document, checked with ajv (draft 2020-12, formats on), and
+ * each 4xx/5xx must be an RFC 9457 problem document (test/support/problemDocument.ts) whose `type`
+ * names an entry /docs has, with one title per error code.
  *
  * The values are written here by parameter, not read from the document's parameter schemas; the
  * ids come from the batch's own listings. Which statuses are expected is not judged here (the
@@ -28,6 +30,7 @@ import { type OidcProvider, signInAtProvider, startOidcProvider } from "../accou
 import { INSTRUMENTS, SERIES } from "../fi/fiData.ts"
 import { makeFiFixture } from "../fi/fiFixture.ts"
 import { type ContractValidator, contractValidator } from "../support/openApiValidator.ts"
+import { errorAnchorsOf, type ProblemSeen, problemDocumentIssues, titlesNotFixed } from "../support/problemDocument.ts"
 import { createKey, type RunningServer, startServer } from "../support/server.ts"
 import { makeFixtureA } from "../support/snapshotFixture.ts"
 import { ALL_OPERATIONS } from "./specOperations.ts"
@@ -64,6 +67,8 @@ interface Outcome {
   /** The Batch-Id header, and the JSON body's meta.batch_id (undefined when it has no meta, null when its meta has none). */
   readonly batchId: string | undefined
   readonly metaBatchId: unknown
+  /** A 4xx/5xx: the answer, for the problem document check. */
+  readonly error?: Reply
 }
 
 /** An answer checked against the document, with the batch it names. */
@@ -85,7 +90,29 @@ const outcomeOf = (validator: ContractValidator, c: Call, url: string, reply: Re
     problems: validator.problems(c.method, c.path, reply),
     batchId: headerOf(reply, "batch-id"),
     metaBatchId,
+    ...(reply.status >= 400 ? { error: reply } : {}),
   }
+}
+
+/**
+ * The 4xx/5xx answers that are not RFC 9457 problem documents (with what is wrong), the codes
+ * answered with more than one title, and how many were checked. The probes' 503, their status
+ * document (`status` is the service's state there), is not a problem document by design.
+ */
+const problemCheck = (outcomes: ReadonlyArray<Outcome>, anchors: ReadonlySet<string>) => {
+  const wrong: string[] = []
+  const seen: ProblemSeen[] = []
+  let checked = 0
+  for (const o of outcomes) {
+    if (o.error === undefined) continue
+    const probeDocument = ["/health", "/readyz"].includes(o.call.path) && o.status === 503 && !o.error.text.includes('"error"')
+    if (probeDocument) continue
+    checked++
+    const { issues, seen: one } = problemDocumentIssues(o.error, anchors)
+    if (one !== undefined) seen.push(one)
+    if (issues.length > 0) wrong.push(`${o.call.method.toUpperCase()} ${o.url} → ${o.status}: ${issues.join("; ")}`)
+  }
+  return { wrong, titles: titlesNotFixed(seen), checked, codes: new Set(seen.map((s) => s.error)) }
 }
 
 const operationOf = (c: Pick<Call, "method" | "path">): string => `${c.method.toUpperCase()} ${c.path}`
@@ -873,10 +900,12 @@ describe.each([
   /** The batch served (CURRENT's file name), and the one /returns names (batch_id): the same. */
   let current = ""
   let returnsBatch = ""
+  let anchors: ReadonlySet<string> = new Set()
 
   beforeAll(async () => {
     served = await serve()
     doc = JSON.parse((await send(`${served.url}/openapi.json`, { method: "get", path: "/openapi.json" })).text)
+    anchors = errorAnchorsOf((await send(`${served.url}/docs`, { method: "get", path: "/docs" })).text)
     const validator = contractValidator(doc)
     const key = (await createKey(served.dataDir, { email: "sweep@example.cl", tier: "internal" })).key
     const spent = (await createKey(served.dataDir, { email: "spent@example.cl", dailyQuota: 1 })).key
@@ -971,6 +1000,16 @@ describe.each([
     expect(outcomes.filter((o) => o.status === 200 && o.batchId === current).length).toBeGreaterThan(100)
   })
 
+  it("every 4xx/5xx answer is an RFC 9457 problem document whose type is its code's entry on /docs, with one title per code", () => {
+    const { wrong, titles, checked, codes } = problemCheck(outcomes, anchors)
+    expect(wrong.slice(0, 20), `${wrong.length} of ${checked} error answers are not problem documents`).toEqual([])
+    expect(titles, "codes answered with more than one title").toEqual({})
+    // the sweep's errors: keys refused and spent, ids unknown, values invalid, batches gone, FI/ETF data missing
+    expect([...codes].sort()).toEqual(
+      expect.arrayContaining(["invalid_parameter", "not_found", "quota_exceeded", "unauthorized", ...(fiPart ? ["batch_not_retained"] : ["fi_unavailable"])]),
+    )
+  })
+
   it.each(ALL_OPERATIONS.map(operationOf))("%s: every answer has a declared status and fits its schema", (op) => {
     const mine = outcomes.filter((o) => operationOf(o.call) === op)
     expect(mine.length).toBeGreaterThan(0)
@@ -987,6 +1026,7 @@ describe("every answer of the per-IP limit fits /openapi.json", () => {
   let validator: ContractValidator
   let outcomes: Outcome[] = []
   let health: Reply
+  let anchors: ReadonlySet<string> = new Set()
   beforeAll(async () => {
     // a bucket of two requests (the document and /health), refilled once a second: the sweep's calls are over the limit
     server = await startServer({ dataDir: fx.dataDir, rateLimit: { perSecond: 1, burst: 2 } })
@@ -994,6 +1034,9 @@ describe("every answer of the per-IP limit fits /openapi.json", () => {
     health = await send(`${server.url}/health`, { method: "get", path: "/health" })
     validator = contractValidator(doc)
     outcomes = (await sweep(server.url, validator, oneCallEach(), 1)).outcomes
+    // after the sweep, once the bucket has a token again
+    await new Promise((r) => setTimeout(r, 1100))
+    anchors = errorAnchorsOf((await send(`${server.url}/docs`, { method: "get", path: "/docs" })).text)
   })
   afterAll(async () => {
     await server?.close()
@@ -1007,6 +1050,13 @@ describe("every answer of the per-IP limit fits /openapi.json", () => {
     expect(outcomes.filter((o) => o.status === 429).length).toBeGreaterThan(ALL_OPERATIONS.length - probes.size - 3)
     const wrong = outcomes.filter((o) => o.problems.length > 0).map((o) => `${operationOf(o.call)} → ${o.status}: ${o.problems.join("; ")}`)
     expect(wrong).toEqual([])
+  })
+
+  it("each 429 is an RFC 9457 problem document of type /docs#error-rate_limited", () => {
+    expect(anchors.has("error-rate_limited")).toBe(true)
+    const { wrong, codes } = problemCheck(outcomes, anchors)
+    expect(wrong).toEqual([])
+    expect([...codes]).toEqual(["rate_limited"])
   })
 
   it("the checker finds an undeclared status, field, type or content type, and a body where none is declared", () => {

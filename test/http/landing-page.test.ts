@@ -95,12 +95,12 @@ describe("/: the landing page", () => {
     expectErrorShape(body, 405)
   })
 
-  it("leaves every other unknown path the JSON 404", async () => {
+  it("leaves every other unknown path the 404 problem document", async () => {
     for (const path of ["/index.html", "/home", "/nowhere", "/api", "/api/", "/api/nowhere", "/docs/nowhere", "/%2f"]) {
       const res = await get(`${server.url}${path}`)
       expect(res.status, path).toBe(404)
-      expect(header(res, "content-type"), path).toMatch(/^application\/json/)
-      expectErrorShape(res.body, 404)
+      expect(header(res, "content-type"), path).toBe("application/problem+json")
+      expectErrorShape(res.body, 404, res)
       expect(res.body, path).toMatchObject({ error: "not_found" })
     }
   })

@@ -1,7 +1,7 @@
 /**
  * Failures on our side, over real HTTP against the real server on fixture A, with real faults:
  * a route that dies (the snapshot file it renders from replaced by something SQLite cannot open)
- * answers 500 in the one JSON error shape with its request id, and the error log has a line with
+ * answers 500 in the one error shape (an RFC 9457 problem document) with its request id, and the error log has a line with
  * the cause; a route's 503 (the accounts store lost a table) carries the request id too, in the
  * shape the contract declares for it. Both used
  * to come with an empty body (the 500 also without a content type) and no log line.
@@ -37,7 +37,7 @@ describe("5xx answers", () => {
     rmSync(`${opened}.moved`, { recursive: true, force: true })
   })
 
-  it("a route that dies answers 500 in JSON with its request id, and the error log has the cause", async () => {
+  it("a route that dies answers 500 as a problem document with its request id, and the error log has the cause", async () => {
     // The market summary renders on another thread, which opens the snapshot file by its path on its
     // first task: that path is now a folder. The data folder moved away whole (the server's open files
     // and its watch go with it, so the store sees no change of the served file and does not re-check
@@ -47,10 +47,17 @@ describe("5xx answers", () => {
 
     const res = await get(`${server.url}/api/market-summary`, { "x-api-key": key.key })
     expect(res.status).toBe(500)
-    expect(header(res, "content-type")).toMatch(/^application\/json/)
-    expectErrorShape(res.body, 500)
+    expect(header(res, "content-type")).toBe("application/problem+json")
+    expectErrorShape(res.body, 500, res)
     const id = header(res, "x-request-id")!
-    expect(res.body).toMatchObject({ error: "internal_error", status: 500, request_id: id })
+    expect(res.body).toMatchObject({
+      type: "/docs#error-internal_error",
+      title: "Internal error",
+      instance: `urn:fds:request:${id}`,
+      error: "internal_error",
+      status: 500,
+      request_id: id,
+    })
 
     // a sane id the client sent is the one quoted
     const traced = await get(`${server.url}/api/market-summary`, { "x-api-key": key.key, "x-request-id": "trace-500.a_1" })
@@ -70,7 +77,7 @@ describe("5xx answers", () => {
   it("a route's 503 (the key store cannot answer) carries the request id in its body, as the contract declares", async () => {
     const doc = (await get(`${server.url}/openapi.json`)).body as { paths: Record<string, { get: { responses: Record<string, unknown> } }> }
     const declared = (doc.paths["/api/asset_providers"]!.get.responses["503"] as { content: Record<string, { schema: unknown }> })
-      .content["application/json"]!.schema
+      .content["application/problem+json"]!.schema
     const db = new Database(join(`${opened}.moved`, "accounts.sqlite"))
     try {
       db.exec("DROP TABLE usage")
@@ -79,9 +86,16 @@ describe("5xx answers", () => {
     }
     const res = await get(`${server.url}/api/asset_providers`, { "x-api-key": key.key, "x-request-id": "trace-503" })
     expect(res.status).toBe(503)
-    expect(header(res, "content-type")).toMatch(/^application\/json/)
-    expectErrorShape(res.body, 503)
-    expect(res.body).toMatchObject({ error: "key_check_unavailable", status: 503, request_id: "trace-503" })
+    expect(header(res, "content-type")).toBe("application/problem+json")
+    expectErrorShape(res.body, 503, res)
+    expect(res.body).toMatchObject({
+      type: "/docs#error-key_check_unavailable",
+      title: "API key cannot be checked",
+      instance: "urn:fds:request:trace-503",
+      error: "key_check_unavailable",
+      status: 503,
+      request_id: "trace-503",
+    })
     expect(header(res, "retry-after")).toBe("5")
     expect(mismatches(doc, declared, res.body)).toEqual([])
   })

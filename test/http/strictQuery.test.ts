@@ -45,10 +45,15 @@ describe("an undeclared query parameter is a 422 naming it", () => {
     const accepted =
       "q, fund_family, investor_class, currency, category, administrator, cmf_spheres_min, cmf_spheres_max, cmf_family, " +
       "cmf_investor_type, sort, order, limit, offset, batch"
+    const message = `unknown query parameter curency: GET /api/screener accepts ${accepted}`
     expect(r.body).toEqual({
-      error: "invalid_parameter",
+      type: "/docs#error-invalid_parameter",
+      title: "Invalid parameter",
       status: 422,
-      message: `unknown query parameter curency: GET /api/screener accepts ${accepted}`,
+      detail: message,
+      instance: `urn:fds:request:${header(r, "x-request-id")}`,
+      error: "invalid_parameter",
+      message,
       parameter: "curency",
       issues: [{ path: ["curency"], message: `not a parameter of this route; accepted: ${accepted}` }],
     })

@@ -57,7 +57,8 @@ export const contractValidator = (doc: Json): ContractValidator => {
     if (content[contentType] === undefined) {
       return [`status ${status}: content type ${contentType || "(none)"} is not declared (declared: ${Object.keys(content).join(", ")})`]
     }
-    if (contentType !== "application/json") return []
+    // JSON, and the JSON of errors (RFC 9457 problem documents)
+    if (contentType !== "application/json" && contentType !== "application/problem+json") return []
     let body: unknown
     try {
       body = JSON.parse(answer.text)

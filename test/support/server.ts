@@ -1,6 +1,6 @@
 /**
  * The real API server, in-process, on 127.0.0.1 with an ephemeral port; keys made through the
- * real KeyStore (or the real CLI); and the one assertion helper for the JSON error shape.
+ * real KeyStore (or the real CLI); and the one assertion helper for the error shape.
  */
 import { execFile } from "node:child_process"
 import { join } from "node:path"
@@ -142,11 +142,13 @@ export const header = (res: JsonResponse, name: string): string | undefined => {
 }
 
 /**
- * The one JSON error shape: { error: string, status: <HTTP status>, message: string,
- * parameter?: string, issues?: [{ path: [...], message: string }] }, plus on a 5xx
- * request_id?: string (the X-Request-Id it was answered with), and nothing else.
+ * The one error shape, an RFC 9457 problem document: { type: "/docs#error-<error>", title: string,
+ * status: <HTTP status>, detail: <= message>, instance: "urn:fds:request:<id>", error: string,
+ * message: string, parameter?: string, issues?: [{ path: [...], message: string }] }, plus on a 5xx
+ * request_id?: string (the X-Request-Id it was answered with), and nothing else. With the answer
+ * (`of`), also its content type and that `instance` names its X-Request-Id.
  */
-export const expectErrorShape = (body: unknown, status: number): void => {
+export const expectErrorShape = (body: unknown, status: number, of?: Pick<JsonResponse, "headers">): void => {
   expect(body, "error body is a JSON object").toBeTypeOf("object")
   expect(body).not.toBeNull()
   const b = body as Record<string, unknown>
@@ -155,7 +157,17 @@ export const expectErrorShape = (body: unknown, status: number): void => {
   expect(b.status, "status equals the HTTP status").toBe(status)
   expect(typeof b.message, "message is a string").toBe("string")
   expect((b.message as string).length).toBeGreaterThan(0)
-  const allowed = new Set(["error", "status", "message", "parameter", "issues", ...(status >= 500 ? ["request_id"] : [])])
+  expect(b.type, "type is the code's entry on /docs").toBe(`/docs#error-${b.error}`)
+  expect(typeof b.title, "title is a string").toBe("string")
+  expect((b.title as string).length).toBeGreaterThan(0)
+  expect(b.detail, "detail is the message").toBe(b.message)
+  expect(b.instance, "instance is the request id as a URN").toMatch(/^urn:fds:request:[A-Za-z0-9._-]{1,64}$/)
+  if (of !== undefined) {
+    expect(of.headers["content-type"]).toBe("application/problem+json")
+    expect(b.instance).toBe(`urn:fds:request:${of.headers["x-request-id"]}`)
+  }
+  const members = ["type", "title", "status", "detail", "instance", "error", "message", "parameter", "issues"]
+  const allowed = new Set([...members, ...(status >= 500 ? ["request_id"] : [])])
   for (const k of Object.keys(b)) expect(allowed.has(k), `unexpected field ${k} in error body`).toBe(true)
   if ("parameter" in b) expect(typeof b.parameter).toBe("string")
   if ("request_id" in b) expect(typeof b.request_id).toBe("string")
