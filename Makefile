@@ -89,10 +89,18 @@ $(SYSTEMD_ANALYZE):
 	@echo "installing Debian's systemd for systemd-analyze verify"
 	$(call apt_install,systemd,--no-install-recommends)
 
+# The bulk-load test (test/downloads/bulkLoad.test.ts) reads the CSV exports with pandas'
+# read_csv as a client would: Debian's python3-pandas, run by Debian's /usr/bin/python3; installed
+# once when missing, as root or through sudo.
+PANDAS := /usr/lib/python3/dist-packages/pandas/__init__.py
+$(PANDAS):
+	@echo "installing Debian's python3-pandas for the bulk-load test"
+	$(call apt_install,python3-pandas,--no-install-recommends)
+
 run: $(DEPS)
 	./fds demo
 
-test: $(DEPS) $(OPENAPI_TS) $(SPECTRAL) $(REDOCLY) $(MCP_INSPECTOR) $(CHROMIUM) $(POSTGRES_STAMP) $(HAPROXY) $(SYSTEMD_ANALYZE)
+test: $(DEPS) $(OPENAPI_TS) $(SPECTRAL) $(REDOCLY) $(MCP_INSPECTOR) $(CHROMIUM) $(POSTGRES_STAMP) $(HAPROXY) $(SYSTEMD_ANALYZE) $(PANDAS)
 	vitest run $(VITEST_ARGS)
 
 check: $(DEPS)

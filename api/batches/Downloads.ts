@@ -3,7 +3,9 @@
  * the request's scope (a file retention removes meanwhile still reads to its end), never loaded;
  * its SHA-256 is computed once per file (DownloadsDigest.ts). The route's key is checked without
  * counting (api/security/SecurityLive.ts): the handler counts, once per download
- * (DownloadsQuota.ts says which requests are resumes).
+ * (DownloadsQuota.ts says which requests are resumes). The CSV files (days.csv.gz, series.csv)
+ * are counted per request, like any data route; series.csv is read on the batch's lease, after the
+ * checks `?batch=` runs; days.csv.gz on a connection of its own (DownloadsDaysCsv.ts).
  */
 import { existsSync } from "node:fs"
 import type { FileHandle } from "node:fs/promises"
@@ -14,6 +16,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { KeyStore } from "../../accounts/KeyStore.ts"
 import { BatchNotRetained, NotFound, QuotaExceeded, ServiceUnavailable } from "../../schemas/ApiErrors.ts"
 import { BATCH_ID_HEADER } from "../../schemas/Batches.ts"
+import { dateToInt } from "../../schemas/Dates.ts"
 import { Api } from "../Api.ts"
 import { cameAsHead } from "../http/RequestLog.ts"
 import { CurrentKey } from "../security/Security.ts"
@@ -26,6 +29,7 @@ import { RangeNotSatisfiable } from "./DownloadsErrors.ts"
 import { type KnownBatch, lookupBatch, rebuildCommand } from "./DownloadsLookup.ts"
 import { recordDownloadStart, takeFreeResume } from "./DownloadsQuota.ts"
 import { ifRangeHolds, parseRange } from "./DownloadsRange.ts"
+import { seriesCsv } from "./DownloadsSeriesCsv.ts"
 
 /** A published batch's file never changes under its name: clients may keep it. */
 const IMMUTABLE = "private, max-age=31536000, immutable"
@@ -183,14 +187,19 @@ const exportPlace = Effect.acquireRelease(
     }),
 )
 
-const daysCsvDownload = Effect.fn(function* (batchId: string, head: boolean) {
+/**
+ * The export from `fromDate` on (every date without it). Its ETag is weak: the CSV is a function
+ * of the batch's content and `from_date`, its gzip bytes are not promised to stay the same (so no
+ * Range and no Repr-Digest; gzip's own CRC-32 checks the bytes received).
+ */
+const daysCsvDownload = Effect.fn(function* (batchId: string, fromDate: string | undefined, head: boolean) {
   const found = yield* findBatch(batchId)
+  const subset = fromDate === undefined ? "" : `-from-${fromDate}`
   const headers = {
-    // the CSV is a function of the batch's content; its gzip bytes are not promised to stay the same
-    etag: `W/"${found.contentHash}"`,
+    etag: `W/"${found.contentHash}${subset}"`,
     "cache-control": IMMUTABLE,
     vary: VARY,
-    "content-disposition": `attachment; filename="${batchId}-days.csv.gz"`,
+    "content-disposition": `attachment; filename="${batchId}-days${subset}.csv.gz"`,
     [BATCH_ID_HEADER]: batchId,
   }
   if (head) {
@@ -198,8 +207,9 @@ const daysCsvDownload = Effect.fn(function* (batchId: string, head: boolean) {
     return HttpServerResponse.empty({ status: 200, headers: { ...headers, "content-type": "application/gzip" } })
   }
   yield* exportPlace
+  const from = fromDate === undefined ? 0 : dateToInt(fromDate)
   const csv = yield* Effect.acquireRelease(
-    Effect.try({ try: () => openDaysCsv(found.path), catch: (e) => e }).pipe(
+    Effect.try({ try: () => openDaysCsv(found.path, from), catch: (e) => e }).pipe(
       // better-sqlite3 says a missing file in words
       Effect.catch((e) => (isMissing(e) || /unable to open|does not exist/i.test(String(e)) ? Effect.fail(notRetained(found)) : Effect.die(e))),
     ),
@@ -208,10 +218,64 @@ const daysCsvDownload = Effect.fn(function* (batchId: string, head: boolean) {
   return HttpServerResponse.raw(csv.body, { contentType: "application/gzip", headers })
 })
 
+export const SERIES_CSV_MEDIA_TYPE = "text/csv; charset=utf-8; header=present"
+
+/** The batch's series.csv (built once per snapshot on its lease, after the file's checks). */
+const seriesCsvOf = (batch: KnownBatch) =>
+  Effect.scoped(
+    Effect.flatMap(SnapshotStore, (store) =>
+      store.leaseBatch(batch.batchId).pipe(
+        Effect.flatMap((lease) =>
+          lease.intact() ? lease.read((r) => lease.memo("downloads:series.csv", () => seriesCsv(r))) : Effect.fail(snapshotDamaged),
+        ),
+        Effect.catchTags({
+          BatchNotRetained: () => Effect.fail(notRetained(batch)),
+          NotFound: () => Effect.fail(unknownBatch(batch.batchId)),
+        }),
+      ),
+    ),
+  )
+
+/**
+ * series.csv: a few hundred kilobytes built in memory, so its bytes are known before they are
+ * sent: Content-Length, a strong ETag and Repr-Digest (its SHA-256), one Range per request (206,
+ * 416, If-Range with the ETag). Each request counts, as on any data route.
+ */
+const seriesCsvDownload = Effect.fn(function* (batchId: string, range: string | undefined, ifRange: string | undefined, head: boolean) {
+  const found = yield* findBatch(batchId)
+  const csv = yield* seriesCsvOf(found)
+  const size = csv.bytes.length
+  const etag = `"${csv.digest.toString("hex")}"`
+  const asked = ifRangeHolds(ifRange, etag, null) ? parseRange(range, size) : ({ _tag: "Whole" } as const)
+  if (asked._tag === "Unsatisfiable") return yield* new RangeNotSatisfiable({ size })
+  const [start, end] = asked._tag === "Part" ? [asked.start, asked.end] : [0, size - 1]
+  const status = asked._tag === "Part" ? 206 : 200
+  const headers = {
+    "accept-ranges": "bytes",
+    "repr-digest": `sha-256=:${csv.digest.toString("base64")}:`,
+    etag,
+    "cache-control": IMMUTABLE,
+    vary: VARY,
+    "content-disposition": `attachment; filename="${batchId}-series.csv"`,
+    [BATCH_ID_HEADER]: batchId,
+    ...(asked._tag === "Part" ? { "content-range": `bytes ${start}-${end}/${size}` } : {}),
+  }
+  if (head) {
+    return HttpServerResponse.empty({
+      status,
+      headers: { ...headers, "content-type": SERIES_CSV_MEDIA_TYPE, "content-length": String(end - start + 1) },
+    })
+  }
+  return HttpServerResponse.uint8Array(csv.bytes.subarray(start, end + 1), { status, contentType: SERIES_CSV_MEDIA_TYPE, headers })
+})
+
 export const DownloadsHandlers = HttpApiBuilder.group(Api, "downloads", (handlers) =>
   handlers
     .handle("batchSnapshot", ({ params, request }) =>
       snapshotDownload(params.batch_id, request.headers.range, request.headers["if-range"], cameAsHead(request.source)),
     )
-    .handle("batchDaysCsv", ({ params, request }) => daysCsvDownload(params.batch_id, cameAsHead(request.source))),
+    .handle("batchDaysCsv", ({ params, query, request }) => daysCsvDownload(params.batch_id, query.from_date, cameAsHead(request.source)))
+    .handle("batchSeriesCsv", ({ params, request }) =>
+      seriesCsvDownload(params.batch_id, request.headers.range, request.headers["if-range"], cameAsHead(request.source)),
+    ),
 )

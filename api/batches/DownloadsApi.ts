@@ -1,11 +1,14 @@
 /**
  * Bulk downloads of a published batch: its SQLite snapshot file as it is (resumable, with its
- * SHA-256), and every series' daily values as gzip-compressed CSV. docs/snapshot-format.md
- * describes the file; api/batches/Downloads.ts answers.
+ * SHA-256), every series' daily values as gzip-compressed CSV (all, or from a date on), and the
+ * series' catalog beside them (series.csv). docs/snapshot-format.md describes the file and the
+ * CSV files; api/batches/Downloads.ts answers.
  */
+import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BatchNotRetainedResponse, dataErrors, NotFoundResponse } from "../../schemas/ApiErrors.ts"
 import { BatchId } from "../../schemas/Batches.ts"
+import { IsoDate } from "../../schemas/Dates.ts"
 import { ApiKeyAuth } from "../security/Security.ts"
 import { RangeNotSatisfiableResponse } from "./DownloadsErrors.ts"
 
@@ -15,7 +18,12 @@ const SnapshotFile = HttpApiSchema.StreamUint8Array({ contentType: SNAPSHOT_MEDI
   description: "The snapshot file, byte for byte (docs/snapshot-format.md)",
 })
 const DaysCsvGz = HttpApiSchema.StreamUint8Array({ contentType: "application/gzip" }).annotate({
-  description: "gzip of CSV: asset_id,date,price,total_net_assets,shareholders; every series of the batch, by id and date",
+  description:
+    "gzip of CSV: id,date,price,total_net_assets,shareholders; every series of the batch (from from_date on), by id and date; id is `fm-<decimal id>` or `fi-<UUID>`",
+})
+const SeriesCsv = Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/csv" })).annotate({
+  description:
+    "CSV: id,vehicle,run,fund,series,administrator,currency,first_date,last_date; one line per series of the batch, in the order of days.csv.gz",
 })
 
 // biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is plain JSON
@@ -64,6 +72,53 @@ const documentSnapshotDownload = (op: Json): Json => {
   return op
 }
 
+/** series.csv's headers, Range, the 206 and If-Range, as the snapshot's (a strong ETag, no Last-Modified). */
+const documentSeriesCsv = (op: Json): Json => {
+  const fileHeaders = {
+    "Content-Length": header("Bytes in this answer (the whole file on 200, the range on 206)", { type: "integer" }),
+    "Repr-Digest": header("SHA-256 of the whole file (RFC 9530), e.g. `sha-256=:<base64>:`, on 200 and 206 alike"),
+    "Accept-Ranges": header("`bytes`"),
+    ETag: header("Strong validator of the file: its SHA-256 in hex, quoted; send it back in If-Range when resuming"),
+    "Content-Disposition": header("attachment; filename=\"<batch_id>-series.csv\""),
+  }
+  const ok = op.responses["200"]
+  ok.headers = { ...ok.headers, ...fileHeaders }
+  op.responses["206"] = {
+    description: "Partial Content: the one range asked for (each request counts against the quota)",
+    headers: { ...ok.headers, "Content-Range": header("bytes <first>-<last>/<file size>") },
+    content: ok.content,
+  }
+  op.parameters = [
+    ...(op.parameters ?? []),
+    {
+      name: "Range",
+      in: "header",
+      required: false,
+      description: "One byte range, `bytes=<first>-[<last>]` or `bytes=-<suffix length>`; several ranges, or another unit, get the whole file",
+      schema: { type: "string" },
+    },
+    {
+      name: "If-Range",
+      in: "header",
+      required: false,
+      description: "The ETag of the file the first part came from: the range is sent only while the file is that one, else the whole file",
+      schema: { type: "string" },
+    },
+  ]
+  return op
+}
+
+/** days.csv.gz's own headers. */
+const documentDaysCsv = (op: Json): Json => {
+  const ok = op.responses["200"]
+  ok.headers = {
+    ...ok.headers,
+    ETag: header("Weak validator: the batch's content hash, and `-from-<from_date>` with from_date (the gzip bytes may differ between two answers)"),
+    "Content-Disposition": header("attachment; filename=\"<batch_id>-days.csv.gz\" (`<batch_id>-days-from-<from_date>.csv.gz` with from_date)"),
+  }
+  return op
+}
+
 export class DownloadsApi extends HttpApiGroup.make("downloads")
   .add(
     HttpApiEndpoint.get("batchSnapshot", "/api/batches/:batch_id/snapshot", {
@@ -79,14 +134,31 @@ export class DownloadsApi extends HttpApiGroup.make("downloads")
       .annotate(OpenApi.Transform, documentSnapshotDownload),
     HttpApiEndpoint.get("batchDaysCsv", "/api/batches/:batch_id/days.csv.gz", {
       params: { batch_id: BatchId },
+      query: {
+        from_date: Schema.optionalKey(
+          IsoDate.annotate({ description: "Only the values dated on or after this date (YYYY-MM-DD); without it, every date" }),
+        ),
+      },
       success: DaysCsvGz,
       error: dataErrors(NotFoundResponse, BatchNotRetainedResponse),
     })
       .annotate(OpenApi.Summary, "Every series' daily values of the batch, as gzip-compressed CSV")
       .annotate(
         OpenApi.Description,
-        "One line per series per date: mutual fund series (decimal ids) then FI/ETF series (UUIDs, CMF book values), by id and date; ISO dates, `.` decimals, empty for a missing value. Streamed (no Content-Length).",
-      ),
+        "One line per series per date: mutual fund series then FI/ETF series (CMF book values), by id and date; `id` is the API's id behind its domain's prefix (`fm-123456789`, `fi-<UUID>`: text in every row, so DuckDB and pandas read it as text), ISO dates, `.` decimals with a decimal point always in price and total_net_assets (`1000.0`), empty for a missing value. series.csv names every id. `from_date` keeps the dates on or after it (a client that holds a batch fetches what is new). Streamed (no Content-Length, no Range); a weak ETag. One request of quota.",
+      )
+      .annotate(OpenApi.Transform, documentDaysCsv),
+    HttpApiEndpoint.get("batchSeriesCsv", "/api/batches/:batch_id/series.csv", {
+      params: { batch_id: BatchId },
+      success: SeriesCsv,
+      error: dataErrors(NotFoundResponse, BatchNotRetainedResponse, RangeNotSatisfiableResponse),
+    })
+      .annotate(OpenApi.Summary, "The catalog of the batch's series, beside days.csv.gz, as CSV")
+      .annotate(
+        OpenApi.Description,
+        "One line per series of the batch, with the id days.csv.gz uses: id, vehicle (`mutual_fund`, `investment_fund`, `etf`), run (with check digit), fund, series (label), administrator, currency, first_date and last_date (its first and last daily value, ISO; empty when it has none). Content-Length, a strong ETag and Repr-Digest (SHA-256), one byte range per request (206, 416, If-Range). One request of quota per request. Unknown batch: 404; a file retention removed: 410.",
+      )
+      .annotate(OpenApi.Transform, documentSeriesCsv),
   )
   .middleware(ApiKeyAuth)
-  .annotateMerge(OpenApi.annotations({ title: "Downloads", description: "A batch's snapshot file and its daily values in bulk" })) {}
+  .annotateMerge(OpenApi.annotations({ title: "Downloads", description: "A batch's snapshot file, its daily values in bulk and its series' catalog" })) {}

@@ -37,13 +37,13 @@ export const parseRange = (header: string | undefined, size: number): RangeAnswe
 
 /**
  * Whether the range may be served: no If-Range, or one naming this file (its strong ETag, or
- * exactly its Last-Modified date). A weak tag never matches (RFC 9110 §13.1.5).
+ * exactly its Last-Modified date, when it has one). A weak tag never matches (RFC 9110 §13.1.5).
  */
-export const ifRangeHolds = (header: string | undefined, etag: string, lastModified: string): boolean => {
+export const ifRangeHolds = (header: string | undefined, etag: string, lastModified: string | null): boolean => {
   if (header === undefined) return true
   const value = header.trim()
   if (value.startsWith('"')) return value === etag
   if (value.startsWith("W/")) return false
-  return value === lastModified
+  return lastModified !== null && value === lastModified
 }
 

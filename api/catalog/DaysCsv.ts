@@ -46,7 +46,7 @@ export const wantsCsv = (format: "json" | "csv" | undefined, accept: string | un
 }
 
 /** A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break. */
-const field = (text: string): string => (/[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text)
+export const csvField = (text: string): string => (/[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text)
 
 const csvResponse = (body: string, assetText: string, contentHash: string, target: string) => {
   const url = new URL(requestUrl(target))
@@ -67,7 +67,7 @@ export const daysCsvResponse = Effect.fn(function* (ref: AssetRef, assetText: st
   if (ref.kind === "fi") {
     const s = yield* requireFiSubject(assetText.toLowerCase(), assetText)
     const body = yield* lease.read((r) => {
-      const tail = `,${field(s.serie.currency ?? "")},cmf,valor_libro\n`
+      const tail = `,${csvField(s.serie.currency ?? "")},cmf,valor_libro\n`
       let text = "date,price,currency,price_source,price_basis\n"
       for (const row of bookValues(r, s.serie.serie_id, from, to)) text += `${intToDate(row.date)},${row.book_value}${tail}`
       return text

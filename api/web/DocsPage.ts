@@ -117,7 +117,9 @@ A value as known at instant t is the one of the batch one of whose <code>current
 <li><code>GET /api/changes?from_batch=A</code> lists what changed since batch A (restated values with old and new, series, TAC,
 registry); follow <code>links.next</code> until it is null to sync a copy.</li>
 <li>Bulk: <code>GET /api/batches/{batch_id}/snapshot</code> (the SQLite file, <code>Repr-Digest</code>, resumable with <code>Range</code>,
-one request of quota), <code>/api/batches/{batch_id}/days.csv.gz</code> (every daily value), <code>/days?format=csv</code>.</li>
+one request of quota), <code>/api/batches/{batch_id}/days.csv.gz</code> (every daily value; <code>?from_date=</code> for the recent ones;
+<code>id</code> is <code>fm-&lt;id&gt;</code> or <code>fi-&lt;UUID&gt;</code>), <code>/api/batches/{batch_id}/series.csv</code> (its series' catalog, joined on <code>id</code>),
+<code>/days?format=csv</code>.</li>
 </ul>
 
 ${ERROR_TYPES}

@@ -46,12 +46,15 @@ const openHandlesOf = (path: string): number =>
     }
   }).length
 
-/** The expected line of a value, written from the fixture's numbers. */
+/** A decimal with its decimal point always (`5000000000.0`), as the export writes price and total_net_assets. */
+const decimal = (n: number): string => (Number.isInteger(n) ? `${n}.0` : String(n))
+
+/** The expected line of a value, written from the fixture's numbers: the id behind its domain's prefix. */
 const expected = (id: string | number, iso: string, price: number, patrimony: number | null, holders: number | null) => ({
-  asset_id: String(id),
+  id: typeof id === "number" ? `fm-${id}` : `fi-${id}`,
   date: iso,
-  price: String(price),
-  total_net_assets: patrimony === null ? "" : String(patrimony),
+  price: decimal(price),
+  total_net_assets: patrimony === null ? "" : decimal(patrimony),
   shareholders: holders === null ? "" : String(holders),
 })
 
@@ -119,7 +122,7 @@ describe("GET /api/batches/{batch_id}/days.csv.gz", () => {
     expect(res.headers["content-disposition"]).toBe(`attachment; filename="${fx.file.replace(/\.sqlite$/, "")}-days.csv.gz"`)
     expect(res.headers["batch-id"]).toBe(fx.file.replace(/\.sqlite$/, ""))
     const text = gunzipSync(res.bytes).toString("utf8")
-    expect(csvHeader(text)).toEqual(["asset_id", "date", "price", "total_net_assets", "shareholders"])
+    expect(csvHeader(text)).toEqual(["id", "date", "price", "total_net_assets", "shareholders"])
     const fm = fixtureRows(fixtureA()).quotas.map((q) => expected(q.asset_id, intToDate(q.date), q.price, q.patrimony, q.holders))
     const fi = [...PRICES]
       .sort((x, y) => (x.serie_id < y.serie_id ? -1 : x.serie_id > y.serie_id ? 1 : x.date - y.date))
@@ -132,7 +135,8 @@ describe("GET /api/batches/{batch_id}/days.csv.gz", () => {
     const ids = [...fixtureA().funds.flatMap((f) => f.series.map((s) => String(s.assetId))), ...SERIES.map((s) => s.serie_id)]
     for (const id of ids) {
       const json = (await get(`${server.url}/api/real_assets/${id}/days`, { "x-api-key": key })).body as Json
-      const mine = rows.filter((r) => r.asset_id === id)
+      const mine = rows.filter((r) => r.id === (/^[0-9]+$/.test(id) ? `fm-${id}` : `fi-${id}`))
+      expect(mine.length, id).toBeGreaterThan(0)
       expect(mine.map((r) => [r.date, Number(r.price)]), id).toEqual(json.data.map((d: Json) => [d.attributes.date, d.attributes.price]))
     }
   })
@@ -164,7 +168,7 @@ describe("GET /api/batches/{batch_id}/days.csv.gz", () => {
     const text = gunzipSync(whole.bytes).toString("utf8")
     expect(text.split("\n").length - 2).toBe(450_000)
     expect(text.slice(0, text.indexOf("\n", text.indexOf("\n", 60) + 1) + 1)).toBe(
-      `asset_id,date,price,total_net_assets,shareholders\n1,2019-01-01,${largePrice(1, 0)},1000000000,101\n1,2019-01-02,${largePrice(1, 1)},1000000001,101\n`,
+      `id,date,price,total_net_assets,shareholders\nfm-1,2019-01-01,${largePrice(1, 0)},1000000000.0,101\nfm-1,2019-01-02,${largePrice(1, 1)},1000000001.0,101\n`,
     )
     expect(whole.bytes.length).toBeGreaterThan(5_000_000)
     expect(openHandlesOf(large.path)).toBe(0)

@@ -240,7 +240,7 @@ describe("GET /api/batches/{batch_id}/snapshot", () => {
       expect(malformed.status, bad).toBe(422)
       expect(JSON.parse(malformed.bytes.toString("utf8")).parameter).toBe("batch_id")
     }
-    for (const path of ["snapshot", "days.csv.gz"]) {
+    for (const path of ["snapshot", "days.csv.gz", "series.csv"]) {
       const gone = await download(`${server.url}/api/batches/${idOf(removed)}/${path}`, { "x-api-key": key })
       checked(gone, `/api/batches/{batch_id}/${path}`)
       expect(gone.status).toBe(410)
@@ -292,6 +292,11 @@ describe("GET /api/batches/{batch_id}/snapshot", () => {
     expect(file.status).toBe(503)
     expect(JSON.parse(file.bytes.toString("utf8")).error).toBe("batch_unreadable")
     expect(file.headers["repr-digest"]).toBeUndefined()
+    // nor is its series.csv made from it
+    const series = await download(`${server.url}/api/batches/${idOf(a)}/series.csv`, { "x-api-key": key })
+    checked(series, "/api/batches/{batch_id}/series.csv")
+    expect(series.status).toBe(503)
+    expect(JSON.parse(series.bytes.toString("utf8")).error).toBe("batch_unreadable")
     // the batch served now still downloads
     expect(checked(await download(url(idOf(b)), { "x-api-key": key })).status).toBe(200)
   })

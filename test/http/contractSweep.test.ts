@@ -319,9 +319,24 @@ const dataCalls = (b: Batch, key: string): Call[] => {
     ...calls(
       "get",
       "/api/batches/{batch_id}/days.csv.gz",
+      {
+        params: { batch_id: { valid: [b.batchId], invalid: [`${b.date}-0000000000000000`, "garbage"] } },
+        query: { from_date: [d.valid[1]!, d.invalid[0]!, d.invalid[1]!] },
+      },
+      h,
+    ),
+    ...calls(
+      "get",
+      "/api/batches/{batch_id}/series.csv",
       { params: { batch_id: { valid: [b.batchId], invalid: [`${b.date}-0000000000000000`, "garbage"] } } },
       h,
     ),
+    ...["bytes=0-99", "bytes=100-", "bytes=999999999-", "items=0-1"].map((range) => ({
+      method: "get" as const,
+      path: "/api/batches/{batch_id}/series.csv",
+      params: { batch_id: b.batchId },
+      headers: { ...h, range },
+    })),
     ...calls(
       "get",
       "/api/real_assets/{asset_id}/returns",
@@ -975,13 +990,13 @@ describe.each([
     /** The batch an answer names: null for an operation that names none (not a data route, or one read from the ledger). */
     const named = (c: Call): string | null => {
       if (takesBatch(c)) return query(c, "batch") ?? current
-      if (c.path === "/api/batches/{batch_id}/snapshot" || c.path === "/api/batches/{batch_id}/days.csv.gz") return c.params?.batch_id ?? null
+      if (c.path.startsWith("/api/batches/{batch_id}/")) return c.params?.batch_id ?? null
       if (c.path === "/api/changes") return query(c, "to_batch") ?? current
       return null
     }
     const naming = [...new Set(outcomes.filter((o) => named(o.call) !== null).map((o) => operationOf(o.call)))].sort()
-    // the data routes: the 26 that take ?batch=, the two downloads and /api/changes; the document says so of each
-    expect(naming.length).toBe(29)
+    // the data routes: the 26 that take ?batch=, the three downloads and /api/changes; the document says so of each
+    expect(naming.length).toBe(30)
     const documented = Object.entries(doc.paths as Record<string, Json>).flatMap(([path, item]) =>
       Object.entries(item as Record<string, Json>)
         .filter(([, op]) => ["200", "304"].every((s) => op.responses?.[s]?.headers?.["Batch-Id"] !== undefined))

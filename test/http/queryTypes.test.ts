@@ -143,6 +143,7 @@ const EXPECTED: Readonly<Record<string, Declared>> = {
   "get /api/changes to_batch": str,
   "get /api/changes limit": int(1, 5000, 1000),
   "get /api/changes cursor": str,
+  "get /api/batches/{batch_id}/days.csv.gz from_date": str,
   // ?batch=<batch_id> on every data route (the batch pinned for the request)
   ...Object.fromEntries(
     [

@@ -196,7 +196,23 @@ export const LATER_OPERATIONS: ReadonlyArray<SpecOperation> = [
     errors: ["404", "410", "416"],
     media: "application/vnd.sqlite3",
   },
-  { method: "get", path: "/api/batches/{batch_id}/days.csv.gz", params: ["path:batch_id"], security: K, errors: ["404", "410"], media: "application/gzip" },
+  {
+    method: "get",
+    path: "/api/batches/{batch_id}/days.csv.gz",
+    params: ["path:batch_id", "query:from_date"],
+    security: K,
+    errors: ["404", "410"],
+    media: "application/gzip",
+  },
+  // #29: the series' catalog beside days.csv.gz
+  {
+    method: "get",
+    path: "/api/batches/{batch_id}/series.csv",
+    params: ["path:batch_id"],
+    security: K,
+    errors: ["404", "410", "416"],
+    media: "text/csv",
+  },
 ]
 
 /** The spec's operations and the later ones: every operation /openapi.json holds. */
