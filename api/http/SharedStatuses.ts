@@ -3,8 +3,9 @@
  * 503: the Health body when it cannot serve keyed data requests, ServiceUnavailable while the
  * server is still starting). The generator writes the success bodies of a status, then the error
  * bodies of that status over them, so the success schema was missing from the response (and its
- * component unused, which Spectral and Redocly report). Here the response takes both: `anyOf` the
- * success bodies' components and the error body, its description naming them all.
+ * component unused, which Spectral and Redocly report). Here the response takes both: the success
+ * bodies' components under application/json (`anyOf` when there are several), the error body as a
+ * problem document under application/problem+json, its description naming them all.
  */
 import { SchemaAST } from "effect"
 import { HttpApi, type HttpApiGroup, HttpApiSchema } from "effect/http-api"
@@ -34,12 +35,12 @@ export const documentSharedStatuses = <Groups extends HttpApiGroup.Constraint>(
           }
           return name
         })
+        // the error bodies are problem documents (application/problem+json), kept as they are; the
+        // success bodies go under application/json, beside any error body written there
         const media = response.content?.[JSON_TYPE] ?? {}
         const errorSchemas = media.schema === undefined ? [] : Array.isArray(media.schema.anyOf) ? media.schema.anyOf : [media.schema]
-        response.content = {
-          ...response.content,
-          [JSON_TYPE]: { ...media, schema: { anyOf: [...names.map((name) => ({ $ref: `#/components/schemas/${name}` })), ...errorSchemas] } },
-        }
+        const all = [...names.map((name) => ({ $ref: `#/components/schemas/${name}` })), ...errorSchemas]
+        response.content = { ...response.content, [JSON_TYPE]: { ...media, schema: all.length === 1 ? all[0] : { anyOf: all } } }
         response.description = [...names, response.description].filter((d) => typeof d === "string" && d !== "").join(" | ")
       }
     },
