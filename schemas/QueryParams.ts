@@ -7,6 +7,7 @@
  * the text side) keep them too.
  */
 import { Effect, Schema, SchemaTransformation } from "effect"
+import { IsoDate } from "./Dates.ts"
 
 /**
  * A check by a rule JSON Schema cannot state (a closed list read case-insensitively, an id list):
@@ -15,6 +16,20 @@ import { Effect, Schema, SchemaTransformation } from "effect"
  */
 export const ruleCheck = <T>(check: (input: T) => Schema.FilterOutput) =>
   Schema.makeFilter(check, { toJsonSchema: () => [{}, true] })
+
+/** A date range's ends, both inclusive and optional (/days, FI prices). */
+export const dateRangeFields = {
+  from_date: Schema.optionalKey(IsoDate.annotate({ description: "First date, inclusive (YYYY-MM-DD)" })),
+  to_date: Schema.optionalKey(IsoDate.annotate({ description: "Last date, inclusive (YYYY-MM-DD); not before from_date" })),
+}
+
+/** from_date after to_date is refused, naming from_date: the range would be empty by construction. */
+export const dateRangeCheck = ruleCheck<{ readonly from_date?: string; readonly to_date?: string }>(
+  (q) =>
+    q.from_date === undefined ||
+    q.to_date === undefined ||
+    q.from_date <= q.to_date || { path: ["from_date"], issue: `${q.from_date} is later than to_date ${q.to_date}` },
+)
 
 /** Decimal digits only, at most 16 (any safe integer; the bounds are checked on the number). */
 export const DECIMAL_DIGITS = /^[0-9]{1,16}$/u

@@ -8,9 +8,8 @@ import {
   RealAssetDays,
   RealAssetList,
 } from "../../schemas/Catalog.ts"
-import { IsoDate } from "../../schemas/Dates.ts"
 import { AssetProviderAllList } from "../../schemas/FiProviders.ts"
-import { ruleCheck } from "../../schemas/QueryParams.ts"
+import { dateRangeCheck, dateRangeFields } from "../../schemas/QueryParams.ts"
 import { ApiKeyAuth } from "../security/Security.ts"
 import { PinSnapshot } from "../snapshot/Pinned.ts"
 
@@ -21,22 +20,13 @@ const DaysCsv = Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/csv
 
 /** /days: a date range (both ends inclusive, as on FI prices) and the representation. */
 const DaysQuery = Schema.Struct({
-  from_date: Schema.optionalKey(IsoDate.annotate({ description: "First date, inclusive (YYYY-MM-DD)" })),
-  to_date: Schema.optionalKey(IsoDate.annotate({ description: "Last date, inclusive (YYYY-MM-DD); not before from_date" })),
+  ...dateRangeFields,
   format: Schema.optionalKey(
     Schema.Literals(["json", "csv"]).annotate({
       description: "csv: the same values as CSV (a header line, ISO dates, `.` decimals); `Accept: text/csv` asks for it too",
     }),
   ),
-}).check(
-  // the range would be empty by construction
-  ruleCheck(
-    (q) =>
-      q.from_date === undefined ||
-      q.to_date === undefined ||
-      q.from_date <= q.to_date || { path: ["from_date"], issue: `${q.from_date} is later than to_date ${q.to_date}` },
-  ),
-)
+}).check(dateRangeCheck)
 
 /** Ids in paths are plain decimal digits (checked again as unsigned 32-bit in the handler). */
 const DecimalId = Schema.String.check(Schema.isPattern(/^[0-9]+$/u))

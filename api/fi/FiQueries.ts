@@ -5,9 +5,8 @@
  * checks it (FiCartera.ts checkMonth).
  */
 import { Schema } from "effect"
-import { IsoDate } from "../../schemas/Dates.ts"
 import { PortfolioMarket } from "../../schemas/MarketParams.ts"
-import { QueryInt, QueryText, ruleCheck, withDefault } from "../../schemas/QueryParams.ts"
+import { dateRangeCheck, dateRangeFields, QueryInt, QueryText, withDefault } from "../../schemas/QueryParams.ts"
 
 const offset = QueryInt(0, Number.MAX_SAFE_INTEGER, "Rows skipped, default 0").pipe(withDefault(0))
 
@@ -27,19 +26,10 @@ export const InstrumentsQuery = Schema.Struct({
 export type InstrumentsQuery = typeof InstrumentsQuery.Type
 
 export const PricesQuery = Schema.Struct({
-  from_date: Schema.optionalKey(IsoDate.annotate({ description: "First date, inclusive (YYYY-MM-DD)" })),
-  to_date: Schema.optionalKey(IsoDate.annotate({ description: "Last date, inclusive (YYYY-MM-DD); not before from_date" })),
+  ...dateRangeFields,
   limit: QueryInt(1, 5000, "Rows per page, 1–5000, default 1000").pipe(withDefault(1000)),
   offset,
-}).check(
-  // the range would be empty by construction
-  ruleCheck(
-    (q) =>
-      q.from_date === undefined ||
-      q.to_date === undefined ||
-      q.from_date <= q.to_date || { path: ["from_date"], issue: `${q.from_date} is later than to_date ${q.to_date}` },
-  ),
-)
+}).check(dateRangeCheck)
 export type PricesQuery = typeof PricesQuery.Type
 
 export const CarteraQuery = Schema.Struct({

@@ -614,7 +614,7 @@ const dataCalls = (b: Batch, key: string): Call[] => {
 }
 
 /** The batch's ids, read through the API (the FI/ETF ones from the FI fixture when the batch has no FI part; the batch id from CURRENT). */
-const readBatch = async (base: string, key: string, dataDir: string): Promise<Batch> => {
+const readBatch = async (base: string, key: string): Promise<Batch> => {
   const get = async (path: string): Promise<{ status: number; body: Json }> => {
     const r = await send(`${base}${path}`, { method: "get", path, headers: { "x-api-key": key } })
     return { status: r.status, body: r.status === 200 ? JSON.parse(r.text) : undefined }
@@ -924,7 +924,7 @@ describe.each([
     const validator = contractValidator(doc)
     const key = (await createKey(served.dataDir, { email: "sweep@example.cl", tier: "internal" })).key
     const spent = (await createKey(served.dataDir, { email: "spent@example.cl", dailyQuota: 1 })).key
-    const batch = await readBatch(served.url, key, served.dataDir)
+    const batch = await readBatch(served.url, key)
     const data = await sweep(served.url, validator, dataCalls(batch, key))
     outcomes.push(...data.outcomes)
     // each keyed operation once more: no key, a wrong key, a Bearer key, a spent quota, and the ETag of its answer;
