@@ -10,7 +10,14 @@ import { LINK_HEADER, linkHeaderOf, type PageLinks } from "../../schemas/Paging.
 
 /** The request's path and query parameters (as given: repeated ones repeated). */
 export const requestTarget = Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
-  const url = new URL(request.url, "http://request.invalid")
+  // the path as the router matched it: an absolute-form target's path, repeated slashes collapsed
+  // (read whole, `//api//screener` would be a host `api` and a path `/screener`, and a link
+  // `//screener` would send a client, and its key, to another host)
+  const raw = request.url
+  const q = raw.indexOf("?")
+  let path = q === -1 ? raw : raw.slice(0, q)
+  if (!path.startsWith("/")) path = URL.canParse(path) ? new URL(path).pathname : "/"
+  const url = new URL(`http://request.invalid${path.replace(/\/{2,}/g, "/")}${q === -1 ? "" : raw.slice(q)}`)
   return { path: url.pathname, query: url.searchParams }
 })
 

@@ -46,17 +46,25 @@ export const unknownQueryParameters = (
 ): InvalidParameter | undefined => {
   const names = acceptedQueryParameters(endpoint)
   const unknown = [...given].filter((name) => !names.includes(name))
-  const first = unknown[0]
-  if (first === undefined) return undefined
+  if (unknown.length === 0) return undefined
+  // the answer stays small whatever the query: the first few names, each cut short (a query of
+  // thousands of names answered a 1.2 MB body)
+  const shown = unknown.slice(0, SHOWN_NAMES).map(cut)
+  const more = unknown.length > SHOWN_NAMES ? ` and ${unknown.length - SHOWN_NAMES} more` : ""
   const list = acceptedText(names)
   return new InvalidParameter({
-    parameter: first,
+    parameter: shown[0]!,
     message:
-      `unknown query parameter ${unknown.join(", ")}: ${endpoint.method} ${endpoint.path.replace(/:(\w+)/g, "{$1}")} ` +
+      `unknown query parameter ${shown.join(", ")}${more}: ${endpoint.method} ${endpoint.path.replace(/:(\w+)/g, "{$1}")} ` +
       `accepts ${list}`,
-    issues: unknown.map((name) => ({ path: [name], message: `not a parameter of this route; accepted: ${list}` })),
+    issues: shown.map((name) => ({ path: [name], message: `not a parameter of this route; accepted: ${list}` })),
   })
 }
+
+/** How many unknown names a refusal lists, and how long each may be. */
+const SHOWN_NAMES = 5
+const NAME_CHARS = 64
+const cut = (name: string): string => (name.length > NAME_CHARS ? `${name.slice(0, NAME_CHARS)}…` : name)
 
 /** Fails with the 422 when the request's query names a parameter `endpoint` does not declare. */
 export const refuseUnknownQuery = (endpoint: HttpApiEndpoint.Top) =>

@@ -157,6 +157,16 @@ describe("GET /api/screener", () => {
     expect([body.meta.total, body.meta.limit, body.meta.offset]).toEqual([10, 3, 3])
   })
 
+  it("a path with repeated slashes (a base URL ending in /) gets links on the route's own path, never //", async () => {
+    for (const target of ["//api/screener?limit=3", "//api//screener?limit=3", "///api///screener?limit=3"]) {
+      const { body } = await page(s, target)
+      expect([body.links.self, body.links.next], target).toEqual([
+        `/api/screener?limit=3&offset=0&batch=${batch}`,
+        `/api/screener?limit=3&offset=3&batch=${batch}`,
+      ])
+    }
+  })
+
   it("past the end: no items, next null, prev back to the last page's start", async () => {
     const { body } = await page(s, "/api/screener?limit=3&offset=20")
     expect([body.data.length, body.total, body.links.next]).toEqual([0, 10, null])

@@ -72,6 +72,21 @@ describe("an undeclared query parameter is a 422 naming it", () => {
     expect(body.issues.map((i) => i.path)).toEqual([["foo"], ["bar"]])
   })
 
+  it("a query of thousands of unknown names, or one very long name, answers a small 422: five names, each cut at 64 characters", async () => {
+    const names = Array.from({ length: 2000 }, (_, i) => `n${i}`)
+    const r = await call(`/api/screener?${names.join("&")}`)
+    expect(r.status).toBe(422)
+    const body = r.body as { parameter: string; message: string; issues: Array<{ path: string[] }> }
+    expect(body.parameter).toBe("n0")
+    expect(body.message).toMatch(/^unknown query parameter n0, n1, n2, n3, n4 and 1995 more: GET \/api\/screener accepts /)
+    expect(body.issues.map((i) => i.path)).toEqual([["n0"], ["n1"], ["n2"], ["n3"], ["n4"]])
+    expect(r.text.length).toBeLessThan(4_000)
+    const long = await call(`/api/screener?${"x".repeat(10_000)}=1`)
+    expect(long.status).toBe(422)
+    expect((long.body as { parameter: string }).parameter).toBe(`${"x".repeat(64)}…`)
+    expect(long.text.length).toBeLessThan(4_000)
+  })
+
   it("a route without a query of its own accepts only batch; /api/key/info accepts none", async () => {
     const benchmarks = await call("/api/benchmarks?currency=USD")
     expect(benchmarks.status).toBe(422)
