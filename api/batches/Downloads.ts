@@ -28,7 +28,7 @@ import { FileChanged, fileDigest, identityOf } from "./DownloadsDigest.ts"
 import { RangeNotSatisfiable } from "./DownloadsErrors.ts"
 import { type KnownBatch, lookupBatch, rebuildCommand } from "./DownloadsLookup.ts"
 import { recordDownloadStart, takeFreeResume } from "./DownloadsQuota.ts"
-import { ifRangeHolds, parseRange } from "./DownloadsRange.ts"
+import { ifRangeHolds, parseRange, rangeApplies } from "./DownloadsRange.ts"
 import { seriesCsv } from "./DownloadsSeriesCsv.ts"
 
 /** A published batch's file never changes under its name: clients may keep it. */
@@ -115,7 +115,13 @@ const countRequest = Effect.fn(function* () {
   return quota
 })
 
-const snapshotDownload = Effect.fn(function* (batchId: string, range: string | undefined, ifRange: string | undefined, head: boolean) {
+const snapshotDownload = Effect.fn(function* (
+  batchId: string,
+  range: string | undefined,
+  ifRange: string | undefined,
+  ifNoneMatch: string | undefined,
+  head: boolean,
+) {
   const found = yield* findBatch(batchId).pipe(Effect.tapError(() => countRequest()))
   yield* checked(found).pipe(Effect.tapError(() => countRequest()))
   const handle = yield* openFile(found).pipe(Effect.tapError(() => countRequest()))
@@ -126,7 +132,8 @@ const snapshotDownload = Effect.fn(function* (batchId: string, range: string | u
   )
   const etag = `"${digest.toString("hex")}"`
   const lastModified = stats.mtime.toUTCString()
-  const asked = ifRangeHolds(ifRange, etag, lastModified) ? parseRange(range, size) : ({ _tag: "Whole" } as const)
+  const asked =
+    rangeApplies(head, ifNoneMatch, etag) && ifRangeHolds(ifRange, etag, lastModified) ? parseRange(range, size) : ({ _tag: "Whole" } as const)
   // A resume of a download this key started today is free (FREE_RESUMES of them); anything else
   // counts (and is a start).
   const key = yield* CurrentKey
@@ -241,12 +248,18 @@ const seriesCsvOf = (batch: KnownBatch) =>
  * sent: Content-Length, a strong ETag and Repr-Digest (its SHA-256), one Range per request (206,
  * 416, If-Range with the ETag). Each request counts, as on any data route.
  */
-const seriesCsvDownload = Effect.fn(function* (batchId: string, range: string | undefined, ifRange: string | undefined, head: boolean) {
+const seriesCsvDownload = Effect.fn(function* (
+  batchId: string,
+  range: string | undefined,
+  ifRange: string | undefined,
+  ifNoneMatch: string | undefined,
+  head: boolean,
+) {
   const found = yield* findBatch(batchId)
   const csv = yield* seriesCsvOf(found)
   const size = csv.bytes.length
   const etag = `"${csv.digest.toString("hex")}"`
-  const asked = ifRangeHolds(ifRange, etag, null) ? parseRange(range, size) : ({ _tag: "Whole" } as const)
+  const asked = rangeApplies(head, ifNoneMatch, etag) && ifRangeHolds(ifRange, etag, null) ? parseRange(range, size) : ({ _tag: "Whole" } as const)
   if (asked._tag === "Unsatisfiable") return yield* new RangeNotSatisfiable({ size })
   const [start, end] = asked._tag === "Part" ? [asked.start, asked.end] : [0, size - 1]
   const status = asked._tag === "Part" ? 206 : 200
@@ -272,10 +285,22 @@ const seriesCsvDownload = Effect.fn(function* (batchId: string, range: string | 
 export const DownloadsHandlers = HttpApiBuilder.group(Api, "downloads", (handlers) =>
   handlers
     .handle("batchSnapshot", ({ params, request }) =>
-      snapshotDownload(params.batch_id, request.headers.range, request.headers["if-range"], cameAsHead(request.source)),
+      snapshotDownload(
+        params.batch_id,
+        request.headers.range,
+        request.headers["if-range"],
+        request.headers["if-none-match"],
+        cameAsHead(request.source),
+      ),
     )
     .handle("batchDaysCsv", ({ params, query, request }) => daysCsvDownload(params.batch_id, query.from_date, cameAsHead(request.source)))
     .handle("batchSeriesCsv", ({ params, request }) =>
-      seriesCsvDownload(params.batch_id, request.headers.range, request.headers["if-range"], cameAsHead(request.source)),
+      seriesCsvDownload(
+        params.batch_id,
+        request.headers.range,
+        request.headers["if-range"],
+        request.headers["if-none-match"],
+        cameAsHead(request.source),
+      ),
     ),
 )

@@ -4,6 +4,7 @@
  * sent, as the RFC allows: another unit, a list of ranges, a malformed one. If-Range is honoured
  * with the strong ETag or the exact Last-Modified date; anything else sends the whole file.
  */
+import { ifNoneMatchHits } from "../http/Caching.ts"
 
 export type RangeAnswer =
   | { readonly _tag: "Whole" }
@@ -47,3 +48,10 @@ export const ifRangeHolds = (header: string | undefined, etag: string, lastModif
   return lastModified !== null && value === lastModified
 }
 
+
+/**
+ * Whether a Range is to be read at all (RFC 9110 §13.2.2, §14.2): never on a HEAD, and not when
+ * If-None-Match names the representation (the answer is then a 304 for the whole, not a part).
+ */
+export const rangeApplies = (head: boolean, ifNoneMatch: string | undefined, etag: string): boolean =>
+  !head && !ifNoneMatchHits(ifNoneMatch, etag)

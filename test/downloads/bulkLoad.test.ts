@@ -13,10 +13,11 @@
  * and rounded the later `1000.5`.
  */
 
-import { execFileSync } from "node:child_process"
+import { execFile } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { promisify } from "node:util"
 import { gunzipSync } from "node:zlib"
 import { DuckDBInstance } from "@duckdb/node-api"
 import { request } from "undici"
@@ -120,8 +121,12 @@ const duckRead = async (path: string, fn: "read_csv" | "read_csv_auto") => {
 /** Debian's Python, where python3-pandas installs pandas (a `python3` earlier on PATH, pyenv's, may not have it). */
 const DEBIAN_PYTHON = "/usr/bin/python3"
 
-/** The file read by pandas' `read_csv` with no options: dtypes and rows (NaN as null; floats written by repr, exactly). */
-const pandasRead = (path: string): { types: Record<string, string>; rows: unknown[][] } => {
+/**
+ * The file read by pandas' `read_csv` with no options: dtypes and rows (NaN as null; floats written
+ * by repr, exactly). Run without blocking: a blocked event loop let the server's keep-alive timer
+ * close an idle connection just as the next request was written on it (ECONNRESET).
+ */
+const pandasRead = async (path: string): Promise<{ types: Record<string, string>; rows: unknown[][] }> => {
   const script = `
 import json, math, sys
 import pandas as pd
@@ -129,7 +134,8 @@ df = pd.read_csv(sys.argv[1])
 cols = [[None if isinstance(v, float) and math.isnan(v) else v for v in df[c].tolist()] for c in df.columns]
 print(json.dumps({"types": {c: str(t) for c, t in df.dtypes.items()}, "rows": [list(r) for r in zip(*cols)]}))
 `
-  return JSON.parse(execFileSync(DEBIAN_PYTHON, ["-c", script, path], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }))
+  const { stdout } = await promisify(execFile)(DEBIAN_PYTHON, ["-c", script, path], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })
+  return JSON.parse(stdout)
 }
 
 describe("the bulk CSV files load the first time in DuckDB and pandas, with every value the API gives", () => {
@@ -258,7 +264,7 @@ describe("the bulk CSV files load the first time in DuckDB and pandas, with ever
 
   it("days.csv.gz: pandas reads id as text and every value /days gives", async () => {
     const { file } = await download("days.csv.gz", "days-pandas.csv.gz")
-    const pandas = pandasRead(file)
+    const pandas = await pandasRead(file)
     // shareholders has empty fields: pandas' float column with NaN
     expect(pandas.types).toEqual({ id: "object", date: "object", price: "float64", total_net_assets: "float64", shareholders: "float64" })
     expect(pandas.rows).toEqual(expectedDays)
@@ -272,7 +278,7 @@ describe("the bulk CSV files load the first time in DuckDB and pandas, with ever
       expect(expected.length).toBeGreaterThan(0)
       expect(expected.length).toBeLessThan(expectedDays.length)
       expect((await duckRead(subset.file, "read_csv")).rows, from).toEqual(expected)
-      expect(pandasRead(subset.file).rows, from).toEqual(expected)
+      expect((await pandasRead(subset.file)).rows, from).toEqual(expected)
       expect(gunzipSync(subset.bytes).toString("utf8").split("\n")[0]).toBe(DAY_COLUMNS.join(","))
       expect(subset.headers.etag).not.toBe(whole.headers.etag)
       expect(subset.headers.etag).toMatch(new RegExp(`^W/".*-from-${from}"$`))
@@ -311,7 +317,7 @@ describe("the bulk CSV files load the first time in DuckDB and pandas, with ever
       })
       expect(duck.rows, fn).toEqual(expectedSeries)
     }
-    const pandas = pandasRead(file)
+    const pandas = await pandasRead(file)
     expect(Object.keys(pandas.types)).toEqual(SERIES_COLUMNS)
     expect(Object.values(pandas.types).every((t) => t === "object")).toBe(true)
     expect(pandas.rows).toEqual(expectedSeries)
@@ -347,6 +353,13 @@ describe("the bulk CSV files load the first time in DuckDB and pandas, with ever
     const notModified = await request(url, { headers: { "x-api-key": key, "if-none-match": String(whole.headers.etag) } })
     expect(notModified.statusCode).toBe(304)
     await notModified.body.dump()
+    // RFC 9110: If-None-Match is weighed before Range (a 304, not a part), and a HEAD ignores Range
+    const notModifiedPart = await request(url, { headers: { "x-api-key": key, "if-none-match": String(whole.headers.etag), range: "bytes=0-5" } })
+    expect(notModifiedPart.statusCode).toBe(304)
+    await notModifiedPart.body.dump()
+    const head = await request(url, { method: "HEAD", headers: { "x-api-key": key, range: "bytes=0-5" } })
+    expect([head.statusCode, head.headers["content-length"], head.headers["content-range"]]).toEqual([200, String(size), undefined])
+    await head.body.dump()
     const unknown = await get(`${server.url}/api/batches/${BATCH_DATE}-0123456789abcdef/series.csv`, { "x-api-key": key })
     expect(unknown.status).toBe(404)
     expect(whole.bytes.toString("utf8").split("\n")[0]).toBe(SERIES_COLUMNS.join(","))
