@@ -1,6 +1,8 @@
 /**
  * CORS. Data routes are readable from any origin (the key, not the origin, authorises them) and
- * expose the quota headers, Retry-After, ETag (for If-None-Match), X-Request-Id, Batch-Id (the batch that answered) and Link (a paged list's pages) to scripts. Account routes and /register get no CORS
+ * expose the quota headers, Retry-After, ETag (for If-None-Match), X-Request-Id, Batch-Id (the batch that answered), Link (a paged list's pages) and, for a download a
+ * browser resumes and checks, Accept-Ranges, Content-Range, Content-Disposition and Repr-Digest to
+ * scripts (Range and If-Range are allowed request headers). Account routes and /register get no CORS
  * headers: they are same-origin pages and calls on the public origin.
  */
 import { Effect } from "effect"
@@ -15,7 +17,9 @@ export const isAccountPath = (url: string): boolean => {
   return path !== null && ACCOUNT_PATH.test(path)
 }
 
-const EXPOSED = "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag, X-Request-Id, Batch-Id, Link"
+const EXPOSED =
+  "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag, X-Request-Id, Batch-Id, Link, " +
+  "Accept-Ranges, Content-Range, Content-Disposition, Repr-Digest"
 
 /** The CORS headers of a response to `request` (none for account paths or without Origin). */
 export const corsHeaders = (request: HttpServerRequest.HttpServerRequest): Record<string, string> | undefined =>
@@ -28,7 +32,7 @@ const preflight = HttpServerResponse.empty({
   headers: {
     "access-control-allow-origin": "*",
     "access-control-allow-methods": "GET, HEAD, OPTIONS",
-    "access-control-allow-headers": "X-Api-Key, Authorization, If-None-Match",
+    "access-control-allow-headers": "X-Api-Key, Authorization, If-None-Match, Range, If-Range",
     "access-control-max-age": "600",
   },
 })

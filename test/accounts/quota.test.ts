@@ -139,6 +139,13 @@ describe("daily quota", () => {
     })
     expect(preflight.status).toBe(204)
     expect(headerOf(preflight, "access-control-allow-headers")?.toLowerCase()).toContain("x-api-key")
+    // a download a browser script resumes (Range, If-Range) and checks (Content-Range, Repr-Digest)
+    expect((headerOf(preflight, "access-control-allow-headers") ?? "").toLowerCase().split(/,\s*/)).toEqual(
+      expect.arrayContaining(["range", "if-range", "if-none-match"]),
+    )
+    expect((headerOf(ok, "access-control-expose-headers") ?? "").toLowerCase().split(/,\s*/)).toEqual(
+      expect.arrayContaining(["accept-ranges", "content-range", "content-disposition", "repr-digest", "link", "batch-id"]),
+    )
     const account = await call(`${server.url}/api/me`, { headers: origin })
     expect(headerOf(account, "access-control-allow-origin")).toBeUndefined()
   })
