@@ -50,13 +50,26 @@ const networks = (t: string) => {
     return false
   }
 }
+/** A folder, or nothing yet (made at start): never a file, which failed later with a stack trace. */
+const folderOrNothing = (t: string) => {
+  try {
+    return statSync(t).isDirectory()
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "ENOENT"
+  }
+}
 const bool = (t: string) => /^(true|false|yes|no|on|off|1|0)$/i.test(t.trim())
 const oneOf = (values: ReadonlyArray<string>) => (t: string) => values.includes(t.trim())
 
 export const SETTINGS: ReadonlyArray<Setting> = [
   { name: "HOST", fallback: "127.0.0.1", accepts: "an address of this machine to listen on", valid: (t) => t.trim() !== "" },
   { name: "PORT", fallback: "8080", accepts: "a whole number from 0 to 65535 (0: any free port)", valid: wholeIn(0, 65535) },
-  { name: "FDS_DATA_DIR", fallback: "./data", accepts: "a folder", valid: (t) => t.trim() !== "" },
+  {
+    name: "FDS_DATA_DIR",
+    fallback: "./data",
+    accepts: "a folder (one that does not exist yet is made)",
+    valid: (t) => t.trim() !== "" && folderOrNothing(t),
+  },
   {
     name: "FDS_DRAIN_SECONDS",
     fallback: "5",

@@ -14,6 +14,9 @@ import { main, root } from "../replicas/support/replica.ts"
 
 const dir = mkdtempSync(join(tmpdir(), "fds-settings-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
+/** A data folder that is a file: refused at start (it failed after listening, with a stack trace). */
+const aFile = join(dir, "a-file")
+writeFileSync(aFile, "not a folder")
 
 /** Runs `node api/main.ts <args>` with `env`: exit code, stdout, stderr. */
 const run = (args: ReadonlyArray<string>, env: Record<string, string>) =>
@@ -36,6 +39,7 @@ describe("settings validated at start", () => {
     ["FDS_FLEET", "no", "fds: FDS_FLEET=no is not valid: on or off"],
     ["FDS_FLEET_HEARTBEAT_MS", "0", "fds: FDS_FLEET_HEARTBEAT_MS=0 is not valid: a whole number of ms from 50 to 60000"],
     ["FDS_FLEET_SWITCH_TIMEOUT_SECONDS", "-5", "fds: FDS_FLEET_SWITCH_TIMEOUT_SECONDS=-5 is not valid: seconds from 1 to 3600"],
+    ["FDS_DATA_DIR", aFile, `fds: FDS_DATA_DIR=${aFile} is not valid: a folder (one that does not exist yet is made)`],
   ])("serve stops before listening on %s=%s, naming it", async (name, value, line) => {
     const { code, stderr } = await run(["serve"], { [name]: value })
     expect(code).toBe(2)
