@@ -23,8 +23,10 @@ export const requestTarget = Effect.map(HttpServerRequest.HttpServerRequest, (re
 
 const target = (path: string, query: URLSearchParams, set: Readonly<Record<string, string>>): string => {
   const params = new URLSearchParams(query)
-  // `set` replaces a parameter in place (its first place; repeats dropped) or appends it
-  for (const [name, value] of Object.entries(set)) params.set(name, value)
+  // the request's other parameters as it spelled them, then `set` at the end, always in its order:
+  // a page asked again with the batch its link names gives the same links, byte for byte
+  for (const name of Object.keys(set)) params.delete(name)
+  for (const [name, value] of Object.entries(set)) params.append(name, value)
   return `${path}?${params}`
 }
 
