@@ -331,9 +331,13 @@ describe("one batch across the fleet: PostgreSQL, a primary, three replicas, a b
   }, 600_000)
 
   it("a replica killed and restarted rejoins, catches up, and serves only once it holds the fleet's current batch", async () => {
-    replicas[1]!.process.kill("SIGKILL")
+    const killed = replicas[1]!.process
+    // listen for its end before the kill: it may be over before the follower is (it was, and the
+    // wait on an exit already past never ended)
+    const gone = new Promise((r) => (killed.exitCode !== null || killed.signalCode !== null ? r(undefined) : killed.once("exit", r)))
+    killed.kill("SIGKILL")
     await stopChild(followers[1]!.child, "SIGKILL")
-    await new Promise((r) => replicas[1]!.process.once("exit", r)).catch(() => undefined)
+    await gone
     // a publish while it is down: the fleet does not wait for a member it no longer sees
     await publish("2026-11-20")
     const target = primaryCurrent()
