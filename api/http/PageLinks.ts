@@ -1,8 +1,8 @@
 /**
  * The links of a paged answer (schemas/Paging.ts), made from the request as it came: its path and
- * every query parameter it gave, in its order and spelling, with `offset` (or `cursor`) set to the
- * page's and the page's batch named (`batch=`, or /api/changes' to_batch), so following `next`
- * after a publish still reads the batch of the first page. Root-relative, as the request's target.
+ * every other query parameter it gave, in its order and spelling, then `offset` (or `cursor`) of
+ * the page and the page's batch (`batch=`, or /api/changes' to_batch), so following `next` after
+ * a publish still reads the batch of the first page. Root-relative, as the request's target.
  */
 import { Effect } from "effect"
 import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
