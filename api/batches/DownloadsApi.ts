@@ -31,6 +31,24 @@ type Json = Record<string, any>
 
 const header = (description: string, schema: Json = { type: "string" }) => ({ description, schema })
 
+
+/** The Range and If-Range request headers of a resumable download; `validator` names what If-Range takes. */
+const rangeParameters = (validator: string): Json[] => [
+  {
+    name: "Range",
+    in: "header",
+    required: false,
+    description: "One byte range, `bytes=<first>-[<last>]` or `bytes=-<suffix length>`; several ranges, or another unit, get the whole file",
+    schema: { type: "string" },
+  },
+  {
+    name: "If-Range",
+    in: "header",
+    required: false,
+    description: `${validator} of the file the first part came from: the range is sent only while the file is that one, else the whole file`,
+    schema: { type: "string" },
+  },
+]
 /** What effect's document cannot say of the snapshot download: its headers, Range, the 206 and If-Range. */
 const documentSnapshotDownload = (op: Json): Json => {
   const fileHeaders = {
@@ -52,23 +70,7 @@ const documentSnapshotDownload = (op: Json): Json => {
     },
     content: { [SNAPSHOT_MEDIA_TYPE]: ok.content[SNAPSHOT_MEDIA_TYPE] },
   }
-  op.parameters = [
-    ...(op.parameters ?? []),
-    {
-      name: "Range",
-      in: "header",
-      required: false,
-      description: "One byte range, `bytes=<first>-[<last>]` or `bytes=-<suffix length>`; several ranges, or another unit, get the whole file",
-      schema: { type: "string" },
-    },
-    {
-      name: "If-Range",
-      in: "header",
-      required: false,
-      description: "The ETag (or Last-Modified date) of the file the first part came from: the range is sent only while the file is that one, else the whole file",
-      schema: { type: "string" },
-    },
-  ]
+  op.parameters = [...(op.parameters ?? []), ...rangeParameters("The ETag (or Last-Modified date)")]
   return op
 }
 
@@ -88,23 +90,7 @@ const documentSeriesCsv = (op: Json): Json => {
     headers: { ...ok.headers, "Content-Range": header("bytes <first>-<last>/<file size>") },
     content: ok.content,
   }
-  op.parameters = [
-    ...(op.parameters ?? []),
-    {
-      name: "Range",
-      in: "header",
-      required: false,
-      description: "One byte range, `bytes=<first>-[<last>]` or `bytes=-<suffix length>`; several ranges, or another unit, get the whole file",
-      schema: { type: "string" },
-    },
-    {
-      name: "If-Range",
-      in: "header",
-      required: false,
-      description: "The ETag of the file the first part came from: the range is sent only while the file is that one, else the whole file",
-      schema: { type: "string" },
-    },
-  ]
+  op.parameters = [...(op.parameters ?? []), ...rangeParameters("The ETag")]
   return op
 }
 
