@@ -14,29 +14,12 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { readCurrent } from "../../snapshots/Pointer.ts"
 import { createKey, get, type RunningServer, startServer } from "../support/server.ts"
-import { buildSample, repoRoot } from "./support.ts"
+import { buildSample, repoRoot, TOOL_NAMES } from "./support.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies
 type Json = any
 
 const INSPECTOR = join(repoRoot, "tools", "mcp-inspector", "node_modules", "@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js")
-
-/** The tools docs/mcp.md lists, in its order. */
-const TOOL_NAMES = [
-  "search_funds",
-  "get_fund",
-  "get_returns",
-  "compare_funds",
-  "market_summary",
-  "fund_portfolio",
-  "list_investment_funds",
-  "tac_changes",
-  "data_status",
-  "get_price_history",
-  "get_tac_history",
-  "list_batches",
-  "list_changes_since_batch",
-]
 
 let work: string
 let dataDir: string

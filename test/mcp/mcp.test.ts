@@ -6,39 +6,24 @@
  * onto, fetched over HTTP from the same server, and against the tool's declared output schema;
  * its text against the figures of the answer.
  */
+
+import { spawn } from "node:child_process"
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js"
 import type { JsonSchemaType } from "@modelcontextprotocol/sdk/validation/types.js"
 import Database from "better-sqlite3"
-import { spawn } from "node:child_process"
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { request } from "undici"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { readCurrent } from "../../snapshots/Pointer.ts"
 import { createKey, expectErrorShape, get, type RunningServer, startServer } from "../support/server.ts"
-import { buildSample, httpClient, type Restated, repoRoot, stdioClient } from "./support.ts"
+import { buildSample, httpClient, type Restated, repoRoot, stdioClient, TOOL_NAMES } from "./support.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies
 type Json = any
-
-const TOOL_NAMES = [
-  "search_funds",
-  "get_fund",
-  "get_returns",
-  "compare_funds",
-  "market_summary",
-  "fund_portfolio",
-  "list_investment_funds",
-  "tac_changes",
-  "data_status",
-  "get_price_history",
-  "get_tac_history",
-  "list_batches",
-  "list_changes_since_batch",
-]
 
 let work: string
 let dataDir: string

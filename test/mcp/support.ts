@@ -1,11 +1,12 @@
 /** The MCP test client (the SDK's own) over HTTP and over stdio, and the sample data folder both read. */
+
+import { readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { Effect } from "effect"
-import { readdirSync, readFileSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
-import { fileURLToPath } from "node:url"
 import { runPipelineLive as runPipeline } from "../../pipeline/Pipeline.ts"
 import { writeSample } from "../../pipeline/sample/Sample.ts"
 
@@ -84,3 +85,20 @@ export const stdioClient = async (dataDir: string): Promise<Client> => {
   )
   return client
 }
+
+/** The tools the MCP server offers, in docs/mcp.md's order: the contract the tests hold api/mcp/McpTools.ts to. */
+export const TOOL_NAMES = [
+  "search_funds",
+  "get_fund",
+  "get_returns",
+  "compare_funds",
+  "market_summary",
+  "fund_portfolio",
+  "list_investment_funds",
+  "tac_changes",
+  "data_status",
+  "get_price_history",
+  "get_tac_history",
+  "list_batches",
+  "list_changes_since_batch",
+]
