@@ -21,6 +21,9 @@ const TABLE = sql.table("fds_ip_buckets")
 /** How long a request waits for the shared bucket before this process's own decides. */
 const WAIT_MILLIS = 500
 
+/** Connections opened at start (the accounts store's pool holds 10). */
+const WARM_CONNECTIONS = 10
+
 export interface SharedBucketsOptions {
   readonly perSecond: number
   readonly burst: number
@@ -85,6 +88,10 @@ export const sharedBuckets = (db: Kysely<AccountsDatabase>, limit: SharedBuckets
         () => {},
         () => {},
       )
+    // the pool's connections opened now, in the background: a first burst on cold connections (each
+    // a new PostgreSQL backend) took longer than WAIT_MILLIS, and this process's own buckets then let
+    // up to a whole burst through on each replica; not awaited, so an unreachable store delays nothing
+    void Promise.all(Array.from({ length: WARM_CONNECTIONS }, () => sql`select 1`.execute(db).catch(() => undefined)))
     yield* Effect.acquireRelease(
       Effect.sync(() => setInterval(sweep, 60_000).unref()),
       (timer) => Effect.sync(() => clearInterval(timer)),
