@@ -17,6 +17,7 @@ import { type IndicatorFetcher, indicatorYears } from "./fetch/IndicatorFetch.ts
 import type { Ledger, RawFileObserved } from "./ledger/Ledger.ts"
 import type { RawStore } from "./RawStore.ts"
 import { type Recognized, recognizeAhead } from "./RecognizeAhead.ts"
+import { ParseLimitExceeded } from "./sources/ParseLimits.ts"
 import { printableName } from "./sources/PrintableName.ts"
 import { detect } from "./sources/Sources.ts"
 import { readWorkbook, workbookFormat } from "./sources/Workbook.ts"
@@ -51,9 +52,18 @@ const record = (
   bytes: Uint8Array,
 ): Effect.Effect<{ observed: RawFileObserved; appended: boolean }, UnrecognizedFile> => {
   const sha = raw.put(bytes)
-  const dataSet = detect(bytes, name)
-  if (dataSet === null) return unrecognized(source, sha, bytes)
-  return observe(ledger, { data_set: dataSet.name, key: dataSet.key(name, bytes, sha), name, source, sha256: sha, bytes: bytes.length })
+  let dataSet: ReturnType<typeof detect>
+  let key: string | null
+  try {
+    dataSet = detect(bytes, name)
+    key = dataSet === null ? null : dataSet.key(name, bytes, sha)
+  } catch (e) {
+    // A page over a parse limit, met by a detect or key that reads more than its head.
+    if (e instanceof ParseLimitExceeded) return unrecognized(source, sha, bytes, `cannot be read: refused unread: ${e.message}`)
+    throw e
+  }
+  if (dataSet === null || key === null) return unrecognized(source, sha, bytes)
+  return observe(ledger, { data_set: dataSet.name, key, name, source, sha256: sha, bytes: bytes.length })
 }
 
 /** A file recognised ahead (RecognizeAhead.ts): recorded as `record` would have. */
@@ -69,11 +79,11 @@ const recordRecognized = (
 
 const observe = (ledger: Ledger["Service"], observed: RawFileObserved) => Effect.succeed({ observed, appended: ledger.observe(observed) })
 
-const unrecognized = (source: string, sha: string, bytes: Uint8Array): Effect.Effect<never, UnrecognizedFile> => {
+const unrecognized = (source: string, sha: string, bytes: Uint8Array, why?: string): Effect.Effect<never, UnrecognizedFile> => {
   // A workbook (by its bytes) that no data set recognised: say why when it cannot be read at all
   // (damaged, or over a parse limit: an HTML page's head read can be).
-  const unreadable = workbookFormat(bytes) === null ? null : readWorkbook(bytes, 50)
-  const detail = unreadable !== null && Result.isFailure(unreadable) ? `cannot be read as a workbook: ${unreadable.failure}` : undefined
+  const unreadable = why !== undefined || workbookFormat(bytes) === null ? null : readWorkbook(bytes, 50)
+  const detail = unreadable !== null && Result.isFailure(unreadable) ? `cannot be read as a workbook: ${unreadable.failure}` : why
   return Effect.fail(new UnrecognizedFile({ file: printableName(source), sha256: sha, ...(detail === undefined ? {} : { detail }) }))
 }
 

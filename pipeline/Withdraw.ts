@@ -8,6 +8,7 @@ import { Effect, Schema } from "effect"
 import { join } from "node:path"
 import { withRunLock } from "./daemon/RunLock.ts"
 import { Ledger, type RawFileObserved } from "./ledger/Ledger.ts"
+import { printableName } from "./sources/PrintableName.ts"
 
 export class WithdrawRefused extends Schema.TaggedError<WithdrawRefused>()("WithdrawRefused", {
   reason: Schema.String,
@@ -37,7 +38,7 @@ export const withdraw = (sha: string, reason: string | null) =>
     }
     if (matches.length > 1) {
       return yield* new WithdrawRefused({
-        reason: `${matches.length} current inputs start with ${wanted} (${matches.map((m) => m.name).join(", ")}): give more characters`,
+        reason: `${matches.length} current inputs start with ${wanted} (${matches.map((m) => printableName(m.name)).join(", ")}): give more characters`,
         exitCode: 2,
       })
     }

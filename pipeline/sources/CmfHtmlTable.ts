@@ -11,6 +11,7 @@ import type { DataSetName } from "../../schemas/CmfRecords.ts"
 import type { HtmlCell } from "./CmfHtmlCells.ts"
 import { type CmfFileInvalid, cmfFileInvalid, quoted } from "./CmfFileInvalid.ts"
 import { repairMojibake } from "./Mojibake.ts"
+import { MAX_DEPTH, ParseLimitExceeded, withinLimit } from "./ParseLimits.ts"
 
 const latin1 = new TextDecoder("latin1")
 const utf8 = new TextDecoder("utf-8", { fatal: true })
@@ -71,8 +72,22 @@ const span = (td: HTMLElement, name: string): number => {
   return Number.isSafeInteger(n) && n > 1 ? n : 1
 }
 
+/**
+ * Throws `ParseLimitExceeded` when elements nest deeper than MAX_DEPTH: the tree is walked here
+ * without recursion, before the walks below (and the library's `text`) recurse into it.
+ */
+const checkDepth = (root: HTMLElement): void => {
+  const stack: Array<readonly [HTMLElement, number]> = [[root, 0]]
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [node, depth] = next
+    withinLimit("the page", "MAX_DEPTH", MAX_DEPTH, depth, (n) => `elements nested ${n} deep or more`)
+    for (const child of node.childNodes) if (child instanceof HTMLElement) stack.push([child, depth + 1])
+  }
+}
+
 const pageOf = (html: string): HtmlPage => {
   const root = parse(html, { blockTextElements: { script: false, style: false, noscript: false, pre: true } })
+  checkDepth(root)
   let mojibakeRepaired = 0
   const clean = (raw: string): string => {
     const text = raw.replace(/\s+/g, " ").trim()
@@ -109,8 +124,19 @@ const pageOf = (html: string): HtmlPage => {
   return { heading: clean(words.join("")), tables, mojibakeRepaired }
 }
 
-/** Parses a whole page. */
+/** Parses a whole page; throws `ParseLimitExceeded` for a page over a parse limit (ParseLimits.ts). */
 export const readHtmlPage = (bytes: Uint8Array): HtmlPage => pageOf(decodeCmfHtml(bytes))
+
+/** A parser's `readHtmlPage`: a page over a parse limit is refused as the data set's file, naming the limit. */
+export const readHtmlPageOf = (dataSet: DataSetName, file: string, bytes: Uint8Array): Effect.Effect<HtmlPage, CmfFileInvalid> =>
+  Effect.suspend(() => {
+    try {
+      return Effect.succeed(readHtmlPage(bytes))
+    } catch (e) {
+      if (e instanceof ParseLimitExceeded) return Effect.fail(pageProblem(dataSet, file, e.limit, `refused unread: ${e.message}`))
+      throw e
+    }
+  })
 
 /**
  * The head of a page, for `detect` and `key`: a text search (scripts and comments left out) for the

@@ -27,6 +27,7 @@ import {
   pageProblem,
   readHtmlHead,
   readHtmlPage,
+  readHtmlPageOf,
   readHtmlTable,
   tableProblem,
   tableStartingWith
@@ -61,7 +62,7 @@ const COMPARED: ReadonlyArray<readonly [keyof FiBookValueRecord, string]> = [
 const valuesTable = (page: HtmlPage) => tableStartingWith(page, "Fecha")
 
 const parse = Effect.fn("FiBookValues.parse")(function* (bytes: Uint8Array, file: string) {
-  const page = readHtmlPage(bytes)
+  const page = yield* readHtmlPageOf("fi_book_values", file, bytes)
   const run = fundRunInHeading(page, "fi_book_values", file)
   if (typeof run !== "number") return yield* run
   const rows = valuesTable(page)

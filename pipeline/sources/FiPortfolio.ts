@@ -28,7 +28,7 @@ import {
   type HtmlTableSpec,
   pageProblem,
   readHtmlHead,
-  readHtmlPage,
+  readHtmlPageOf,
   readHtmlTable,
   tableProblem,
   tableStartingWith
@@ -88,7 +88,7 @@ const portfolioTables = (page: HtmlPage) =>
   })
 
 const parse = Effect.fn("FiPortfolio.parse")(function* (bytes: Uint8Array, file: string) {
-  const page = readHtmlPage(bytes)
+  const page = yield* readHtmlPageOf("fi_portfolio", file, bytes)
   const run = fundRunInHeading(page, "fi_portfolio", file)
   if (typeof run !== "number") return yield* run
   const period = periodInHeading(page)

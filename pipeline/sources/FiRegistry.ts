@@ -15,7 +15,7 @@ import {
   type HtmlTableSpec,
   pageProblem,
   readHtmlHead,
-  readHtmlPage,
+  readHtmlPageOf,
   readHtmlTable,
   tableProblem,
   tableStartingWith
@@ -61,7 +61,7 @@ const identityOf = (bytes: Uint8Array): FiListIdentity | undefined => {
 }
 
 const parse = Effect.fn("FiRegistry.parse")(function* (bytes: Uint8Array, file: string) {
-  const page = readHtmlPage(bytes)
+  const page = yield* readHtmlPageOf("fi_registry", file, bytes)
   const rows = fundsTable(page)
   if (rows === undefined) return yield* pageProblem("fi_registry", file, "R.U.T.", 'no table whose first header is "R.U.T."')
   const identity = listIdentity(page, rows)

@@ -15,6 +15,12 @@ export const MAX_COLUMNS = 256
 export const MAX_CELLS = 1_000_000
 /** An HTML cell's `colspan` or `rowspan`. */
 export const MAX_SPAN = 256
+/**
+ * Elements nested in one HTML page. The page's text is gathered by walking its tree (ours and the
+ * HTML library's), one call per level: 5,000 nested elements in 35 KB overflowed the stack and
+ * failed the whole run.
+ */
+export const MAX_DEPTH = 512
 /** Sheets of one workbook. */
 export const MAX_SHEETS = 64
 /** Bytes of an XLSX once inflated, all its parts together (a ZIP bomb is refused while inflating). */

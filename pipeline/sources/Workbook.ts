@@ -121,7 +121,7 @@ const checkWhole = (bytes: Uint8Array): void => {
   const container = XLSX.CFB.read(bytes, { type: "buffer" }) as { readonly FileIndex: ReadonlyArray<CfbEntry> }
   const short = container.FileIndex.find((f) => f.type === 2 && (f.content?.length ?? 0) < f.size)
   if (short !== undefined) {
-    throw new Error(`its stream "${short.name}" holds ${short.content?.length ?? 0} of its ${short.size} bytes (the file is cut short)`)
+    throw new Error(`its stream "${printableName(short.name)}" holds ${short.content?.length ?? 0} of its ${short.size} bytes (the file is cut short)`)
   }
 }
 

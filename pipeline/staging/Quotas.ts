@@ -336,7 +336,7 @@ export const mergeQuotasInto = (
                   file: files[fileOf[i]!]!.file,
                   line: lineOf[i]!,
                   field: "VALOR_CUOTA",
-                  detail: `RUN_FM ${info.run} SERIE ${info.serie} on ${cols.date[i]} conflicts with ${files[fileOf[p]!]!.file} line ${lineOf[p]}`,
+                  detail: `RUN_FM ${info.run} SERIE ${info.serie} on ${cols.date[i]} conflicts with ${printableName(files[fileOf[p]!]!.file)} line ${lineOf[p]}`,
                 }),
               )
             }

@@ -1,20 +1,21 @@
 /**
  * What an attacker's drop into the inbox does to `pipeline run` (issue #28, bounded parsing), run
  * as the real CLI with its heap capped at 512 MB: a ~240 KB XLSX of one cell at column XFD on
- * 20,000 rows and a 2.5 KB HTML table of 60 cells spanning 1,000 columns and rows are refused while
- * files are recognised, quickly, naming the file and the limit, and the batch is rejected cleanly
+ * 20,000 rows, a 2.5 KB HTML table of 60 cells spanning 1,000 columns and rows and a 35 KB page of
+ * 5,000 nested elements are refused while files are recognised, quickly, naming the file and the limit, and the batch is rejected cleanly
  * (the published snapshot keeps serving, the raw file is stored, STATUS.json and /health say so).
  * Links (to /etc/passwd, a loop, a dangling one) and a FIFO in the inbox are skipped with a warning
  * each and the run goes on; control characters in a dropped file's name are printed escaped.
  */
-import { createHash } from "node:crypto"
+
 import { execFileSync } from "node:child_process"
+import { createHash } from "node:crypto"
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { get, startServer } from "../support/server.ts"
-import { sparseXlsx, spanBomb } from "../support/workbooks.ts"
+import { spanBomb, sparseXlsx } from "../support/workbooks.ts"
 import { readStatusFile, runCli, writeMiniSample } from "./support/ops.ts"
 
 process.env.FDS_STALE_AFTER_HOURS = "1000000" // /health must not depend on today's date here
@@ -96,6 +97,21 @@ describe("bounded parsing: pipeline run on an attacker's inbox", () => {
     // the CLI's start and the collect included (the table alone took 29 s and 2.7 GB)
     expect(performance.now() - started).toBeLessThan(15_000)
     expect(stored(sha256(bomb))).toBe(true)
+  }, 60_000)
+
+  it("refuses a 35 KB FI page of 5,000 nested elements naming the file and MAX_DEPTH (it overflowed the stack and failed the run)", async () => {
+    const nested = 5000
+    const page =
+      "<html><body><p>R.U.T.: 9251-7</p><table><tr><td>Fecha</td><td>Valor Libro</td></tr>" +
+      `<tr><td>02/01/2025</td><td>${"<b>".repeat(nested)}1${"</b>".repeat(nested)}</td></tr></table></body></html>`
+    expect(page.length).toBeLessThan(40_000)
+    const inbox = inboxWith("nested", (dir) => writeFileSync(join(dir, "valores_9251.html"), page))
+    const run = await runCli(dataDir, ["pipeline", "run", "--source", inbox], { env: HEAP })
+    expectRejected(
+      run,
+      `${inbox}/valores_9251.html cannot be read: refused unread: the page: elements nested 513 deep or more, over the limit MAX_DEPTH = 512`,
+    )
+    expect(stored(sha256(Buffer.from(page)))).toBe(true)
   }, 60_000)
 
   it("skips links (to /etc/passwd, a loop, a dangling one) and a FIFO with a warning each, and the run goes on", async () => {

@@ -3,14 +3,16 @@
  * their cells are laid out, quickly and naming the sheet or table and the limit; the real
  * workbook and ordinary spans still read as before.
  */
-import { Result } from "effect"
+
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
+import { Effect, Result } from "effect"
 import { describe, expect, it } from "vitest"
 import { DETECT_BYTES } from "../../pipeline/sources/CmfHtmlTable.ts"
-import { MAX_CELLS, MAX_COLUMNS, MAX_SPAN } from "../../pipeline/sources/ParseLimits.ts"
+import { FiBookValuesSource } from "../../pipeline/sources/FiBookValues.ts"
+import { MAX_CELLS, MAX_COLUMNS, MAX_DEPTH, MAX_SPAN } from "../../pipeline/sources/ParseLimits.ts"
 import { readWorkbook } from "../../pipeline/sources/Workbook.ts"
-import { htmlTable, sparseXlsx, spanBomb } from "../support/workbooks.ts"
+import { htmlTable, spanBomb, sparseXlsx } from "../support/workbooks.ts"
 
 const refusal = (bytes: Uint8Array, rows?: number): { readonly message: string; readonly ms: number } => {
   const start = performance.now()
@@ -69,6 +71,46 @@ describe("ParseLimits: a workbook over a limit", () => {
 
   it("an HTML table whose spans reach past MAX_COLUMNS is refused naming MAX_COLUMNS", () => {
     expect(refusal(spanBomb(2, 200, 3)).message).toMatch(/^refused unread: table 1: row 1 reaches column 400, over the limit MAX_COLUMNS = 256/)
+  })
+})
+
+/**
+ * A page whose one data cell holds `nested` nested <b>: html (depth 1), body (2), table (3), tr (4),
+ * td (5), so its deepest element sits at 5 + nested. The heading and header make it an FI values
+ * page (data set 6).
+ */
+const nestedPage = (nested: number): Uint8Array =>
+  new Uint8Array(
+    Buffer.from(
+      "<html><body><p>R.U.T.: 9251-7</p><table><tr><td>Fecha</td><td>Valor Libro</td></tr>" +
+        `<tr><td>02/01/2025</td><td>${"<b>".repeat(nested)}1${"</b>".repeat(nested)}</td></tr></table></body></html>`,
+    ),
+  )
+
+describe("ParseLimits: an HTML page nested too deep", () => {
+  it("512 levels read; 513 are refused naming MAX_DEPTH, as 5,000 (35 KB, which overflowed the stack) and 100,000 are", () => {
+    expect(MAX_DEPTH).toBe(512)
+    const within = readWorkbook(nestedPage(507))
+    expect(Result.isSuccess(within) && within.success.sheets[0]!.rows.map((r) => r.cells)).toEqual([
+      ["Fecha", "Valor Libro"],
+      ["02/01/2025", "1"],
+    ])
+    const message = 'refused unread: the page: elements nested 513 deep or more, over the limit MAX_DEPTH = 512 (README, "Formats we parse")'
+    for (const nested of [508, 5_000, 100_000]) {
+      const { message: said, ms } = refusal(nestedPage(nested))
+      expect(said).toBe(message)
+      expect(ms).toBeLessThan(5_000)
+    }
+  })
+
+  it("an FI page nested too deep is refused by its parser as a file of its data set, naming the limit", async () => {
+    const failure = await Effect.runPromise(Effect.flip(FiBookValuesSource.parse(nestedPage(5_000), "valores_9251.html")))
+    expect(failure._tag).toBe("CmfFileInvalid")
+    expect(failure.field).toBe("MAX_DEPTH")
+    expect(failure.message).toBe(
+      "fi_book_values valores_9251.html line 0 field MAX_DEPTH: page (line 0 = outside the tables): refused unread: the page: " +
+        'elements nested 513 deep or more, over the limit MAX_DEPTH = 512 (README, "Formats we parse")',
+    )
   })
 })
 
