@@ -140,7 +140,7 @@ describe("@fds/client (clients/typescript)", () => {
     expect(u.title).toBe("API key missing, invalid or revoked")
     expect(u.instance).toBe(`urn:fds:request:${u.requestId}`)
 
-    const notFound = await rejection(fds.get("/api/asset_providers/{asset_provider_id}/conceptual_assets", { params: { path: { asset_provider_id: "12345" } } }))
+    const notFound = await rejection(fds.get("/api/asset_providers/{provider_id}/conceptual_assets", { params: { path: { provider_id: "12345" } } }))
     expect(notFound).toBeInstanceOf(NotFound)
     expect([(notFound as NotFound).status, (notFound as NotFound).code]).toEqual([404, "not_found"])
 
