@@ -42,6 +42,12 @@ $(REDOCLY): tools/redocly/package-lock.json $(NODE_HOME)/bin/node
 	npm ci --prefix tools/redocly --ignore-scripts --no-audit --no-fund
 	@touch $@
 
+# The TypeScript client package (clients/typescript, test/clients/) has its own folder and lockfile.
+TS_CLIENT := clients/typescript/node_modules/.package-lock.json
+$(TS_CLIENT): clients/typescript/package-lock.json $(NODE_HOME)/bin/node
+	npm ci --prefix clients/typescript --ignore-scripts --no-audit --no-fund
+	@touch $@
+
 MCP_INSPECTOR := tools/mcp-inspector/node_modules/.bin/mcp-inspector
 $(MCP_INSPECTOR): tools/mcp-inspector/package-lock.json $(NODE_HOME)/bin/node
 	npm ci --prefix tools/mcp-inspector --ignore-scripts --no-audit --no-fund
@@ -100,12 +106,12 @@ $(PANDAS):
 run: $(DEPS)
 	./fds demo
 
-test: $(DEPS) $(OPENAPI_TS) $(SPECTRAL) $(REDOCLY) $(MCP_INSPECTOR) $(CHROMIUM) $(POSTGRES_STAMP) $(HAPROXY) $(SYSTEMD_ANALYZE) $(PANDAS)
+test: $(DEPS) $(OPENAPI_TS) $(TS_CLIENT) $(SPECTRAL) $(REDOCLY) $(MCP_INSPECTOR) $(CHROMIUM) $(POSTGRES_STAMP) $(HAPROXY) $(SYSTEMD_ANALYZE) $(PANDAS)
 	vitest run $(VITEST_ARGS)
 
 check: $(DEPS)
 	tsc --noEmit
-	biome lint schemas snapshots pipeline api accounts ops test
+	biome lint schemas snapshots pipeline api accounts ops test clients
 
 ci: check test
 
@@ -114,4 +120,5 @@ bench: $(DEPS)
 
 clean:
 	rm -rf node_modules tools/node/node_modules tools/openapi-typescript/node_modules \
-		tools/spectral/node_modules tools/redocly/node_modules tools/mcp-inspector/node_modules
+		tools/spectral/node_modules tools/redocly/node_modules tools/mcp-inspector/node_modules \
+		clients/typescript/node_modules
