@@ -1,0 +1,226 @@
+"""The HTTP layer: one GET with the key in a header, the API's retry rules, typed errors.
+
+Retry rules (docs/clients.md "Retry policy"): a per-IP 429 (`rate_limited`), 500, 502, 503 and
+504, and a broken connection, are retried with exponential backoff and jitter, honouring
+`Retry-After`, within a bounded number of attempts and a bounded total wait; a quota 429
+(`quota_exceeded`, or `X-RateLimit-Remaining: 0`) raises QuotaExceeded at once, never sleeping;
+other 4xx raise their typed error at once.
+"""
+from __future__ import annotations
+
+import http.client
+import json
+import logging
+import random
+import socket
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from typing import Any, Callable, Dict, Iterable, Mapping, Optional, Sequence, Tuple, Union
+
+from . import errors
+from ._version import __version__
+
+log = logging.getLogger("fds_client")
+
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+
+Params = Union[Mapping[str, Any], Sequence[Tuple[str, Any]], None]
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """Redirects are not followed: the key would go with the request to wherever it points."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):  # noqa: D401
+        return None
+
+
+def encode_params(params: Params) -> str:
+    """The query string: None dropped, lists repeated, booleans as true/false."""
+    if params is None:
+        return ""
+    items = params.items() if isinstance(params, Mapping) else params
+    pairs = []
+    for name, value in items:
+        if value is None:
+            continue
+        values = value if isinstance(value, (list, tuple)) else [value]
+        for v in values:
+            if isinstance(v, bool):
+                v = "true" if v else "false"
+            pairs.append((name, str(v)))
+    return urllib.parse.urlencode(pairs)
+
+
+class Response:
+    """An answer: status, headers (lower-case names) and, unless streamed, its bytes."""
+
+    def __init__(self, status: int, headers: Mapping[str, str], body: bytes = b"", stream: Any = None) -> None:
+        self.status = status
+        self.headers = {k.lower(): v for k, v in headers.items()}
+        self.body = body
+        self.stream = stream
+
+    def json(self) -> Any:
+        return json.loads(self.body.decode("utf-8"))
+
+    @property
+    def batch_id(self) -> Optional[str]:
+        return self.headers.get("batch-id")
+
+
+class Transport:
+    def __init__(
+        self,
+        base_url: str,
+        api_key: Optional[str],
+        *,
+        user_agent: Optional[str] = None,
+        timeout: float = 30.0,
+        max_attempts: int = 5,
+        max_retry_wait: float = 60.0,
+        backoff_base: float = 0.5,
+        backoff_cap: float = 30.0,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        if "://" not in base_url:
+            raise ValueError("base_url must be an absolute URL, e.g. https://fondos.example.cl")
+        parsed = urllib.parse.urlsplit(base_url)
+        if parsed.query or parsed.username or parsed.password:
+            raise ValueError("base_url must not carry a query or credentials (send the key as api_key)")
+        self.base_url = base_url.rstrip("/")
+        self._key = api_key
+        self.user_agent = f"fds-client-python/{__version__}" + (f" {user_agent}" if user_agent else "")
+        self.timeout = timeout
+        self.max_attempts = max(1, max_attempts)
+        self.max_retry_wait = max_retry_wait
+        self.backoff_base = backoff_base
+        self.backoff_cap = backoff_cap
+        self.sleep = sleep
+        self._opener = urllib.request.build_opener(_NoRedirect)
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def _redact(self, text: str) -> str:
+        if self._key:
+            text = text.replace(self._key, "<redacted>")
+        return text
+
+    def url_of(self, path: str, params: Params = None) -> str:
+        """The absolute URL of a root-relative path (links) or an API path plus parameters."""
+        if "://" in path:
+            raise ValueError("only paths of this service are requested")
+        query = encode_params(params)
+        sep = "&" if "?" in path else "?"
+        return self.base_url + path + (sep + query if query else "")
+
+    def _headers(self, extra: Optional[Mapping[str, str]]) -> Dict[str, str]:
+        h = {"User-Agent": self.user_agent, "Accept": "application/json"}
+        if self._key:
+            h["X-Api-Key"] = self._key
+        if extra:
+            h.update(extra)
+        return h
+
+    def _open(self, method: str, url: str, headers: Mapping[str, str], stream: bool) -> Response:
+        req = urllib.request.Request(url, method=method, headers=dict(headers))
+        try:
+            res = self._opener.open(req, timeout=self.timeout)
+        except urllib.error.HTTPError as e:
+            body = e.read() if e.fp is not None else b""
+            return Response(e.code, dict(e.headers.items()), body)
+        if stream:
+            return Response(res.status, dict(res.headers.items()), stream=res)
+        with res:
+            return Response(res.status, dict(res.headers.items()), res.read())
+
+    def _backoff(self, attempt: int) -> float:
+        return min(self.backoff_cap, self.backoff_base * (2 ** attempt))
+
+    def error_of(self, method: str, path: str, res: Response) -> errors.FdsError:
+        problem: Dict[str, Any] = {}
+        try:
+            parsed = json.loads(res.body.decode("utf-8")) if res.body else {}
+            if isinstance(parsed, dict):
+                problem = parsed
+        except (ValueError, UnicodeDecodeError):
+            problem = {}
+        code = problem.get("error")
+        if res.status == 429 and res.headers.get("x-ratelimit-remaining") == "0":
+            code = "quota_exceeded"
+        cls = errors.error_class(res.status, code)
+        title = problem.get("title") or http.client.responses.get(res.status, "HTTP error")
+        detail = problem.get("detail") or problem.get("message")
+        message = f"{method} {path}: {res.status} {title}"
+        if detail:
+            message += f": {detail}"
+        if cls is errors.QuotaExceeded and res.headers.get("x-ratelimit-reset"):
+            message += f" (quota resets at Unix time {res.headers['x-ratelimit-reset']})"
+        if problem.get("instance"):
+            message += f" [{problem['instance']}]"
+        safe_problem = {k: (self._redact(v) if isinstance(v, str) else v) for k, v in problem.items()}
+        return cls(self._redact(message), status=res.status, problem=safe_problem, method=method, path=self._redact(path), headers=res.headers)
+
+    # -- the request -----------------------------------------------------------------------
+
+    def request(
+        self,
+        path: str,
+        params: Params = None,
+        *,
+        headers: Optional[Mapping[str, str]] = None,
+        stream: bool = False,
+        ok: Iterable[int] = (200,),
+        method: str = "GET",
+    ) -> Response:
+        """GET `path` with the retry rules; an answer whose status is not in `ok` raises its typed error."""
+        url = self.url_of(path, params)
+        shown = urllib.parse.urlsplit(url)
+        shown_path = shown.path + (f"?{shown.query}" if shown.query else "")
+        allowed = frozenset(ok)
+        waited = 0.0
+        for attempt in range(self.max_attempts):
+            last = attempt + 1 >= self.max_attempts
+            try:
+                res = self._open(method, url, self._headers(headers), stream)
+            except (urllib.error.URLError, http.client.HTTPException, ConnectionError, socket.timeout, OSError) as e:
+                reason = getattr(e, "reason", e)
+                wait = self._backoff(attempt)
+                if last or waited + wait > self.max_retry_wait:
+                    raise errors.TransportError(
+                        self._redact(f"{method} {shown_path}: the server could not be reached ({type(e).__name__}: {reason})"),
+                        method=method,
+                        path=shown_path,
+                    ) from None
+                log.debug("%s %s -> %s, retry in %.2f s (attempt %d/%d)", method, shown_path, type(e).__name__, wait, attempt + 1, self.max_attempts)
+                self.sleep(wait)
+                waited += wait
+                continue
+            if res.status in allowed:
+                log.debug("%s %s -> %d", method, shown_path, res.status)
+                return res
+            if stream and res.stream is not None:
+                res.body = res.stream.read()
+                res.stream.close()
+                res.stream = None
+            error = self.error_of(method, shown_path, res)
+            if isinstance(error, errors.QuotaExceeded) or res.status not in RETRY_STATUSES:
+                log.debug("%s %s -> %d %s, not retried", method, shown_path, res.status, error.code or "")
+                raise error
+            backoff = self._backoff(attempt)
+            if error.retry_after is not None and error.retry_after >= 0:
+                # honour Retry-After, plus up to 30 % jitter so that clients do not come back together
+                wait = error.retry_after + random.uniform(0, 0.3) * max(error.retry_after, self.backoff_base)
+            else:
+                wait = backoff + random.uniform(0, 0.3) * backoff
+            if last or waited + wait > self.max_retry_wait:
+                log.debug("%s %s -> %d %s, giving up (attempt %d/%d)", method, shown_path, res.status, error.code or "", attempt + 1, self.max_attempts)
+                raise error
+            log.debug(
+                "%s %s -> %d %s, retry in %.2f s (attempt %d/%d)",
+                method, shown_path, res.status, error.code or "", wait, attempt + 1, self.max_attempts,
+            )
+            self.sleep(wait)
+            waited += wait
+        raise AssertionError("unreachable")  # pragma: no cover
