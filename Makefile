@@ -103,10 +103,19 @@ $(PANDAS):
 	@echo "installing Debian's python3-pandas for the bulk-load test"
 	$(call apt_install,python3-pandas,--no-install-recommends)
 
+# The Python package's tests (test/clients/python*.test.ts) build its wheel with Debian's
+# python3-build (`python3 -m build --no-isolation`: no index is reached) and install it into a fresh
+# virtual environment (python3-venv, whose bundled pip installs the wheel with --no-index);
+# installed once when missing, as root or through sudo.
+PYBUILD := /usr/lib/python3/dist-packages/build/__init__.py
+$(PYBUILD):
+	@echo "installing Debian's python3-build and python3-venv for the Python package's tests"
+	$(call apt_install,python3-build python3-venv python3-setuptools python3-wheel,--no-install-recommends)
+
 run: $(DEPS)
 	./fds demo
 
-test: $(DEPS) $(OPENAPI_TS) $(TS_CLIENT) $(SPECTRAL) $(REDOCLY) $(MCP_INSPECTOR) $(CHROMIUM) $(POSTGRES_STAMP) $(HAPROXY) $(SYSTEMD_ANALYZE) $(PANDAS)
+test: $(DEPS) $(OPENAPI_TS) $(TS_CLIENT) $(SPECTRAL) $(REDOCLY) $(MCP_INSPECTOR) $(CHROMIUM) $(POSTGRES_STAMP) $(HAPROXY) $(SYSTEMD_ANALYZE) $(PANDAS) $(PYBUILD)
 	vitest run $(VITEST_ARGS)
 
 check: $(DEPS)
