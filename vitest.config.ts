@@ -21,7 +21,7 @@ const ALONE = [
   "test/api/serve.test.ts",
   "test/batches/pastSnapshots.test.ts",
   "test/ops/{kill,lock,swapLoad,daemon,runState,diskFull,damagedServed,alerts,alertsDaemon,bucketDaemon,realCmf}.test.ts",
-  "test/pipeline/{AlongsideProcess,ParseAhead,RecognizeAhead,CartolaDownload}.test.ts",
+  "test/pipeline/{ChildProcess,Offload,ParseAhead,RecognizeAhead,CartolaDownload}.test.ts",
 ]
 
 export default defineConfig({

@@ -9,12 +9,13 @@ import { basename, join } from "node:path"
 import { Effect, Result, Schema } from "effect"
 import { weekdaysBefore } from "../snapshots/Status.ts"
 import { FolderMemo } from "./FolderMemo.ts"
-import { readInboxFile } from "./InboxFile.ts"
 import type { CaptchaSolver } from "./fetch/CaptchaSolver.ts"
 import { CartolaSession, fetchCartolaRange } from "./fetch/CartolaDownload.ts"
 import { CmfSession, CmfSourceError, type FetchOptions, getBytes, getPage, postForm, send } from "./fetch/CmfHttp.ts"
 import { type IndicatorFetcher, indicatorYears } from "./fetch/IndicatorFetch.ts"
+import { readInboxFile } from "./InboxFile.ts"
 import type { Ledger, RawFileObserved } from "./ledger/Ledger.ts"
+import { Offload } from "./offload/Offload.ts"
 import type { RawStore } from "./RawStore.ts"
 import { type Recognized, recognizeAhead } from "./RecognizeAhead.ts"
 import { ParseLimitExceeded } from "./sources/ParseLimits.ts"
@@ -135,8 +136,10 @@ export const collectFolder = (
       return { path, stamp, known: memo?.lookup(path, stamp, stored) }
     })
     // Files the memo does not know, recognised on both cores when there are many (a cold build).
+    const offload = yield* Offload
     const ahead = yield* Effect.promise(() =>
       recognizeAhead(
+        offload,
         raw,
         files.flatMap((f) => (f.known === undefined ? [f.path] : [])),
         aheadMinBytes,

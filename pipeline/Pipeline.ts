@@ -14,13 +14,14 @@ import { dateToInt, intToDate } from "../schemas/Dates.ts"
 import { publishCurrent, readCurrent } from "../snapshots/Pointer.ts"
 import { applyRetention } from "../snapshots/Retention.ts"
 import { thisRunProcess } from "../snapshots/RunLiveness.ts"
-import { killedStatus, type PipelineStatus, readStatus, readStatusFile, STATUS, type SourceReport, writeStatus } from "../snapshots/Status.ts"
+import { killedStatus, type PipelineStatus, readStatus, readStatusFile, type SourceReport, STATUS, writeStatus } from "../snapshots/Status.ts"
 import { buildSnapshot, loadInputs } from "./Build.ts"
 import { collectFolder, collectHttp, type WaitingDataSet } from "./Collect.ts"
 import { failureText } from "./Failure.ts"
 import { FolderMemo } from "./FolderMemo.ts"
 import type { LoadedInputs } from "./LoadedInputs.ts"
 import { Ledger, type RawFileObserved } from "./ledger/Ledger.ts"
+import { Offload, offloadLayer } from "./offload/Offload.ts"
 import { type ActiveSeries, coverageGate, type Held, plan, planInputs, refuseFutureDate } from "./Plan.ts"
 import { RawStore } from "./RawStore.ts"
 import { rollbackHold } from "./Rollback.ts"
@@ -109,7 +110,7 @@ export const runPipeline = (options: RunOptions): Effect.Effect<RunOutcome, Batc
  * cannot be opened (a damaged ledger) fails the run in STATUS.json like any other failure.
  */
 export const runPipelineLive = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedError> =>
-  recordingStatus(options.dataDir, runBatch(options).pipe(Effect.provide(dataFolderStores(options.dataDir))))
+  recordingStatus(options.dataDir, runBatch(options).pipe(Effect.provide(Layer.mergeAll(dataFolderStores(options.dataDir), offloadLayer))))
 
 /**
  * Marks the run `running` in STATUS.json (with its process) before it does any work, and writes
@@ -240,7 +241,8 @@ const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedE
         : `${e.message} (raw ${sha}: a corrected file for the same ${input.data_set} key ${input.key} replaces it; ${withdraw})`
     }
     const cache = yield* ParsedCache
-    const ahead = yield* Effect.promise(() => parseAhead(raw, inputs, cache))
+    const offload = yield* Offload
+    const ahead = yield* Effect.promise(() => parseAhead(offload, raw, inputs, cache))
     if (ahead !== null) console.error(JSON.stringify({ level: "info", stage: "parse_ahead", ...ahead }))
     const loaded = yield* loadInputs(raw, inputs, cache, options.progress).pipe(
       Effect.catchTag("CmfFileInvalid", (e) => reject(refusing(e))),

@@ -48,6 +48,7 @@ export class FolderRawStore {
 const memoryRawStore = (): RawStore["Service"] => {
   const files = new Map<string, Buffer>()
   return {
+    dir: null,
     put: (bytes) => {
       const sha = sha256(bytes)
       if (!files.has(sha)) files.set(sha, Buffer.from(bytes))
@@ -66,6 +67,8 @@ const memoryRawStore = (): RawStore["Service"] => {
 export class RawStore extends Context.Service<
   RawStore,
   {
+    /** The folder an on-disk store keeps its files in, which a child process can open; null in memory. */
+    readonly dir: string | null
     /** Stores the bytes (once) and returns their hash. */
     readonly put: (bytes: Uint8Array) => string
     readonly has: (sha: string) => boolean

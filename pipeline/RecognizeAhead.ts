@@ -2,21 +2,21 @@
  * A folder collect on both cores. A cold build collects every file of the history (~7,000 at
  * market scale): each is read, hashed and stored in the raw store, and recognised by content
  * (every data set's `detect`, the HTML pages parsed in part), one after the other. The files the
- * folder memo does not know are recognised first, half in a child process (AlongsideProcess.ts)
- * and half in this thread
+ * folder memo does not know are recognised first, half by `recognizeJob` off this thread (the
+ * Offload service: a child process) and half in this thread
  * (alternately: each half gets as many cartola months and as many FI pages); the collect then
  * records them in the ledger in the folder's order, as before, from what they were recognised as.
  * The same functions recognise each file (`recognize`): the observations are the same.
  *
- * Only for a raw store on disk (the child opens it), at least 2 CPUs and at least `MIN_BYTES` of
- * files to recognise; `FDS_PARSE_AHEAD=0` turns it off with the parse ahead.
+ * Only for a raw store on disk (the child opens it: its port's `dir`), an Offload on two cores
+ * and at least `MIN_BYTES` of files to recognise; `FDS_PARSE_AHEAD=0` (the in-process Offload)
+ * turns it off with the parse ahead.
  */
 import { statSync } from "node:fs"
-import { availableParallelism } from "node:os"
 import { basename } from "node:path"
 import type { DataSetName } from "../schemas/CmfRecords.ts"
-import { alongsideProcess } from "./AlongsideProcess.ts"
 import { readInboxFile } from "./InboxFile.ts"
+import type { OffloadJob, OffloadShape } from "./offload/Offload.ts"
 import { FolderRawStore, type RawStore } from "./RawStore.ts"
 import { detect } from "./sources/Sources.ts"
 import { PIPELINE_VERSION } from "./Version.ts"
@@ -52,36 +52,52 @@ export type RecognizeAnswer =
   | { readonly _tag: "Recognized"; readonly files: ReadonlyArray<Recognized | null> }
   | { readonly _tag: "Failed"; readonly reason: string }
 
+/** Recognises the request's files into the raw store on its folder (null where one threw). */
+export const recognizeJob: OffloadJob<RecognizeRequest, RecognizeAnswer> = {
+  script: CHILD,
+  noAnswer: { _tag: "Failed", reason: "the recognize process gave no answer" },
+  run: async (request) => {
+    if (request.pipeline !== PIPELINE_VERSION) {
+      return { _tag: "Failed", reason: `the code on disk is pipeline ${PIPELINE_VERSION}, not the collect's` }
+    }
+    const raw = new FolderRawStore(request.rawDir)
+    const files = request.paths.map((path) => {
+      try {
+        return recognize(raw, path)
+      } catch {
+        return null
+      }
+    })
+    return { _tag: "Recognized", files }
+  },
+}
+
 /**
  * Each path's recognition (null where it threw: the collect reads that file itself and meets the
  * error as before), or null when it does not run.
  */
 export const recognizeAhead = async (
+  offload: OffloadShape,
   raw: RawStore["Service"],
   paths: ReadonlyArray<string>,
   minBytes = MIN_BYTES,
 ): Promise<Map<string, Recognized> | null> => {
-  if (process.env.FDS_PARSE_AHEAD === "0" || availableParallelism() < 2 || !(raw instanceof FolderRawStore) || paths.length < 2) return null
+  if (offload.cores < 2 || raw.dir === null || paths.length < 2) return null
   let total = 0
   for (const path of paths) total += statSync(path, { throwIfNoEntry: false })?.size ?? 0
   if (total < minBytes) return null
   const mine = paths.filter((_, i) => i % 2 === 1)
   const theirs = paths.filter((_, i) => i % 2 === 0)
   const out = new Map<string, Recognized>()
-  const answer = await alongsideProcess<RecognizeAnswer>(
-    CHILD,
-    { pipeline: PIPELINE_VERSION, rawDir: raw.dir, paths: theirs } satisfies RecognizeRequest,
-    () => {
-      for (const path of mine) {
-        try {
-          out.set(path, recognize(raw, path))
-        } catch {
-          // left to the collect
-        }
+  const answer = await offload.alongside(recognizeJob, { pipeline: PIPELINE_VERSION, rawDir: raw.dir, paths: theirs }, () => {
+    for (const path of mine) {
+      try {
+        out.set(path, recognize(raw, path))
+      } catch {
+        // left to the collect
       }
-    },
-    { _tag: "Failed", reason: "the recognize process gave no answer" },
-  )
+    }
+  })
   if (answer._tag === "Recognized") {
     answer.files.forEach((r, i) => {
       if (r !== null) out.set(theirs[i]!, r)

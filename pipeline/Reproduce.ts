@@ -12,6 +12,7 @@ import { contentHash } from "../snapshots/ContentHash.ts"
 import { manifestPath } from "../snapshots/Manifest.ts"
 import { buildSnapshot, loadInputs } from "./Build.ts"
 import { Ledger, type RawFileObserved } from "./ledger/Ledger.ts"
+import { Offload, offloadLayer } from "./offload/Offload.ts"
 import { paths } from "./Pipeline.ts"
 import { RawStore } from "./RawStore.ts"
 import { parseAhead } from "./staging/ParseAhead.ts"
@@ -85,7 +86,8 @@ export const reproduce = (dataDir: string, batchDate: string, options: Reproduce
       // earlier is used, and staging reads every file from it when it needs it (as a run does)
       // rather than holding every file's records and columns in memory.
       const cache = new DiskParsedCache(scratch)
-      const ahead = yield* Effect.promise(() => parseAhead(raw, inputs, cache))
+      const offload = yield* Offload
+      const ahead = yield* Effect.promise(() => parseAhead(offload, raw, inputs, cache))
       if (ahead !== null) console.error(JSON.stringify({ level: "info", stage: "parse_ahead", ...ahead }))
       const loaded = yield* loadInputs(raw, inputs, cache)
       const finished = yield* buildSnapshot(scratch, inputs, loaded, batchDate)
@@ -127,5 +129,5 @@ export const reproduce = (dataDir: string, batchDate: string, options: Reproduce
 /** `pipeline reproduce`: the ledger and the raw store of the data folder (its parse cache is not used). */
 export const reproduceLive = (dataDir: string, batchDate: string, options: ReproduceOptions) => {
   const p = paths(dataDir)
-  return reproduce(dataDir, batchDate, options).pipe(Effect.provide(Layer.mergeAll(Ledger.layer(p.ledger), RawStore.layer(p.raw))))
+  return reproduce(dataDir, batchDate, options).pipe(Effect.provide(Layer.mergeAll(Ledger.layer(p.ledger), RawStore.layer(p.raw), offloadLayer)))
 }

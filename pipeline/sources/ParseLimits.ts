@@ -28,7 +28,7 @@ export const MAX_XLSX_INFLATED_BYTES = 128 * 1024 * 1024
 /**
  * Old-space heap of a child process that recognises or parses files (`--max-old-space-size`): a
  * file the limits above let through costs far less, so a child over it is a fault, and its part is
- * done again in the parent (AlongsideProcess.ts), under the same limits.
+ * done again in the parent (offload/ChildProcess.ts), under the same limits.
  */
 export const PARSE_CHILD_HEAP_MB = 1024
 

@@ -3,19 +3,19 @@
  * every CMF file of the history (~7,000 files at market scale: the monthly cartolas, thousands of FI
  * pages), one after the other, before it stages anything. Parsed files go into the parse cache by
  * content (ParsedCache.ts), and `loadInputs` reads a cached file's summary instead of parsing it:
- * so the files not yet cached are parsed into the cache first, half of each data set's in a child
- * process (AlongsideProcess.ts) and half in this thread, and `loadInputs` then finds them all cached. What is built is the
+ * so the files not yet cached are parsed into the cache first, half of each data set's by
+ * `parseAheadJob` off this thread (the Offload service: a child process) and half in this thread, and `loadInputs` then finds them all cached. What is built is the
  * same: the same parsers write the same entries, and a file that fails is left to `loadInputs`,
  * which parses it again and reports it as before.
  *
- * Only with the cache and raw store on disk (the child opens them), at least 2 CPUs, and at least
- * `MIN_BYTES` of files not yet cached (a daily build parses a file or two: a child process would cost more
- * than it saves). `FDS_PARSE_AHEAD=0` turns it off.
+ * Only with the cache and raw store on disk (the child opens them: their ports' `dataDir` and `dir`),
+ * an Offload on two cores, and at least `MIN_BYTES` of files not yet cached (a daily build parses a
+ * file or two: a child process would cost more than it saves). `FDS_PARSE_AHEAD=0` (the in-process
+ * Offload) turns it off.
  */
-import { availableParallelism } from "node:os"
-import { alongsideProcess } from "../AlongsideProcess.ts"
 import { parseIntoCache } from "../Build.ts"
 import type { RawFileObserved } from "../ledger/Ledger.ts"
+import type { OffloadJob, OffloadShape } from "../offload/Offload.ts"
 import { FolderRawStore, type RawStore } from "../RawStore.ts"
 import { PIPELINE_VERSION } from "../Version.ts"
 import type { ParsedCache } from "./ParsedCache.ts"
@@ -63,14 +63,29 @@ export const halves = (inputs: ReadonlyArray<RawFileObserved>): [RawFileObserved
   return [mine, theirs]
 }
 
+/** Parses the request's files into the parse cache on disk; how many failed. */
+export const parseAheadJob: OffloadJob<ParseAheadRequest, ParseAheadAnswer> = {
+  script: CHILD,
+  noAnswer: { _tag: "Failed", reason: "the parse process gave no answer" },
+  run: async (request) => {
+    const started = performance.now()
+    if (request.versions.pipeline !== PIPELINE_VERSION || request.versions.cache !== PARSED_CACHE_VERSION) {
+      return { _tag: "Failed", reason: `the code on disk is pipeline ${PIPELINE_VERSION} (cache ${PARSED_CACHE_VERSION}), not the build's` }
+    }
+    const cache = new DiskParsedCache(request.dataDir, { keepOtherVersions: true })
+    const failed = parseIntoCache(new FolderRawStore(request.rawDir), request.inputs, cache)
+    return { _tag: "Parsed", files: request.inputs.length, failed, ms: performance.now() - started }
+  },
+}
+
 export const parseAhead = async (
+  offload: OffloadShape,
   raw: RawStore["Service"],
   inputs: ReadonlyArray<RawFileObserved>,
   cache: ParsedCache["Service"] | null,
   minBytes = MIN_BYTES,
 ): Promise<ParseAheadFigures | null> => {
-  if (process.env.FDS_PARSE_AHEAD === "0" || availableParallelism() < 2) return null
-  if (!(raw instanceof FolderRawStore) || !(cache instanceof DiskParsedCache)) return null
+  if (offload.cores < 2 || raw.dir === null || cache === null || cache.dataDir === null) return null
   const missing = inputs.filter((i) => !cache.hasSummary({ sha256: i.sha256, name: i.name }))
   const bytes = missing.reduce((n, i) => n + i.bytes, 0)
   if (bytes < minBytes || missing.length < 2) return null
@@ -79,15 +94,11 @@ export const parseAhead = async (
   let failed = 0
   let threadMs = 0
   // A child that failed leaves its files unparsed: loadInputs parses them.
-  const answer = await alongsideProcess<ParseAheadAnswer>(
-    CHILD,
-    { versions: { pipeline: PIPELINE_VERSION, cache: PARSED_CACHE_VERSION }, rawDir: raw.dir, dataDir: cache.dataDir, inputs: theirs } satisfies ParseAheadRequest,
-    () => {
-      failed = parseIntoCache(raw, mine, cache)
-      threadMs = performance.now() - started
-    },
-    { _tag: "Failed", reason: "the parse process gave no answer" },
-  )
+  const request = { versions: { pipeline: PIPELINE_VERSION, cache: PARSED_CACHE_VERSION }, rawDir: raw.dir, dataDir: cache.dataDir, inputs: theirs }
+  const answer = await offload.alongside(parseAheadJob, request, () => {
+    failed = parseIntoCache(raw, mine, cache)
+    threadMs = performance.now() - started
+  })
   return {
     files: missing.length,
     bytes,

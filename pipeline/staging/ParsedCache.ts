@@ -99,6 +99,8 @@ const memoryParsedCache = (): ParsedCache["Service"] => {
   }
   const write = (key: string, value: unknown): void => void entries.set(key, serialize(value))
   return {
+    dataDir: null,
+    hasSummary: (entry) => entries.has(`summary/${entryKey(entry)}`) || entries.has(`records-summary/${entryKey(entry)}`),
     getRecords: (entry) => read(`records/${entryKey(entry)}`) as Parsed<unknown> | undefined,
     putRecords: (entry, parsed) => write(`records/${entryKey(entry)}`, parsed),
     getRecordsSummary: (entry) => read(`records-summary/${entryKey(entry)}`) as RecordsSummary | undefined,

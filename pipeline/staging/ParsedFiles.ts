@@ -32,6 +32,10 @@ export interface RecordsSummary {
 
 /** Parsed files by content and name, so that a batch parses only the files that changed. */
 export interface ParsedFiles {
+  /** The data folder an on-disk cache is under (<dataDir>/cache/), which a child process can open; null in memory. */
+  readonly dataDir: string | null
+  /** True when the file's summary is cached (a cartola's or a file of records'): it was parsed before. */
+  readonly hasSummary: (entry: CacheEntry) => boolean
   /** Parsed records of any data set but the cartola. */
   readonly getRecords: (entry: CacheEntry) => Parsed<unknown> | undefined
   readonly putRecords: (entry: CacheEntry, parsed: Parsed<unknown>) => void

@@ -14,10 +14,15 @@ import { loadInputs } from "../../pipeline/Build.ts"
 import { collectFolder } from "../../pipeline/Collect.ts"
 import type { LoadedInputs } from "../../pipeline/LoadedInputs.ts"
 import { type RawFileObserved, SqliteLedger } from "../../pipeline/ledger/Ledger.ts"
+import { childProcessOffload, offloadSetting } from "../../pipeline/offload/Offload.ts"
 import { FolderRawStore } from "../../pipeline/RawStore.ts"
+import { envProvider } from "../../pipeline/Settings.ts"
 import { writeSample } from "../../pipeline/sample/Sample.ts"
 import { halves, parseAhead } from "../../pipeline/staging/ParseAhead.ts"
-import { DiskParsedCache } from "../../pipeline/staging/ParsedCache.ts"
+import { DiskParsedCache, ParsedCache } from "../../pipeline/staging/ParsedCache.ts"
+
+/** A child process beside this thread, as on the two cores the build has. */
+const twoCores = childProcessOffload(2)
 
 let work: string
 let ledger: SqliteLedger
@@ -60,7 +65,7 @@ describe("the parse ahead", () => {
 
   it("parses every file not yet cached in two processes; the load then gives what it gives without it", async () => {
     const ahead = new DiskParsedCache(join(work, "ahead"))
-    const figures = await parseAhead(raw, inputs, ahead, 0)
+    const figures = await parseAhead(twoCores, raw, inputs, ahead, 0)
     expect(figures).not.toBeNull()
     expect(figures!.files).toBe(inputs.length)
     expect(figures!.child_files).toBe(halves(inputs)[1].length)
@@ -68,7 +73,7 @@ describe("the parse ahead", () => {
     expect(figures!.failed).toBe(0)
     for (const i of inputs) expect(ahead.hasSummary({ sha256: i.sha256, name: i.name }), i.name).toBe(true)
     // nothing left to parse: a second call does nothing
-    expect(await parseAhead(raw, inputs, ahead, 0)).toBeNull()
+    expect(await parseAhead(twoCores, raw, inputs, ahead, 0)).toBeNull()
 
     const plain = new DiskParsedCache(join(work, "plain"))
     const withAhead = await Effect.runPromise(loadInputs(raw, inputs, ahead))
@@ -91,7 +96,7 @@ describe("the parse ahead", () => {
     const sha = raw.put(Buffer.from(bad))
     const broken: RawFileObserved = { ...cartolas[0]!, sha256: sha, bytes: bad.length, name: "ffmm_todos_20261101_20261120.txt" }
     const cache = new DiskParsedCache(join(work, "failing"))
-    const figures = await parseAhead(raw, [...inputs.filter((i) => i !== cartolas[0]), broken], cache, 0)
+    const figures = await parseAhead(twoCores, raw, [...inputs.filter((i) => i !== cartolas[0]), broken], cache, 0)
     expect(figures!.failed).toBe(1)
     expect(cache.hasSummary({ sha256: sha, name: broken.name })).toBe(false)
     const load = await Effect.runPromise(Effect.result(loadInputs(raw, [broken], cache)))
@@ -100,12 +105,14 @@ describe("the parse ahead", () => {
   }, 120_000)
 
   it("does not run for a store in memory, below its byte floor, or when turned off", async () => {
-    expect(await parseAhead(raw, inputs, new DiskParsedCache(join(work, "floor")))).toBeNull()
-    process.env.FDS_PARSE_AHEAD = "0"
-    try {
-      expect(await parseAhead(raw, inputs, new DiskParsedCache(join(work, "off")), 0)).toBeNull()
-    } finally {
-      delete process.env.FDS_PARSE_AHEAD
-    }
+    expect(await parseAhead(twoCores, raw, inputs, new DiskParsedCache(join(work, "floor")))).toBeNull()
+    const memory = Effect.runSync(Effect.gen(function* () {
+      return yield* ParsedCache
+    }).pipe(Effect.provide(ParsedCache.layerMemory)))
+    expect(await parseAhead(twoCores, raw, inputs, memory, 0)).toBeNull()
+    // FDS_PARSE_AHEAD=0, read through Config: everything on this thread
+    const off = Effect.runSync(offloadSetting.parse(envProvider({ FDS_PARSE_AHEAD: "0" })))
+    expect(off.cores).toBe(1)
+    expect(await parseAhead(off, raw, inputs, new DiskParsedCache(join(work, "off")), 0)).toBeNull()
   })
 })

@@ -7,13 +7,18 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { collectFolder } from "../../pipeline/Collect.ts"
 import { SqliteLedger } from "../../pipeline/ledger/Ledger.ts"
+import { childProcessOffload, inProcessLayer, offloadSetting } from "../../pipeline/offload/Offload.ts"
 import { FolderRawStore } from "../../pipeline/RawStore.ts"
 import { recognizeAhead } from "../../pipeline/RecognizeAhead.ts"
+import { envProvider } from "../../pipeline/Settings.ts"
 import { writeSample } from "../../pipeline/sample/Sample.ts"
+
+/** A child process beside this thread, as on the two cores the build has. */
+const twoCores = childProcessOffload(2)
 
 let work: string
 let sample: string
@@ -26,11 +31,12 @@ beforeAll(async () => {
 afterAll(() => rmSync(work, { recursive: true, force: true }))
 
 /** Collects `dir` into a fresh ledger and raw store: what it observed, the ledger's inputs, the stored files. */
-const collectInto = async (name: string, dir: string, aheadMinBytes: number | undefined) => {
+const collectInto = async (name: string, dir: string, aheadMinBytes: number | undefined, oneCore = false) => {
   const ledger = new SqliteLedger(join(work, `${name}.sqlite`))
   const raw = new FolderRawStore(join(work, `${name}-raw`))
   try {
-    const result = await Effect.runPromise(Effect.result(collectFolder(ledger, raw, dir, undefined, aheadMinBytes)))
+    const collect = collectFolder(ledger, raw, dir, undefined, aheadMinBytes).pipe(Effect.provide(oneCore ? inProcessLayer : Layer.empty))
+    const result = await Effect.runPromise(Effect.result(collect))
     const stored = readdirSync(raw.dir, { recursive: true, withFileTypes: true })
       .filter((e) => e.isFile())
       .map((e) => e.name)
@@ -44,13 +50,7 @@ const collectInto = async (name: string, dir: string, aheadMinBytes: number | un
 describe("recognising a folder's files on both cores", () => {
   it("gives the ledger what a collect on one thread gives, in the folder's order", async () => {
     const ahead = await collectInto("ahead", sample, 0)
-    process.env.FDS_PARSE_AHEAD = "0"
-    let plain: Awaited<ReturnType<typeof collectInto>>
-    try {
-      plain = await collectInto("plain", sample, 0)
-    } finally {
-      delete process.env.FDS_PARSE_AHEAD
-    }
+    const plain = await collectInto("plain", sample, 0, true)
     expect(ahead.result._tag).toBe("Success")
     expect(ahead.result).toEqual(plain.result)
     expect(ahead.inputs).toEqual(plain.inputs)
@@ -65,7 +65,7 @@ describe("recognising a folder's files on both cores", () => {
     const paths = readdirSync(sample)
       .sort()
       .map((f) => join(sample, f))
-    const recognized = await recognizeAhead(raw, paths, 0)
+    const recognized = await recognizeAhead(twoCores, raw, paths, 0)
     expect(recognized).not.toBeNull()
     expect([...recognized!.keys()].sort()).toEqual(paths)
     expect([...recognized!.values()].every((r) => r.dataSet !== null && r.key !== null)).toBe(true)
@@ -84,13 +84,10 @@ describe("recognising a folder's files on both cores", () => {
   it("does not run below its byte floor, for fewer than two files, or when turned off", async () => {
     const raw = new FolderRawStore(join(work, "off-raw"))
     const paths = readdirSync(sample).map((f) => join(sample, f))
-    expect(await recognizeAhead(raw, paths, Number.MAX_SAFE_INTEGER)).toBeNull()
-    expect(await recognizeAhead(raw, paths.slice(0, 1), 0)).toBeNull()
-    process.env.FDS_PARSE_AHEAD = "0"
-    try {
-      expect(await recognizeAhead(raw, paths, 0)).toBeNull()
-    } finally {
-      delete process.env.FDS_PARSE_AHEAD
-    }
+    expect(await recognizeAhead(twoCores, raw, paths, Number.MAX_SAFE_INTEGER)).toBeNull()
+    expect(await recognizeAhead(twoCores, raw, paths.slice(0, 1), 0)).toBeNull()
+    // FDS_PARSE_AHEAD=0, read through Config: everything on this thread
+    const off = Effect.runSync(offloadSetting.parse(envProvider({ FDS_PARSE_AHEAD: "0" })))
+    expect(await recognizeAhead(off, raw, paths, 0)).toBeNull()
   })
 })

@@ -1,5 +1,5 @@
 /**
- * A cold build's work on both cores (pipeline/AlongsideProcess.ts): a child process does part of
+ * A cold build's work on both cores (pipeline/offload/ChildProcess.ts): a child process does part of
  * it while this thread does the rest. Whatever becomes of the child — it answers, hangs past its
  * deadline, cannot be started, runs other code than its parent — this thread's part is done, and a
  * missing answer is `noAnswer` (the caller then does the child's part itself), never a hang or a
@@ -10,7 +10,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
-import { alongsideProcess } from "../../pipeline/AlongsideProcess.ts"
+import { alongsideProcess } from "../../pipeline/offload/ChildProcess.ts"
 import { PARSE_CHILD_HEAP_MB } from "../../pipeline/sources/ParseLimits.ts"
 import type { ParseAheadAnswer } from "../../pipeline/staging/ParseAhead.ts"
 
