@@ -157,6 +157,8 @@ class Transport:
             message += f": {detail}"
         if cls is errors.QuotaExceeded and res.headers.get("x-ratelimit-reset"):
             message += f" (quota resets at Unix time {res.headers['x-ratelimit-reset']})"
+        if res.status == 401 and not self._key:
+            message += " (no API key was sent: pass api_key= or set FDS_API_KEY)"
         if problem.get("instance"):
             message += f" [{problem['instance']}]"
         safe_problem = {k: (self._redact(v) if isinstance(v, str) else v) for k, v in problem.items()}
