@@ -35,7 +35,8 @@ def wide_prices(rows: List[Dict[str, Any]], ids: Sequence[str]):
     df = pd.DataFrame(rows)
     df["date"] = pd.to_datetime(df["date"])
     wide = df.pivot(index="date", columns="id", values="price").astype("float64")
-    wide = wide.reindex(columns=[i for i in ids if i in wide.columns])
+    # a column per id asked, in the order asked: one without quotes in the range is all NaN
+    wide = wide.reindex(columns=list(ids))
     wide.columns.name = None
     return wide.sort_index()
 

@@ -286,12 +286,13 @@ class Client:
         read from one batch (the first answer's, unless `batch` names one): a DataFrame with a row
         per date and a column per id when pandas is installed, else a list of
         {"date", "id", "price"} dicts."""
-        return _frames.wide_prices(self.price_rows(ids, start, end, batch), _ids(ids))
+        wanted = list(dict.fromkeys(_ids(ids)))
+        return _frames.wide_prices(self.price_rows(wanted, start, end, batch), wanted)
 
     def price_rows(self, ids: Union[Id, Iterable[Id]], start: Optional[str] = None, end: Optional[str] = None, batch: Optional[str] = None) -> List[Dict[str, Any]]:
         """What prices() holds, as a list of {"date", "id", "price"} dicts (with or without pandas)."""
         rows: List[Dict[str, Any]] = []
-        for asset_id in _ids(ids):
+        for asset_id in dict.fromkeys(_ids(ids)):
             res = self._transport.request(f"/api/real_assets/{_q(asset_id)}/days", {"from_date": start, "batch": batch})
             batch = batch or res.batch_id
             for item in res.json().get("data") or []:
