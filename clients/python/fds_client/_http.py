@@ -188,7 +188,8 @@ class Transport:
                 res = self._open(method, url, self._headers(headers), stream)
             except (urllib.error.URLError, http.client.HTTPException, ConnectionError, socket.timeout, OSError) as e:
                 reason = getattr(e, "reason", e)
-                wait = self._backoff(attempt)
+                backoff = self._backoff(attempt)
+                wait = backoff + random.uniform(0, 0.3) * backoff
                 if last or waited + wait > self.max_retry_wait:
                     raise errors.TransportError(
                         self._redact(f"{method} {shown_path}: the server could not be reached ({type(e).__name__}: {reason})"),
