@@ -288,6 +288,8 @@ calls = {
     "fi_prices": lambda: fi.fi_prices("${fiId}"),
     "fi_holdings": lambda: fi.fi_holdings("${fiId}"),
     "fi_resumen": lambda: fi.fi_resumen("${fiId}"),
+    # a paged list's rows across its pages (three of at most 3 rows)
+    "iter_fi_prices": lambda: list(fi.iter_fi_prices("${fiId}", limit=3)),
 }
 got = {name: call() for name, call in calls.items()}
 done = [a.batch_snapshot(batch, work + "/all.sqlite"), a.batch_series_csv(batch, work + "/series.csv"), a.batch_days_csv(batch, dest=work + "/days.csv.gz")]
@@ -312,8 +314,8 @@ out(got)
     expect(operations.filter((path) => !sent.some((s) => asked(path).test(s.url)))).toEqual([])
     expect(operations.length).toBeGreaterThanOrEqual(36)
     // one request per call, each answered 200, with the key in X-Api-Key only and the package's User-Agent
-    expect(sent.length).toBe(Object.keys(got).length - 1 + 3)
-    expect(fiSent.length).toBe(5)
+    expect(sent.length).toBe(Object.keys(got).length - 1 + 2 + 3)
+    expect(fiSent.length).toBe(8)
     for (const s of sent) {
       expect([s.method, s.status]).toEqual(["GET", 200])
       expect(s.headers["x-api-key"]).toBe(fiSent.includes(s) ? fiKey : key)
@@ -393,6 +395,8 @@ out(got)
         .map((p) => `${p.serie_id} ${isoOf(p.date)} ${p.book_value}`)
         .sort(),
     )
+    expect(got.iter_fi_prices).toEqual(got.fi_prices.data)
+    expect(got.iter_fi_prices.length).toBe(7)
     // the latest period with positions, 2025-09
     const positions = FI_HOLDINGS.filter((h) => h.run === 9251 && h.period === "2025-09")
     expect(got.fi_holdings.data.map((h: Json) => h.valuation_thousands)).toEqual(positions.map((h) => h.valuation_thousands))
@@ -448,6 +452,9 @@ out({"info": info, "repr": repr(fds), "base_url": fds.base_url, "version": fds_c
   it("401, 403, 404 and 422 raise typed errors carrying the RFC 9457 members, at once, without the key in them", async () => {
     const wrongKey = `${key.slice(0, -8)}AAAAAAAA`
     const from = { market: proxy.seen.length, strict: strictProxy.seen.length }
+    // an address nobody listens on any more
+    const closed = await recordingProxy(server.url)
+    await closed.close()
     const run = await python(
       `
 fds = fds_client.Client(sys.argv[1], sys.argv[2])
@@ -459,11 +466,14 @@ out({
     "404": caught(lambda: fds.api.conceptual_assets(12345)),
     "422": caught(lambda: fds.api.days(1, from_date="2026-02-30")),
 })
+sleeps = []
+nobody = fds_client.Client(sys.argv[1], sys.argv[6], max_attempts=3, backoff_base=0.01, sleep=sleeps.append)
+out({"unreachable": caught(lambda: nobody.api.providers()), "sleeps": sleeps})
 `,
-      { argv: [key, proxy.url, wrongKey, freeKey, strictProxy.url] },
+      { argv: [key, proxy.url, wrongKey, freeKey, strictProxy.url, closed.url] },
     )
     expect(run.stderr).toBe("")
-    const errors = run.result
+    const [errors, { unreachable, sleeps }] = run.lines
     const expected = {
       "401": ["Unauthorized", 401, "unauthorized", "/api/asset_providers"],
       "403": ["Forbidden", 403, "forbidden", "/metrics"],
@@ -493,6 +503,14 @@ out({
     const sent = [...proxy.seen.slice(from.market), ...strictProxy.seen.slice(from.strict)]
     expect(sent.map((s) => s.status).sort()).toEqual([401, 403, 404, 422])
     for (const s of sent) expect(s.url).not.toContain(wrongKey)
+    // a server that cannot be reached: retried with backoff (0.01 s, 0.02 s) and jitter (up to 30 %), then TransportError
+    expect([unreachable.class, unreachable.fds_error, unreachable.status]).toEqual(["TransportError", true, null])
+    expect(unreachable.str).not.toContain(key)
+    expect(sleeps.length).toBe(2)
+    for (const [i, base] of [0.01, 0.02].entries()) {
+      expect(sleeps[i]).toBeGreaterThanOrEqual(base)
+      expect(sleeps[i]).toBeLessThanOrEqual(base * 1.3)
+    }
   })
 
   it("a quota 429 raises QuotaExceeded at once (one request, no sleep) with the reset at midnight in Santiago", async () => {
