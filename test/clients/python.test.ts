@@ -78,10 +78,6 @@ interface PythonRun {
   readonly code: number | null
 }
 
-/**
- * Runs `code` (after PRELUDE) in Debian's python3 with the package on PYTHONPATH and nothing of
- * this process's environment but `env`; `onLine` sees each line as it comes (and may answer on stdin).
- */
 interface PythonOptions {
   /** The script's arguments (sys.argv[1:]). */
   readonly argv?: ReadonlyArray<string>
@@ -89,14 +85,21 @@ interface PythonOptions {
   readonly onLine?: (line: Json, stdin: Writable) => void
 }
 
+/**
+ * Runs `code` (after PRELUDE) in Debian's python3 with the package on PYTHONPATH and nothing of
+ * this process's environment but `env`; `onLine` sees each line as it comes (and may answer on stdin).
+ */
 const python = (code: string, options: PythonOptions = {}): Promise<PythonRun> =>
   runPython(["-c", `${PRELUDE}\n${code}`, ...(options.argv ?? [])], options)
 
+/** Runs python3 with `args` (e.g. `-m fds_client …`), as `python` does. */
 const runPython = (args: ReadonlyArray<string>, options: PythonOptions): Promise<PythonRun> =>
   new Promise((resolve, reject) => {
     const child = spawn(PYTHON, [...args], {
       env: { PATH: "/usr/bin:/bin", PYTHONPATH: PACKAGE_DIR, PYTHONDONTWRITEBYTECODE: "1", LANG: "C.UTF-8", ...options.env },
       stdio: ["pipe", "pipe", "pipe"],
+      // a script left waiting (for stdin, or a server) is stopped before the test's own timeout
+      timeout: 50_000,
     })
     const lines: Json[] = []
     let pending = ""
@@ -825,10 +828,14 @@ out({"error": error, "elapsed": time.monotonic() - started})
         onLine: (line, stdin) => {
           if (!("first_page" in line)) return
           published = (async () => {
-            // a batch without returns: read from it, the screener answers 503
-            recorded(dir, publishMarketSnapshot(dir.snapshotsDir, { returns: false }))
-            expect(await waitFor(async () => (await fetch(`${server.url}/api/screener`, { headers: { "x-api-key": key } })).status === 503, 10_000)).toBe(true)
-            stdin.write("go\n")
+            try {
+              // a batch without returns: read from it, the screener answers 503
+              recorded(dir, publishMarketSnapshot(dir.snapshotsDir, { returns: false }))
+              const served = async () => (await fetch(`${server.url}/api/screener`, { headers: { "x-api-key": key } })).status === 503
+              expect(await waitFor(served, 10_000)).toBe(true)
+            } finally {
+              stdin.write("go\n")
+            }
           })()
         },
       },
