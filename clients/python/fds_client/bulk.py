@@ -11,6 +11,7 @@ import hashlib
 import http.client
 import json
 import os
+import pathlib
 import re
 import sqlite3
 from typing import Any, Callable, Dict, Optional
@@ -162,7 +163,8 @@ def open_file(path: str, engine: str = "auto"):
             con.execute("INSTALL sqlite; LOAD sqlite;")
             con.execute(f"ATTACH '{path}' AS snapshot (TYPE sqlite, READ_ONLY)")
             return con
-        return sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        # as a file: URI with the path percent-encoded: a '?', '#' or '%' in it would otherwise be read as URI syntax
+        return sqlite3.connect(pathlib.Path(path).resolve().as_uri() + "?mode=ro", uri=True)
     if engine in ("auto", "pandas"):
         try:
             import pandas as pd
