@@ -704,6 +704,50 @@ out({"error": error, "part": part, "resumed_from": d.resumed_from, "sha256": d.s
     expect(readFileSync(to).equals(onDisk)).toBe(true)
   })
 
+  it("a download stopped by its caller (an exception from the progress callback) resumes from the bytes written, even when they are the whole file", async () => {
+    const onDisk = readFileSync(join(dir.snapshotsDir, `${batch}.sqlite`))
+    const from = proxy.seen.length
+    const run = await python(
+      `
+import os
+fds = fds_client.Client(sys.argv[1], sys.argv[2])
+batch, work = sys.argv[3], sys.argv[4]
+class Stop(Exception):
+    pass
+def stop_at_first(done, total):
+    raise Stop()
+def stop_at_end(done, total):
+    if done == total:
+        raise Stop()
+got = {}
+for name, stop in (("first", stop_at_first), ("end", stop_at_end)):
+    # a name a file: URI must escape
+    to = os.path.join(work, f"stopped {name} #1?.sqlite")
+    stopped = caught(lambda: fds.api.batch_snapshot(batch, to, progress=stop))
+    part = os.path.getsize(to + ".part")
+    d = fds.api.batch_snapshot(batch, to)
+    series = fds.open(d.path).execute("SELECT count(*) FROM series").fetchone()[0]
+    got[name] = {"stopped": stopped["class"], "part": part, "resumed_from": d.resumed_from, "status": d.status, "sha256": d.sha256, "series": series}
+out(got)
+`,
+      { argv: [key, proxy.url, batch, work] },
+    )
+    expect(run.stderr).toBe("")
+    const { first, end } = run.result
+    const whole = { sha256: sha256Hex(onDisk), series: fixture.funds.flatMap((f) => f.series).length }
+    expect(first.part).toBeGreaterThan(0)
+    expect(first.part).toBeLessThan(onDisk.length)
+    expect(first).toEqual({ stopped: "Stop", part: first.part, resumed_from: first.part, status: 206, ...whole })
+    // the whole file was written: the range after it is not satisfiable (416), and the part is checked as it is
+    expect(end).toEqual({ stopped: "Stop", part: onDisk.length, resumed_from: onDisk.length, status: 416, ...whole })
+    expect(proxy.seen.slice(from).map((s) => [s.status, s.headers.range])).toEqual([
+      [200, undefined],
+      [206, `bytes=${first.part}-`],
+      [200, undefined],
+      [416, `bytes=${onDisk.length}-`],
+    ])
+  })
+
   it("a partial file that is not the start of the snapshot fails the SHA-256 check and is removed", async () => {
     const onDisk = readFileSync(join(dir.snapshotsDir, `${batch}.sqlite`))
     const cut = Math.floor(onDisk.length / 3)
@@ -781,7 +825,7 @@ out({
     expect(screener.price).toEqual([...withMonth, ...byAscendingId(["8043:A", "8106:B", "9105:A"])].map((k) => seriesOf(k).quotas.at(-1)!.price))
   })
 
-  it("python3 -m fds_client prices writes the fixture's quotes as CSV; a failed call exits 2 with the error, not the key", async () => {
+  it("python3 -m fds_client prices and returns write the fixture's values as CSV, download fetches the snapshot; a failed call exits 2 with the error, not the key", async () => {
     const env = { FDS_API_KEY: key, FDS_BASE_URL: proxy.url }
     const a = String(sid("8043:A"))
     const b = String(sid("9107:A"))
@@ -800,6 +844,11 @@ out({
     expect([id, asOf, currency, longer]).toEqual([b, D3, "PESOS", ["", "", "", "", "", "", ""]])
     expect(Number(month)).toBeCloseTo(1009.8 / 1000 - 1, 9)
     expect(returns.lines.slice(2)).toEqual([`${a},${D3},PESOS,,,,,,,,`])
+    // download: the current batch's snapshot, to the path given, which it prints
+    const to = join(work, "cli.sqlite")
+    const download = await runPython(["-m", "fds_client", "download", "-o", to], { env })
+    expect([download.code, download.stderr, download.lines]).toEqual([0, "", [to]])
+    expect(readFileSync(to).equals(readFileSync(join(dir.snapshotsDir, `${batch}.sqlite`)))).toBe(true)
     const failed = await runPython(["-m", "fds_client", "prices", "12345", "--from", D2], { env })
     expect(failed.code).toBe(2)
     expect(failed.stderr).toContain("404")
