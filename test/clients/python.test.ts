@@ -16,14 +16,10 @@
  *   - prices / returns / screener as DataFrames; `python3 -m fds_client prices|returns` as CSV;
  *   - paging keeps the first page's batch while another is published mid-iteration.
  */
-import { spawn } from "node:child_process"
 import { createHash } from "node:crypto"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { createServer, request as httpRequest, type IncomingHttpHeaders } from "node:http"
-import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import type { Writable } from "node:stream"
 import { gunzipSync } from "node:zlib"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { readManifest } from "../../snapshots/Manifest.ts"
@@ -38,166 +34,12 @@ import { ALFA, D1, D2, D3, M, marketFixtureData, sid } from "../market/fixtureFu
 import { publishMarketSnapshot } from "../market/marketSnapshot.ts"
 import { createKey, type RunningServer, startServer, waitFor } from "../support/server.ts"
 import { type FixtureDir, makeDataDir } from "../support/snapshotFixture.ts"
+import { type Json, PACKAGE_DIR, python, runPython } from "./pythonRun.ts"
+import { type RecordingProxy, recordingProxy } from "./recordingProxy.ts"
 
-// biome-ignore lint/suspicious/noExplicitAny: the scripts print whatever JSON; the tests assert on it
-type Json = any
-
-const PYTHON = "/usr/bin/python3"
-const PACKAGE_DIR = join(import.meta.dirname, "../../clients/python")
 /** The package's version, as its pyproject.toml takes it (from fds_client/_version.py). */
 const VERSION = /__version__ = "([^"]+)"/.exec(readFileSync(join(PACKAGE_DIR, "fds_client/_version.py"), "utf8"))![1]!
-
 const sha256Hex = (bytes: Buffer): string => createHash("sha256").update(bytes).digest("hex")
-
-/** Printed by every script before its own code: `out(value)` writes one JSON line; `caught(f)` describes what f raised. */
-const PRELUDE = `
-import json, sys, time
-import fds_client
-def out(value):
-    print(json.dumps(value, default=str), flush=True)
-def caught(f):
-    try:
-        f()
-    except Exception as e:
-        fields = ("status", "type", "title", "detail", "instance", "code", "parameter", "retry_after", "request_id", "method", "path",
-                  "reset", "reset_at", "limit")
-        d = {k: getattr(e, k, None) for k in fields}
-        d["reset_at"] = d["reset_at"] and d["reset_at"].isoformat()
-        d.update({"class": type(e).__name__, "fds_error": isinstance(e, fds_client.FdsError), "str": str(e), "repr": repr(e),
-                  "problem": getattr(e, "problem", None)})
-        return d
-    return None
-`
-
-interface PythonRun {
-  /** Each line of stdout, parsed as JSON. */
-  readonly lines: Json[]
-  /** The last line. */
-  readonly result: Json
-  readonly stderr: string
-  readonly code: number | null
-}
-
-interface PythonOptions {
-  /** The script's arguments (sys.argv[1:]). */
-  readonly argv?: ReadonlyArray<string>
-  readonly env?: Record<string, string>
-  readonly onLine?: (line: Json, stdin: Writable) => void
-}
-
-/**
- * Runs `code` (after PRELUDE) in Debian's python3 with the package on PYTHONPATH and nothing of
- * this process's environment but `env`; `onLine` sees each line as it comes (and may answer on stdin).
- */
-const python = (code: string, options: PythonOptions = {}): Promise<PythonRun> =>
-  runPython(["-c", `${PRELUDE}\n${code}`, ...(options.argv ?? [])], options)
-
-/** Runs python3 with `args` (e.g. `-m fds_client …`), as `python` does. */
-const runPython = (args: ReadonlyArray<string>, options: PythonOptions): Promise<PythonRun> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(PYTHON, [...args], {
-      env: { PATH: "/usr/bin:/bin", PYTHONPATH: PACKAGE_DIR, PYTHONDONTWRITEBYTECODE: "1", LANG: "C.UTF-8", ...options.env },
-      stdio: ["pipe", "pipe", "pipe"],
-      // a script left waiting (for stdin, or a server) is stopped before the test's own timeout
-      timeout: 50_000,
-    })
-    const lines: Json[] = []
-    let pending = ""
-    let stderr = ""
-    child.stdout.setEncoding("utf8")
-    child.stdout.on("data", (chunk: string) => {
-      pending += chunk
-      for (let nl = pending.indexOf("\n"); nl >= 0; nl = pending.indexOf("\n")) {
-        const text = pending.slice(0, nl)
-        pending = pending.slice(nl + 1)
-        let line: Json
-        try {
-          line = JSON.parse(text)
-        } catch {
-          line = text
-        }
-        lines.push(line)
-        options.onLine?.(line, child.stdin)
-      }
-    })
-    child.stderr.setEncoding("utf8")
-    child.stderr.on("data", (chunk: string) => {
-      stderr += chunk
-    })
-    child.on("error", reject)
-    child.on("close", (code) => {
-      if (pending !== "") lines.push(pending)
-      resolve({ lines, result: lines.at(-1), stderr, code })
-    })
-  })
-
-/** What a request carried and the status it got, as the proxy saw it. */
-interface Seen {
-  readonly method: string
-  readonly url: string
-  readonly headers: IncomingHttpHeaders
-  status: number
-  answer: IncomingHttpHeaders
-}
-
-interface RecordingProxy {
-  readonly url: string
-  readonly seen: Seen[]
-  /**
-   * The next answer to a request whose path starts with `path` is cut after `bytes` bytes of its
-   * body: the connection is ended ("end") or, a moment later, reset ("reset").
-   */
-  readonly cutNext: (path: string, bytes: number, how?: "end" | "reset") => void
-  readonly close: () => Promise<void>
-}
-
-/** A proxy in front of `target` recording each request; it passes everything through unchanged. */
-const recordingProxy = async (target: string): Promise<RecordingProxy> => {
-  const seen: Seen[] = []
-  let cut: { path: string; bytes: number; how: "end" | "reset" } | undefined
-  const server = createServer((req, res) => {
-    const entry: Seen = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, status: 0, answer: {} }
-    seen.push(entry)
-    const upstream = httpRequest(`${target}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
-      entry.status = answer.statusCode ?? 0
-      entry.answer = answer.headers
-      res.writeHead(answer.statusCode ?? 502, answer.headers)
-      const cutHere = cut !== undefined && entry.url.startsWith(cut.path) ? cut : undefined
-      if (cutHere === undefined) {
-        answer.pipe(res)
-        return
-      }
-      cut = undefined
-      let sent = 0
-      answer.on("data", (chunk: Buffer) => {
-        if (sent >= cutHere.bytes) return
-        const piece = chunk.subarray(0, cutHere.bytes - sent)
-        sent += piece.length
-        res.write(piece)
-        if (sent >= cutHere.bytes) {
-          answer.destroy()
-          if (cutHere.how === "end") res.socket?.destroySoon()
-          else setTimeout(() => res.socket?.resetAndDestroy(), 200)
-        }
-      })
-    })
-    upstream.on("error", () => res.destroy())
-    req.pipe(upstream)
-  })
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r))
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    seen,
-    cutNext: (path, bytes, how = "end") => {
-      cut = { path, bytes, how }
-    },
-    close: () =>
-      new Promise((r) => {
-        server.closeAllConnections()
-        server.close(() => r())
-      }),
-  }
-}
 
 /** Records the publish of `file` in the ledger, as the pipeline does: `?batch=` and downloads read batches the ledger lists. */
 const recorded = (dir: FixtureDir, file: string): string => {
