@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import urllib.parse
-from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Union
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Union
 
 from . import _frames
 from ._http import Params, Transport
