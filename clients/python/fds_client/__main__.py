@@ -70,18 +70,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     fds = Client(base_url=args.base_url)
     try:
         if args.command == "prices":
-            # rows, not a DataFrame: the same output with or without pandas
-            rows: List[Dict[str, Any]] = []
-            for asset_id in args.ids:
-                for item in fds.api.days(asset_id, from_date=args.start)["data"]:
-                    a = item["attributes"]
-                    if args.end is None or a["date"] <= args.end:
-                        rows.append({"date": a["date"], "id": asset_id, "price": a["price"]})
-            _csv(rows, ["date", "id", "price"])
+            # rows, not a DataFrame: the same output with or without pandas (no NaN for a missing value)
+            _csv(fds.price_rows(args.ids, args.start, args.end), ["date", "id", "price"])
         elif args.command == "returns":
-            got = fds.returns(args.ids, as_of_date=args.as_of_date)
-            table = got.reset_index().to_dict("records") if hasattr(got, "reset_index") else got
-            _csv(table, ["id", "as_of_date", "currency", *RETURN_WINDOWS])
+            _csv(fds.return_rows(args.ids, as_of_date=args.as_of_date), ["id", "as_of_date", "currency", *RETURN_WINDOWS])
         elif args.command == "screener":
             n = 0
             for item in fds.api.iter_screener(**_pairs(args.filters)):

@@ -157,6 +157,8 @@ class Transport:
             message += f": {detail}"
         if cls is errors.QuotaExceeded and res.headers.get("x-ratelimit-reset"):
             message += f" (quota resets at Unix time {res.headers['x-ratelimit-reset']})"
+        if res.status == 401 and not self._key:
+            message += " (no API key was sent: pass api_key= or set FDS_API_KEY)"
         if problem.get("instance"):
             message += f" [{problem['instance']}]"
         safe_problem = {k: (self._redact(v) if isinstance(v, str) else v) for k, v in problem.items()}
@@ -186,7 +188,8 @@ class Transport:
                 res = self._open(method, url, self._headers(headers), stream)
             except (urllib.error.URLError, http.client.HTTPException, ConnectionError, socket.timeout, OSError) as e:
                 reason = getattr(e, "reason", e)
-                wait = self._backoff(attempt)
+                backoff = self._backoff(attempt)
+                wait = backoff + random.uniform(0, 0.3) * backoff
                 if last or waited + wait > self.max_retry_wait:
                     raise errors.TransportError(
                         self._redact(f"{method} {shown_path}: the server could not be reached ({type(e).__name__}: {reason})"),

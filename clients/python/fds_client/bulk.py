@@ -8,8 +8,10 @@ import base64
 import csv
 import gzip
 import hashlib
+import http.client
 import json
 import os
+import pathlib
 import re
 import sqlite3
 from typing import Any, Callable, Dict, Optional
@@ -104,9 +106,17 @@ class Bulk:
         with open(meta_path, "w", encoding="utf-8") as f:
             json.dump(meta, f)
         done = start
+        broken: Optional[BaseException] = None
+        # read1: the bytes as they arrive, so that a connection cut off (or reset) keeps in the
+        # part all it delivered; read(n) would wait for n bytes and lose them with the connection
+        read = getattr(res.stream, "read1", res.stream.read)
         with res.stream, open(part, "ab" if start else "wb") as out:
             while True:
-                chunk = res.stream.read(CHUNK)
+                try:
+                    chunk = read(CHUNK)
+                except (OSError, http.client.HTTPException) as e:
+                    broken = e
+                    break
                 if not chunk:
                     break
                 out.write(chunk)
@@ -114,8 +124,12 @@ class Bulk:
                 if progress is not None:
                     out.flush()
                     progress(done, total)
-        if total is not None and done != total:
-            raise errors.TransportError(f"GET {path}: the connection ended after {done} of {total} bytes; call again to resume", path=path)
+        if broken is not None or (total is not None and done != total):
+            how = f" ({type(broken).__name__})" if broken is not None else ""
+            of = f" of {total}" if total is not None else ""
+            raise errors.TransportError(
+                f"GET {path}: the connection ended after {done}{of} bytes{how}; call again to resume", method="GET", path=path
+            ) from None
         return self._finish(part, meta_path, dest, meta.get("sha256"), start, res.status, path)
 
     def _finish(self, part: str, meta_path: str, dest: str, sha256: Optional[str], start: int, status: int, path: str) -> Download:
@@ -149,7 +163,8 @@ def open_file(path: str, engine: str = "auto"):
             con.execute("INSTALL sqlite; LOAD sqlite;")
             con.execute(f"ATTACH '{path}' AS snapshot (TYPE sqlite, READ_ONLY)")
             return con
-        return sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        # as a file: URI with the path percent-encoded: a '?', '#' or '%' in it would otherwise be read as URI syntax
+        return sqlite3.connect(pathlib.Path(path).resolve().as_uri() + "?mode=ro", uri=True)
     if engine in ("auto", "pandas"):
         try:
             import pandas as pd

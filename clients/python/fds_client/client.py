@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import urllib.parse
-from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Union
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Union
 
 from . import _frames
 from ._http import Params, Transport
@@ -286,9 +286,13 @@ class Client:
         read from one batch (the first answer's, unless `batch` names one): a DataFrame with a row
         per date and a column per id when pandas is installed, else a list of
         {"date", "id", "price"} dicts."""
+        wanted = list(dict.fromkeys(_ids(ids)))
+        return _frames.wide_prices(self.price_rows(wanted, start, end, batch), wanted)
+
+    def price_rows(self, ids: Union[Id, Iterable[Id]], start: Optional[str] = None, end: Optional[str] = None, batch: Optional[str] = None) -> List[Dict[str, Any]]:
+        """What prices() holds, as a list of {"date", "id", "price"} dicts (with or without pandas)."""
         rows: List[Dict[str, Any]] = []
-        wanted = _ids(ids)
-        for asset_id in wanted:
+        for asset_id in dict.fromkeys(_ids(ids)):
             res = self._transport.request(f"/api/real_assets/{_q(asset_id)}/days", {"from_date": start, "batch": batch})
             batch = batch or res.batch_id
             for item in res.json().get("data") or []:
@@ -296,11 +300,16 @@ class Client:
                 if end is not None and a.get("date", "") > end:
                     continue
                 rows.append({"date": a.get("date"), "id": asset_id, "price": a.get("price")})
-        return _frames.wide_prices(rows, wanted)
+        return rows
 
     def returns(self, ids: Union[Id, Iterable[Id]], as_of_date: Optional[str] = None, batch: Optional[str] = None, **params: Any):
         """The eight return windows of each series (decimal fractions; None where unavailable), one
-        row per id: a DataFrame indexed by id when pandas is installed, else a list of dicts."""
+        row per id, all read from one batch: a DataFrame indexed by id when pandas is installed,
+        else a list of dicts."""
+        return _frames.indexed(self.return_rows(ids, as_of_date, batch, **params), "id")
+
+    def return_rows(self, ids: Union[Id, Iterable[Id]], as_of_date: Optional[str] = None, batch: Optional[str] = None, **params: Any) -> List[Dict[str, Any]]:
+        """What returns() holds, as a list of dicts (None where a window is unavailable, with or without pandas)."""
         rows: List[Dict[str, Any]] = []
         for asset_id in _ids(ids):
             res = self._transport.request(
@@ -313,7 +322,7 @@ class Client:
             for w in RETURN_WINDOWS:
                 row[w] = (periods.get(w) or {}).get("value")
             rows.append(row)
-        return _frames.indexed(rows, "id")
+        return rows
 
     def screener(self, limit: Optional[int] = None, **filters: Any):
         """Series matching `filters` (the screener's parameters: q, currency, category, sort, order,
