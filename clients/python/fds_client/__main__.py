@@ -67,7 +67,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ca.add_argument("params", nargs="*")
     args = p.parse_args(argv)
 
-    fds = Client(base_url=args.base_url)
+    if args.command == "screener" and args.limit is not None and args.limit < 1:
+        p.error("--limit must be at least 1")
+    try:
+        fds = Client(base_url=args.base_url)
+    except ValueError as e:
+        p.error(str(e))
     try:
         if args.command == "prices":
             # rows, not a DataFrame: the same output with or without pandas (no NaN for a missing value)
@@ -90,10 +95,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 d = fds.download_snapshot(args.batch, args.output)
             print(d.path)
         elif args.command == "call":
-            op = getattr(fds.api, args.operation.replace("-", "_"), None)
-            if op is None or args.operation.startswith("_") or args.operation in ("get", "pages", "items"):
-                raise SystemExit(f"no operation {args.operation!r}")
-            result = op(**_pairs(args.params))
+            name = args.operation.replace("-", "_")
+            op = getattr(fds.api, name, None)
+            if op is None or not callable(op) or name.startswith("_") or name in ("get", "pages", "items"):
+                p.error(f"no operation {args.operation!r}")
+            params = _pairs(args.params)
+            listed = [k for k, v in params.items() if isinstance(v, list) and k not in ("administrator",)]
+            if listed:
+                p.error(f"{', '.join(listed)} given more than once")
+            try:
+                result = op(**params)
+            except (TypeError, ValueError) as e:
+                p.error(f"{args.operation}: {e}")
             if hasattr(result, "__next__"):
                 result = list(result)
             print(json.dumps(result, ensure_ascii=False, indent=2))

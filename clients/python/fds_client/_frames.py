@@ -41,15 +41,16 @@ def wide_prices(rows: List[Dict[str, Any]], ids: Sequence[str]):
     return wide.sort_index()
 
 
-def indexed(rows: List[Dict[str, Any]], key: str):
+def indexed(rows: List[Dict[str, Any]], key: str, columns: Sequence[str] = ()):
     pd = _pandas()
     if pd is None:
         return rows
-    return pd.DataFrame(rows).set_index(key)
+    # no rows: still the columns (and index) a caller selects
+    return pd.DataFrame(rows, columns=list(columns) or None).set_index(key) if rows else pd.DataFrame(columns=list(columns) or [key]).set_index(key)
 
 
-def table(rows: List[Dict[str, Any]]):
+def table(rows: List[Dict[str, Any]], columns: Sequence[str] = ("id",)):
     pd = _pandas()
     if pd is None:
         return rows
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows) if rows else pd.DataFrame(columns=list(columns))

@@ -63,7 +63,10 @@ class Response:
         self.stream = stream
 
     def json(self) -> Any:
-        return json.loads(self.body.decode("utf-8"))
+        try:
+            return json.loads(self.body.decode("utf-8"))
+        except (ValueError, UnicodeDecodeError) as e:
+            raise errors.FdsError(f"the answer ({self.status}, {self.headers.get('content-type', 'no Content-Type')}) is not JSON: {type(e).__name__}", status=self.status) from None
 
     @property
     def batch_id(self) -> Optional[str]:
@@ -83,13 +86,26 @@ class Transport:
         backoff_base: float = 0.5,
         backoff_cap: float = 30.0,
         sleep: Callable[[float], None] = time.sleep,
+        max_body_bytes: int = 256 * 1024 * 1024,
     ) -> None:
         if "://" not in base_url:
             raise ValueError("base_url must be an absolute URL, e.g. https://fondos.example.cl")
         parsed = urllib.parse.urlsplit(base_url)
-        if parsed.query or parsed.username or parsed.password:
-            raise ValueError("base_url must not carry a query or credentials (send the key as api_key)")
+        if parsed.scheme not in ("http", "https") or not parsed.hostname:
+            raise ValueError("base_url must be an http:// or https:// URL with a host, e.g. https://fondos.example.cl")
+        if "?" in base_url or "#" in base_url or parsed.username or parsed.password:
+            raise ValueError("base_url must not carry a query, a fragment or credentials (send the key as api_key)")
         self.base_url = base_url.rstrip("/")
+        self._origin = (parsed.scheme, parsed.netloc.lower())
+        if api_key is not None:
+            # A key read from a file or a CRLF .env keeps its line end: dropped. Anything else
+            # outside visible ASCII would make http.client refuse the header with the key in its
+            # message, so it is refused here, without the key.
+            api_key = api_key.strip()
+            if api_key == "":
+                api_key = None
+            elif not all("!" <= c <= "~" for c in api_key):
+                raise ValueError("api_key holds characters a key never has (spaces, control or non-ASCII characters): check how it was read")
         self._key = api_key
         self.user_agent = f"fds-client-python/{__version__}" + (f" {user_agent}" if user_agent else "")
         self.timeout = timeout
@@ -98,6 +114,7 @@ class Transport:
         self.backoff_base = backoff_base
         self.backoff_cap = backoff_cap
         self.sleep = sleep
+        self.max_body_bytes = max_body_bytes
         self._opener = urllib.request.build_opener(_NoRedirect)
 
     # -- helpers ---------------------------------------------------------------------------
@@ -108,12 +125,17 @@ class Transport:
         return text
 
     def url_of(self, path: str, params: Params = None) -> str:
-        """The absolute URL of a root-relative path (links) or an API path plus parameters."""
-        if "://" in path:
-            raise ValueError("only paths of this service are requested")
+        """The absolute URL of a root-relative path (links) or an API path plus parameters; only
+        this service's origin is ever asked (the key goes with every request)."""
+        if not path.startswith("/") or path.startswith("//") or "\\" in path or "://" in path:
+            raise errors.FdsError(f"refused to request {self._redact(path)[:200]!r}: only root-relative paths of this service are requested")
         query = encode_params(params)
         sep = "&" if "?" in path else "?"
-        return self.base_url + path + (sep + query if query else "")
+        url = self.base_url + path + (sep + query if query else "")
+        joined = urllib.parse.urlsplit(url)
+        if (joined.scheme, joined.netloc.lower()) != self._origin:
+            raise errors.FdsError(f"refused to request {self._redact(path)[:200]!r}: it leaves {self.base_url}")
+        return url
 
     def _headers(self, extra: Optional[Mapping[str, str]]) -> Dict[str, str]:
         h = {"User-Agent": self.user_agent, "Accept": "application/json"}
@@ -123,17 +145,31 @@ class Transport:
             h.update(extra)
         return h
 
+    def _read(self, res: Any, url: str) -> bytes:
+        """The whole body, refused past `max_body_bytes` (a JSON answer of this API is a few MB at most)."""
+        length = res.headers.get("Content-Length") if res.headers is not None else None
+        if length is not None and length.isascii() and length.isdigit() and int(length) > self.max_body_bytes:
+            raise errors.FdsError(f"an answer of {length} bytes is past max_body_bytes ({self.max_body_bytes}): not read")
+        body = res.read(self.max_body_bytes + 1)
+        if len(body) > self.max_body_bytes:
+            raise errors.FdsError(f"an answer past max_body_bytes ({self.max_body_bytes} bytes): not read")
+        return body
+
     def _open(self, method: str, url: str, headers: Mapping[str, str], stream: bool) -> Response:
         req = urllib.request.Request(url, method=method, headers=dict(headers))
         try:
             res = self._opener.open(req, timeout=self.timeout)
         except urllib.error.HTTPError as e:
-            body = e.read() if e.fp is not None else b""
+            with e:
+                body = self._read(e, url) if e.fp is not None else b""
             return Response(e.code, dict(e.headers.items()), body)
+        except (ValueError, UnicodeError) as e:
+            # http.client's refusal of a header quotes the header's value: never shown
+            raise errors.TransportError(f"{method} {urllib.parse.urlsplit(url).path}: the request could not be sent ({type(e).__name__})") from None
         if stream:
             return Response(res.status, dict(res.headers.items()), stream=res)
         with res:
-            return Response(res.status, dict(res.headers.items()), res.read())
+            return Response(res.status, dict(res.headers.items()), self._read(res, url))
 
     def _backoff(self, attempt: int) -> float:
         return min(self.backoff_cap, self.backoff_base * (2 ** attempt))

@@ -25,17 +25,19 @@ ProgressFn = Callable[[int, Optional[int]], None]
 
 
 class Download:
-    """What a download did: its path, size, whether it resumed (and from which byte), its SHA-256."""
+    """What a download did: its path, size, whether it resumed (and from which byte), its SHA-256,
+    and whether that SHA-256 was checked against the server's `Repr-Digest` (`verified`)."""
 
-    def __init__(self, path: str, size: int, resumed_from: int, sha256: Optional[str], status: int) -> None:
+    def __init__(self, path: str, size: int, resumed_from: int, sha256: Optional[str], status: int, verified: bool = False) -> None:
         self.path = path
         self.size = size
         self.resumed_from = resumed_from
         self.sha256 = sha256
         self.status = status
+        self.verified = verified
 
     def __repr__(self) -> str:
-        return f"Download(path={self.path!r}, size={self.size}, resumed_from={self.resumed_from}, status={self.status})"
+        return f"Download(path={self.path!r}, size={self.size}, resumed_from={self.resumed_from}, status={self.status}, verified={self.verified})"
 
 
 def _digest_of(header: Optional[str]) -> Optional[str]:
@@ -71,7 +73,15 @@ class Bulk:
         digest beside it in `dest + ".part.json"`) and are renamed to `dest` once whole and checked;
         a `.part` left by an interrupted call is resumed. `progress(done, total)` is called per chunk."""
         if os.path.exists(dest) and not overwrite:
-            return Download(dest, os.path.getsize(dest), 0, None, 0)
+            # Kept only when it is this very file (the server's digest of it): a file of another
+            # day under the same name is never handed back as this one.
+            res = self._t.request(path, params, headers={"Accept": "*/*"}, stream=True)
+            want = _digest_of(res.headers.get("repr-digest"))
+            res.stream and res.stream.close()
+            got = _sha256_of(dest)
+            if want is not None and got == want:
+                return Download(dest, os.path.getsize(dest), 0, got, res.status, True)
+            raise FileExistsError(f"{dest} exists and is not this download (its SHA-256 is not the server's): pass overwrite=True or another dest")
         part, meta_path = dest + ".part", dest + ".part.json"
         meta: Dict[str, Any] = {}
         have = os.path.getsize(part) if os.path.exists(part) else 0
@@ -85,8 +95,13 @@ class Bulk:
             headers["If-Range"] = meta["etag"]
         res = self._t.request(path, params, headers=headers, stream=True, ok=(200, 206, 416))
         if res.status == 416 and resumable:
-            # the part already holds the whole file: check it as it is
+            # the part already holds the whole file (the server's length is what it holds): check it as it is
             res.stream and res.stream.close()
+            m = re.match(r"bytes \*/(\d+)$", res.headers.get("content-range", ""))
+            if m is None or int(m.group(1)) != have or meta.get("total") not in (None, have):
+                os.remove(part)
+                os.remove(meta_path)
+                raise errors.FdsError(f"GET {path}: the server refused the resume (416) but the part is not the whole file; it was removed, call again", status=416, path=path)
             return self._finish(part, meta_path, dest, meta.get("sha256"), have, 416, path)
         if res.status == 416:
             raise self._t.error_of("GET", path, res)
@@ -100,9 +115,16 @@ class Bulk:
             total = int(m.group(3))
         else:
             length = res.headers.get("content-length")
-            total = int(length) if length and length.isdigit() else None
+            total = int(length) if length and length.isascii() and length.isdigit() else None
+        digest = _digest_of(res.headers.get("repr-digest"))
+        if start and meta.get("sha256") is not None and digest != meta["sha256"]:
+            # a resume must be of the file the part began: same digest, or nothing is trusted
+            res.stream.close()
+            os.remove(part)
+            os.remove(meta_path)
+            raise errors.DigestMismatch(f"GET {path}: the resumed answer is not of the file the part began (its digest differs or is missing); the part was removed, call again", path=path)
         meta = {"etag": res.headers.get("etag") if not (res.headers.get("etag") or "").startswith("W/") else None,
-                "sha256": _digest_of(res.headers.get("repr-digest"))}
+                "sha256": digest, "total": total}
         with open(meta_path, "w", encoding="utf-8") as f:
             json.dump(meta, f)
         done = start
@@ -148,7 +170,7 @@ class Bulk:
         os.replace(part, dest)
         if os.path.exists(meta_path):
             os.remove(meta_path)
-        return Download(dest, os.path.getsize(dest), start, got, status)
+        return Download(dest, os.path.getsize(dest), start, got, status, sha256 is not None)
 
 
 def open_file(path: str, engine: str = "auto"):

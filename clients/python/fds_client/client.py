@@ -5,12 +5,14 @@ installed) and the bulk downloads.
 from __future__ import annotations
 
 import os
+import re
 import urllib.parse
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Union
 
 from . import _frames
 from ._http import Params, Transport
 from .bulk import Bulk, Download
+from .errors import FdsError
 
 Id = Union[str, int]
 
@@ -20,7 +22,20 @@ RETURN_WINDOWS = ("1m", "3m", "6m", "1y", "ytd", "3y_ann", "5y_ann", "last_close
 
 
 def _q(value: Id) -> str:
-    return urllib.parse.quote(str(value), safe="")
+    text = str(value)
+    if text in ("", ".", ".."):
+        raise ValueError(f"{text!r} is not an id")
+    return urllib.parse.quote(text, safe="")
+
+
+_SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,120}$")
+
+
+def _file_part(value: str, what: str) -> str:
+    """A batch id or date as part of a default file name: never a path (a server's answer may hold anything)."""
+    if not _SAFE_NAME.match(value) or ".." in value:
+        raise ValueError(f"{what} {value[:60]!r} cannot name a file: pass dest=")
+    return value
 
 
 def _ids(ids: Union[Id, Iterable[Id]]) -> List[str]:
@@ -50,18 +65,26 @@ class Api:
         res = self._t.request(path, params)
         page = res.json()
         batch = res.batch_id
+        seen = set()
         while True:
             yield page
-            nxt = (page.get("links") or {}).get("next")
+            links = page.get("links") if isinstance(page, dict) else None
+            nxt = links.get("next") if isinstance(links, dict) else None
             if not nxt:
                 return
+            if not isinstance(nxt, str) or nxt in seen:
+                raise FdsError(f"paging {path}: links.next repeats a page already read; stopped")
+            seen.add(nxt)
             if batch and "batch=" not in nxt and "to_batch=" not in nxt:
                 nxt += ("&" if "?" in nxt else "?") + urllib.parse.urlencode({"batch": batch})
             page = self._t.request(nxt).json()
 
     def items(self, path: str, params: Params = None) -> Iterator[dict]:
         for page in self.pages(path, params):
-            yield from page.get("data") or []
+            data = page.get("data") if isinstance(page, dict) else None
+            if not isinstance(data, list):
+                raise FdsError(f"paging {path}: a page without a data list")
+            yield from data
 
     # -- public and key ---------------------------------------------------------------------
     def health(self) -> dict:
@@ -232,16 +255,16 @@ class Api:
 
     def batch_snapshot(self, batch_id: str, dest: Optional[str] = None, **kw: Any) -> Download:
         """Downloads the batch's SQLite file (resumable, SHA-256 checked); returns a Download (its .path, .resumed_from, .sha256)."""
-        return Bulk(self._t).download(f"/api/batches/{_q(batch_id)}/snapshot", dest or f"{batch_id}.sqlite", **kw)
+        return Bulk(self._t).download(f"/api/batches/{_q(batch_id)}/snapshot", dest or f"{_file_part(batch_id, 'batch id')}.sqlite", **kw)
 
     def batch_days_csv(self, batch_id: str, from_date: Optional[str] = None, dest: Optional[str] = None, **kw: Any) -> Download:
         """Downloads the batch's daily values as gzipped CSV (its gzip CRC checked); returns a Download (its .path, .resumed_from, .sha256)."""
-        name = dest or f"{batch_id}-days{'' if from_date is None else '-from-' + from_date}.csv.gz"
+        name = dest or f"{_file_part(batch_id, 'batch id')}-days{'' if from_date is None else '-from-' + _file_part(from_date, 'from_date')}.csv.gz"
         return Bulk(self._t).download(f"/api/batches/{_q(batch_id)}/days.csv.gz", name, params={"from_date": from_date}, **kw)
 
     def batch_series_csv(self, batch_id: str, dest: Optional[str] = None, **kw: Any) -> Download:
         """Downloads the batch's series catalog as CSV (resumable, SHA-256 checked); returns a Download (its .path, .resumed_from, .sha256)."""
-        return Bulk(self._t).download(f"/api/batches/{_q(batch_id)}/series.csv", dest or f"{batch_id}-series.csv", **kw)
+        return Bulk(self._t).download(f"/api/batches/{_q(batch_id)}/series.csv", dest or f"{_file_part(batch_id, 'batch id')}-series.csv", **kw)
 
 
 class Client:
@@ -306,7 +329,7 @@ class Client:
         """The eight return windows of each series (decimal fractions; None where unavailable), one
         row per id, all read from one batch: a DataFrame indexed by id when pandas is installed,
         else a list of dicts."""
-        return _frames.indexed(self.return_rows(ids, as_of_date, batch, **params), "id")
+        return _frames.indexed(self.return_rows(ids, as_of_date, batch, **params), "id", ["id", "as_of_date", "currency", *RETURN_WINDOWS])
 
     def return_rows(self, ids: Union[Id, Iterable[Id]], as_of_date: Optional[str] = None, batch: Optional[str] = None, **params: Any) -> List[Dict[str, Any]]:
         """What returns() holds, as a list of dicts (None where a window is unavailable, with or without pandas)."""
@@ -328,6 +351,8 @@ class Client:
         """Series matching `filters` (the screener's parameters: q, currency, category, sort, order,
         ...), every page read from one batch, at most `limit` rows (all by default): a DataFrame
         with an `id` column and the attributes when pandas is installed, else a list of dicts."""
+        if limit is not None and limit < 1:
+            raise ValueError("limit must be at least 1 (None: every row)")
         page = min(200, limit) if limit is not None else 200
         rows: List[Dict[str, Any]] = []
         for item in self.api.iter_screener(**filters, limit=page):

@@ -45,6 +45,11 @@ class FdsError(Exception):
         self.retry_after: Optional[float] = float(ra) if ra is not None and _is_number(ra) else None
 
 
+def _whole(text: Optional[str]) -> Optional[int]:
+    """A header's whole number (ASCII digits only), else None."""
+    return int(text) if text is not None and text.isascii() and text.isdigit() and len(text) < 20 else None
+
+
 def _is_number(s: str) -> bool:
     try:
         float(s)
@@ -94,13 +99,15 @@ class QuotaExceeded(FdsError):
 
     def __init__(self, message: str, **kw: Any) -> None:
         super().__init__(message, **kw)
-        reset = self.headers.get("x-ratelimit-reset")
-        limit = self.headers.get("x-ratelimit-limit")
-        self.reset: Optional[int] = int(reset) if reset is not None and reset.isdigit() else None
-        self.reset_at: Optional[_dt.datetime] = (
-            _dt.datetime.fromtimestamp(self.reset, tz=_dt.timezone.utc) if self.reset is not None else None
-        )
-        self.limit: Optional[int] = int(limit) if limit is not None and limit.isdigit() else None
+        reset = _whole(self.headers.get("x-ratelimit-reset"))
+        self.reset: Optional[int] = reset
+        self.reset_at: Optional[_dt.datetime] = None
+        if reset is not None:
+            try:
+                self.reset_at = _dt.datetime.fromtimestamp(reset, tz=_dt.timezone.utc)
+            except (OverflowError, OSError, ValueError):
+                self.reset_at = None  # a reset no calendar holds: said as None, never a crash
+        self.limit: Optional[int] = _whole(self.headers.get("x-ratelimit-limit"))
 
 
 class ServerError(FdsError):
