@@ -25,7 +25,7 @@ interface Seen {
 }
 
 /** The hostile answers, by path. */
-const answer = (req: IncomingMessage, res: ServerResponse): void => {
+const answer = (req: IncomingMessage, res: ServerResponse) => {
   const url = new URL(req.url ?? "/", "http://x")
   const json = (body: unknown, status = 200, headers: Record<string, string> = {}) => {
     res.writeHead(status, { "Content-Type": "application/json", ...headers })
