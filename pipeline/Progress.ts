@@ -1,4 +1,7 @@
-/** Parsing progress: a bar with rate and ETA on a terminal, JSON log lines otherwise. */
+/**
+ * Parsing progress: a bar with rate and ETA on `stream` when it is a terminal, JSON log lines on
+ * stderr otherwise (`logLine` of snapshots/Log.ts: the callback runs outside any Effect).
+ */
 import { SingleBar } from "cli-progress"
 import { logLine } from "../snapshots/Log.ts"
 import type { Progress } from "./Build.ts"
