@@ -14,6 +14,7 @@ import { FLEET_DDL } from "../snapshots/fleet/FleetDb.ts"
 import { durablePool } from "../snapshots/fleet/Pg.ts"
 import { accountsPath } from "./AccountsConfig.ts"
 import type { AccountsDatabase } from "./AccountsTables.ts"
+import { logLine } from "../snapshots/Log.ts"
 
 export type { AccountsDatabase, ApiKeysTable, UsageTable } from "./AccountsTables.ts"
 
@@ -64,7 +65,7 @@ export const openPostgresAccountsDb = async (url: string, poolSize = 10): Promis
   // process: the pool opens a new one for the next query; a request whose query was on it fails
   // with AccountsUnavailable (503). Each is logged once, as its SQLSTATE and message.
   const pool = durablePool({ connectionString: url, max: poolSize, types: pgTypes, connectionTimeoutMillis: 5_000 }, (e) =>
-    console.error(JSON.stringify({ level: "warn", msg: "accounts store connection lost", code: e.code, error: e.message })),
+    logLine("warn", "accounts store connection lost", { code: e.code, error: e.message }),
   )
   const db = new Kysely<AccountsDatabase>({ dialect: new PostgresDialect({ pool }) })
   try {
@@ -121,17 +122,12 @@ export class AccountsDb extends Context.Service<AccountsDb, Kysely<AccountsDatab
         const opened = waits
           ? open.pipe(
               Effect.tapError((e) =>
-                Effect.sync(() =>
-                  console.error(
-                    JSON.stringify({
-                      time: new Date().toISOString(),
-                      level: "warn",
-                      msg: "the accounts store (FDS_ACCOUNTS_URL) cannot be reached; trying again in 2 s (not ready meanwhile)",
-                      // the driver's message and code only: the error object holds the connection settings
-                      error: e instanceof Error ? e.message : String(e),
-                      code: (e as { readonly code?: unknown } | null)?.code ?? null,
-                    }),
-                  ),
+                Effect.logWarning("the accounts store (FDS_ACCOUNTS_URL) cannot be reached; trying again in 2 s (not ready meanwhile)").pipe(
+                  Effect.annotateLogs({
+                    // the driver's message and code only: the error object holds the connection settings
+                    error: e instanceof Error ? e.message : String(e),
+                    code: (e as { readonly code?: unknown } | null)?.code ?? null,
+                  }),
                 ),
               ),
               Effect.retry({ schedule: Schedule.spaced("2 seconds") }),

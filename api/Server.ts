@@ -43,6 +43,7 @@ import { KeyHandlers, PublicHandlers } from "./system/System.ts"
 import { DocsRoutes } from "./web/DocsRoutes.ts"
 import { LandingRoutes } from "./web/LandingRoutes.ts"
 import { RegisterRoutes } from "./web/RegisterRoutes.ts"
+import { withJsonLogs } from "../snapshots/Log.ts"
 
 export interface ServerOptions extends EdgeOptions, ConnectionLimits {
   readonly dataDir: string
@@ -136,7 +137,7 @@ const watchedByMetrics = (metrics: ServiceMetrics, drain: DrainState, snapshotsD
       metrics.watch({
         current: () => store.current(),
         snapshotsDir,
-        notReady: () => Effect.runPromise(readiness.reasons),
+        notReady: () => Effect.runPromise(withJsonLogs(readiness.reasons)),
         draining: () => drain.draining,
       })
     }),

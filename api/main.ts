@@ -5,6 +5,7 @@ import { NodeRuntime } from "@effect/platform-node"
 import { Config, Effect, Layer } from "effect"
 import { AccountsDb } from "../accounts/AccountsDb.ts"
 import { KeyStore } from "../accounts/KeyStore.ts"
+import { withJsonLogs } from "../snapshots/Log.ts"
 import { CliError, keysCommand } from "../accounts/KeysCommand.ts"
 import { DrainState, runWithDrain } from "./system/Drain.ts"
 import { formatSettings, readSettings, SettingInvalid, secretsFromFiles } from "./system/Settings.ts"
@@ -74,7 +75,7 @@ const serve = Effect.gen(function* () {
   const fleet = fleetSettings(process.env)
   if (typeof fleet === "string") return yield* Effect.fail(new Error(fleet))
   const { ServerLive } = yield* Effect.promise(() => import("./Server.ts"))
-  console.error(JSON.stringify({ level: "info", msg: "serving", url: `http://${host}:${port}`, dataDir }))
+  yield* Effect.log("serving").pipe(Effect.annotateLogs({ url: `http://${host}:${port}`, dataDir }))
   return yield* Layer.launch(
     ServerLive({
       dataDir,
@@ -137,6 +138,7 @@ run(
         if (e instanceof SettingInvalid) process.exit(2)
       }),
     ),
+    withJsonLogs,
   ),
   { disableErrorReporting: false },
 )

@@ -42,6 +42,7 @@ import type { BatchSource, PrimaryBatch } from "./BatchSource.ts"
 import type { FleetTarget } from "./FleetTarget.ts"
 import { apiRefusal, checkAsTheApi, checkListing, checkManifest } from "./FollowChecks.ts"
 import { partPaths, removePart, TransferRefused, verifyDownload } from "./FollowTransfer.ts"
+import { withJsonLogs } from "../snapshots/Log.ts"
 
 /** The most bytes a snapshot download may hold unless FDS_FOLLOW_MAX_BYTES says otherwise (a full batch is ≈530 MB). */
 export const DEFAULT_MAX_BYTES = 4 * 1024 ** 3
@@ -174,7 +175,7 @@ export const pollOnce = async (options: FollowOptions): Promise<PollOutcome> => 
   const published: string[] = []
   for (const batch of batchesToFollow(listed, local.published)) {
     await bringIn(options, batch)
-    await Effect.runPromise(publish(options, batch))
+    await Effect.runPromise(withJsonLogs(publish(options, batch)))
     published.push(batch.id)
   }
   return { outcome: "published", primary: current.id, batches: published }
@@ -206,7 +207,7 @@ export const pollFleet = async (options: FollowOptions, fleet: FleetTarget): Pro
   const published: string[] = []
   if (local.current !== file || apiRefusal(dir, file) !== null) {
     await bringIn(options, target)
-    await Effect.runPromise(publish(options, target))
+    await Effect.runPromise(withJsonLogs(publish(options, target)))
     published.push(target.id)
   }
   for (const batch of await fleet.retained()) {

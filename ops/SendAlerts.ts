@@ -9,6 +9,7 @@ import { type AlertRoundReport, Alerts, AlertsLive, type AlertsReport, type Publ
 import type { Published } from "../pipeline/daemon/Daemon.ts"
 import { dataDirOf, type Env } from "../pipeline/daemon/RunConfig.ts"
 import { findPublishedBatch, type WhichBatch } from "./PublishedBatch.ts"
+import { withJsonLogs } from "../snapshots/Log.ts"
 
 export interface AlertsSent {
   readonly batch: PublishedBatch
@@ -22,7 +23,7 @@ export const sendAlerts = async (env: Env, which: WhichBatch, signal?: AbortSign
     const alerts = yield* Alerts
     return yield* alerts.send(batch)
   }).pipe(Effect.provide(AlertsLive(dataDir)), Effect.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord({ ...env }))))
-  const report = await Effect.runPromise(program, signal === undefined ? undefined : { signal })
+  const report = await Effect.runPromise(withJsonLogs(program), signal === undefined ? undefined : { signal })
   return { batch, report }
 }
 

@@ -323,9 +323,8 @@ export const buildSnapshot = (
   Effect.gen(function* () {
     // what parsing left behind goes before staging holds its buffers
     collectGarbage()
-    console.error(
-      JSON.stringify({
-        level: "info",
+    yield* Effect.log("loaded").pipe(
+      Effect.annotateLogs({
         stage: "loaded",
         ...(loaded.loadMs === undefined ? {} : { load_by_ms: loaded.loadMs.byDataSet, load_gc_ms: loaded.loadMs.gc }),
         ...memory(),
@@ -370,12 +369,12 @@ export const buildSnapshot = (
     const { corrections, quotaSources } = staged
     const insertMs = Math.round(timing.insertMs)
     const stageMs = Math.round(performance.now() - t) - insertMs
-    console.error(JSON.stringify({ level: "info", stage: "staged", ...memory() }))
+    yield* Effect.log("staged").pipe(Effect.annotateLogs({ stage: "staged", ...memory() }))
     const computed: Record<string, number> = {}
     const computeStates: Record<string, unknown> = {}
     const continuedFrom: string[] = []
     const reused = new Set(staged.reusedTables)
-    const finished = yield* Effect.try({
+    const built = yield* Effect.try({
       try: () => {
         t = performance.now()
         const increments: Record<string, ComputeIncrement> = {}
@@ -423,31 +422,30 @@ export const buildSnapshot = (
               }
             : {},
         )
-        console.error(
-          JSON.stringify({
-            level: "info",
-            stage: "build",
-            batch_date: batchDate,
-            kind: plan.kind,
-            ...(plan.kind === "increment"
-              ? { from: intToDate(plan.base.from), kept: staged.keptSteps, updated_from: staged.updated, computed_from_month: continuedFrom }
-              : { cold_reason: plan.reason }),
-            stage_ms: stageMs,
-            insert_ms: insertMs,
-            stage_by_ms: staged.timings,
-            compute_ms: computeMs,
-            compute_by_ms: computeTimings,
-            ...done.timings,
-            ...memory(),
-          }),
-        )
-        return done
+        const logged = {
+          stage: "build",
+          batch_date: batchDate,
+          kind: plan.kind,
+          ...(plan.kind === "increment"
+            ? { from: intToDate(plan.base.from), kept: staged.keptSteps, updated_from: staged.updated, computed_from_month: continuedFrom }
+            : { cold_reason: plan.reason }),
+          stage_ms: stageMs,
+          insert_ms: insertMs,
+          stage_by_ms: staged.timings,
+          compute_ms: computeMs,
+          compute_by_ms: computeTimings,
+          ...done.timings,
+          ...memory(),
+        }
+        return { done, logged }
       },
       catch: (e) => {
         writer.abort()
         return new BuildFailed({ reason: `snapshot build failed: ${String(e)}` })
       },
     })
+    yield* Effect.log("built").pipe(Effect.annotateLogs(built.logged))
+    const finished = built.done
     add(repairs, loaded.repairs)
     add(repairs, computed)
     writeManifest(snapshotsDir, {

@@ -19,6 +19,7 @@ import { Offload } from "./offload/Offload.ts"
 import type { RawStore } from "./RawStore.ts"
 import { type Recognized, recognizeAhead } from "./RecognizeAhead.ts"
 import { ParseLimitExceeded } from "./sources/ParseLimits.ts"
+import { logLine } from "../snapshots/Log.ts"
 import { printableName } from "./sources/PrintableName.ts"
 import { detect } from "./sources/Sources.ts"
 import { readWorkbook, workbookFormat } from "./sources/Workbook.ts"
@@ -90,7 +91,7 @@ const unrecognized = (source: string, sha: string, bytes: Uint8Array, why?: stri
 
 /** An inbox entry left out, said on stderr as the pipeline's other log lines. */
 const skipped = (path: string, what: string): void => {
-  console.error(JSON.stringify({ level: "warn", msg: `inbox: ${printableName(path)} skipped: ${what}`, file: printableName(path) }))
+  logLine("warn", `inbox: ${printableName(path)} skipped: ${what}`, { file: printableName(path) })
 }
 
 /**

@@ -120,12 +120,15 @@ export const runPipelineLive = (options: RunOptions): Effect.Effect<RunOutcome, 
 const recordingStatus = <R>(dataDir: string, run: Effect.Effect<RunOutcome, BatchRejectedError, R>): Effect.Effect<RunOutcome, BatchRejectedError, R> =>
   Effect.gen(function* () {
     const startedAt = yield* Clock.currentTimeMillis
-    const previous = markRunning(paths(dataDir).snapshots, startedAt)
+    const marked = markRunning(paths(dataDir).snapshots, startedAt)
+    // A full disk may refuse the status; the run goes on (its end says what it did).
+    if (typeof marked === "string") yield* Effect.logError("STATUS.json not written").pipe(Effect.annotateLogs({ error: marked }))
+    const previous = typeof marked === "string" ? null : marked
     return yield* run.pipe(Effect.onExit((exit) => recordStatus(dataDir, startedAt, exit, previous)))
   })
 
-/** Writes `running`; returns the status it replaced (a dead run's written as `killed`; null: none), or null when it wrote nothing. */
-const markRunning = (dir: string, startedAt: number): { readonly found: PipelineStatus | null } | null => {
+/** Writes `running`; returns the status it replaced (a dead run's written as `killed`; null: none), or the error when it wrote nothing. */
+const markRunning = (dir: string, startedAt: number): { readonly found: PipelineStatus | null } | string => {
   try {
     mkdirSync(dir, { recursive: true })
     let previous = readStatus(dir)
@@ -147,9 +150,7 @@ const markRunning = (dir: string, startedAt: number): { readonly found: Pipeline
     })
     return { found: previous }
   } catch (e) {
-    // A full disk may refuse the status; the run goes on (its end says what it did).
-    console.error(JSON.stringify({ level: "error", msg: "STATUS.json not written", error: String(e) }))
-    return null
+    return String(e)
   }
 }
 
@@ -217,7 +218,7 @@ const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedE
     }
 
     const inputs = ledger.currentInputs()
-    console.error(JSON.stringify({ level: "info", stage: "collected", collect_ms: Math.round(performance.now() - collectStart), inputs: inputs.length }))
+    yield* Effect.log("collected").pipe(Effect.annotateLogs({ stage: "collected", collect_ms: Math.round(performance.now() - collectStart), inputs: inputs.length }))
     const before = planInputs({
       date: options.date,
       today: options.today,
@@ -243,7 +244,7 @@ const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedE
     const cache = yield* ParsedCache
     const offload = yield* Offload
     const ahead = yield* Effect.promise(() => parseAhead(offload, raw, inputs, cache))
-    if (ahead !== null) console.error(JSON.stringify({ level: "info", stage: "parse_ahead", ...ahead }))
+    if (ahead !== null) yield* Effect.log("parsed ahead").pipe(Effect.annotateLogs({ stage: "parse_ahead", ...ahead }))
     const loaded = yield* loadInputs(raw, inputs, cache, options.progress).pipe(
       Effect.catchTag("CmfFileInvalid", (e) => reject(refusing(e))),
     )
@@ -376,7 +377,7 @@ const recordStatus = (
         if (marked.found !== null) writeStatus(dir, marked.found)
         else rmSync(join(dir, STATUS), { force: true })
       } catch (e) {
-        console.error(JSON.stringify({ level: "error", msg: "STATUS.json not written", error: String(e) }))
+        yield* Effect.logError("STATUS.json not written").pipe(Effect.annotateLogs({ error: String(e) }))
       }
       return
     }
@@ -413,6 +414,6 @@ const recordStatus = (
       }
     } catch (e) {
       // A full disk may refuse the status too; the run's own outcome must still come through.
-      console.error(JSON.stringify({ level: "error", msg: "STATUS.json not written", error: String(e) }))
+      yield* Effect.logError("STATUS.json not written").pipe(Effect.annotateLogs({ error: String(e) }))
     }
   })

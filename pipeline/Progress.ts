@@ -1,5 +1,9 @@
-/** Parsing progress: a bar with rate and ETA on a terminal, JSON log lines otherwise. */
+/**
+ * Parsing progress: a bar with rate and ETA on `stream` when it is a terminal, JSON log lines on
+ * stderr otherwise (`logLine` of snapshots/Log.ts: the callback runs outside any Effect).
+ */
 import { SingleBar } from "cli-progress"
+import { logLine } from "../snapshots/Log.ts"
 import type { Progress } from "./Build.ts"
 
 export const terminalOrLogProgress = (stream: NodeJS.WriteStream = process.stderr): Progress => {
@@ -47,9 +51,7 @@ export const terminalOrLogProgress = (stream: NodeJS.WriteStream = process.stder
       lastLog = now
       const seconds = (now - started) / 1000
       const eta = doneBytes > 0 ? ((totalBytes - doneBytes) * seconds) / doneBytes : 0
-      stream.write(
-        JSON.stringify({ level: "info", stage: "parse", files_done: done, files_total: total, last_file: name, rows, rows_per_s: Math.round(rows / Math.max(seconds, 0.001)), eta_s: Math.round(eta), rss_mb: Math.round(process.memoryUsage.rss() / 1e6) }) + "\n",
-      )
+      logLine("info", "parsing", { stage: "parse", files_done: done, files_total: total, last_file: name, rows, rows_per_s: Math.round(rows / Math.max(seconds, 0.001)), eta_s: Math.round(eta), rss_mb: Math.round(process.memoryUsage.rss() / 1e6) })
     },
     stop: () => {},
   }

@@ -88,7 +88,7 @@ export const reproduce = (dataDir: string, batchDate: string, options: Reproduce
       const cache = new DiskParsedCache(scratch)
       const offload = yield* Offload
       const ahead = yield* Effect.promise(() => parseAhead(offload, raw, inputs, cache))
-      if (ahead !== null) console.error(JSON.stringify({ level: "info", stage: "parse_ahead", ...ahead }))
+      if (ahead !== null) yield* Effect.log("parsed ahead").pipe(Effect.annotateLogs({ stage: "parse_ahead", ...ahead }))
       const loaded = yield* loadInputs(raw, inputs, cache)
       const finished = yield* buildSnapshot(scratch, inputs, loaded, batchDate)
       const match = finished.contentHash === built.content_hash

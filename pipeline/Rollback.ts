@@ -23,6 +23,7 @@ import { dataDirOf } from "./daemon/RunConfig.ts"
 import { lockedMessage, withRunLock } from "./daemon/RunLock.ts"
 import { Ledger } from "./ledger/Ledger.ts"
 import { PIPELINE_VERSION } from "./Version.ts"
+import { withJsonLogs } from "../snapshots/Log.ts"
 
 export class RollbackRefused extends Schema.TaggedError<RollbackRefused>()("RollbackRefused", {
   reason: Schema.String,
@@ -142,7 +143,7 @@ export const rollbackCommand = async (args: string[]): Promise<void> => {
   }
   const dataDir = dataDirOf(process.env)
   const rolledBack = rollback(dataDir, values.to, { reason: values.reason, file: values.file })
-  const exit = await Effect.runPromiseExit(withRunLock(dataDir, rolledBack.pipe(Effect.provide(Ledger.layer(join(dataDir, "ledger.sqlite"))))))
+  const exit = await Effect.runPromiseExit(withJsonLogs(withRunLock(dataDir, rolledBack.pipe(Effect.provide(Ledger.layer(join(dataDir, "ledger.sqlite")))))))
   if (exit._tag === "Success") {
     const r = exit.value
     console.log(

@@ -17,6 +17,7 @@ import { statusCommand } from "./StatusCommand.ts"
 import { withdrawLive } from "./Withdraw.ts"
 import { failureText } from "./Failure.ts"
 import { printableName } from "./sources/PrintableName.ts"
+import { withJsonLogs } from "../snapshots/Log.ts"
 
 const fail = usageExit
 
@@ -70,7 +71,7 @@ const run = async (args: string[]) => {
   } catch (e) {
     return fail((e as Error).message)
   }
-  const exit = await Effect.runPromiseExit(withRunLock(options.dataDir, runPipelineLive(options)))
+  const exit = await Effect.runPromiseExit(withJsonLogs(withRunLock(options.dataDir, runPipelineLive(options))))
   const seconds = ((performance.now() - started) / 1000).toFixed(1)
   if (exit._tag === "Success") {
     const r = exit.value
@@ -109,7 +110,7 @@ const reproduceCommand = async (args: string[]) => {
   })
   if (values.date === undefined || !isIsoDate(values.date)) fail("reproduce needs --date YYYY-MM-DD")
   const exit = await Effect.runPromiseExit(
-    reproduceLive(dataDirOf(process.env), values.date!, { restore: values.restore, file: values.file }),
+    withJsonLogs(reproduceLive(dataDirOf(process.env), values.date!, { restore: values.restore, file: values.file })),
   )
   if (exit._tag === "Failure") {
     const failure = exit.cause.reasons.find((r) => r._tag === "Fail")
@@ -136,7 +137,7 @@ const reproduceCommand = async (args: string[]) => {
 const withdrawCommand = async (args: string[]) => {
   const { values } = argsOrExit({ args, options: { sha: { type: "string" }, reason: { type: "string" } } })
   if (values.sha === undefined) fail("withdraw needs --sha HEX (12+ characters of the file's SHA-256)")
-  const exit = await Effect.runPromiseExit(withdrawLive(dataDirOf(process.env), values.sha!, values.reason ?? null))
+  const exit = await Effect.runPromiseExit(withJsonLogs(withdrawLive(dataDirOf(process.env), values.sha!, values.reason ?? null)))
   if (exit._tag === "Success") {
     const f = exit.value
     console.log(

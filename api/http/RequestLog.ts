@@ -19,6 +19,7 @@ import { isAccountPath } from "../web/Cors.ts"
 import { recent, requestUrl } from "./Recent.ts"
 import { routePath } from "./RoutePath.ts"
 import { decodedLoosely, holdsKey, SECRET_QUERY_NAMES } from "./Secrets.ts"
+import { logLine } from "../../snapshots/Log.ts"
 
 const SAFE_ID = /^[A-Za-z0-9._-]{1,64}$/
 const KEY_NAMES = new Set(SECRET_QUERY_NAMES)
@@ -208,7 +209,7 @@ export const loggedServer = (sink?: AccessLogSink, limits?: ConnectionLimits, ob
     const address = server.address()
     if (typeof address !== "object" || address === null) return
     const host = address.family === "IPv6" ? `[${address.address}]` : address.address
-    console.error(JSON.stringify({ time: new Date().toISOString(), level: "info", msg: "port bound; routes attach once the stores are open", url: `http://${host}:${address.port}` }))
+    logLine("info", "port bound; routes attach once the stores are open", { url: `http://${host}:${address.port}` })
   })
   return server
 }

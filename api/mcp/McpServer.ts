@@ -8,6 +8,7 @@ import { Effect } from "effect"
 import type { McpCalls } from "./McpCalls.ts"
 import { inputJsonSchema, outputJsonSchema } from "./McpTool.ts"
 import { TOOLS } from "./McpTools.ts"
+import { withJsonLogs } from "../../snapshots/Log.ts"
 
 const LISTED: ReadonlyArray<McpTool> = TOOLS.map((t) => ({
   name: t.name,
@@ -29,7 +30,7 @@ export const makeMcpServer = (calls: McpCalls["Service"], info: McpServerInfo): 
   )
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...LISTED] }))
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const result = await Effect.runPromise(calls.call(request.params.name, request.params.arguments ?? {}))
+    const result = await Effect.runPromise(withJsonLogs(calls.call(request.params.name, request.params.arguments ?? {})))
     if (result === null) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${request.params.name}`)
     return result
   })

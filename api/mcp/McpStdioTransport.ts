@@ -9,6 +9,7 @@
 import type { Readable, Writable } from "node:stream"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import { ErrorCode, type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js"
+import { formatLine } from "../../snapshots/Log.ts"
 
 /** The longest line taken: the SDK's own buffer limit (10 MiB). */
 export const MAX_LINE_BYTES = 10 * 1024 * 1024
@@ -101,7 +102,7 @@ export class McpStdioTransport implements Transport {
 
   /** The error on stdout for the client, and a line on stderr for whoever runs the process. */
   private refuse(code: number, message: string) {
-    this.log(JSON.stringify({ level: "warn", message: `mcp stdio: ${message}` }))
+    this.log(formatLine("warn", `mcp stdio: ${message}`))
     void this.send({ jsonrpc: "2.0", id: null, error: { code, message } } as unknown as JSONRPCMessage)
   }
 

@@ -15,6 +15,7 @@ import type { Socket } from "node:net"
 import { Config, Effect, Result } from "effect"
 import { IpNetwork, NetAddress } from "effect/net"
 import { clientKey, parseNetworks } from "./Edge.ts"
+import { logLine } from "../../snapshots/Log.ts"
 
 export interface ConnectionLimits {
   /** Time a client has to send a request's headers, in ms (default 10 000). */
@@ -96,8 +97,7 @@ export const guardConnections = (server: Server, limits: ConnectionLimits = {}):
       socket.destroy()
       if (!refused.has(key)) {
         refused.add(key)
-        const msg = `connections refused: ${held} open from one address (FDS_MAX_CONNECTIONS_PER_IP)`
-        console.error(JSON.stringify({ time: new Date().toISOString(), level: "warn", msg, address: key }))
+        logLine("warn", `connections refused: ${held} open from one address (FDS_MAX_CONNECTIONS_PER_IP)`, { address: key })
       }
       return
     }

@@ -15,6 +15,7 @@ import { type Kysely, sql } from "kysely"
 import type { AccountsDatabase } from "../../accounts/AccountsDb.ts"
 import type { TakeToken } from "./Edge.ts"
 import { TokenBuckets } from "./TokenBucket.ts"
+import { logLine } from "../../snapshots/Log.ts"
 
 const TABLE = sql.table("fds_ip_buckets")
 
@@ -46,9 +47,7 @@ export const sharedBuckets = (db: Kysely<AccountsDatabase>, limit: SharedBuckets
       skipUntil = Date.now() + 1_000
       if (!failing) {
         failing = true
-        console.error(
-          JSON.stringify({ time: new Date().toISOString(), level: "warn", msg: "shared per-IP limit unavailable: this process's own buckets decide", error }),
-        )
+        logLine("warn", "shared per-IP limit unavailable: this process's own buckets decide", { error })
       }
       return local.take(address, nowMs)
     }
@@ -73,7 +72,7 @@ export const sharedBuckets = (db: Kysely<AccountsDatabase>, limit: SharedBuckets
           if (answer === "late") return fallBack(address, nowMs, `no answer within ${WAIT_MILLIS} ms`)
           if (failing) {
             failing = false
-            console.error(JSON.stringify({ time: new Date().toISOString(), level: "info", msg: "shared per-IP limit answers again" }))
+            logLine("info", "shared per-IP limit answers again")
           }
           return answer
         },

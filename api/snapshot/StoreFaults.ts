@@ -4,12 +4,10 @@
  * error level, naming the cause; a cleared one once at info level.
  */
 
-/** One JSON log line of the store: info on stdout, warn and error on stderr. */
-export const log = (level: "info" | "warn" | "error", msg: string, fields: Readonly<Record<string, unknown>>): void => {
-  const line = JSON.stringify({ level, msg, ...fields })
-  if (level === "info") console.log(line)
-  else console.error(line)
-}
+import { logLine } from "../../snapshots/Log.ts"
+
+/** One JSON log line of the store (snapshots/Log.ts, on stderr); the store's watch and swap run outside any Effect. */
+export const log = (level: "info" | "warn" | "error", msg: string, fields: Readonly<Record<string, unknown>>): void => logLine(level, msg, fields)
 
 /** CURRENT names no file; CURRENT names a refused file; the served file is gone from disk; it changed or failed a read. */
 export type FaultKind = "current" | "refused" | "gone" | "suspect"

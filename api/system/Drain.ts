@@ -7,6 +7,7 @@
  * signal exits at once.
  */
 import { Cause, Exit, type Fiber, Runtime } from "effect"
+import { logLine } from "../../snapshots/Log.ts"
 
 /** Whether (and since when) the process is draining; read by the readiness rule (Readiness.ts). */
 export class DrainState {
@@ -26,8 +27,8 @@ export class DrainState {
   }
 }
 
-const log = (msg: string, fields: Record<string, unknown> = {}) =>
-  console.error(JSON.stringify({ time: new Date().toISOString(), level: "info", msg, ...fields }))
+/** The drain's lines come from signal handlers and timers, outside any Effect. */
+const log = (msg: string, fields: Record<string, unknown> = {}) => logLine("info", msg, fields)
 
 /**
  * NodeRuntime.runMain for the server, with the drain in place of its "interrupt at once": the

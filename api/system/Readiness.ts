@@ -14,6 +14,7 @@ import { type Kysely, sql } from "kysely"
 import { AccountsDb, type AccountsDatabase } from "../../accounts/AccountsDb.ts"
 import { SnapshotStore } from "../snapshot/SnapshotStore.ts"
 import type { DrainState } from "./Drain.ts"
+import { logLine } from "../../snapshots/Log.ts"
 
 /**
  * The fleet's part of readiness: why this replica must not take traffic now (it does not hold the
@@ -47,7 +48,7 @@ const said = new Map<string, string>()
 const sayOnce = (what: string, detail: string): string => {
   if (said.get(what) !== detail) {
     said.set(what, detail)
-    console.error(JSON.stringify({ level: "error", msg: `not ready: the ${what === "ledger" ? "ledger" : "accounts store"} fails`, error: detail }))
+    logLine("error", `not ready: the ${what === "ledger" ? "ledger" : "accounts store"} fails`, { error: detail })
   }
   return ""
 }

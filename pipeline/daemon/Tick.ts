@@ -10,6 +10,7 @@ import type { RunOptions } from "../RunOptions.ts"
 import type { Level, Log } from "./Log.ts"
 import { type RetryPolicy, withSourceRetry } from "./Retry.ts"
 import { lockedMessage, withRunLock } from "./RunLock.ts"
+import { withJsonLogs } from "../../snapshots/Log.ts"
 
 /** The outcome of a run that published a batch. */
 export type Published = Extract<RunOutcome, { readonly outcome: "published" }>
@@ -58,7 +59,7 @@ export const runTickEffect = (runOptions: RunOptions, retry: RetryPolicy, log: L
   const attempt = withRunLock(runOptions.dataDir, runPipelineLive(runOptions))
   const onRetry = (r: { retry: number; delayMillis: number; reason: string }) =>
     log("warn", "source failed; retrying the run", { run, retry: r.retry, of: retry.retries, after_ms: r.delayMillis, reason: r.reason })
-  return Effect.runPromiseExit(withSourceRetry(attempt, retry, onRetry), { signal }).then(summarize)
+  return Effect.runPromiseExit(withJsonLogs(withSourceRetry(attempt, retry, onRetry)), { signal }).then(summarize)
 }
 
 /** Each tick in this process, on the run options read at the tick. */
