@@ -38,7 +38,7 @@ const NOT_LOGS: Readonly<Record<string, readonly [count: number, why: string]>> 
   "pipeline/CliArgs.ts": [1, "a usage error of a command line"],
   "pipeline/daemon/DaemonCommand.ts": [1, "a bad setting stops `pipeline daemon` before it starts, in words"],
   "pipeline/Pipeline.ts": [1, "`fds: warning: the previous pipeline run was killed`, said to whoever starts the next run (test/ops/kill.test.ts, runState.test.ts)"],
-  "pipeline/AlongsideProcess.ts": [1, "the child's answer to its parent on stdout: a protocol, not a log"],
+  "pipeline/offload/ChildProcess.ts": [1, "the child's answer to its parent on stdout: a protocol, not a log"],
   "pipeline/daemon/Log.ts": [1, "the daemon's lines on stdout (its contract with journald and the tests); made by formatLine"],
   "api/main.ts": [2, "`config check`'s answer, and a command's error in words"],
   "api/http/RequestLog.ts": [1, "the access log: its own line format, batched on stdout"],
