@@ -204,7 +204,9 @@ export const httpCaching =
         return answer.headers["cache-control"] === undefined ? HttpServerResponse.setHeader(answer, "cache-control", "no-store") : answer
       }
       // the route's PinSnapshot records the lease it answered from here
-      const pinned: PinRecord = pinRecord(answers?.enabled === true ? { cache: answers, key: request.originalUrl } : null)
+      // the key: the request target as sent and the Accept header (AnswerCache.ts)
+      const key = `${request.originalUrl}\naccept: ${request.headers.accept ?? ""}`
+      const pinned: PinRecord = pinRecord(answers?.enabled === true ? { cache: answers, key } : null)
       let response = yield* Effect.provideService(app, PinnedRecord, pinned)
       // an error names no batch; a 206 (a download) names its own
       if (response.status !== 200) return response

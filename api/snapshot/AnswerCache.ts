@@ -10,8 +10,10 @@
  * dropped first. 0 turns the cache off.
  *
  * The key is the request target as the client sent it (path and query, in its order and
- * spelling): the links of a page echo the query as given, so two spellings of one query may
- * answer different bytes, and the cache never lets one answer for the other. Only what the route
+ * spelling), with its Accept header: the links of a page echo the query as given, so two
+ * spellings of one query may answer different bytes, and /days answers CSV to an Accept that
+ * prefers it (Vary: Accept); the cache never lets one answer for the other. An answer that varies
+ * by another request header is not kept. Only what the route
  * answered is kept (status, headers, JSON bytes, the headers it set at send time such as Link);
  * the key check, the quota, the per-IP limit, Batch-Id, Cache-Control and the conditional
  * request stay per request (api/http/Caching.ts, PinSnapshot in Pinned.ts).
@@ -102,8 +104,10 @@ export class AnswerShelf {
 export const keepable = (response: HttpServerResponse.HttpServerResponse): Uint8Array | null => {
   if (response.status !== 200 || response.body._tag !== "Uint8Array") return null
   if (response.headers["content-encoding"] !== undefined) return null
-  // a route that chose its bytes by a request header (the benchmarks' stored gzip copy) says so in Vary
-  if (response.headers.vary !== undefined) return null
+  // a route that chose its bytes by a request header says so in Vary: by Accept (/days as JSON or
+  // CSV) it is kept, the key holding Accept; by another (the benchmarks' stored gzip copy) it is not
+  const vary = response.headers.vary
+  if (vary?.split(",").some((name) => name.trim().toLowerCase() !== "accept")) return null
   if (response.headers["set-cookie"] !== undefined) return null
   return response.body.body
 }

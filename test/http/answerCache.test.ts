@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { AnswerCache } from "../../api/snapshot/AnswerCache.ts"
 import { SnapshotMemo } from "../../snapshots/SnapshotMemo.ts"
 import { type CreatedKey, createKey, type RunningServer, startServer, waitFor } from "../support/server.ts"
-import { makeFixtureA, publishFixtureB } from "../support/snapshotFixture.ts"
+import { makeFixtureA, publishFixtureB, testCrc32 } from "../support/snapshotFixture.ts"
 
 interface Raw {
   readonly status: number
@@ -77,6 +77,21 @@ describe("the answer cache on a server", () => {
     expect(brAgain.bytes.equals(br.bytes)).toBe(true)
     expect((await counts(server.url)).compressions - afterHits.compressions).toBe(1)
     expect(JSON.parse(gunzipSync(first.bytes).toString("utf8")).data.length).toBeGreaterThan(0)
+  })
+
+  it("keeps /days as JSON and as CSV (Vary: Accept) apart, under one request target", async () => {
+    const days = `/api/real_assets/${testCrc32("fm:8043:A")}/days`
+    const json = await withKey(days)
+    const csv = await withKey(days, { accept: "text/csv" })
+    const before = await counts(server.url)
+    const jsonAgain = await withKey(days)
+    const csvAgain = await withKey(days, { accept: "text/csv" })
+    expect((await counts(server.url)).hits - before.hits).toBe(2)
+    expect(String(json.headers["content-type"])).toMatch(/json/)
+    expect(String(csv.headers["content-type"])).toMatch(/csv/)
+    expect(jsonAgain.bytes.equals(json.bytes)).toBe(true)
+    expect(csvAgain.bytes.equals(csv.bytes)).toBe(true)
+    expect(csvAgain.headers["content-type"]).toBe(csv.headers["content-type"])
   })
 
   it("keeps no error, nor /api/key/info", async () => {

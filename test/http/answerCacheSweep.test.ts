@@ -1,7 +1,7 @@
 /**
  * A kept answer is the answer (issue #32): every GET of the contract sweep's data calls
  * (sweepCalls.ts) on the small sample, with the query as given, reordered and with a parameter
- * repeated, is sent twice (the miss, then the hit) with identity, gzip and br to a server with the
+ * repeated (and /days with Accept: text/csv), is sent twice (the miss, then the hit) with identity, gzip and br to a server with the
  * answer cache, and once to a server on the same data with it off (FDS_ANSWER_CACHE_MB=0); then
  * once as HEAD to each. Status, body bytes (as sent and decoded) and every header but the
  * per-request ones must be the same.
@@ -49,13 +49,18 @@ const decoded = (sent: Sent): string => {
   return plain.toString("utf8")
 }
 
-/** The call's query reordered (reversed), and with its first parameter repeated (same value, another value). */
+/**
+ * The call's query reordered (reversed), and with its first parameter repeated (same value,
+ * another value); /days also asked for CSV through Accept (the same target, another answer).
+ */
 const variants = (c: Call): Call[] => {
   const query = c.query ?? []
-  if (query.length === 0) return [c]
+  const csv = c.path.endsWith("/days") ? [{ ...c, headers: { ...c.headers, accept: "text/csv" } }] : []
+  if (query.length === 0) return [c, ...csv]
   const [first] = query
   return [
     c,
+    ...csv,
     ...(query.length > 1 ? [{ ...c, query: [...query].reverse() }] : []),
     { ...c, query: [...query, first!] },
     { ...c, query: [...query, [first![0], `${first![1]}x`] as const] },
