@@ -33,8 +33,9 @@ import { type EdgeOptions, edgeLayer } from "./ratelimit/Edge.ts"
 import { sharedBuckets } from "./ratelimit/SharedBuckets.ts"
 import { ReturnsHandlers } from "./returns/Returns.ts"
 import { ApiKeyAuthLive, RequestValidationLive } from "./security/SecurityLive.ts"
-import { PinCurrentSnapshotLive, PinSnapshotLive } from "./snapshot/Pinned.ts"
+import { AnswerCacheService } from "./snapshot/AnswerCache.ts"
 import type { FleetSettings } from "./snapshot/FleetMember.ts"
+import { PinCurrentSnapshotLive, PinSnapshotLive } from "./snapshot/Pinned.ts"
 import { SnapshotStore } from "./snapshot/SnapshotStore.ts"
 import { warmSnapshot } from "./snapshot/Warm.ts"
 import { DrainState } from "./system/Drain.ts"
@@ -134,6 +135,7 @@ const watchedByMetrics = (metrics: ServiceMetrics, drain: DrainState, snapshotsD
     Effect.gen(function* () {
       const store = yield* SnapshotStore
       const readiness = yield* Readiness
+      metrics.watchAnswers(yield* AnswerCacheService)
       metrics.watch({
         current: () => store.current(),
         snapshotsDir,
@@ -185,6 +187,6 @@ export const ServerLive = (options: ServerOptions) => {
     Layer.provide(AccountsDb.layer(options.dataDir, { waitForStore: options.waitForAccountsStore === true })),
     // the request id and the access log are added at the Node level (api/http/RequestLog.ts)
     Layer.provideMerge(NodeHttpServer.layer(loggedServer(options.accessLog, options, observe), { port: options.port, host: options.host })),
-    Layer.provide(Layer.mergeAll(snapshotStore(options, metrics), OffThreadRenderer.layer)),
+    Layer.provide(Layer.mergeAll(snapshotStore(options, metrics), OffThreadRenderer.layer, AnswerCacheService.layer)),
   )
 }

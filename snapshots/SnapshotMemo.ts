@@ -27,7 +27,8 @@ export class SnapshotMemo implements Memo {
     if (this.kept?.has(key)) return this.kept.get(key) as A
     const value = compute()
     // a closed snapshot keeps nothing (a read that raced its close computes for nobody)
-    this.kept?.set(key, value)
+    if (this.kept === null) disposeOf(value)
+    else this.kept.set(key, value)
     return value
   }
 
@@ -42,10 +43,20 @@ export class SnapshotMemo implements Memo {
     return this.kept === null
   }
 
-  /** Drops every value; later calls compute without keeping. */
+  /** Drops every value (disposing those that hold something elsewhere); later calls compute without keeping. */
   close(): void {
+    const kept = this.kept
     this.kept = null
+    for (const value of kept?.values() ?? []) disposeOf(value)
   }
+}
+
+/**
+ * A value that holds something outside the memo (an answer cache's shelf counts its answers
+ * against a budget shared by every snapshot) lets it go when its snapshot closes.
+ */
+const disposeOf = (value: unknown): void => {
+  if (typeof value === "object" && value !== null && Symbol.dispose in value) (value as Disposable)[Symbol.dispose]()
 }
 
 /** Each connection's memo; the value is the owner's (a SnapshotReader's), closed with it. */

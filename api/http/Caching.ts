@@ -20,6 +20,10 @@
  *   - gzip or brotli (node:zlib) for JSON bodies of 1 KiB and more when Accept-Encoding allows
  *     (once per body object: an answer kept per snapshot is compressed once per coding); a body
  *     the route already encoded (a stored gzip copy sent to a gzip client) is left as it is.
+ *
+ * The answer cache (api/snapshot/AnswerCache.ts) keeps a data route's 200 answer per batch under
+ * the request target; the route's PinSnapshot answers a hit without running the route. The kept
+ * answer holds its codings and ETags, made once; everything above but those stays per request.
  */
 import { createHash } from "node:crypto"
 import { promisify } from "node:util"
@@ -28,7 +32,8 @@ import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { BATCH_ID_HEADER, batchIdOfFile } from "../../schemas/Batches.ts"
 import { santiagoStartOf } from "../../snapshots/Status.ts"
-import { PinnedRecord, type PinRecord } from "../snapshot/Pinned.ts"
+import { type AnswerCache, AnswerCacheService } from "../snapshot/AnswerCache.ts"
+import { PinnedRecord, type PinRecord, pinRecord } from "../snapshot/Pinned.ts"
 import { isAccountPath } from "../web/Cors.ts"
 import { recent, requestUrl } from "./Recent.ts"
 import { routePath } from "./RoutePath.ts"
@@ -186,9 +191,9 @@ export const bodyTag = (body: Uint8Array, coding: Coding): string => {
   return coding === "identity" ? `"${digest}"` : `"${digest}-${coding}"`
 }
 
-/** The middleware function, on a clock. */
+/** The middleware function, on a clock, with the server's answer cache (none: nothing kept). */
 export const httpCaching =
-  (now: () => number = Date.now) =>
+  (now: () => number = Date.now, answers: AnswerCache | null = null) =>
   <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
     Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
@@ -199,7 +204,9 @@ export const httpCaching =
         return answer.headers["cache-control"] === undefined ? HttpServerResponse.setHeader(answer, "cache-control", "no-store") : answer
       }
       // the route's PinSnapshot records the lease it answered from here
-      const pinned: PinRecord = { lease: null, named: false }
+      // the key: the request target as sent and the Accept header (AnswerCache.ts)
+      const key = `${request.originalUrl}\naccept: ${request.headers.accept ?? ""}`
+      const pinned: PinRecord = pinRecord(answers?.enabled === true ? { cache: answers, key } : null)
       let response = yield* Effect.provideService(app, PinnedRecord, pinned)
       // an error names no batch; a 206 (a download) names its own
       if (response.status !== 200) return response
@@ -212,7 +219,11 @@ export const httpCaching =
       if (identityBytes !== null && body._tag === "Uint8Array" && body.contentLength >= COMPRESS_MIN_BYTES) {
         const chosen = chooseCoding(request.headers["accept-encoding"])
         if (chosen !== "identity" && /json/i.test(body.contentType)) {
-          const bytes = yield* compress(body.body, chosen)
+          const kept = pinned.answer
+          const bytes =
+            kept !== null && kept.body === body.body
+              ? yield* Effect.promise(() => kept.coding(chosen, (identity) => compressNow(identity, chosen)))
+              : yield* compress(body.body, chosen)
           response = HttpServerResponse.setHeader(
             HttpServerResponse.uint8Array(bytes, {
               status: response.status,
@@ -241,7 +252,8 @@ export const httpCaching =
         response.headers.etag ??
         (lease !== null
           ? // one batch answered (a lease never mixes two): its content hash, the path and the query
-            entityTag(lease.contentHash, request.originalUrl, coding)
+            (pinned.answer?.etag(coding, () => entityTag(lease.contentHash, request.originalUrl, coding)) ??
+            entityTag(lease.contentHash, request.originalUrl, coding))
           : identityBytes === null
             ? undefined
             : bodyTag(identityBytes, coding))
@@ -257,5 +269,8 @@ export const httpCaching =
       return HttpServerResponse.setHeaders(response, headers)
     })
 
-/** Installs the middleware on every route. */
-export const httpCachingLayer = HttpRouter.middleware(Effect.succeed(httpCaching()), { global: true })
+/** Installs the middleware on every route, with the server's answer cache. */
+export const httpCachingLayer = HttpRouter.middleware(
+  AnswerCacheService.useSync((answers) => httpCaching(Date.now, answers)),
+  { global: true },
+)

@@ -8,6 +8,9 @@
  *     to the swap), fds_snapshot_check_failures_total;
  *   - fds_quota_store_errors_total, fds_quota_store_duration_seconds: the key check and count;
  *   - fds_rate_limit_refusals_total{limit="per_ip"};
+ *   - fds_answer_cache_hits_total, _misses_total, _evictions_total, _compressions_total (codings
+ *     made for kept answers: once per answer and coding), fds_answer_cache_entries,
+ *     fds_answer_cache_bytes, fds_answer_cache_max_bytes (api/snapshot/AnswerCache.ts);
  *   - fds_ready (1/0), fds_draining (1/0);
  *   - fds_pipeline_last_run_timestamp_seconds, fds_pipeline_last_run{outcome} (1),
  *     fds_data_set_freshness{data_set,state} (1): from STATUS.json, read at each scrape;
@@ -17,6 +20,7 @@
 import { dirname } from "node:path"
 import client from "prom-client"
 import { readStatus, santiagoStartOf, sourceState } from "../../snapshots/Status.ts"
+import type { AnswerCacheStats } from "../snapshot/AnswerCache.ts"
 import type { SnapshotEvents, SnapshotHandle } from "../snapshot/SnapshotStore.ts"
 import type { StoreOutcome } from "../system/Readiness.ts"
 
@@ -33,6 +37,7 @@ export interface MetricsSources {
 export class ServiceMetrics {
   readonly registry = new client.Registry()
   private sources: MetricsSources | null = null
+  private answers: { readonly stats: AnswerCacheStats } | null = null
   /** The quota store's last failure and success (Unix ms), for readiness. */
   readonly quotaStore: StoreOutcome = { lastFailureMillis: 0, lastSuccessMillis: 0 }
 
@@ -116,6 +121,35 @@ export class ServiceMetrics {
         if (loaded !== null) this.set((Date.now() - santiagoStartOf(loaded.reader.batchDate)) / 1000)
       },
     })
+    // read from the answer cache at each scrape
+    const answerCounter = (name: string, help: string, read: (stats: AnswerCacheStats) => number) =>
+      new client.Counter({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          const stats = metrics.answers?.stats
+          this.reset()
+          if (stats !== undefined) this.inc(read(stats))
+        },
+      })
+    const answerGauge = (name: string, help: string, read: (stats: AnswerCacheStats) => number) =>
+      new client.Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          const stats = metrics.answers?.stats
+          this.set(stats === undefined ? 0 : read(stats))
+        },
+      })
+    answerCounter("fds_answer_cache_hits_total", "Data answers sent from the answer cache", (s) => s.hits)
+    answerCounter("fds_answer_cache_misses_total", "Data answers the answer cache did not hold (the route ran)", (s) => s.misses)
+    answerCounter("fds_answer_cache_evictions_total", "Kept answers dropped, least recently used first, to stay within the budget", (s) => s.evictions)
+    answerCounter("fds_answer_cache_compressions_total", "Codings made of kept answers (once per answer and coding)", (s) => s.compressions)
+    answerGauge("fds_answer_cache_entries", "Answers kept, every open batch together", (s) => s.entries)
+    answerGauge("fds_answer_cache_bytes", "Bytes of the kept answers and their codings", (s) => s.bytes)
+    answerGauge("fds_answer_cache_max_bytes", "The answer cache's budget (FDS_ANSWER_CACHE_MB; 0: off)", (s) => s.maxBytes)
     new client.Gauge({
       name: "fds_ready",
       help: "1 when /readyz answers 200, else 0",
@@ -173,6 +207,11 @@ export class ServiceMetrics {
     if (sources === null) return null
     const loaded = sources.current()
     return readStatus(loaded === null ? sources.snapshotsDir : dirname(loaded.reader.path))
+  }
+
+  /** Where the scrape reads the answer cache's counts. */
+  watchAnswers(answers: { readonly stats: AnswerCacheStats }): void {
+    this.answers = answers
   }
 
   /** Where the scrape reads the batch and readiness (set once the store exists). */

@@ -5,8 +5,9 @@
  * a publish still reads the batch of the first page. Root-relative, as the request's target.
  */
 import { Effect } from "effect"
-import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpServerRequest } from "effect/http"
 import { LINK_HEADER, linkHeaderOf, type PageLinks } from "../../schemas/Paging.ts"
+import { sendHeader } from "../snapshot/Pinned.ts"
 
 /** The request's path and query parameters (as given: repeated ones repeated). */
 export const requestTarget = Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
@@ -64,9 +65,8 @@ export const cursorLinks = (
   prev: null,
 })
 
-/** The Link header of `links` on this request's answer. */
-export const sendLinkHeader = (links: PageLinks) =>
-  HttpEffect.appendPreResponseHandler((_request, response) => Effect.succeed(HttpServerResponse.setHeader(response, LINK_HEADER, linkHeaderOf(links))))
+/** The Link header of `links` on this request's answer (kept with it by the answer cache). */
+export const sendLinkHeader = (links: PageLinks) => sendHeader(LINK_HEADER, linkHeaderOf(links))
 
 /** Links of an offset page of this request, sent in the Link header too: what a handler returns as `links`. */
 export const offsetPageLinks = Effect.fn("PageLinks.offset")(function* (page: OffsetPage, batch: string | null) {

@@ -3,7 +3,10 @@
  * validation (a 422 names its parameter) and the same error shape, without a socket. Every route
  * a tool call reaches reads the snapshot the call pinned (its lease), so one call reads one
  * batch. The key was checked and counted once for the call (api/mcp/McpHttp.ts) or there is none
- * (stdio), so the routes' key middleware is a pass-through here.
+ * (stdio), so the routes' key middleware is a pass-through here. A tool's route answers from the
+ * server's answer cache (api/snapshot/AnswerCache.ts) like an HTTP request, on the call's batch,
+ * under keys of its own (`mcp <path?query>`): here the routes get no strict query check and another
+ * request target, so an HTTP answer and a tool's never stand for each other.
  */
 import { NodeHttpServer } from "@effect/platform-node"
 import { Context, Effect, Layer, Option } from "effect"
@@ -20,7 +23,8 @@ import { OffThreadRenderer } from "../market/OffThreadRender.ts"
 import { ReturnsHandlers } from "../returns/Returns.ts"
 import { ApiKeyAuth, CurrentKey } from "../security/Security.ts"
 import { RequestValidationLive } from "../security/SecurityLive.ts"
-import { PinCurrentSnapshotLive, PinSnapshotLive } from "../snapshot/Pinned.ts"
+import { AnswerCacheService } from "../snapshot/AnswerCache.ts"
+import { PinCurrentSnapshotLive, PinnedRecord, PinSnapshotLive, pinRecord } from "../snapshot/Pinned.ts"
 import { type Lease, SnapshotStore } from "../snapshot/SnapshotStore.ts"
 import { Readiness } from "../system/Readiness.ts"
 import { PublicHandlers } from "../system/System.ts"
@@ -89,6 +93,8 @@ export class RouteCaller extends Context.Service<
       const renderer = yield* OffThreadRenderer
       // /health's status: the server's readiness when there is a server, else (stdio) ready
       const readiness = Option.getOrElse(yield* Effect.serviceOption(Readiness), () => Readiness.of({ reasons: Effect.succeed([]) }))
+      // the server's answer cache; none over stdio
+      const answers = Option.getOrNull(yield* Effect.serviceOption(AnswerCacheService))
       // A router of its own: with the server's memo map the routes would land in the server's router.
       const app = yield* HttpRouter.toHttpEffect(routes.pipe(Layer.provide(NodeHttpServer.layerHttpServices))).pipe(
         Effect.provideService(Layer.CurrentMemoMap, Layer.makeMemoMapUnsafe()),
@@ -104,6 +110,7 @@ export class RouteCaller extends Context.Service<
         return app.pipe(
           Effect.catchCause((cause) => Effect.map(HttpServerError.causeResponse(cause), ([response]) => response)),
           Effect.provideService(HttpServerRequest.HttpServerRequest, request),
+          Effect.provideService(PinnedRecord, pinRecord(answers?.enabled === true ? { cache: answers, key: `mcp ${path}${qs}` } : null)),
           Effect.provideService(SnapshotStore, pinnedStore(store, lease)),
           Effect.provideService(OffThreadRenderer, renderer),
           Effect.provideService(Readiness, readiness),

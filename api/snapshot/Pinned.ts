@@ -18,7 +18,7 @@
  * recorded for the caching middleware (PinnedRecord), which gives the answer its ETag.
  */
 import { Context, Effect, Layer, Option } from "effect"
-import { HttpServerRequest, type HttpServerResponse } from "effect/http"
+import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiMiddleware } from "effect/http-api"
 import {
   BatchNotRetainedResponse,
@@ -30,6 +30,7 @@ import {
 } from "../../schemas/ApiErrors.ts"
 import { BATCH_ID_RULE, isBatchId } from "../../schemas/Batches.ts"
 import type { SnapshotReader } from "../../snapshots/Reader.ts"
+import type { AnswerCache, CachedAnswer } from "./AnswerCache.ts"
 import { type Lease, SnapshotStore, snapshotDamaged } from "./SnapshotStore.ts"
 
 /** The snapshot pinned for this request. */
@@ -61,7 +62,25 @@ export class PinCurrentSnapshot extends HttpApiMiddleware.Service<
 export interface PinRecord {
   lease: Lease | null
   named: boolean
+  /**
+   * The answer cache (AnswerCache.ts) and this request's key in it, when its answer may be kept
+   * (a GET or HEAD of a data route, the cache on); null otherwise.
+   */
+  readonly answers: { readonly cache: AnswerCache; readonly key: string } | null
+  /** The answer kept for this request: the one it was answered from (a hit) or the one its route's answer became. */
+  answer: CachedAnswer | null
+  /** Headers the route set at send time (a page's Link), kept with its answer. */
+  readonly sendHeaders: Record<string, string>
 }
+
+/** A record for a request whose answer is not kept. */
+export const pinRecord = (answers: PinRecord["answers"] = null): PinRecord => ({
+  lease: null,
+  named: false,
+  answers,
+  answer: null,
+  sendHeaders: {},
+})
 export class PinnedRecord extends Context.Service<PinnedRecord, PinRecord>()("fds/api/PinnedRecord") {}
 
 export const noSnapshot = new ServiceUnavailable({
@@ -106,20 +125,49 @@ const namedBatch = Effect.gen(function* () {
   return value
 })
 
-/** Runs the route on `lease` (recorded for the caching middleware); a 404 from a file no longer intact answers 503. */
+/**
+ * A header the route sets at send time (after the middlewares, as a page's Link): recorded too,
+ * so that an answer kept by the cache is sent again with it.
+ */
+export const sendHeader = (name: string, value: string) =>
+  Effect.gen(function* () {
+    const record = yield* Effect.serviceOption(PinnedRecord)
+    if (Option.isSome(record)) record.value.sendHeaders[name] = value
+    yield* HttpEffect.appendPreResponseHandler((_request, response) => Effect.succeed(HttpServerResponse.setHeader(response, name, value)))
+  })
+
+/**
+ * Runs the route on `lease` (recorded for the caching middleware); a 404 from a file no longer
+ * intact answers 503. With `keep`, an answer kept for this request on this batch is sent again
+ * without running the route, and a route's answer that may be kept is (AnswerCache.ts).
+ */
 const onLease = <E, R>(
   httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | PinnedSnapshot>,
   lease: Lease,
   named: boolean,
+  keep: boolean,
 ) =>
   Effect.gen(function* () {
-    const record = yield* Effect.serviceOption(PinnedRecord)
-    if (Option.isSome(record)) {
-      record.value.lease = lease
-      record.value.named = named
+    const record = Option.getOrNull(yield* Effect.serviceOption(PinnedRecord))
+    if (record !== null) {
+      record.lease = lease
+      record.named = named
+    }
+    const answers = keep ? (record?.answers ?? null) : null
+    const shelf = answers === null ? null : answers.cache.shelfOn(lease.memo)
+    if (record !== null && answers !== null && shelf !== null) {
+      const kept = answers.cache.get(shelf, answers.key)
+      if (kept !== undefined) {
+        record.answer = kept
+        for (const [name, value] of Object.entries(kept.sendHeaders)) yield* sendHeader(name, value)
+        return kept.response
+      }
     }
     const response = yield* Effect.provideService(httpEffect, PinnedSnapshot, lease)
     if (response.status === 404 && !lease.intact()) return yield* snapshotDamaged
+    if (record !== null && answers !== null && shelf !== null) {
+      record.answer = answers.cache.put(shelf, answers.key, response, { ...record.sendHeaders })
+    }
     return response
   })
 
@@ -129,7 +177,7 @@ export const PinSnapshotLive = Layer.succeed(PinSnapshot)((httpEffect) =>
     const store = yield* SnapshotStore
     const batch = yield* namedBatch
     const lease = batch === null ? yield* Effect.mapError(store.lease, () => noCurrent(store)) : yield* store.leaseBatch(batch)
-    return yield* onLease(httpEffect, lease, batch !== null)
+    return yield* onLease(httpEffect, lease, batch !== null, true)
   }),
 )
 
@@ -138,7 +186,7 @@ export const PinCurrentSnapshotLive = Layer.succeed(PinCurrentSnapshot)((httpEff
   Effect.gen(function* () {
     const store = yield* SnapshotStore
     const lease = yield* Effect.mapError(store.lease, () => noCurrent(store))
-    return yield* onLease(httpEffect, lease, false)
+    return yield* onLease(httpEffect, lease, false, false)
   }),
 )
 

@@ -90,6 +90,12 @@ export const SETTINGS: ReadonlyArray<Setting> = [
   { name: "FDS_HEADERS_TIMEOUT_MS", fallback: "10000", accepts: "a whole number of ms ≥ 1", valid: wholeIn(1) },
   { name: "FDS_REQUEST_TIMEOUT_MS", fallback: "30000", accepts: "a whole number of ms ≥ 1", valid: wholeIn(1) },
   { name: "FDS_MAX_CONNECTIONS_PER_IP", fallback: "64", accepts: "a whole number ≥ 0 (0: no cap)", valid: wholeIn(0) },
+  {
+    name: "FDS_ANSWER_CACHE_MB",
+    fallback: "64",
+    accepts: "megabytes of data answers kept per batch, all batches together, a number ≥ 0 (0: off)",
+    valid: numberAtLeast(0),
+  },
   { name: "FDS_PAST_BATCHES_OPEN", fallback: "4", accepts: "a whole number from 1 to 64", valid: wholeIn(1, 64) },
   { name: "FDS_SERIES_GRACE_DAYS", fallback: "10", accepts: "a whole number of weekdays from 0 to 260", valid: wholeIn(0, 260) },
   { name: "FDS_ENABLE_CLP", fallback: "false", accepts: "true or false", valid: bool },

@@ -393,6 +393,18 @@ describe("MCP tools an agent can answer with (issue #29 item 6)", () => {
   })
 })
 
+describe("a tool's route on the answer cache (issue #32)", () => {
+  const hits = async (): Promise<number> => Number(/^fds_answer_cache_hits_total (\S+)$/m.exec((await get(`${server.url}/metrics`)).text)?.[1])
+
+  it("answers the same call again from the server's answer cache, with the same result", async () => {
+    const first = await call(client, "tac_changes", { direction: "down" })
+    const before = await hits()
+    const second = await call(client, "tac_changes", { direction: "down" })
+    expect(await hits()).toBe(before + 1)
+    expect(second).toEqual(first)
+  })
+})
+
 describe("./fds mcp over stdio", () => {
   it("says it reads the local folder without HTTP, key or quota, lists the same tools and answers every tool as /mcp does", async () => {
     const local = await stdioClient(dataDir)
