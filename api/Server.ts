@@ -34,10 +34,11 @@ import { sharedBuckets } from "./ratelimit/SharedBuckets.ts"
 import { ReturnsHandlers } from "./returns/Returns.ts"
 import { ApiKeyAuthLive, RequestValidationLive } from "./security/SecurityLive.ts"
 import { AnswerCacheService } from "./snapshot/AnswerCache.ts"
+import { answerWarmLayer } from "./snapshot/AnswerWarm.ts"
 import type { FleetSettings } from "./snapshot/FleetMember.ts"
 import { PinCurrentSnapshotLive, PinSnapshotLive } from "./snapshot/Pinned.ts"
 import { SnapshotStore } from "./snapshot/SnapshotStore.ts"
-import { warmSnapshot } from "./snapshot/Warm.ts"
+import { SwapWarm, warmSnapshot } from "./snapshot/Warm.ts"
 import { DrainState } from "./system/Drain.ts"
 import { FleetReadiness, Readiness } from "./system/Readiness.ts"
 import { KeyHandlers, PublicHandlers } from "./system/System.ts"
@@ -87,12 +88,13 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: OPENAPI_PATH }
   Layer.provide([ApiKeyAuthLive, RequestValidationLive, AccountOriginLive, FiReturnsLive, PinSnapshotLive, PinCurrentSnapshotLive]),
 )
 
-const snapshotStore = (options: ServerOptions, metrics?: ServiceMetrics) =>
+const snapshotStore = (options: ServerOptions, metrics?: ServiceMetrics, swapWarm?: SwapWarm) =>
   SnapshotStore.layer({
     dir: join(options.dataDir, "snapshots"),
     pollMillis: options.pollMillis ?? 2000,
     drainMillis: options.drainMillis ?? 30_000,
-    warm: warmSnapshot,
+    // the server's: the compare rows, then the hottest answers (answerWarmLayer attaches them)
+    warm: swapWarm?.warm ?? warmSnapshot,
     fleet: options.fleet ?? null,
     ...(metrics === undefined ? {} : { events: metrics.snapshotEvents }),
   })
@@ -158,6 +160,7 @@ const watchedByMetrics = (metrics: ServiceMetrics, drain: DrainState, snapshotsD
 export const ServerLive = (options: ServerOptions) => {
   const metrics = options.metrics ?? new ServiceMetrics()
   const drain = options.drain ?? new DrainState()
+  const swapWarm = new SwapWarm()
   const readiness = Readiness.layer(drain, metrics.quotaStore).pipe(Layer.provide(options.fleetReadiness ?? FleetReadiness.layer))
   const observe = (method: string, url: string, status: number, seconds: number) =>
     metrics.answered(routeTemplate(method, url), method, status, seconds)
@@ -174,6 +177,7 @@ export const ServerLive = (options: ServerOptions) => {
       JsonUnmatched,
       httpCachingLayer,
       watchedByMetrics(metrics, drain, join(options.dataDir, "snapshots")),
+      answerWarmLayer(swapWarm),
     ).pipe(Layer.provide(serverErrorsLayer(options.errorLog))),
     { disableLogger: true },
   ).pipe(
@@ -187,6 +191,6 @@ export const ServerLive = (options: ServerOptions) => {
     Layer.provide(AccountsDb.layer(options.dataDir, { waitForStore: options.waitForAccountsStore === true })),
     // the request id and the access log are added at the Node level (api/http/RequestLog.ts)
     Layer.provideMerge(NodeHttpServer.layer(loggedServer(options.accessLog, options, observe), { port: options.port, host: options.host })),
-    Layer.provide(Layer.mergeAll(snapshotStore(options, metrics), OffThreadRenderer.layer, AnswerCacheService.layer)),
+    Layer.provide(Layer.mergeAll(snapshotStore(options, metrics, swapWarm), OffThreadRenderer.layer, AnswerCacheService.layer)),
   )
 }

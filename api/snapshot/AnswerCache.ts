@@ -17,6 +17,11 @@
  * answered is kept (status, headers, JSON bytes, the headers it set at send time such as Link);
  * the key check, the quota, the per-IP limit, Batch-Id, Cache-Control and the conditional
  * request stay per request (api/http/Caching.ts, PinSnapshot in Pinned.ts).
+ *
+ * Each kept answer counts its hits; the count lives and dies with the entry (counts are kept for
+ * kept answers only, so they are bounded by the budget). A shelf names its hottest keys
+ * (`hottest`), and before a new batch serves, those of the batch served are computed for it and
+ * kept on its shelf (warm on swap, AnswerWarm.ts: FDS_WARM_ANSWERS, FDS_WARM_ANSWERS_MS).
  */
 import { Config, Context, Effect, Layer } from "effect"
 import type { HttpServerResponse } from "effect/http"
@@ -35,6 +40,8 @@ export class CachedAnswer {
   readonly sendHeaders: Readonly<Record<string, string>>
   /** Bytes counted against the budget. */
   bytes: number
+  /** Requests answered from it (its count dies with it: counts are kept for kept answers only). */
+  hits = 0
   private readonly codings: Partial<Record<CachedCoding, Promise<Uint8Array>>> = {}
   private readonly tags = new Map<string, string>()
   readonly shelf: AnswerShelf
@@ -93,6 +100,20 @@ export class AnswerShelf {
     this.cache = cache
   }
 
+  /**
+   * The keys of its hottest answers (warmed on the next batch, AnswerWarm.ts): at most `n` of
+   * those hit at least once that `wanted` accepts, most hits first (ties: kept first).
+   */
+  hottest(n: number, wanted: (key: string) => boolean = () => true): ReadonlyArray<string> {
+    if (n <= 0) return []
+    const hot: CachedAnswer[] = []
+    for (const answer of this.answers.values()) if (answer.hits > 0 && wanted(answer.key)) hot.push(answer)
+    return hot
+      .sort((a, b) => b.hits - a.hits)
+      .slice(0, n)
+      .map((answer) => answer.key)
+  }
+
   [Symbol.dispose](): void {
     this.disposed = true
     for (const answer of this.answers.values()) this.cache.forget(answer)
@@ -121,6 +142,8 @@ export interface AnswerCacheStats {
   readonly entries: number
   readonly bytes: number
   readonly maxBytes: number
+  /** Answers computed for a new batch before it served (AnswerWarm.ts). */
+  readonly warmed: number
 }
 
 /** The budget and the recency order of every batch's kept answers (one per server). */
@@ -130,6 +153,8 @@ export class AnswerCache {
   misses = 0
   evictions = 0
   compressions = 0
+  /** Answers kept by the warm on swap (AnswerWarm.ts). */
+  warmed = 0
   private bytes = 0
   /** Least recently used first. */
   private readonly order = new Set<CachedAnswer>()
@@ -158,6 +183,7 @@ export class AnswerCache {
       return undefined
     }
     this.hits++
+    answer.hits++
     this.order.delete(answer)
     this.order.add(answer)
     return answer
@@ -216,6 +242,7 @@ export class AnswerCache {
       entries: this.order.size,
       bytes: this.bytes,
       maxBytes: this.maxBytes,
+      warmed: this.warmed,
     }
   }
 }

@@ -20,7 +20,7 @@ import { type CurrentPointer, inspectCurrent, pointerProblem, pointerText } from
 import { chooseFallback } from "./Fallback.ts"
 import { fileIdentity } from "./FileIdentity.ts"
 import { type Verification, verifyOffThread } from "./OffThreadVerification.ts"
-import { SnapshotHandle, type WarmSnapshot } from "./SnapshotHandle.ts"
+import { SnapshotHandle } from "./SnapshotHandle.ts"
 import type { Verdict, VerifiedSnapshot } from "./SnapshotVerification.ts"
 import { log, StoreFaults } from "./StoreFaults.ts"
 import { VerifiedFiles } from "./VerifiedFiles.ts"
@@ -70,11 +70,12 @@ export interface SwapStateOptions {
   readonly ledger?: string
   /**
    * Work done on a checked snapshot before it is swapped in (caches its first requests would
-   * otherwise build, all at once, on the event loop): it should give the loop back between steps
-   * and stop when `stillWanted()` turns false (a newer CURRENT, the API stopping). A failure is
-   * logged and the snapshot swaps in all the same.
+   * otherwise build, all at once, on the event loop; the answers its first clients would ask
+   * for, read through leases on it): it should give the loop back between steps and stop when
+   * `stillWanted()` turns false (a newer CURRENT, the API stopping). A failure is logged and the
+   * snapshot swaps in all the same; a read that finds it corrupt (the handle `damaged`) refuses it.
    */
-  readonly warm?: (snapshot: WarmSnapshot, stillWanted: () => boolean) => Promise<void>
+  readonly warm?: (snapshot: SnapshotHandle, stillWanted: () => boolean) => Promise<void>
   /** Told of each swap (seconds from the check's start to the swap) and each failed check (for the metrics). */
   readonly events?: SnapshotEvents
   /** Fleet mode: the member that decides when a checked file serves. */
@@ -299,6 +300,8 @@ export class SwapState {
           next.close()
           return
         }
+        // a read through a lease on it found it corrupt: it never serves, as a failed check
+        if (next.damaged) throw new Error("a read found the file corrupt while it was warmed")
         // CURRENT moved during the warm-up and no refresh came to say so yet: what it names now goes first
         if (this.preempted(pending)) {
           next.close()

@@ -96,6 +96,13 @@ export const SETTINGS: ReadonlyArray<Setting> = [
     accepts: "megabytes of data answers kept per batch, all batches together, a number ≥ 0 (0: off)",
     valid: numberAtLeast(0),
   },
+  {
+    name: "FDS_WARM_ANSWERS",
+    fallback: "64",
+    accepts: "how many of the previous batch's hottest answers a new batch computes before it serves, a whole number from 0 to 1024 (0: none)",
+    valid: wholeIn(0, 1024),
+  },
+  { name: "FDS_WARM_ANSWERS_MS", fallback: "1000", accepts: "the most ms a swap spends on them, a whole number from 1 to 60000", valid: wholeIn(1, 60_000) },
   { name: "FDS_PAST_BATCHES_OPEN", fallback: "4", accepts: "a whole number from 1 to 64", valid: wholeIn(1, 64) },
   { name: "FDS_SERIES_GRACE_DAYS", fallback: "10", accepts: "a whole number of weekdays from 0 to 260", valid: wholeIn(0, 260) },
   { name: "FDS_ENABLE_CLP", fallback: "false", accepts: "true or false", valid: bool },

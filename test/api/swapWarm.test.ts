@@ -5,10 +5,13 @@
  * file is closed; one that fails still lets the snapshot in.
  */
 
+import { closeSync, fstatSync, openSync, writeSync } from "node:fs"
 import { join } from "node:path"
+import { Effect, Exit } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { batchInfo, compareRows, warmCompareRows } from "../../api/market/MarketCompareRows.ts"
 import type { WarmSnapshot } from "../../api/snapshot/SnapshotStore.ts"
+import { snapshotChanged, snapshotDamaged } from "../../api/snapshot/SnapshotHandle.ts"
 import { SwapState } from "../../api/snapshot/SwapState.ts"
 import { warmSnapshot } from "../../api/snapshot/Warm.ts"
 import { dateToInt } from "../../schemas/Dates.ts"
@@ -187,6 +190,33 @@ describe("warming a snapshot before the swap", () => {
     cleanups.push(() => other.close())
     expect(compareRows(other.db, batchDate, GRACE, info)).toHaveLength(10)
     expect(compareRows(reader.db, batchDate, GRACE, info)).toEqual(compareRows(other.db, batchDate, GRACE, info))
+  })
+
+  it("a read through a lease during the warm-up finds the file corrupt: it is refused, the previous one keeps serving", async () => {
+    const dir = dataDir()
+    const first = publish(dir, 12)
+    const reads: Array<{ file: string; ok: boolean; damaged: boolean }> = []
+    const state = store(dir, async (w, stillWanted) => {
+      if (w.file !== first) {
+        // the data pages overwritten after the file's check (its first page, with the schema, kept)
+        const fd = openSync(join(dir.snapshotsDir, w.file), "r+")
+        const size = fstatSync(fd).size
+        writeSync(fd, Buffer.alloc(size - 4096, 0xa5), 0, size - 4096, 4096)
+        closeSync(fd)
+      }
+      const lease = w.lease({ dir: dir.snapshotsDir, closed: snapshotChanged, damaged: snapshotDamaged, doubted: () => false, suspect: () => {} })
+      const exit = await Effect.runPromiseExit(lease.read((r) => r.db.prepare("SELECT * FROM quotas").all().length))
+      reads.push({ file: w.file, ok: Exit.isSuccess(exit), damaged: w.damaged })
+      await warmSnapshot(w, stillWanted)
+    })
+    await state.refresh()
+    const second = publish(dir, 13)
+    await state.refresh()
+    expect(reads).toEqual([
+      { file: first, ok: true, damaged: false },
+      { file: second, ok: false, damaged: true },
+    ])
+    expect(state.loaded?.file).toBe(first)
   })
 
   it("a warm-up that fails still lets the snapshot in", async () => {
