@@ -18,6 +18,7 @@ import type { RawFileObserved } from "./ledger/Ledger.ts"
 import type { RawStore } from "./RawStore.ts"
 import { type StagedBatch, type StageSink, stage } from "./Stage.ts"
 import type { CmfFileInvalid } from "./sources/CmfFileInvalid.ts"
+import { Offload } from "./offload/Offload.ts"
 import type { DataSetAdapter, LoadContext } from "./sources/DataSet.ts"
 import type { LoadedFile } from "./sources/LoadedFile.ts"
 import { ADAPTERS } from "./sources/Sources.ts"
@@ -321,6 +322,7 @@ export const buildSnapshot = (
   cache: ParsedCache["Service"] | null = null,
 ): Effect.Effect<FinishedSnapshot, CmfFileInvalid | BuildFailed | StagedBatchRefused> =>
   Effect.gen(function* () {
+    const offload = yield* Offload
     // what parsing left behind goes before staging holds its buffers
     collectGarbage()
     yield* Effect.log("loaded").pipe(
@@ -399,7 +401,12 @@ export const buildSnapshot = (
         const computeTimings: Record<string, number> = {}
         // When the worker's computations continue from the month (an increment's: short), it takes half the returns.
         const split = increment !== null && [...ALONGSIDE].every((name) => increments[name] !== undefined) ? ["returns"] : []
-        const counters = runComputations(writer.db, writer.tmpPath, COMPUTATIONS, batchDate, computeTimings, { increments, states: computeStates }, split)
+        const counters = runComputations(writer.db, writer.tmpPath, COMPUTATIONS, batchDate, {
+          timings: computeTimings,
+          incremental: { increments, states: computeStates },
+          split,
+          offload,
+        })
         for (const c of COMPUTATIONS) {
           for (const [k, v] of Object.entries(counters[c.name] ?? {})) computed[`${c.name}.${k}`] = v
         }
@@ -411,6 +418,7 @@ export const buildSnapshot = (
           batchDate,
           increment !== null
             ? {
+                beside: offload.beside,
                 increment: {
                   quotaMonths: increment.manifest.quota_month_digests!,
                   quotasFrom: month,
@@ -420,7 +428,7 @@ export const buildSnapshot = (
                   months: keptMonths(increment.manifest, reused, staged.updated),
                 },
               }
-            : {},
+            : { beside: offload.beside },
         )
         const logged = {
           stage: "build",
