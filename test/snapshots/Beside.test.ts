@@ -27,7 +27,7 @@ const squaring = (name: string, entry: string): BesideJob<number, Answer> => {
     [
       'import { threadId } from "node:worker_threads"',
       "export const job = {",
-      "  run: (n) => { if (n < 0) throw new Error(`negative: ${n}`); return { squared: n * n, thread: threadId } },",
+      '  run: (n) => { if (n < 0) throw new Error("negative: " + n); return { squared: n * n, thread: threadId } },',
       "  failed: (reason) => ({ failed: reason }),",
       "  deadlineMs: 60_000,",
       "}",
@@ -82,7 +82,14 @@ describe("beside here", () => {
   it("runs nothing until wait(), then the job once on this thread", () => {
     let runs = 0
     const job = squaring("here", served("here"))
-    const pending = besideHere({ ...job, run: (n) => (runs++, job.run(n)) }, 7)
+    const counted = {
+      ...job,
+      run: (n: number) => {
+        runs++
+        return job.run(n)
+      },
+    }
+    const pending = besideHere(counted, 7)
     expect(runs).toBe(0)
     expect(pending.wait()).toEqual({ squared: 49, thread: threadId })
     pending.wait()
@@ -93,7 +100,14 @@ describe("beside here", () => {
     expect(besideHere(squaring("here-throws", served("here-throws")), -1).wait()).toMatchObject({ failed: expect.stringContaining("negative: -1") })
     let runs = 0
     const job = squaring("here-stopped", served("here-stopped"))
-    const pending = besideHere({ ...job, run: (n) => (runs++, job.run(n)) }, 7)
+    const counted = {
+      ...job,
+      run: (n: number) => {
+        runs++
+        return job.run(n)
+      },
+    }
+    const pending = besideHere(counted, 7)
     pending.stop()
     expect(pending.wait()).toEqual({ failed: "stopped before it ran" })
     expect(runs).toBe(0)
