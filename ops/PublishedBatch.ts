@@ -7,7 +7,7 @@ import { existsSync } from "node:fs"
 import { join } from "node:path"
 import type { PublishedBatch } from "../accounts/Alerts.ts"
 import { SqliteLedger } from "../pipeline/ledger/Ledger.ts"
-import { paths } from "../pipeline/Pipeline.ts"
+import { paths } from "../pipeline/RunOptions.ts"
 import { readCurrent } from "../snapshots/Pointer.ts"
 
 export type WhichBatch = { readonly file: string } | { readonly date: string } | "current"

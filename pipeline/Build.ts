@@ -18,6 +18,7 @@ import type { RawFileObserved } from "./ledger/Ledger.ts"
 import type { RawStore } from "./RawStore.ts"
 import { type StagedBatch, type StageSink, stage } from "./Stage.ts"
 import type { CmfFileInvalid } from "./sources/CmfFileInvalid.ts"
+import { Offload } from "./offload/Offload.ts"
 import type { DataSetAdapter, LoadContext } from "./sources/DataSet.ts"
 import type { LoadedFile } from "./sources/LoadedFile.ts"
 import { ADAPTERS } from "./sources/Sources.ts"
@@ -308,19 +309,56 @@ const keptMonths = (
   return out
 }
 
-/** Stages and writes the snapshot of `batchDate` into `snapshotsDir`, with its manifest. */
-export const buildSnapshot = (
-  snapshotsDir: string,
-  inputs: ReadonlyArray<RawFileObserved>,
-  loaded: LoadedInputs,
-  batchDate: string,
-  /** Refuses the staged batch with a reason, or passes it (null). */
-  gate: (staged: StagedBatch) => string | null = () => null,
-  /** The published batch to start from (a daily increment, Increment.ts); null: build from nothing. */
-  previous: PreviousSnapshot | null = null,
-  cache: ParsedCache["Service"] | null = null,
-): Effect.Effect<FinishedSnapshot, CmfFileInvalid | BuildFailed | StagedBatchRefused> =>
-  Effect.gen(function* () {
+/** What the stage phase hands on: the file being built, holding the staged rows, and how this build stands to the previous one. */
+export interface Staging {
+  readonly snapshotsDir: string
+  readonly batchDate: string
+  readonly writer: SnapshotWriter
+  readonly plan: IncrementPlan
+  /** The increment (a copy of the previous snapshot, changed in place); null: a cold build. */
+  readonly increment: Extract<IncrementPlan, { kind: "increment" }> | null
+  /** The increment's month (YYYYMM01): quota months from it on are hashed again, computations that can continue compute from it on; 0 cold. */
+  readonly month: number
+  /** What each incremental computation's rows before the month read, in the previous snapshot (before staging). */
+  readonly inputsBefore: ReadonlyMap<string, string>
+  /** The staging tables this build wrote. */
+  readonly written: ReadonlySet<string>
+  readonly staged: StagedBatch
+  readonly stageMs: number
+  readonly insertMs: number
+}
+
+/** What the compute phase hands on. */
+export interface Computed {
+  /** Each computation's counters, as `<computation>.<counter>`. */
+  readonly counters: Readonly<Record<string, number>>
+  /** What each computation keeps for the next build (the manifest's `compute_state`). */
+  readonly states: Readonly<Record<string, unknown>>
+  /** The computations that continued from the increment's month. */
+  readonly continuedFrom: ReadonlyArray<string>
+  readonly timings: Readonly<Record<string, number>>
+  readonly computeMs: number
+}
+
+const INCREMENTAL = COMPUTATIONS.flatMap((c) => (c.incremental === undefined ? [] : [{ c, spec: c.incremental }]))
+
+/**
+ * The stage phase: opens the file being built (an increment's first write is the copy of the
+ * previous snapshot: a full disk fails it here), stages every data set into it, and holds the
+ * staged batch against `gate`. The file is deleted on any failure.
+ */
+export const stageBatch = Effect.fn("stage")(
+  function* (
+    snapshotsDir: string,
+    inputs: ReadonlyArray<RawFileObserved>,
+    loaded: LoadedInputs,
+    batchDate: string,
+    /** Refuses the staged batch with a reason, or passes it (null). */
+    gate: (staged: StagedBatch) => string | null,
+    /** The published batch to start from (a daily increment, Increment.ts); null: build from nothing. */
+    previous: PreviousSnapshot | null,
+    cache: ParsedCache["Service"] | null,
+  ): Effect.fn.Return<Staging, CmfFileInvalid | BuildFailed | StagedBatchRefused> {
     // what parsing left behind goes before staging holds its buffers
     collectGarbage()
     yield* Effect.log("loaded").pipe(
@@ -330,20 +368,15 @@ export const buildSnapshot = (
         ...memory(),
       }),
     )
-    let t = performance.now()
+    const t = performance.now()
     const plan: IncrementPlan = planIncrement(previous, inputs, loaded, batchDate, cache)
     const increment = plan.kind === "increment" ? plan : null
-    // An increment's first write is the copy of the previous snapshot: a full disk fails it here.
     const writer = yield* Effect.try({
       try: () => new SnapshotWriter(snapshotsDir, increment?.path),
       catch: (e) => new BuildFailed({ reason: `snapshot build failed: ${String(e)}` }),
     })
-    // The increment's month: quota months from it on are hashed again, computations that can
-    // keep their rows before it compute from it on.
     const month = increment === null ? 0 : Math.floor(increment.base.from / 100) * 100 + 1
-    const incremental = COMPUTATIONS.flatMap((c) => (c.incremental === undefined ? [] : [{ c, spec: c.incremental }]))
-    // What their rows before the month read, in the previous snapshot (the copy, before staging).
-    const inputsBefore = new Map(increment === null ? [] : incremental.map(({ c, spec }) => [c.name, spec.inputsBefore(writer.db, month)]))
+    const inputsBefore = new Map(increment === null ? [] : INCREMENTAL.map(({ c, spec }) => [c.name, spec.inputsBefore(writer.db, month)]))
     const timing = { insertMs: 0 }
     const sink = writerSink(writer, increment !== null, timing)
     if (increment !== null) {
@@ -365,89 +398,127 @@ export const buildSnapshot = (
       return yield* new StagedBatchRefused({ reason: refused })
     }
     collectGarbage()
-    const repairs: Record<string, number> = { ...staged.repairs }
-    const { corrections, quotaSources } = staged
     const insertMs = Math.round(timing.insertMs)
     const stageMs = Math.round(performance.now() - t) - insertMs
     yield* Effect.log("staged").pipe(Effect.annotateLogs({ stage: "staged", ...memory() }))
-    const computed: Record<string, number> = {}
-    const computeStates: Record<string, unknown> = {}
-    const continuedFrom: string[] = []
-    const reused = new Set(staged.reusedTables)
-    const built = yield* Effect.try({
-      try: () => {
-        t = performance.now()
-        const increments: Record<string, ComputeIncrement> = {}
-        if (increment !== null) {
-          // A staged table this build neither wrote nor kept is empty now; the computed ones are
-          // computed again, but for a computation's rows before the month when what they read is
-          // the same as in the previous snapshot.
-          for (const table of STAGED_TABLES) if (!sink.written.has(table) && !reused.has(table)) writer.clearTable(table)
-          const continued = new Set<string>()
-          for (const { c, spec } of incremental) {
-            const state = increment.manifest.compute_state?.[c.name]
-            if (spec.inputsBefore(writer.db, month) !== inputsBefore.get(c.name) || !spec.canContinue(writer.db, month, state)) continue
-            spec.deleteFrom(writer.db, month)
-            increments[c.name] = { from: month, state }
-            for (const table of spec.tables) continued.add(table)
-          }
-          for (const table of COMPUTED_TABLES) if (!continued.has(table.name)) writer.clearTable(table.name as keyof SnapshotDatabase)
-          writer.clearTable("meta")
-          writer.insertMeta({ format_version: String(FORMAT_VERSION) })
+    return { snapshotsDir, batchDate, writer, plan, increment, month, inputsBefore, written: sink.written, staged, stageMs, insertMs }
+  },
+  Effect.withLogSpan("stage"),
+)
+
+/** A step of the compute or write phase on the file being built: a throw deletes the file and fails the build. */
+const onFile = <A>(writer: SnapshotWriter, step: () => A): Effect.Effect<A, BuildFailed> =>
+  Effect.try({
+    try: step,
+    catch: (e) => {
+      writer.abort()
+      return new BuildFailed({ reason: `snapshot build failed: ${String(e)}` })
+    },
+  })
+
+/**
+ * The compute phase: the computed tables from the staged ones. In an increment, a staged table
+ * this build neither wrote nor kept is emptied, and each computation that can continues from the
+ * month (its rows before it kept) when what they read is the same as in the previous snapshot.
+ */
+export const computeBatch = Effect.fn("compute")(
+  function* (staging: Staging): Effect.fn.Return<Computed, BuildFailed> {
+    const offload = yield* Offload
+    const { writer, increment, month, staged, batchDate } = staging
+    return yield* onFile(writer, () => {
+      const t = performance.now()
+      const increments: Record<string, ComputeIncrement> = {}
+      const reused = new Set(staged.reusedTables)
+      if (increment !== null) {
+        for (const table of STAGED_TABLES) if (!staging.written.has(table) && !reused.has(table)) writer.clearTable(table)
+        const continued = new Set<string>()
+        for (const { c, spec } of INCREMENTAL) {
+          const state = increment.manifest.compute_state?.[c.name]
+          if (spec.inputsBefore(writer.db, month) !== staging.inputsBefore.get(c.name) || !spec.canContinue(writer.db, month, state)) continue
+          spec.deleteFrom(writer.db, month)
+          increments[c.name] = { from: month, state }
+          for (const table of spec.tables) continued.add(table)
         }
-        writer.insertMeta(staged.meta)
-        const computeTimings: Record<string, number> = {}
-        // When the worker's computations continue from the month (an increment's: short), it takes half the returns.
-        const split = increment !== null && [...ALONGSIDE].every((name) => increments[name] !== undefined) ? ["returns"] : []
-        const counters = runComputations(writer.db, writer.tmpPath, COMPUTATIONS, batchDate, computeTimings, { increments, states: computeStates }, split)
-        for (const c of COMPUTATIONS) {
-          for (const [k, v] of Object.entries(counters[c.name] ?? {})) computed[`${c.name}.${k}`] = v
-        }
-        const computeMs = Math.round(performance.now() - t)
-        continuedFrom.push(...Object.keys(increments))
-        const keptDigests = (names: Iterable<string>, from: Readonly<Record<string, string | number>> | undefined) =>
-          Object.fromEntries([...names].flatMap((name) => (from?.[name] === undefined ? [] : [[name, from[name]]])))
-        const done = writer.finish(
-          batchDate,
-          increment !== null
-            ? {
-                increment: {
-                  quotaMonths: increment.manifest.quota_month_digests!,
-                  quotasFrom: month,
-                  tables: keptDigests(reused, increment.manifest.table_digests) as Record<string, string>,
-                  counts: keptDigests(reused, increment.manifest.row_counts) as Record<string, number>,
-                  quotaRows: increment.manifest.row_counts.quotas ?? null,
-                  months: keptMonths(increment.manifest, reused, staged.updated),
-                },
-              }
-            : {},
-        )
-        const logged = {
-          stage: "build",
-          batch_date: batchDate,
-          kind: plan.kind,
-          ...(plan.kind === "increment"
-            ? { from: intToDate(plan.base.from), kept: staged.keptSteps, updated_from: staged.updated, computed_from_month: continuedFrom }
-            : { cold_reason: plan.reason }),
-          stage_ms: stageMs,
-          insert_ms: insertMs,
-          stage_by_ms: staged.timings,
-          compute_ms: computeMs,
-          compute_by_ms: computeTimings,
-          ...done.timings,
-          ...memory(),
-        }
-        return { done, logged }
-      },
-      catch: (e) => {
-        writer.abort()
-        return new BuildFailed({ reason: `snapshot build failed: ${String(e)}` })
-      },
+        for (const table of COMPUTED_TABLES) if (!continued.has(table.name)) writer.clearTable(table.name as keyof SnapshotDatabase)
+        writer.clearTable("meta")
+        writer.insertMeta({ format_version: String(FORMAT_VERSION) })
+      }
+      writer.insertMeta(staged.meta)
+      const timings: Record<string, number> = {}
+      const states: Record<string, unknown> = {}
+      // When the job's computations continue from the month (an increment's: short), it takes half the returns.
+      const split = increment !== null && [...ALONGSIDE].every((name) => increments[name] !== undefined) ? ["returns"] : []
+      const byComputation = runComputations(writer.db, writer.tmpPath, COMPUTATIONS, batchDate, {
+        timings,
+        incremental: { increments, states },
+        split,
+        offload,
+      })
+      const counters: Record<string, number> = {}
+      for (const c of COMPUTATIONS) {
+        for (const [k, v] of Object.entries(byComputation[c.name] ?? {})) counters[`${c.name}.${k}`] = v
+      }
+      return { counters, states, continuedFrom: Object.keys(increments), timings, computeMs: Math.round(performance.now() - t) }
     })
-    yield* Effect.log("built").pipe(Effect.annotateLogs(built.logged))
-    const finished = built.done
+  },
+  Effect.withLogSpan("compute"),
+)
+
+/**
+ * The write phase: packs, checks and hashes the file and names it (the writer's `finish`; the hash
+ * beside this thread through the Offload), then writes its manifest. Not yet published.
+ */
+export const writeBatch = Effect.fn("write")(
+  function* (
+    staging: Staging,
+    computed: Computed,
+    inputs: ReadonlyArray<RawFileObserved>,
+    loaded: LoadedInputs,
+    previous: PreviousSnapshot | null,
+  ): Effect.fn.Return<FinishedSnapshot, BuildFailed> {
+    const offload = yield* Offload
+    const { writer, plan, increment, month, staged, batchDate, snapshotsDir } = staging
+    const reused = new Set(staged.reusedTables)
+    const keptDigests = (names: Iterable<string>, from: Readonly<Record<string, string | number>> | undefined) =>
+      Object.fromEntries([...names].flatMap((name) => (from?.[name] === undefined ? [] : [[name, from[name]]])))
+    const finished = yield* onFile(writer, () =>
+      writer.finish(
+        batchDate,
+        increment !== null
+          ? {
+              beside: offload.beside,
+              increment: {
+                quotaMonths: increment.manifest.quota_month_digests!,
+                quotasFrom: month,
+                tables: keptDigests(reused, increment.manifest.table_digests) as Record<string, string>,
+                counts: keptDigests(reused, increment.manifest.row_counts) as Record<string, number>,
+                quotaRows: increment.manifest.row_counts.quotas ?? null,
+                months: keptMonths(increment.manifest, reused, staged.updated),
+              },
+            }
+          : { beside: offload.beside },
+      ),
+    )
+    yield* Effect.log("built").pipe(
+      Effect.annotateLogs({
+        stage: "build",
+        batch_date: batchDate,
+        kind: plan.kind,
+        ...(plan.kind === "increment"
+          ? { from: intToDate(plan.base.from), kept: staged.keptSteps, updated_from: staged.updated, computed_from_month: computed.continuedFrom }
+          : { cold_reason: plan.reason }),
+        stage_ms: staging.stageMs,
+        insert_ms: staging.insertMs,
+        stage_by_ms: staged.timings,
+        compute_ms: computed.computeMs,
+        compute_by_ms: computed.timings,
+        ...finished.timings,
+        ...memory(),
+      }),
+    )
+    const repairs: Record<string, number> = { ...staged.repairs }
     add(repairs, loaded.repairs)
-    add(repairs, computed)
+    add(repairs, computed.counters)
     writeManifest(snapshotsDir, {
       format_version: FORMAT_VERSION,
       pipeline_version: PIPELINE_VERSION,
@@ -458,13 +529,13 @@ export const buildSnapshot = (
       row_counts: finished.rowCounts,
       repairs,
       options: {},
-      corrections,
-      quota_sources: quotaSources,
+      corrections: staged.corrections,
+      quota_sources: staged.quotaSources,
       table_digests: finished.digests.tables,
       quota_month_digests: finished.digests.quotaMonths,
       table_month_digests: finished.digests.tableMonths,
       staging: staged.steps,
-      compute_state: computeStates,
+      compute_state: computed.states,
       build:
         plan.kind === "increment"
           ? {
@@ -472,10 +543,30 @@ export const buildSnapshot = (
               base: previous!.file,
               from: intToDate(plan.base.from),
               kept: [...staged.keptSteps],
-              computed_from: { month: intToDate(month).slice(0, 7), computations: continuedFrom },
+              computed_from: { month: intToDate(month).slice(0, 7), computations: [...computed.continuedFrom] },
               updated_from: Object.fromEntries(Object.entries(staged.updated).map(([table, from]) => [table, intToDate(from)])),
             }
           : { kind: "cold", ...(previous === null ? {} : { cold_reason: plan.reason }) },
     })
     return finished
+  },
+  Effect.withLogSpan("write"),
+)
+
+/** Stages, computes and writes the snapshot of `batchDate` into `snapshotsDir`, with its manifest: the three phases in turn. */
+export const buildSnapshot = (
+  snapshotsDir: string,
+  inputs: ReadonlyArray<RawFileObserved>,
+  loaded: LoadedInputs,
+  batchDate: string,
+  /** Refuses the staged batch with a reason, or passes it (null). */
+  gate: (staged: StagedBatch) => string | null = () => null,
+  /** The published batch to start from (a daily increment, Increment.ts); null: build from nothing. */
+  previous: PreviousSnapshot | null = null,
+  cache: ParsedCache["Service"] | null = null,
+): Effect.Effect<FinishedSnapshot, CmfFileInvalid | BuildFailed | StagedBatchRefused> =>
+  Effect.gen(function* () {
+    const staging = yield* stageBatch(snapshotsDir, inputs, loaded, batchDate, gate, previous, cache)
+    const computed = yield* computeBatch(staging)
+    return yield* writeBatch(staging, computed, inputs, loaded, previous)
   })

@@ -3,6 +3,7 @@
  * date, and the settings of its fetchers. Read from the environment by daemon/RunConfig.ts and
  * handed to Pipeline.ts, so the settings need not know the run.
  */
+import { join } from "node:path"
 import type { Progress } from "./Build.ts"
 import type { CaptchaSolver } from "./fetch/CaptchaSolver.ts"
 import type { FetchOptions } from "./fetch/CmfHttp.ts"
@@ -38,3 +39,10 @@ export interface RunOptions {
   readonly increment?: boolean | undefined
   readonly progress?: Progress | undefined
 }
+
+/** Where a run keeps its stores and snapshots in its data folder. */
+export const paths = (dataDir: string) => ({
+  raw: join(dataDir, "raw"),
+  ledger: join(dataDir, "ledger.sqlite"),
+  snapshots: join(dataDir, "snapshots"),
+})

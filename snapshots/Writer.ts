@@ -10,10 +10,10 @@
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs"
 import { join } from "node:path"
 import Database from "better-sqlite3"
-import { startBlockingWorker } from "./BlockingWorker.ts"
-import { hashSnapshotFile, type KnownDigests, QuotaDigest, rowCounts, type SnapshotDigests } from "./ContentHash.ts"
+import { type Beside, besideHere, besideInWorker } from "./Beside.ts"
+import { type KnownDigests, QuotaDigest, rowCounts, type SnapshotDigests } from "./ContentHash.ts"
 import { fsyncPath } from "./Files.ts"
-import type { HashAnswer, HashRequest } from "./HashWorker.ts"
+import { type HashAnswer, hashJob } from "./HashJob.ts"
 import type { AdministratorsTable, FundsTable, QuotasTable, SeriesTable, SnapshotDatabase } from "./Tables.ts"
 import { DDL, FORMAT_VERSION } from "./Tables.ts"
 
@@ -44,6 +44,15 @@ export interface IncrementFinish {
   readonly quotaRows?: number | null
   /** Other tables cut by month: the previous snapshot's month digests, the months from `from` on read again. */
   readonly months?: KnownDigests["months"]
+}
+
+/** How `finish` runs the content hash. */
+export interface FinishOptions {
+  /** Where the hash runs beside this thread's check (a worker thread unless given; `besideHere` keeps it on this thread). */
+  readonly beside?: Beside
+  /** Forces the hash beside (true) or here (false); unset: beside for a file of 32 MB or more. */
+  readonly hashBeside?: boolean
+  readonly increment?: IncrementFinish
 }
 
 /**
@@ -241,10 +250,11 @@ export class SnapshotWriter {
   }
 
   /**
-   * Packs, checks, hashes and names the file; returns where it now lives. The hash runs in a
-   * worker thread beside the check when the file is large (`hashInWorker` forces either way).
+   * Packs, checks, hashes and names the file; returns where it now lives. The hash runs through
+   * `beside` (Beside.ts; a worker thread unless given) while this thread checks, when the file is
+   * large (`hashBeside` forces either way); a small one is hashed here, quicker than a worker's start.
    */
-  finish(batchDate: string, options: { readonly hashInWorker?: boolean; readonly increment?: IncrementFinish } = {}): FinishedSnapshot {
+  finish(batchDate: string, options: FinishOptions = {}): FinishedSnapshot {
     if (this.finished) throw new Error("snapshot already finished")
     this.finished = true
     const timings: Record<string, number> = {}
@@ -257,16 +267,15 @@ export class SnapshotWriter {
     this.insertMeta({ batch_date: batchDate })
     this.db.exec("COMMIT")
     lap("commit_ms")
-    if (options.increment !== undefined) return this.finishIncrement(batchDate, options.increment, timings, lap, options.hashInWorker)
+    if (options.increment !== undefined) return this.finishIncrement(batchDate, options.increment, timings, lap, options)
     // The content hash (with the row counts) only reads the data, which packing does not change:
-    // for a large file it runs in a worker thread on the unpacked file while this thread packs and
+    // for a large file it runs beside this thread (a worker thread) on the unpacked file while this thread packs and
     // checks; this thread then waits for it (finish stays synchronous). The quotas digest from the
     // inserts stands for the table only when every row went in through insertQuota* in key order
     // and the table holds exactly those rows; otherwise it is read back.
     const digest = this.quotaDigest
     const known: KnownDigests = { quotas: digest.ordered ? { months: digest.monthDigests(), rows: digest.rows } : null }
-    const inWorker = options.hashInWorker ?? statSync(this.tmpPath).size >= WORKER_HASH_MIN_BYTES
-    const hashing = inWorker ? startHashing(this.tmpPath, known) : hashHere(this.tmpPath, known)
+    const hashing = this.startHash(known, options)
     // Packed: key-ordered inserts leave pages ~88 % full (≈43 B per quota row); packing gives ≈38.
     // VACUUM INTO writes the packed copy once, straight to disk; a plain VACUUM builds it in the
     // temp store (memory here: +0.5 GB at full scale) and copies it back.
@@ -310,18 +319,24 @@ export class SnapshotWriter {
 
   /**
    * An increment's end: the copy keeps the previous snapshot's packing (no VACUUM: the day's rows
-   * fill the room the pages have), is hashed from the digests it did not change (in a worker
+   * fill the room the pages have), is hashed from the digests it did not change (beside this
    * thread for a large file) while this thread checks it. The check is `quick_check` (every page,
    * record and constraint, not each index against its table: the file is a checked snapshot that
    * SQLite itself changed, and the indexes are those of the small tables staged again), ~3× faster
    * than `integrity_check` at market scale.
    */
+  /** Starts the content hash of the temporary file: beside this thread for a large file, else here at `wait()`. */
+  private startHash(known: KnownDigests, options: FinishOptions) {
+    const beside = options.hashBeside ?? statSync(this.tmpPath).size >= BESIDE_HASH_MIN_BYTES
+    return (beside ? (options.beside ?? besideInWorker) : besideHere)(hashJob, { path: this.tmpPath, known })
+  }
+
   private finishIncrement(
     batchDate: string,
     increment: IncrementFinish,
     timings: Record<string, number>,
     lap: (name: string) => void,
-    hashInWorker: boolean | undefined,
+    options: FinishOptions,
   ): FinishedSnapshot {
     // Every quota row went in through insertQuota*: an insert that met an existing key would have failed.
     const quotas = increment.quotaRows == null ? {} : { quotas: increment.quotaRows - this.quotasDeleted + this.quotaDigest.rows }
@@ -332,8 +347,7 @@ export class SnapshotWriter {
       counts: { ...increment.counts, ...quotas },
       ...(increment.months === undefined ? {} : { months: increment.months }),
     }
-    const inWorker = hashInWorker ?? statSync(this.tmpPath).size >= WORKER_HASH_MIN_BYTES
-    const hashing = inWorker ? startHashing(this.tmpPath, known) : hashHere(this.tmpPath, known)
+    const hashing = this.startHash(known, options)
     let answer: HashAnswer
     try {
       const check = this.db.pragma("quick_check", { simple: true })
@@ -396,34 +410,7 @@ const removeDatabase = (path: string): void => {
 }
 
 /** Below this size the hash is quicker in this thread than a worker's start (~0.1 s). */
-const WORKER_HASH_MIN_BYTES = 32 << 20
-
-/** The same answer as the worker's, computed here when asked for (small files). */
-const hashHere = (path: string, known: KnownDigests): { readonly wait: () => HashAnswer } => {
-  let answer: HashAnswer | undefined
-  return {
-    wait: () => {
-      if (answer !== undefined) return answer
-      try {
-        answer = { _tag: "Hashed", ...hashSnapshotFile(openReadOnly, path, known) }
-      } catch (e) {
-        answer = { _tag: "Failed", reason: String(e) }
-      }
-      return answer
-    },
-  }
-}
-
-const openReadOnly = (path: string) => new Database(path, { readonly: true, fileMustExist: true })
-
-const HASH_WORKER = new URL("./HashWorker.ts", import.meta.url)
-
-/** Starts the hash worker (BlockingWorker.ts); hashing a full-size snapshot takes ~3 s. */
-const startHashing = (path: string, known: KnownDigests): { readonly wait: () => HashAnswer } =>
-  startBlockingWorker<HashRequest, HashAnswer>(HASH_WORKER, { path, known }, {
-    deadlineMs: 5 * 60_000,
-    noAnswer: { _tag: "Failed", reason: "the hash worker gave no answer" },
-  })
+const BESIDE_HASH_MIN_BYTES = 32 << 20
 
 const nullIfNaN = (x: number): number | null => (Number.isNaN(x) ? null : x)
 

@@ -5,7 +5,7 @@
  * build that failed (disk), is final for this tick.
  */
 import { Effect, Schedule } from "effect"
-import type { BatchRejectedError } from "../Pipeline.ts"
+import type { BatchRejectedError } from "../run/Outcome.ts"
 
 export interface RetryPolicy {
   /** Retries after the first attempt (0: none). */

@@ -5,7 +5,8 @@
  * `./fds pipeline daemon` does), so that a run that exhausts memory fails that run, not the daemon.
  */
 import { Cause, Effect, Exit } from "effect"
-import { type RunOutcome, runPipelineLive, withoutFi } from "../Pipeline.ts"
+import { runPipelineLive, withoutFi } from "../Pipeline.ts"
+import type { RunOutcome } from "../run/Outcome.ts"
 import type { RunOptions } from "../RunOptions.ts"
 import type { Level, Log } from "./Log.ts"
 import { type RetryPolicy, withSourceRetry } from "./Retry.ts"

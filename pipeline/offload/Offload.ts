@@ -1,22 +1,26 @@
 /**
  * The one way the pipeline runs a job off this thread: "run this job elsewhere while this thread
- * does its part, or run it here". A job names its child entry and its function; the layer decides
+ * does its part, or run it here". A job names its entry and its function; the layer decides
  * where it runs:
- * - a child process (the default) on the second core
- *   (ChildProcess.ts), its memory back to the system when it exits; a child that gives no answer
- *   leaves its part to the caller;
+ * - the second core (the default): an asynchronous caller's job (`alongside`) in a child process
+ *   (ChildProcess.ts), its memory back to the system when it exits, a child that gives no answer
+ *   leaving its part to the caller; a synchronous caller's (`beside`: the build's compute split
+ *   and the snapshot's content hash, which cannot await) in a worker thread it blocks on
+ *   (snapshots/Beside.ts), since a child process cannot be waited for without the event loop;
  * - `inProcessLayer`: one core, nothing split; the callers do all of it on this thread, as
  *   they do when a job's child gives no answer.
  * `offloadLayer` chooses through `Config`: `FDS_PARSE_AHEAD=0` is the in-process one (and so is
  * a machine with one CPU).
  *
- * Its users are the folder collect's recognition (RecognizeAhead.ts) and the cold build's parse
- * ahead (staging/ParseAhead.ts). A job's location (the raw store's folder, the parse cache's) is
+ * Its users are the folder collect's recognition (RecognizeAhead.ts), the cold build's parse
+ * ahead (staging/ParseAhead.ts), the compute split (compute/Alongside.ts) and the snapshot's
+ * content hash (the writer's `finish`, given `beside`). A job's location (the raw store's folder, the parse cache's) is
  * a member of the store's port (`dir`, `dataDir`: null for a store in memory), never an
  * `instanceof` on a service.
  */
 import { availableParallelism } from "node:os"
 import { Config, Context, Layer } from "effect"
+import { type Beside, besideHere, besideInWorker } from "../../snapshots/Beside.ts"
 import { textSetting } from "../Settings.ts"
 import { alongsideProcess, childAnswer, childRequest } from "./ChildProcess.ts"
 
@@ -38,17 +42,20 @@ export interface OffloadShape {
    * answer. With one core both run here, `here` first.
    */
   readonly alongside: <Request, Answer>(job: OffloadJob<Request, Answer>, request: Request, here: () => void) => Promise<Answer>
+  /** Starts a synchronous caller's job beside this thread; with one core it runs here at `wait()`. */
+  readonly beside: Beside
 }
 
 /** A child process beside this thread (on a machine with fewer than two CPUs: the in-process one). */
 export const childProcessOffload = (cores: number = availableParallelism()): OffloadShape =>
   cores < 2
     ? inProcessOffload
-    : { cores, alongside: (job, request, here) => alongsideProcess(job.script, request, here, job.noAnswer) }
+    : { cores, alongside: (job, request, here) => alongsideProcess(job.script, request, here, job.noAnswer), beside: besideInWorker }
 
 /** Everything on this thread. */
 export const inProcessOffload: OffloadShape = {
   cores: 1,
+  beside: besideHere,
   alongside: async (job, request, here) => {
     here()
     try {

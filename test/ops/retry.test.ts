@@ -8,7 +8,7 @@ import { Clock, Effect, Exit, Fiber } from "effect"
 import { TestClock } from "effect/testing"
 import { withSourceRetry } from "../../pipeline/daemon/Retry.ts"
 import { RunLocked } from "../../pipeline/daemon/RunLock.ts"
-import { BatchRejectedError } from "../../pipeline/Pipeline.ts"
+import { BatchRejectedError } from "../../pipeline/run/Outcome.ts"
 
 type Step = "source" | "content" | "build" | "locked" | "ok"
 

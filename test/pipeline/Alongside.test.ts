@@ -3,7 +3,8 @@
  * exactly what they write when run in turn on the build's own connection: a snapshot built by the
  * pipeline is copied, their tables emptied and recomputed in this thread, and every table's digest
  * compared; and the returns split in two halves (the second in the worker, as an increment runs
- * them) write what they write whole.
+ * them) write what they write whole. On one core (the in-process Offload) nothing runs beside:
+ * every computation in turn on the build's connection, the same rows.
  */
 
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs"
@@ -15,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { runComputations } from "../../pipeline/compute/Alongside.ts"
 import { ALONGSIDE, COMPUTATIONS } from "../../pipeline/compute/Computations.ts"
 import { ReturnsComputation } from "../../pipeline/compute/ReturnsComputation.ts"
+import { childProcessOffload, inProcessOffload } from "../../pipeline/offload/Offload.ts"
 import { runPipelineLive } from "../../pipeline/Pipeline.ts"
 import { writeSample } from "../../pipeline/sample/Sample.ts"
 import { tableDigest } from "../../snapshots/ContentHash.ts"
@@ -72,11 +74,34 @@ describe("computations alongside", () => {
       for (const t of ["returns_latest", "risk_latest"]) db.exec(`DELETE FROM ${t}`)
       const timings: Record<string, number> = {}
       const batchDate = db.prepare("SELECT value FROM meta WHERE key = 'batch_date'").pluck().get() as string
-      const counters = runComputations(db, copy, [ReturnsComputation], batchDate, timings, { increments: {}, states: {} }, ["returns"])
+      const counters = runComputations(db, copy, [ReturnsComputation], batchDate, { timings, split: ["returns"], offload: childProcessOffload(2) })
       db.exec("COMMIT")
       // the worker ran the second half; the counters are both halves'
       expect(timings.returns_second_half).toBeTypeOf("number")
       expect(counters.returns?.series).toBe(series)
+      const after = Object.fromEntries(TABLES.map((t) => [t.name, tableDigest(db, t)]))
+      expect(after).toEqual(before)
+    } finally {
+      db.close()
+    }
+  })
+
+  it("on one core every computation runs in turn here, nothing beside and nothing split: the same rows", () => {
+    const copy = join(work, "one-core.sqlite")
+    copyFileSync(built, copy)
+    const db = new Database(copy)
+    try {
+      const before = Object.fromEntries(TABLES.map((t) => [t.name, tableDigest(db, t)]))
+      const batchDate = db.prepare("SELECT value FROM meta WHERE key = 'batch_date'").pluck().get() as string
+      const aside = COMPUTATIONS.filter((c) => ALONGSIDE.has(c.name))
+      db.exec("BEGIN")
+      for (const t of ["returns_latest", "risk_latest", "market_family_index", "market_family_currencies", "market_agf_monthly"]) db.exec(`DELETE FROM ${t}`)
+      const timings: Record<string, number> = {}
+      runComputations(db, copy, [ReturnsComputation, ...aside], batchDate, { timings, split: ["returns"], offload: inProcessOffload })
+      // still in the build's transaction: nothing was committed for a second connection to read
+      expect(db.inTransaction).toBe(true)
+      db.exec("COMMIT")
+      expect(Object.keys(timings).sort()).toEqual(["returns", ...aside.map((c) => c.name)].sort())
       const after = Object.fromEntries(TABLES.map((t) => [t.name, tableDigest(db, t)]))
       expect(after).toEqual(before)
     } finally {

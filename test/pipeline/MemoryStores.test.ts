@@ -2,8 +2,9 @@
  * The run's stores as services: the same batch run on the data folder's stores and on the
  * in-memory ones (ledger, raw store, parse cache) publishes the same content hash, and the
  * in-memory run leaves nothing of them in its data folder (only its snapshot and STATUS.json).
+ * The batch's phases log under a span of their name (pipeline/run/Batch.ts).
  */
-import { Effect } from "effect"
+import { Effect, Logger } from "effect"
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -12,6 +13,7 @@ import { memoryStores, runPipeline, runPipelineLive } from "../../pipeline/Pipel
 import type { RunOptions } from "../../pipeline/RunOptions.ts"
 import { reproduce } from "../../pipeline/Reproduce.ts"
 import { writeSample } from "../../pipeline/sample/Sample.ts"
+import { jsonLogger } from "../../snapshots/Log.ts"
 import { readCurrent } from "../../snapshots/Pointer.ts"
 
 let work = ""
@@ -62,5 +64,21 @@ describe("the run's stores as services", () => {
     const cache = existsSync(join(memoryDir, "cache")) ? readdirSync(join(memoryDir, "cache")) : []
     expect(cache.filter((name) => /^(cartola|records)-v/u.test(name))).toEqual([])
     expect(existsSync(join(work, "live", "raw"))).toBe(true)
+  }, 180_000)
+
+  it("each phase's log lines carry its span: collect, then stage, then write", async () => {
+    const lines: string[] = []
+    const outcome = await Effect.runPromise(
+      runPipeline(options(join(work, "phases"))).pipe(Effect.provide(memoryStores), Effect.provide(Logger.layer([jsonLogger((line) => lines.push(line))]))),
+    )
+    expect(outcome.outcome).toBe("published")
+    const logged = lines.map((line) => JSON.parse(line) as { msg: string; spans?: Record<string, number> })
+    const spansOf = (msg: string) => Object.keys(logged.find((l) => l.msg === msg)?.spans ?? {})
+    expect(spansOf("collected")).toEqual(["collect"])
+    expect(spansOf("loaded")).toEqual(["stage"])
+    expect(spansOf("staged")).toEqual(["stage"])
+    expect(spansOf("built")).toEqual(["write"])
+    const order = logged.map((l) => l.msg).filter((m) => ["collected", "loaded", "staged", "built"].includes(m))
+    expect(order).toEqual(["collected", "loaded", "staged", "built"])
   }, 180_000)
 })

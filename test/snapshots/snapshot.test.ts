@@ -277,8 +277,8 @@ describe("content hash and file name", () => {
 
   it("is the same whether the hash runs in a worker thread beside the check or in this thread", () => {
     for (const reverse of [false, true]) {
-      const here = writeSnapshotFile(freshDir(), fixtureA(), { reverse, hashInWorker: false })
-      const worker = writeSnapshotFile(freshDir(), fixtureA(), { reverse, hashInWorker: true })
+      const here = writeSnapshotFile(freshDir(), fixtureA(), { reverse, hashBeside: false })
+      const worker = writeSnapshotFile(freshDir(), fixtureA(), { reverse, hashBeside: true })
       expect(worker.contentHash).toBe(here.contentHash)
       expect(worker.rowCounts).toEqual(here.rowCounts)
       expect(worker.contentHash).toBe(expectedHash(fixtureA()))

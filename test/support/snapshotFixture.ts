@@ -255,7 +255,7 @@ export const writeSnapshotFile = (
   options: {
     readonly reverse?: boolean
     readonly extraMeta?: Record<string, string>
-    readonly hashInWorker?: boolean
+    readonly hashBeside?: boolean
     /** Runs on the file before it is finished (the pipeline's computations, as a build runs them). */
     readonly compute?: (writer: SnapshotWriter) => void
   } = {},
@@ -270,7 +270,7 @@ export const writeSnapshotFile = (
     writer.insertSeries(order(rows.series))
     writer.insertQuotas(order(rows.quotas))
     options.compute?.(writer)
-    return writer.finish(data.batchDate, options.hashInWorker === undefined ? {} : { hashInWorker: options.hashInWorker })
+    return writer.finish(data.batchDate, options.hashBeside === undefined ? {} : { hashBeside: options.hashBeside })
   } catch (e) {
     writer.abort()
     throw e
