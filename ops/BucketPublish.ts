@@ -14,7 +14,8 @@ import { join } from "node:path"
 import { PutObjectCommand, type S3Client } from "@aws-sdk/client-s3"
 import type { Published } from "../pipeline/daemon/Daemon.ts"
 import type { Log } from "../pipeline/daemon/Log.ts"
-import { dataDirOf, type Env } from "../pipeline/daemon/RunConfig.ts"
+import { dataDir as dataDirSetting } from "../pipeline/daemon/RunConfig.ts"
+import { type Env, envProvider, readSettings } from "../pipeline/Settings.ts"
 import { paths } from "../pipeline/Pipeline.ts"
 import { manifestPath } from "../snapshots/Manifest.ts"
 import { PublishedLedger } from "../snapshots/PublishedHistory.ts"
@@ -130,7 +131,7 @@ export const bucketAfterPublish = (env: Env, log: Log) => {
   const settings = bucketSettings(env)
   if (settings === null) return null
   const client = bucketClient(settings)
-  const dataDir = dataDirOf(env)
+  const dataDir = readSettings(dataDirSetting, envProvider(env))
   return async (_published: Published, signal: AbortSignal): Promise<Readonly<Record<string, unknown>>> =>
     publishFields(await publishToBucket({ settings, client, dataDir, log, signal }))
 }

@@ -8,7 +8,8 @@
  */
 import { parseArgs } from "node:util"
 import { jsonLog, type Log } from "../pipeline/daemon/Log.ts"
-import { dataDirOf } from "../pipeline/daemon/RunConfig.ts"
+import { dataDir as dataDirSetting } from "../pipeline/daemon/RunConfig.ts"
+import { envProvider, readSettings } from "../pipeline/Settings.ts"
 import { type BucketSettings, bucketClient, bucketSettings, describeBucket } from "./Bucket.ts"
 import { publishToBucket } from "./BucketPublish.ts"
 
@@ -20,7 +21,7 @@ export const publishCommand = async (args: string[], env: NodeJS.ProcessEnv = pr
   try {
     parseArgs({ args, options: {} })
     settings = bucketSettings(env)
-    dataDir = dataDirOf(env)
+    dataDir = readSettings(dataDirSetting, envProvider(env))
   } catch (e) {
     console.error(`fds: ${(e as Error).message}\n${usage}`)
     return 2

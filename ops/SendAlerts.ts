@@ -7,7 +7,8 @@
 import { ConfigProvider, Effect } from "effect"
 import { type AlertRoundReport, Alerts, AlertsLive, type AlertsReport, type PublishedBatch } from "../accounts/Alerts.ts"
 import type { Published } from "../pipeline/daemon/Daemon.ts"
-import { dataDirOf, type Env } from "../pipeline/daemon/RunConfig.ts"
+import { dataDir as dataDirSetting } from "../pipeline/daemon/RunConfig.ts"
+import { type Env, envProvider, readSettings } from "../pipeline/Settings.ts"
 import { findPublishedBatch, type WhichBatch } from "./PublishedBatch.ts"
 import { withJsonLogs } from "../snapshots/Log.ts"
 
@@ -17,7 +18,7 @@ export interface AlertsSent {
 }
 
 export const sendAlerts = async (env: Env, which: WhichBatch, signal?: AbortSignal): Promise<AlertsSent> => {
-  const dataDir = dataDirOf(env)
+  const dataDir = readSettings(dataDirSetting, envProvider(env))
   const batch = findPublishedBatch(dataDir, which)
   const program = Effect.gen(function* () {
     const alerts = yield* Alerts

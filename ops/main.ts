@@ -25,7 +25,7 @@ if (command === "pipeline" && sub === "daemon") {
   }
   // the bucket first: replicas get the batch even when a mail fails
   const hooks = { ...(bucket === null ? {} : { bucket }), alerts: alertsAfterPublish(process.env) }
-  daemonCommand(process.env, { afterPublish: afterPublishHooks(hooks) })
+  daemonCommand({ afterPublish: afterPublishHooks(hooks) })
 } else if (command === "publish") process.exitCode = await (await import("./PublishCommand.ts")).publishCommand(process.argv.slice(3))
 else if (command === "alerts") process.exitCode = await alertsCommand(sub, rest)
 else if (command === "follow") process.exitCode = await followCommand(process.argv.slice(3))
