@@ -21,7 +21,7 @@ import { failureText } from "./Failure.ts"
 import { FolderMemo } from "./FolderMemo.ts"
 import type { LoadedInputs } from "./LoadedInputs.ts"
 import { Ledger, type RawFileObserved } from "./ledger/Ledger.ts"
-import { Offload, offloadLayer } from "./offload/Offload.ts"
+import { currentOffload, offloadLayer } from "./offload/Offload.ts"
 import { type ActiveSeries, coverageGate, type Held, plan, planInputs, refuseFutureDate } from "./Plan.ts"
 import { RawStore } from "./RawStore.ts"
 import { rollbackHold } from "./Rollback.ts"
@@ -242,7 +242,7 @@ const runBatch = (options: RunOptions): Effect.Effect<RunOutcome, BatchRejectedE
         : `${e.message} (raw ${sha}: a corrected file for the same ${input.data_set} key ${input.key} replaces it; ${withdraw})`
     }
     const cache = yield* ParsedCache
-    const offload = yield* Offload
+    const offload = yield* currentOffload
     const ahead = yield* Effect.promise(() => parseAhead(offload, raw, inputs, cache))
     if (ahead !== null) yield* Effect.log("parsed ahead").pipe(Effect.annotateLogs({ stage: "parse_ahead", ...ahead }))
     const loaded = yield* loadInputs(raw, inputs, cache, options.progress).pipe(
