@@ -4,13 +4,12 @@
  * setting is a `Config` read through the effect's ConfigProvider; the commands' entry points
  * install `environmentProvider()`, tests a provider over a record (`envProvider`).
  */
-import { Config, ConfigProvider, Effect, Exit, Schema, SchemaIssue } from "effect"
+import { Config, ConfigProvider, Effect, Exit } from "effect"
+import { invalidSetting } from "../snapshots/InvalidSetting.ts"
+
+export { invalidSetting }
 
 export type Env = Readonly<Record<string, string | undefined>>
-
-/** A setting given a wrong value; `message` names the setting and says what it needs. */
-export const invalidSetting = (message: string, input: unknown): Config.ConfigError =>
-  new Config.ConfigError(new Schema.SchemaError(new SchemaIssue.InvalidValue({ message }, input)))
 
 /** A text setting; unset: the fallback (set but empty: empty). */
 export const textSetting = (name: string, fallback: string): Config.Config<string> =>
