@@ -46,11 +46,13 @@ export const settingMessage = (error: Config.ConfigError): string => error.cause
 
 /**
  * Reads settings through `provider` (default: the environment) for a command that is not an
- * Effect; a bad value throws an Error with the setting's message (the commands exit 2 with it).
+ * Effect; a bad value throws an Error with the setting's message (the commands exit 2 with it),
+ * or the settings' own error when they fail with one.
  */
-export const readSettings = <A>(settings: Effect.Effect<A, Config.ConfigError>, provider: ConfigProvider.ConfigProvider = environmentProvider()): A => {
+export const readSettings = <A, E>(settings: Effect.Effect<A, E>, provider: ConfigProvider.ConfigProvider = environmentProvider()): A => {
   const exit = Effect.runSyncExit(Effect.provideService(settings, ConfigProvider.ConfigProvider, provider))
   if (Exit.isSuccess(exit)) return exit.value
   const failure = exit.cause.reasons.find((r) => r._tag === "Fail")
-  throw new Error(failure?._tag === "Fail" ? settingMessage(failure.error) : String(exit.cause))
+  if (failure?._tag !== "Fail") throw new Error(String(exit.cause))
+  throw failure.error instanceof Config.ConfigError ? new Error(settingMessage(failure.error)) : failure.error
 }
