@@ -25,8 +25,6 @@ export interface ChildTickOptions {
   readonly retry: RetryPolicy
   /** The child's memory limit in MB (its heap and its resident memory with its own children); 0: none. */
   readonly maxMemoryMb: number
-  /** The child's environment; default: the daemon's (inherited). */
-  readonly env?: NodeJS.ProcessEnv
 }
 
 const readOrNull = (path: string): string | null => {
@@ -83,7 +81,7 @@ export const childTick =
       ]
       const child: ChildProcess = fork(CHILD, [JSON.stringify({ run, retry: options.retry })], {
         execArgv,
-        ...(options.env === undefined ? {} : { env: options.env }),
+        // the environment is the daemon's (inherited): the child reads the same settings
         // the daemon's stdout holds its JSON lines only: whatever the run prints goes to stderr
         stdio: ["ignore", 2, 2, "ipc"],
         serialization: "advanced",
