@@ -48,7 +48,8 @@ const given: Config.Config<Given> = Config.all({
   ...Object.fromEntries(SECRETS.map((name) => [name, optional(Config.Redacted(name))])),
 } as { readonly [K in keyof Given]: Config.Config<Given[K]> })
 
-type Env = Readonly<Record<string, string | undefined>>
+/** The variables as read, by name (the secrets revealed for the checks). */
+type Values = Readonly<Record<string, string | undefined>>
 
 /**
  * Every variable set under `path` (FDS_BUCKET_*, typos included), with its value, as the
@@ -65,12 +66,12 @@ const setUnder = (path: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<read
     return [...own, ...deeper.flat()]
   })
 
-const value = (env: Env, name: string): string | undefined => {
+const value = (env: Values, name: string): string | undefined => {
   const v = env[name]?.trim()
   return v === undefined || v === "" ? undefined : v
 }
 
-const bool = (env: Env, name: string): boolean | undefined => {
+const bool = (env: Values, name: string): boolean | undefined => {
   const v = value(env, name)?.toLowerCase()
   if (v === undefined) return undefined
   if (["1", "true", "yes", "on"].includes(v)) return true
@@ -78,7 +79,7 @@ const bool = (env: Env, name: string): boolean | undefined => {
   throw new BucketSettingInvalid(`${name} must be true or false, got "${env[name]}"`)
 }
 
-const pair = (env: Env, id: string, secret: string) => {
+const pair = (env: Values, id: string, secret: string) => {
   const i = value(env, id)
   const s = value(env, secret)
   if (i === undefined && s === undefined) return undefined
@@ -103,7 +104,7 @@ export const bucketSettings: Effect.Effect<BucketSettings | null, BucketSettingI
 })
 
 /** The checks, over the variables read (`Given`, the secrets revealed). */
-const settingsOf = (env: Env): BucketSettings | null => {
+const settingsOf = (env: Values): BucketSettings | null => {
   const bucket = value(env, "FDS_BUCKET")
   if (bucket === undefined) {
     const other = Object.keys(env).find((k) => k.startsWith("FDS_BUCKET_") && value(env, k) !== undefined)
