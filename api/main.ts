@@ -2,13 +2,13 @@
 
 import { setFlagsFromString } from "node:v8"
 import { NodeRuntime } from "@effect/platform-node"
-import { Config, Effect, Layer } from "effect"
+import { Config, ConfigProvider, Effect, Layer } from "effect"
 import { AccountsDb } from "../accounts/AccountsDb.ts"
 import { KeyStore } from "../accounts/KeyStore.ts"
 import { withJsonLogs } from "../snapshots/Log.ts"
 import { CliError, keysCommand } from "../accounts/KeysCommand.ts"
 import { DrainState, runWithDrain } from "./system/Drain.ts"
-import { formatSettings, readSettings, SettingInvalid, secretsFromFiles } from "./system/Settings.ts"
+import { formatSettings, readSettings, SettingInvalid, withSecretFiles } from "./system/Settings.ts"
 
 const DataDir = Config.String("FDS_DATA_DIR").pipe(Config.withDefault("./data"))
 
@@ -42,15 +42,13 @@ const drain = new DrainState()
 
 /** `config check`: every setting, validated; the effective values (secrets as ***). */
 const configCheck = Effect.gen(function* () {
-  yield* Effect.try({ try: () => secretsFromFiles(), catch: (e) => e })
   const settings = yield* readSettings
   console.log(formatSettings(settings))
-})
+}).pipe(Effect.provideServiceEffect(ConfigProvider.ConfigProvider, withSecretFiles))
 
 const serve = Effect.gen(function* () {
   calmYoungGeneration()
   // every setting checked before anything starts: a bad one stops the server, named
-  yield* Effect.try({ try: () => secretsFromFiles(), catch: (e) => e })
   yield* readSettings
   drain.graceMillis = Math.round((yield* Config.Number("FDS_DRAIN_SECONDS").pipe(Config.withDefault(5))) * 1000)
   const metricsAllow = (yield* Config.String("FDS_METRICS_ALLOW").pipe(Config.withDefault("127.0.0.0/8,::1")))
@@ -71,9 +69,8 @@ const serve = Effect.gen(function* () {
   // Loaded here so that `keys` commands start without the whole server.
   const { connectionLimitsFromEnv } = yield* Effect.promise(() => import("./ratelimit/ConnectionGuard.ts"))
   const limits = yield* connectionLimitsFromEnv
-  const { fleetSettings } = yield* Effect.promise(() => import("./snapshot/FleetMember.ts"))
-  const fleet = fleetSettings(process.env)
-  if (typeof fleet === "string") return yield* Effect.fail(new Error(fleet))
+  const { fleetSettings } = yield* Effect.promise(() => import("./snapshot/FleetSettings.ts"))
+  const fleet = yield* fleetSettings.pipe(Effect.mapError((e) => new Error(e.cause.message)))
   const { ServerLive } = yield* Effect.promise(() => import("./Server.ts"))
   yield* Effect.log("serving").pipe(Effect.annotateLogs({ url: `http://${host}:${port}`, dataDir }))
   return yield* Layer.launch(
@@ -91,7 +88,7 @@ const serve = Effect.gen(function* () {
       fleet,
     }),
   ).pipe(Effect.mapError((e) => listenFailure(e, host, port)))
-})
+}).pipe(Effect.provideServiceEffect(ConfigProvider.ConfigProvider, withSecretFiles))
 
 const keys = (sub: string | undefined, args: ReadonlyArray<string>) =>
   Effect.flatMap(DataDir, (dataDir) =>

@@ -5,15 +5,22 @@
  * could not be sent (run it again later); 2: bad arguments.
  */
 import { parseArgs } from "node:util"
+import type { ConfigProvider } from "effect"
 import type { AlertRoundReport } from "../accounts/Alerts.ts"
 import { isIsoDate } from "../schemas/Dates.ts"
 import { BatchNotFound } from "./PublishedBatch.ts"
+import { environmentProvider } from "../pipeline/Settings.ts"
 import { failureMessage, sendAlerts } from "./SendAlerts.ts"
 
 const line = (what: string, r: AlertRoundReport): string =>
   r.skipped !== null ? `  ${what}: nothing to send (${r.skipped})` : `  ${what}: ${r.sent} sent${r.failed > 0 ? `, ${r.failed} failed` : ""}`
 
-export const alertsCommand = async (sub: string | undefined, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> => {
+/** The command; its settings read through `provider` (default: the environment). */
+export const alertsCommand = async (
+  sub: string | undefined,
+  args: string[],
+  provider: ConfigProvider.ConfigProvider = environmentProvider(),
+): Promise<number> => {
   if (sub !== "send") {
     console.error("fds: usage: alerts send [--batch YYYY-MM-DD]")
     return 2
@@ -30,7 +37,7 @@ export const alertsCommand = async (sub: string | undefined, args: string[], env
     return 2
   }
   try {
-    const sent = await sendAlerts(env, batch === undefined ? "current" : { date: batch })
+    const sent = await sendAlerts(provider, batch === undefined ? "current" : { date: batch })
     console.log(`alert mails of the batch of ${sent.batch.batchDate} (${sent.batch.file}):`)
     console.log(line("TAC changes", sent.report.tacChanges))
     console.log(line("monthly summary", sent.report.monthlySummary))

@@ -1,12 +1,12 @@
 /**
  * The S3-compatible bucket a primary uploads its published batches to and replicas follow
- * (BucketPublish.ts, BucketSource.ts): its settings from the environment, the client, and where
+ * (BucketPublish.ts, BucketSource.ts): its settings through Effect Config, the client, and where
  * each object lives under the prefix. A bad setting is said with the variable's name; a secret's
  * value is never printed, not even in an error.
  */
 import type { Readable } from "node:stream"
 import { GetObjectCommand, type GetObjectCommandOutput, S3Client } from "@aws-sdk/client-s3"
-import type { Env } from "../pipeline/Settings.ts"
+import { Config, ConfigProvider, Effect, Option, Redacted } from "effect"
 import { isBatchId } from "../schemas/Batches.ts"
 
 /** The bucket's settings (FDS_BUCKET_*); `credentials` null: the SDK's default chain (AWS_PROFILE, an instance role). */
@@ -29,12 +29,49 @@ export class BucketRefused extends Error {}
 const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/
 const PREFIX_SEGMENT = /^[A-Za-z0-9._=+@-]+$/
 
-const value = (env: Env, name: string): string | undefined => {
+/** The variables the bucket reads; the secrets are read redacted. */
+const TEXTS = [
+  "FDS_BUCKET",
+  "FDS_BUCKET_ENDPOINT",
+  "FDS_BUCKET_PREFIX",
+  "FDS_BUCKET_REGION",
+  "FDS_BUCKET_FORCE_PATH_STYLE",
+  "FDS_BUCKET_ACCESS_KEY_ID",
+  "AWS_ACCESS_KEY_ID",
+] as const
+const SECRETS = ["FDS_BUCKET_SECRET_ACCESS_KEY", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"] as const
+type Given = Readonly<Record<(typeof TEXTS)[number], string | undefined> & Record<(typeof SECRETS)[number], Redacted.Redacted<string> | undefined>>
+
+const optional = <A>(config: Config.Config<A>) => Config.option(config).pipe(Config.map(Option.getOrUndefined))
+const given: Config.Config<Given> = Config.all({
+  ...Object.fromEntries(TEXTS.map((name) => [name, optional(Config.String(name))])),
+  ...Object.fromEntries(SECRETS.map((name) => [name, optional(Config.Redacted(name))])),
+} as { readonly [K in keyof Given]: Config.Config<Given[K]> })
+
+/** The variables as read, by name (the secrets revealed for the checks). */
+type Values = Readonly<Record<string, string | undefined>>
+
+/**
+ * Every variable set under `path` (FDS_BUCKET_*, typos included), with its value, as the
+ * ConfigProvider lists them (the environment's lists its names).
+ */
+const setUnder = (path: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<readonly [string, string]>> =>
+  Effect.gen(function* () {
+    const provider = yield* ConfigProvider.ConfigProvider
+    const node = yield* provider.load(path).pipe(Effect.orElseSucceed(() => undefined))
+    if (node === undefined) return []
+    const own: Array<readonly [string, string]> = node.value === undefined ? [] : [[path.join("_"), node.value]]
+    const children = node._tag === "Record" ? [...node.keys] : node._tag === "Array" ? Array.from({ length: node.length }, (_, i) => String(i)) : []
+    const deeper = yield* Effect.forEach(children, (key) => setUnder([...path, key]))
+    return [...own, ...deeper.flat()]
+  })
+
+const value = (env: Values, name: string): string | undefined => {
   const v = env[name]?.trim()
   return v === undefined || v === "" ? undefined : v
 }
 
-const bool = (env: Env, name: string): boolean | undefined => {
+const bool = (env: Values, name: string): boolean | undefined => {
   const v = value(env, name)?.toLowerCase()
   if (v === undefined) return undefined
   if (["1", "true", "yes", "on"].includes(v)) return true
@@ -42,7 +79,7 @@ const bool = (env: Env, name: string): boolean | undefined => {
   throw new BucketSettingInvalid(`${name} must be true or false, got "${env[name]}"`)
 }
 
-const pair = (env: Env, id: string, secret: string) => {
+const pair = (env: Values, id: string, secret: string) => {
   const i = value(env, id)
   const s = value(env, secret)
   if (i === undefined && s === undefined) return undefined
@@ -52,10 +89,22 @@ const pair = (env: Env, id: string, secret: string) => {
 }
 
 /**
- * The bucket's settings, or null when no FDS_BUCKET* variable is set (no bucket). Throws
- * BucketSettingInvalid naming the first wrong variable.
+ * The bucket's settings read through the ConfigProvider, or null when no FDS_BUCKET* variable is
+ * set (no bucket). Fails with BucketSettingInvalid naming the first wrong variable.
  */
-export const bucketSettings = (env: Env): BucketSettings | null => {
+export const bucketSettings: Effect.Effect<BucketSettings | null, BucketSettingInvalid> = Effect.gen(function* () {
+  const g = yield* Effect.mapError(given, (e) => new BucketSettingInvalid(e.cause.message))
+  // FDS_BUCKET_* names first, as set (a misspelt one is refused without FDS_BUCKET), then the ones read
+  const under = Object.fromEntries((yield* setUnder(["FDS", "BUCKET"])).filter(([name]) => name.startsWith("FDS_BUCKET_")))
+  return yield* Effect.try({
+    // the secrets revealed only for the checks and the SDK's credentials: no message quotes one
+    try: () => settingsOf({ ...under, ...Object.fromEntries(Object.entries(g).map(([k, v]) => [k, Redacted.isRedacted(v) ? Redacted.value(v) : v])) }),
+    catch: (e) => (e instanceof BucketSettingInvalid ? e : new BucketSettingInvalid(String(e))),
+  })
+})
+
+/** The checks, over the variables read (`Given`, the secrets revealed). */
+const settingsOf = (env: Values): BucketSettings | null => {
   const bucket = value(env, "FDS_BUCKET")
   if (bucket === undefined) {
     const other = Object.keys(env).find((k) => k.startsWith("FDS_BUCKET_") && value(env, k) !== undefined)

@@ -12,9 +12,11 @@
 import { existsSync } from "node:fs"
 import { join } from "node:path"
 import { PutObjectCommand, type S3Client } from "@aws-sdk/client-s3"
+import type { ConfigProvider } from "effect"
 import type { Published } from "../pipeline/daemon/Daemon.ts"
 import type { Log } from "../pipeline/daemon/Log.ts"
-import { dataDirOf, type Env } from "../pipeline/daemon/RunConfig.ts"
+import { dataDir as dataDirSetting } from "../pipeline/daemon/RunConfig.ts"
+import { readSettings } from "../pipeline/Settings.ts"
 import { paths } from "../pipeline/RunOptions.ts"
 import { manifestPath } from "../snapshots/Manifest.ts"
 import { PublishedLedger } from "../snapshots/PublishedHistory.ts"
@@ -126,11 +128,11 @@ export const publishFields = (r: PublishReport) => ({
  * The daemon's upload after a publish, or null when no bucket is configured. The settings are read
  * now (a bad one stops the daemon at start); each call uploads what is new.
  */
-export const bucketAfterPublish = (env: Env, log: Log) => {
-  const settings = bucketSettings(env)
+export const bucketAfterPublish = (provider: ConfigProvider.ConfigProvider, log: Log) => {
+  const settings = readSettings(bucketSettings, provider)
   if (settings === null) return null
   const client = bucketClient(settings)
-  const dataDir = dataDirOf(env)
+  const dataDir = readSettings(dataDirSetting, provider)
   return async (_published: Published, signal: AbortSignal): Promise<Readonly<Record<string, unknown>>> =>
     publishFields(await publishToBucket({ settings, client, dataDir, log, signal }))
 }

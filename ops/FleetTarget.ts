@@ -29,9 +29,8 @@ const asBatch = (id: string, batchDate: string, contentHash: string, current: bo
   attributes: { batch_date: batchDate, content_hash: contentHash, retained: true, current },
 })
 
-export const fleetTarget = (env: NodeJS.ProcessEnv): FleetTarget | null => {
-  const url = env.FDS_ACCOUNTS_URL
-  if (url === undefined || url === "" || env.FDS_FLEET === "off") return null
+/** The fleet at `url` (FDS_ACCOUNTS_URL, read by the follow command). */
+export const fleetTarget = (url: string): FleetTarget => {
   const pool = durablePool({ connectionString: url, max: 1, connectionTimeoutMillis: 5_000 })
   let listener: Listener | null = null
   // no fleet tables yet (no member started): nothing decided

@@ -10,7 +10,11 @@
  * Exit 2: bad arguments or settings.
  */
 import { parseArgs } from "node:util"
+import { Config, type ConfigProvider, Effect, Redacted } from "effect"
+import { fleetSwitch } from "../api/snapshot/FleetSettings.ts"
 import { jsonLog, type Log } from "../pipeline/daemon/Log.ts"
+import { dataDir } from "../pipeline/daemon/RunConfig.ts"
+import { environmentProvider, invalidSetting, readSettings, textSetting } from "../pipeline/Settings.ts"
 import { fleetTarget } from "./FleetTarget.ts"
 import { DEFAULT_MAX_BYTES, pollFleet, pollOnce } from "./Follow.ts"
 import type { BatchSource } from "./BatchSource.ts"
@@ -30,9 +34,33 @@ interface Settings {
   readonly dataDir: string
   readonly retentionDays: number
   readonly maxBytes: number
+  /** The fleet's PostgreSQL URL when the replica is a fleet member; null otherwise. */
+  readonly fleet: string | null
 }
 
-const settings = async (args: string[], env: NodeJS.ProcessEnv): Promise<Settings | string> => {
+/** A whole number from `min`, `fallback` when unset; refused with `message`. */
+const wholeSetting = (name: string, fallback: number, min: number, message: string) =>
+  textSetting(name, String(fallback)).pipe(
+    Config.mapEffect((raw) => {
+      const n = Number(raw)
+      return Number.isSafeInteger(n) && n >= min ? Effect.succeed(n) : Effect.fail(invalidSetting(message, raw))
+    }),
+  )
+
+/** The follower's settings from the ConfigProvider (FDS_FLEET is read first, with the arguments). */
+const followSettings = Config.all({
+  key: Config.Redacted("FDS_FOLLOW_KEY").pipe(Config.withDefault(Redacted.make(""))),
+  retentionDays: wholeSetting("FDS_RETENTION_DAYS", 14, 1, "FDS_RETENTION_DAYS must be a whole number of days, at least 1"),
+  maxBytes: wholeSetting("FDS_FOLLOW_MAX_BYTES", DEFAULT_MAX_BYTES, 1, "FDS_FOLLOW_MAX_BYTES must be a whole number of bytes, at least 1"),
+  dataDir,
+})
+
+/** The fleet's PostgreSQL when the replica is a member (FDS_ACCOUNTS_URL set, FDS_FLEET not off); else null. */
+const fleetUrl = Config.all({ url: Config.Redacted("FDS_ACCOUNTS_URL").pipe(Config.withDefault(Redacted.make(""))), fleet: fleetSwitch }).pipe(
+  Config.map(({ url, fleet }) => (Redacted.value(url) === "" || fleet === "off" ? null : Redacted.value(url))),
+)
+
+const settings = async (args: string[], provider: ConfigProvider.ConfigProvider): Promise<Settings | string> => {
   let values: { from?: string; bucket?: boolean; every?: string; once?: boolean }
   try {
     values = parseArgs({
@@ -48,7 +76,7 @@ const settings = async (args: string[], env: NodeJS.ProcessEnv): Promise<Setting
   if (values.bucket === true) {
     try {
       // the S3 client (~0.25 s to load) only when a bucket is followed
-      bucket = (await import("./Bucket.ts")).bucketSettings(env)
+      bucket = readSettings((await import("./Bucket.ts")).bucketSettings, provider)
     } catch (e) {
       return (e as Error).message
     }
@@ -62,32 +90,41 @@ const settings = async (args: string[], env: NodeJS.ProcessEnv): Promise<Setting
     }
     if (from.protocol !== "http:" && from.protocol !== "https:") return "--from must be an http or https URL"
   }
-  if (env.FDS_FLEET !== undefined && env.FDS_FLEET !== "on" && env.FDS_FLEET !== "off") return `FDS_FLEET must be on or off, got ${JSON.stringify(env.FDS_FLEET)}`
+  let fleet: string | null
+  try {
+    fleet = readSettings(fleetUrl, provider)
+  } catch (e) {
+    return (e as Error).message
+  }
   const every = Number(values.every ?? "60")
   if (!(every >= 1 && every <= 86_400)) return "--every must be a number of seconds from 1 to 86400"
-  const key = env.FDS_FOLLOW_KEY ?? ""
+  let read: Config.Success<typeof followSettings>
+  try {
+    read = readSettings(followSettings, provider)
+  } catch (e) {
+    return (e as Error).message
+  }
+  const key = Redacted.value(read.key)
   if (from !== null && key === "") return "FDS_FOLLOW_KEY is not set (a key of the primary: ./fds keys create --tier internal on it)"
-  const retentionDays = Number(env.FDS_RETENTION_DAYS ?? "14")
-  if (!Number.isInteger(retentionDays) || retentionDays < 1) return "FDS_RETENTION_DAYS must be a whole number of days, at least 1"
-  const maxBytes = Number(env.FDS_FOLLOW_MAX_BYTES ?? DEFAULT_MAX_BYTES)
-  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) return "FDS_FOLLOW_MAX_BYTES must be a whole number of bytes, at least 1"
   return {
     from: from === null ? null : from.href.replace(/\/+$/, ""),
     bucket,
     everyMillis: every * 1000,
     once: values.once === true,
     key,
-    dataDir: env.FDS_DATA_DIR ?? "./data",
-    retentionDays,
-    maxBytes,
+    dataDir: read.dataDir,
+    retentionDays: read.retentionDays,
+    maxBytes: read.maxBytes,
+    fleet,
   }
 }
 
 const why = (e: unknown): Record<string, unknown> =>
   e instanceof PrimaryRefused ? { status: e.status, error: e.message, retry_after: e.retryAfterSeconds } : { error: String(e) }
 
-export const followCommand = async (args: string[], env: NodeJS.ProcessEnv = process.env, log: Log = jsonLog()): Promise<number> => {
-  const s = await settings(args, env)
+/** The command; its settings read through `provider` (default: the environment). */
+export const followCommand = async (args: string[], provider: ConfigProvider.ConfigProvider = environmentProvider(), log: Log = jsonLog()): Promise<number> => {
+  const s = await settings(args, provider)
   if (typeof s === "string") {
     console.error(`fds: ${s}\n${usage}`)
     return 2
@@ -101,7 +138,7 @@ export const followCommand = async (args: string[], env: NodeJS.ProcessEnv = pro
       ? (await import("./BucketSource.ts")).bucketSource({ settings: s.bucket, signal: stop.signal })
       : primarySource({ url: s.from ?? "", key: s.key, signal: stop.signal })
   // in a fleet: what the fleet wants (its proposal), and a wake-up when it proposes a batch
-  const fleet = fleetTarget(env)
+  const fleet = s.fleet === null ? null : fleetTarget(s.fleet)
   let wake: () => void = () => undefined
   fleet?.onProposal(() => wake())
   log("info", "following", { from: source.describe, data_dir: s.dataDir, every_s: s.everyMillis / 1000, fleet: fleet !== null })

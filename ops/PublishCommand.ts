@@ -7,20 +7,27 @@
  * 2: bad arguments or settings, or no bucket configured.
  */
 import { parseArgs } from "node:util"
+import type { ConfigProvider } from "effect"
 import { jsonLog, type Log } from "../pipeline/daemon/Log.ts"
-import { dataDirOf } from "../pipeline/daemon/RunConfig.ts"
+import { dataDir as dataDirSetting } from "../pipeline/daemon/RunConfig.ts"
+import { environmentProvider, readSettings } from "../pipeline/Settings.ts"
 import { type BucketSettings, bucketClient, bucketSettings, describeBucket } from "./Bucket.ts"
 import { publishToBucket } from "./BucketPublish.ts"
 
 const usage = "usage: publish   (the bucket: FDS_BUCKET, FDS_BUCKET_ENDPOINT, FDS_BUCKET_PREFIX, … see README)"
 
-export const publishCommand = async (args: string[], env: NodeJS.ProcessEnv = process.env, log: Log = jsonLog()): Promise<number> => {
+/** The command; its settings read through `provider` (default: the environment). */
+export const publishCommand = async (
+  args: string[],
+  provider: ConfigProvider.ConfigProvider = environmentProvider(),
+  log: Log = jsonLog(),
+): Promise<number> => {
   let settings: BucketSettings | null
   let dataDir: string
   try {
     parseArgs({ args, options: {} })
-    settings = bucketSettings(env)
-    dataDir = dataDirOf(env)
+    settings = readSettings(bucketSettings, provider)
+    dataDir = readSettings(dataDirSetting, provider)
   } catch (e) {
     console.error(`fds: ${(e as Error).message}\n${usage}`)
     return 2

@@ -1,13 +1,14 @@
 /**
  * The alert mails of a published batch, wired: the ledger (pipeline side) says which batch and
  * which snapshot served before it, the accounts side (accounts/Alerts.ts) sends. Settings come
- * from `env`, as for `./fds serve` (FDS_DATA_DIR, FDS_ACCOUNTS_URL, FDS_SMTP_URL, FDS_MAIL_FROM,
+ * through the ConfigProvider given, as for `./fds serve` (FDS_DATA_DIR, FDS_ACCOUNTS_URL, FDS_SMTP_URL, FDS_MAIL_FROM,
  * FDS_PUBLIC_URL, FDS_SECRET).
  */
 import { ConfigProvider, Effect } from "effect"
 import { type AlertRoundReport, Alerts, AlertsLive, type AlertsReport, type PublishedBatch } from "../accounts/Alerts.ts"
 import type { Published } from "../pipeline/daemon/Daemon.ts"
-import { dataDirOf, type Env } from "../pipeline/daemon/RunConfig.ts"
+import { dataDir as dataDirSetting } from "../pipeline/daemon/RunConfig.ts"
+import { readSettings } from "../pipeline/Settings.ts"
 import { findPublishedBatch, type WhichBatch } from "./PublishedBatch.ts"
 import { withJsonLogs } from "../snapshots/Log.ts"
 
@@ -16,13 +17,17 @@ export interface AlertsSent {
   readonly report: AlertsReport
 }
 
-export const sendAlerts = async (env: Env, which: WhichBatch, signal?: AbortSignal): Promise<AlertsSent> => {
-  const dataDir = dataDirOf(env)
+/** `provider` with an empty value as unset: the accounts side reads its settings so, as `serve` does. */
+const emptyAsUnset = (provider: ConfigProvider.ConfigProvider): ConfigProvider.ConfigProvider =>
+  ConfigProvider.make((path) => Effect.map(provider.load(path), (node) => (node?._tag === "Value" && node.value === "" ? undefined : node)))
+
+export const sendAlerts = async (provider: ConfigProvider.ConfigProvider, which: WhichBatch, signal?: AbortSignal): Promise<AlertsSent> => {
+  const dataDir = readSettings(dataDirSetting, provider)
   const batch = findPublishedBatch(dataDir, which)
   const program = Effect.gen(function* () {
     const alerts = yield* Alerts
     return yield* alerts.send(batch)
-  }).pipe(Effect.provide(AlertsLive(dataDir)), Effect.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord({ ...env }))))
+  }).pipe(Effect.provide(AlertsLive(dataDir)), Effect.provide(ConfigProvider.layer(emptyAsUnset(provider))))
   const report = await Effect.runPromise(withJsonLogs(program), signal === undefined ? undefined : { signal })
   return { batch, report }
 }
@@ -48,9 +53,9 @@ export const failureMessage = (sent: AlertsSent): string | null => {
 
 /** The daemon's afterPublish: the alert mails of the batch just published; a mail that failed fails the hook (logged as an error). */
 export const alertsAfterPublish =
-  (env: Env) =>
+  (provider: ConfigProvider.ConfigProvider) =>
   async (published: Published, signal: AbortSignal): Promise<Readonly<Record<string, unknown>>> => {
-    const sent = await sendAlerts(env, { file: published.file }, signal)
+    const sent = await sendAlerts(provider, { file: published.file }, signal)
     const failure = failureMessage(sent)
     if (failure !== null) throw new Error(`${failure} ${JSON.stringify(reportFields(sent.report))}`)
     return reportFields(sent.report)

@@ -7,6 +7,7 @@
  */
 import { daemonCommand } from "../pipeline/daemon/DaemonCommand.ts"
 import { jsonLog } from "../pipeline/daemon/Log.ts"
+import { environmentProvider } from "../pipeline/Settings.ts"
 import { afterPublishHooks } from "./AfterPublish.ts"
 import { alertsCommand } from "./AlertsCommand.ts"
 import { followCommand } from "./FollowCommand.ts"
@@ -18,14 +19,14 @@ if (command === "pipeline" && sub === "daemon") {
   const { bucketAfterPublish } = await import("./BucketPublish.ts")
   let bucket: ReturnType<typeof bucketAfterPublish>
   try {
-    bucket = bucketAfterPublish(process.env, jsonLog())
+    bucket = bucketAfterPublish(environmentProvider(), jsonLog())
   } catch (e) {
     console.error(`fds: ${(e as Error).message}`)
     process.exit(2)
   }
   // the bucket first: replicas get the batch even when a mail fails
-  const hooks = { ...(bucket === null ? {} : { bucket }), alerts: alertsAfterPublish(process.env) }
-  daemonCommand(process.env, { afterPublish: afterPublishHooks(hooks) })
+  const hooks = { ...(bucket === null ? {} : { bucket }), alerts: alertsAfterPublish(environmentProvider()) }
+  daemonCommand({ afterPublish: afterPublishHooks(hooks) })
 } else if (command === "publish") process.exitCode = await (await import("./PublishCommand.ts")).publishCommand(process.argv.slice(3))
 else if (command === "alerts") process.exitCode = await alertsCommand(sub, rest)
 else if (command === "follow") process.exitCode = await followCommand(process.argv.slice(3))

@@ -18,7 +18,7 @@ import type { RawFileObserved } from "./ledger/Ledger.ts"
 import type { RawStore } from "./RawStore.ts"
 import { type StagedBatch, type StageSink, stage } from "./Stage.ts"
 import type { CmfFileInvalid } from "./sources/CmfFileInvalid.ts"
-import { Offload } from "./offload/Offload.ts"
+import { currentOffload } from "./offload/Offload.ts"
 import type { DataSetAdapter, LoadContext } from "./sources/DataSet.ts"
 import type { LoadedFile } from "./sources/LoadedFile.ts"
 import { ADAPTERS } from "./sources/Sources.ts"
@@ -423,7 +423,7 @@ const onFile = <A>(writer: SnapshotWriter, step: () => A): Effect.Effect<A, Buil
  */
 export const computeBatch = Effect.fn("compute")(
   function* (staging: Staging): Effect.fn.Return<Computed, BuildFailed> {
-    const offload = yield* Offload
+    const offload = yield* currentOffload
     const { writer, increment, month, staged, batchDate } = staging
     return yield* onFile(writer, () => {
       const t = performance.now()
@@ -476,7 +476,7 @@ export const writeBatch = Effect.fn("write")(
     loaded: LoadedInputs,
     previous: PreviousSnapshot | null,
   ): Effect.fn.Return<FinishedSnapshot, BuildFailed> {
-    const offload = yield* Offload
+    const offload = yield* currentOffload
     const { writer, plan, increment, month, staged, batchDate, snapshotsDir } = staging
     const reused = new Set(staged.reusedTables)
     const keptDigests = (names: Iterable<string>, from: Readonly<Record<string, string | number>> | undefined) =>

@@ -15,7 +15,7 @@ import { CmfSession, CmfSourceError, type FetchOptions, getBytes, getPage, postF
 import { type IndicatorFetcher, indicatorYears } from "./fetch/IndicatorFetch.ts"
 import { readInboxFile } from "./InboxFile.ts"
 import type { Ledger, RawFileObserved } from "./ledger/Ledger.ts"
-import { Offload } from "./offload/Offload.ts"
+import { currentOffload } from "./offload/Offload.ts"
 import type { RawStore } from "./RawStore.ts"
 import { type Recognized, recognizeAhead } from "./RecognizeAhead.ts"
 import { ParseLimitExceeded } from "./sources/ParseLimits.ts"
@@ -137,7 +137,7 @@ export const collectFolder = (
       return { path, stamp, known: memo?.lookup(path, stamp, stored) }
     })
     // Files the memo does not know, recognised on both cores when there are many (a cold build).
-    const offload = yield* Offload
+    const offload = yield* currentOffload
     const ahead = yield* Effect.promise(() =>
       recognizeAhead(
         offload,

@@ -12,7 +12,7 @@ import { contentHash } from "../snapshots/ContentHash.ts"
 import { manifestPath } from "../snapshots/Manifest.ts"
 import { buildSnapshot, loadInputs } from "./Build.ts"
 import { Ledger, type RawFileObserved } from "./ledger/Ledger.ts"
-import { Offload, offloadLayer } from "./offload/Offload.ts"
+import { currentOffload, offloadLayer } from "./offload/Offload.ts"
 import { paths } from "./RunOptions.ts"
 import { RawStore } from "./RawStore.ts"
 import { parseAhead } from "./staging/ParseAhead.ts"
@@ -86,7 +86,7 @@ export const reproduce = (dataDir: string, batchDate: string, options: Reproduce
       // earlier is used, and staging reads every file from it when it needs it (as a run does)
       // rather than holding every file's records and columns in memory.
       const cache = new DiskParsedCache(scratch)
-      const offload = yield* Offload
+      const offload = yield* currentOffload
       const ahead = yield* Effect.promise(() => parseAhead(offload, raw, inputs, cache))
       if (ahead !== null) yield* Effect.log("parsed ahead").pipe(Effect.annotateLogs({ stage: "parse_ahead", ...ahead }))
       const loaded = yield* loadInputs(raw, inputs, cache)

@@ -19,7 +19,8 @@ import { SnapshotReader } from "../snapshots/Reader.ts"
 import { writeStatus } from "../snapshots/Status.ts"
 import { TABLES } from "../snapshots/Tables.ts"
 import { argsOrExit } from "./CliArgs.ts"
-import { dataDirOf } from "./daemon/RunConfig.ts"
+import { dataDir as dataDirSetting } from "./daemon/RunConfig.ts"
+import { readSettings } from "./Settings.ts"
 import { lockedMessage, withRunLock } from "./daemon/RunLock.ts"
 import { Ledger } from "./ledger/Ledger.ts"
 import { PIPELINE_VERSION } from "./Version.ts"
@@ -141,7 +142,7 @@ export const rollbackCommand = async (args: string[]): Promise<void> => {
     console.error("fds: rollback needs --to YYYY-MM-DD")
     process.exit(2)
   }
-  const dataDir = dataDirOf(process.env)
+  const dataDir = readSettings(dataDirSetting)
   const rolledBack = rollback(dataDir, values.to, { reason: values.reason, file: values.file })
   const exit = await Effect.runPromiseExit(withJsonLogs(withRunLock(dataDir, rolledBack.pipe(Effect.provide(Ledger.layer(join(dataDir, "ledger.sqlite")))))))
   if (exit._tag === "Success") {

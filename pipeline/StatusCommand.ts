@@ -4,7 +4,8 @@
  */
 import { join } from "node:path"
 import { readStatus, type SourceReport, sourceState } from "../snapshots/Status.ts"
-import { dataDirOf, type Env, santiagoToday } from "./daemon/RunConfig.ts"
+import { dataDir, santiagoToday } from "./daemon/RunConfig.ts"
+import { readSettings } from "./Settings.ts"
 
 const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>): string => {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
@@ -38,6 +39,6 @@ export const statusText = (dataDir: string, today: string): string => {
   return [head, "", table(["data set", "state", "cadence", "latest value", "how", "last received"], rows), ...(waiting.length === 0 ? [] : ["", "waiting for a drop:", ...waiting])].join("\n")
 }
 
-export const statusCommand = (env: Env): void => {
-  console.log(statusText(dataDirOf(env), santiagoToday()))
+export const statusCommand = (): void => {
+  console.log(statusText(readSettings(dataDir), santiagoToday()))
 }

@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { existsSync, statSync } from "node:fs"
 import { isIsoDate } from "../schemas/Dates.ts"
 import { daemonCommand } from "./daemon/DaemonCommand.ts"
-import { dataDirOf, runOptionsFromEnv, santiagoToday } from "./daemon/RunConfig.ts"
+import { dataDir, runOptions, santiagoToday } from "./daemon/RunConfig.ts"
 import { lockedMessage, type RunLocked, withRunLock } from "./daemon/RunLock.ts"
 import { runPipelineLive, withoutFi } from "./Pipeline.ts"
 import type { RunOptions } from "./RunOptions.ts"
@@ -18,9 +18,9 @@ import { withdrawLive } from "./Withdraw.ts"
 import { failureText } from "./Failure.ts"
 import { printableName } from "./sources/PrintableName.ts"
 import { withJsonLogs } from "../snapshots/Log.ts"
+import { readSettings } from "./Settings.ts"
 
 const fail = usageExit
-
 /** `--end previous-business-day`: the last business day before today. */
 const PREVIOUS_BUSINESS_DAY = "previous-business-day"
 
@@ -67,7 +67,7 @@ const run = async (args: string[]) => {
   const started = performance.now()
   let options: RunOptions
   try {
-    options = runOptionsFromEnv(process.env, { source: values.source, date: values.date, progress: terminalOrLogProgress() })
+    options = readSettings(runOptions({ source: values.source, date: values.date, progress: terminalOrLogProgress() }))
   } catch (e) {
     return fail((e as Error).message)
   }
@@ -110,7 +110,7 @@ const reproduceCommand = async (args: string[]) => {
   })
   if (values.date === undefined || !isIsoDate(values.date)) fail("reproduce needs --date YYYY-MM-DD")
   const exit = await Effect.runPromiseExit(
-    withJsonLogs(reproduceLive(dataDirOf(process.env), values.date!, { restore: values.restore, file: values.file })),
+    withJsonLogs(reproduceLive(readSettings(dataDir), values.date!, { restore: values.restore, file: values.file })),
   )
   if (exit._tag === "Failure") {
     const failure = exit.cause.reasons.find((r) => r._tag === "Fail")
@@ -137,7 +137,7 @@ const reproduceCommand = async (args: string[]) => {
 const withdrawCommand = async (args: string[]) => {
   const { values } = argsOrExit({ args, options: { sha: { type: "string" }, reason: { type: "string" } } })
   if (values.sha === undefined) fail("withdraw needs --sha HEX (12+ characters of the file's SHA-256)")
-  const exit = await Effect.runPromiseExit(withJsonLogs(withdrawLive(dataDirOf(process.env), values.sha!, values.reason ?? null)))
+  const exit = await Effect.runPromiseExit(withJsonLogs(withdrawLive(readSettings(dataDir), values.sha!, values.reason ?? null)))
   if (exit._tag === "Success") {
     const f = exit.value
     console.log(
@@ -163,5 +163,5 @@ else if (command === "pipeline" && sub === "reproduce") await reproduceCommand(r
 else if (command === "pipeline" && sub === "rollback") await rollbackCommand(rest)
 else if (command === "pipeline" && sub === "withdraw") await withdrawCommand(rest)
 else if (command === "pipeline" && sub === "daemon") daemonCommand()
-else if (command === "pipeline" && sub === "status") statusCommand(process.env)
+else if (command === "pipeline" && sub === "status") statusCommand()
 else fail(`unknown command: ${[command, sub].filter(Boolean).join(" ")}`)

@@ -35,21 +35,11 @@ import {
 } from "../../snapshots/fleet/FleetDb.ts"
 import { durablePool, type Listener, listenDurably } from "../../snapshots/fleet/Pg.ts"
 import type { LedgerRow } from "../../snapshots/PublishedHistory.ts"
+import type { FleetSettings } from "./FleetSettings.ts"
 import type { SwapGate } from "./SwapState.ts"
 import { log } from "./StoreFaults.ts"
 
-export type FleetRole = "primary" | "replica"
-
-export interface FleetSettings {
-  readonly url: string
-  /** primary: proposes every batch its CURRENT names (rollbacks included); replica: only newer batches. */
-  readonly role: FleetRole
-  /** Seconds the fleet waits for every live member before switching without the laggards. */
-  readonly switchTimeoutSeconds: number
-  readonly heartbeatMillis: number
-  /** A member not seen for this long is not waited for. */
-  readonly liveSeconds: number
-}
+export type { FleetRole, FleetSettings } from "./FleetSettings.ts"
 
 /** What the member needs of the store it gates. */
 export interface Gated {
@@ -326,24 +316,4 @@ export class FleetMember implements SwapGate {
     await this.listener?.close()
     await this.pool.end().catch(() => undefined)
   }
-}
-
-/** The fleet settings from the environment, or null when FDS_ACCOUNTS_URL is not set (one machine). */
-export const fleetSettings = (env: NodeJS.ProcessEnv): FleetSettings | null | string => {
-  const url = env.FDS_ACCOUNTS_URL
-  if (url === undefined || url === "") return null
-  const fleet = env.FDS_FLEET ?? "on"
-  if (fleet !== "on" && fleet !== "off") return `FDS_FLEET must be on or off, got ${JSON.stringify(fleet)}`
-  if (fleet === "off") return null
-  const role = env.FDS_FLEET_ROLE ?? "replica"
-  if (role !== "primary" && role !== "replica") return `FDS_FLEET_ROLE must be primary or replica, got ${JSON.stringify(role)}`
-  const timeout = Number(env.FDS_FLEET_SWITCH_TIMEOUT_SECONDS ?? "60")
-  if (!Number.isFinite(timeout) || timeout < 1 || timeout > 3600) {
-    return `FDS_FLEET_SWITCH_TIMEOUT_SECONDS must be a number of seconds from 1 to 3600, got ${JSON.stringify(env.FDS_FLEET_SWITCH_TIMEOUT_SECONDS)}`
-  }
-  const beat = Number(env.FDS_FLEET_HEARTBEAT_MS ?? "1000")
-  if (!Number.isInteger(beat) || beat < 50 || beat > 60_000) {
-    return `FDS_FLEET_HEARTBEAT_MS must be a whole number of milliseconds from 50 to 60000, got ${JSON.stringify(env.FDS_FLEET_HEARTBEAT_MS)}`
-  }
-  return { url, role, switchTimeoutSeconds: timeout, heartbeatMillis: beat, liveSeconds: Math.max(3, (beat * 5) / 1000) }
 }

@@ -6,10 +6,10 @@
  *
  * Secrets may come from files, the container convention: FDS_SECRET_FILE, FDS_ACCOUNTS_URL_FILE,
  * FDS_SMTP_URL_FILE, FDS_OIDC_CLIENT_SECRET_FILE name a file whose content (less a final newline)
- * is the value (`secretsFromFiles`, before anything reads the environment).
+ * is the value (`withSecretFiles`: the ConfigProvider every setting is then read through).
  */
 import { readFileSync, statSync } from "node:fs"
-import { Config, Effect, Option } from "effect"
+import { Config, ConfigProvider, Effect, Option } from "effect"
 import { parseNetworks } from "../ratelimit/Edge.ts"
 
 /** A setting that stops the server: the variable, the value as given and what it accepts. */
@@ -143,28 +143,43 @@ const SECRET_FILE_MAX_BYTES = 64 * 1024
 /** The secrets that may be given as `<NAME>_FILE`. */
 export const SECRET_FILE_SETTINGS = SETTINGS.filter((s) => s.secret === true).map((s) => s.name)
 
+/** A setting as given; unset or empty: none (as `readSettings` takes them). */
+const given = (name: string): Effect.Effect<string | undefined> =>
+  Config.option(Config.String(name)).pipe(
+    Effect.map((v) => (Option.isSome(v) && v.value !== "" ? v.value : undefined)),
+    Effect.orElseSucceed(() => undefined),
+  )
+
 /**
- * Puts each `<NAME>_FILE`'s content into `<NAME>` of `env` (before any reader runs); fails naming
- * the variable when the file cannot be read, or when both are set.
+ * The current ConfigProvider with each `<NAME>_FILE`'s content as `<NAME>` (read once, before any
+ * setting is); fails naming the variable when the file cannot be read, or when both are set.
  */
-export const secretsFromFiles = (env: NodeJS.ProcessEnv = process.env): void => {
+export const withSecretFiles: Effect.Effect<ConfigProvider.ConfigProvider, SettingInvalid> = Effect.gen(function* () {
+  const fromFiles: Record<string, string> = {}
   for (const name of SECRET_FILE_SETTINGS) {
-    const file = env[`${name}_FILE`]
-    if (file === undefined || file === "") continue
-    if (env[name] !== undefined && env[name] !== "") throw new SettingInvalid(`${name}_FILE`, file, `not both ${name} and ${name}_FILE`)
-    let text: string
-    try {
-      // a regular file of at most 64 KiB: never a device (/dev/zero), a FIFO (which blocks) or a huge file
-      const stats = statSync(file)
-      if (!stats.isFile()) throw new SettingInvalid(`${name}_FILE`, file, "a regular file (not a device, FIFO or folder)")
-      if (stats.size > SECRET_FILE_MAX_BYTES) throw new SettingInvalid(`${name}_FILE`, file, `a file of at most ${SECRET_FILE_MAX_BYTES} bytes`)
-      text = readFileSync(file, "utf8")
-    } catch (e) {
-      if (e instanceof SettingInvalid) throw e
-      throw new SettingInvalid(`${name}_FILE`, file, `a readable file (${(e as NodeJS.ErrnoException).code ?? String(e)})`)
-    }
-    env[name] = text.replace(/\r?\n$/, "")
+    const file = yield* given(`${name}_FILE`)
+    if (file === undefined) continue
+    if ((yield* given(name)) !== undefined) return yield* Effect.fail(new SettingInvalid(`${name}_FILE`, file, `not both ${name} and ${name}_FILE`))
+    fromFiles[name] = yield* Effect.try({ try: () => secretFile(name, file), catch: (e) => e as SettingInvalid })
   }
+  const current = yield* ConfigProvider.ConfigProvider
+  return Object.keys(fromFiles).length === 0 ? current : ConfigProvider.fromEnvRecord(fromFiles).pipe(ConfigProvider.orElse(current))
+})
+
+/** The secret in `file` (less a final newline); throws SettingInvalid naming `<name>_FILE`. */
+const secretFile = (name: string, file: string): string => {
+  let text: string
+  try {
+    // a regular file of at most 64 KiB: never a device (/dev/zero), a FIFO (which blocks) or a huge file
+    const stats = statSync(file)
+    if (!stats.isFile()) throw new SettingInvalid(`${name}_FILE`, file, "a regular file (not a device, FIFO or folder)")
+    if (stats.size > SECRET_FILE_MAX_BYTES) throw new SettingInvalid(`${name}_FILE`, file, `a file of at most ${SECRET_FILE_MAX_BYTES} bytes`)
+    text = readFileSync(file, "utf8")
+  } catch (e) {
+    if (e instanceof SettingInvalid) throw e
+    throw new SettingInvalid(`${name}_FILE`, file, `a readable file (${(e as NodeJS.ErrnoException).code ?? String(e)})`)
+  }
+  return text.replace(/\r?\n$/, "")
 }
 
 export interface EffectiveSetting {

@@ -25,7 +25,6 @@ export interface ChildTickOptions {
   readonly retry: RetryPolicy
   /** The child's memory limit in MB (its heap and its resident memory with its own children); 0: none. */
   readonly maxMemoryMb: number
-  readonly env?: NodeJS.ProcessEnv
 }
 
 const readOrNull = (path: string): string | null => {
@@ -82,7 +81,7 @@ export const childTick =
       ]
       const child: ChildProcess = fork(CHILD, [JSON.stringify({ run, retry: options.retry })], {
         execArgv,
-        env: options.env ?? process.env,
+        // the environment is the daemon's (inherited): the child reads the same settings
         // the daemon's stdout holds its JSON lines only: whatever the run prints goes to stderr
         stdio: ["ignore", 2, 2, "ipc"],
         serialization: "advanced",

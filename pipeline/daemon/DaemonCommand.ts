@@ -7,7 +7,7 @@ import { jsonLog } from "./Log.ts"
 import { Config, Effect } from "effect"
 import { invalidSetting, numberSetting, readSettings, textSetting } from "../Settings.ts"
 import { childTick } from "./ChildTick.ts"
-import { runOptionsFromEnv } from "./RunConfig.ts"
+import { runOptions } from "./RunConfig.ts"
 
 /**
  * The schedule, the retry of source failures and each run's memory limit (FDS_PIPELINE_CRON,
@@ -29,21 +29,19 @@ export const daemonSettings = Config.all({
   ),
 })
 
-export const daemonCommand = (
-  env: NodeJS.ProcessEnv = process.env,
-  hooks: Pick<DaemonOptions, "afterPublish"> = {},
-): void => {
+/** The daemon, its settings read from the environment (each tick's child reads its own, the same). */
+export const daemonCommand = (hooks: Pick<DaemonOptions, "afterPublish"> = {}): void => {
   const log = jsonLog()
   let daemon: Daemon
   try {
-    const { dataDir } = runOptionsFromEnv(env, {}) // settings checked now, not at the first tick
-    const { cron, retries, baseMillis, maxMemoryMb } = readSettings(daemonSettings, env)
+    const { dataDir } = readSettings(runOptions({})) // settings checked now, not at the first tick
+    const { cron, retries, baseMillis, maxMemoryMb } = readSettings(daemonSettings)
     const retry = { retries, baseMillis }
     daemon = startDaemon({
       cron,
       retry,
       // Each run in a child process that reads its options at the tick: today changes, and so may the inbox.
-      tick: childTick({ dataDir, retry, maxMemoryMb, env }),
+      tick: childTick({ dataDir, retry, maxMemoryMb }),
       log,
       afterPublish: hooks.afterPublish,
     })

@@ -4,7 +4,8 @@
  * retry of source failures, and sends its log lines and its result to the daemon over IPC, then
  * exits. SIGTERM, or the daemon gone, interrupts the run (it publishes nothing more).
  */
-import { runOptionsFromEnv } from "./RunConfig.ts"
+import { readSettings } from "../Settings.ts"
+import { runOptions } from "./RunConfig.ts"
 import type { RetryPolicy } from "./Retry.ts"
 import { type ChildMessage, runTickEffect, type TickResult } from "./Tick.ts"
 
@@ -21,7 +22,7 @@ process.once("disconnect", () => controller.abort())
 
 let result: TickResult
 try {
-  const options = runOptionsFromEnv(process.env, {})
+  const options = readSettings(runOptions({}))
   result = await runTickEffect(options, retry, (level, msg, fields = {}) => void send({ type: "log", level, msg, fields }), run, controller.signal)
 } catch (e) {
   result = { level: "error", fields: { outcome: "failed", reason: String(e).slice(0, 2000) }, published: null }

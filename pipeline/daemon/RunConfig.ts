@@ -11,9 +11,7 @@ import { captchaSettings, captchaSolverOf } from "../fetch/CaptchaSolver.ts"
 import { defaultFetchOptions } from "../fetch/CmfHttp.ts"
 import { indicatorFetcherOf, indicatorSettings } from "../fetch/IndicatorFetch.ts"
 import type { RunOptions, Source } from "../RunOptions.ts"
-import { type Env, invalidSetting, numberSetting, readSettings, textSetting } from "../Settings.ts"
-
-export type { Env } from "../Settings.ts"
+import { invalidSetting, numberSetting, textSetting } from "../Settings.ts"
 
 /** FDS_COVERAGE_MIN: a share from 0 (off) to 1. */
 const coverageMin = numberSetting("FDS_COVERAGE_MIN", 0.9).pipe(
@@ -22,7 +20,8 @@ const coverageMin = numberSetting("FDS_COVERAGE_MIN", 0.9).pipe(
   ),
 )
 
-const dataDir = textSetting("FDS_DATA_DIR", "./data")
+/** FDS_DATA_DIR: the data folder. */
+export const dataDir = textSetting("FDS_DATA_DIR", "./data")
 
 /** The pipeline's settings (every FDS_* a run reads), with their defaults. */
 export const runSettings = Config.all({
@@ -56,8 +55,6 @@ export const runSettings = Config.all({
 
 export type RunSettings = Config.Success<typeof runSettings>
 
-export const dataDirOf = (env: Env): string => readSettings(dataDir, env)
-
 /** Today's date in America/Santiago, YYYY-MM-DD. */
 export const santiagoToday = (now: Date = new Date()): string =>
   new Intl.DateTimeFormat("en-CA", { timeZone: "America/Santiago", year: "numeric", month: "2-digit", day: "2-digit" }).format(now)
@@ -75,13 +72,12 @@ export const sourcesOf = (settings: Pick<RunSettings, "cmfBaseUrl" | "inboxDir">
   return sources
 }
 
-export const runOptionsFromEnv = (
-  env: Env,
+/** The options of a run: its settings through the ConfigProvider, with `--source` and `--date`. */
+export const runOptions = (
   args: { readonly source?: string | undefined; readonly date?: string | undefined; readonly progress?: Progress | undefined },
   now: Date = new Date(),
-): RunOptions => {
-  const s = readSettings(runSettings, env)
-  return {
+): Effect.Effect<RunOptions, Config.ConfigError> =>
+  Effect.map(runSettings, (s) => ({
     dataDir: s.dataDir,
     sources: sourcesOf(s, args.source),
     date: args.date,
@@ -95,5 +91,4 @@ export const runOptionsFromEnv = (
     increment: s.increment,
     indicators: indicatorFetcherOf(s.indicators),
     fetch: { ...defaultFetchOptions, timeoutMillis: s.fetchTimeoutMillis, retries: s.fetchRetries },
-  }
-}
+  }))

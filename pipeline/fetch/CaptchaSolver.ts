@@ -6,7 +6,7 @@
  */
 import { Config, Effect, Schema } from "effect"
 import { spawn } from "node:child_process"
-import { type Env, invalidSetting, numberSetting, readSettings, textSetting } from "../Settings.ts"
+import { invalidSetting, numberSetting, textSetting } from "../Settings.ts"
 
 /** One image the command could not read: it failed, timed out or printed no valid code. */
 export class CaptchaUnsolved extends Schema.TaggedError<CaptchaUnsolved>()("CaptchaUnsolved", {
@@ -56,7 +56,7 @@ export const captchaSolverOf = (settings: Config.Success<typeof captchaSettings>
   settings === null ? null : commandSolver(settings.command, settings)
 
 /** The solver FDS_CAPTCHA_COMMAND names, or null when it is unset (the cartola then waits for a drop). */
-export const captchaSolverFromEnv = (env: Env): CaptchaSolver | null => captchaSolverOf(readSettings(captchaSettings, env))
+export const captchaSolver: Config.Config<CaptchaSolver | null> = captchaSettings.pipe(Config.map(captchaSolverOf))
 
 /** A solver running `command` with /bin/sh -c for each image. */
 export const commandSolver = (

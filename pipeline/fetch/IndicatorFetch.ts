@@ -7,7 +7,7 @@
  */
 import { Config, Effect, Redacted } from "effect"
 import type { IndicatorProvider } from "../../schemas/records/Indicators.ts"
-import { type Env, invalidSetting, readSettings, textSetting } from "../Settings.ts"
+import { invalidSetting, textSetting } from "../Settings.ts"
 import { type CmfResponse, CmfSourceError, defaultFetchOptions, type FetchOptions, send } from "./CmfHttp.ts"
 
 /** One fetched answer: a stable name per indicator and year, the address with credentials hidden, the bytes as served. */
@@ -69,7 +69,7 @@ export const indicatorFetcherOf = (settings: IndicatorSettings | null): Indicato
       : sieteFetcher({ baseUrl: settings.baseUrl, user: settings.user, pass: Redacted.value(settings.pass) })
 
 /** The fetcher the environment's credentials allow (the CMF API first), or null without any. */
-export const indicatorFetcherFromEnv = (env: Env): IndicatorFetcher | null => indicatorFetcherOf(readSettings(indicatorSettings, env))
+export const indicatorFetcher: Config.Config<IndicatorFetcher | null> = indicatorSettings.pipe(Config.map(indicatorFetcherOf))
 
 /**
  * The years to fetch from `from` to `until` (ISO dates): every year not yet recorded whole, and

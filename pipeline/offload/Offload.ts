@@ -10,7 +10,7 @@
  * - `inProcessLayer`: one core, nothing split; the callers do all of it on this thread, as
  *   they do when a job's child gives no answer.
  * `offloadLayer` chooses through `Config`: `FDS_PARSE_AHEAD=0` is the in-process one (and so is
- * a machine with one CPU).
+ * a machine with one CPU); without a layer, `currentOffload` reads the same setting.
  *
  * Its users are the folder collect's recognition (RecognizeAhead.ts), the cold build's parse
  * ahead (staging/ParseAhead.ts), the compute split (compute/Alongside.ts) and the snapshot's
@@ -19,7 +19,7 @@
  * `instanceof` on a service.
  */
 import { availableParallelism } from "node:os"
-import { Config, Context, Layer } from "effect"
+import { Config, Context, Effect, Layer } from "effect"
 import { type Beside, besideHere, besideInWorker } from "../../snapshots/Beside.ts"
 import { textSetting } from "../Settings.ts"
 import { alongsideProcess, childAnswer, childRequest } from "./ChildProcess.ts"
@@ -71,14 +71,22 @@ export const offloadSetting: Config.Config<OffloadShape> = textSetting("FDS_PARS
   Config.map((value) => (value.trim() === "0" ? inProcessOffload : childProcessOffload())),
 )
 
-/** Where the pipeline's jobs run; unprovided: a child process when the machine has two CPUs. */
-export const Offload = Context.Reference<OffloadShape>("fds/pipeline/Offload", { defaultValue: () => childProcessOffload() })
+/** Where the pipeline's jobs run: `offloadLayer` (the setting) or `inProcessLayer`; read it through `currentOffload`. */
+export class Offload extends Context.Service<Offload, OffloadShape>()("fds/pipeline/Offload") {}
+
+/**
+ * The Offload provided; unprovided, the one `FDS_PARSE_AHEAD` chooses through the current
+ * ConfigProvider (so no path ignores the setting, as a fixed default did).
+ */
+export const currentOffload: Effect.Effect<OffloadShape> = Effect.flatMap(Effect.serviceOption(Offload), (provided) =>
+  provided._tag === "Some" ? Effect.succeed(provided.value) : Effect.orDie(offloadSetting),
+)
 
 /** Where the pipeline's jobs run, chosen by `FDS_PARSE_AHEAD` through Config (any text is accepted: it does not fail). */
-export const offloadLayer: Layer.Layer<never> = Layer.orDie(Layer.effect(Offload, offloadSetting))
+export const offloadLayer: Layer.Layer<Offload> = Layer.orDie(Layer.effect(Offload, offloadSetting))
 
 /** Everything on this thread, whatever the settings. */
-export const inProcessLayer: Layer.Layer<never> = Layer.succeed(Offload, inProcessOffload)
+export const inProcessLayer: Layer.Layer<Offload> = Layer.succeed(Offload, inProcessOffload)
 
 /** The child's side of a job: reads its request, runs the job, prints its answer (or the job's noAnswer, should it throw). */
 export const serveJob = async <Request, Answer>(job: OffloadJob<Request, Answer>): Promise<void> => {

@@ -17,7 +17,7 @@ import { collectFolder, collectHttp, type WaitingDataSet } from "../Collect.ts"
 import { FolderMemo } from "../FolderMemo.ts"
 import type { LoadedInputs } from "../LoadedInputs.ts"
 import { Ledger, type RawFileObserved } from "../ledger/Ledger.ts"
-import { Offload } from "../offload/Offload.ts"
+import { currentOffload } from "../offload/Offload.ts"
 import { type ActiveSeries, coverageGate, type Decision, type Held, type PROCEED, plan, planInputs } from "../Plan.ts"
 import { RawStore } from "../RawStore.ts"
 import { rollbackHold } from "../Rollback.ts"
@@ -118,7 +118,7 @@ export const load = Effect.fn("load")(
     const raw = yield* RawStore
     const ledger = yield* Ledger
     const cache = yield* ParsedCache
-    const offload = yield* Offload
+    const offload = yield* currentOffload
     const ahead = yield* Effect.promise(() => parseAhead(offload, raw, inputs, cache))
     if (ahead !== null) yield* Effect.log("parsed ahead").pipe(Effect.annotateLogs({ stage: "parse_ahead", ...ahead }))
     const loaded = yield* loadInputs(raw, inputs, cache, options.progress).pipe(Effect.catchTag("CmfFileInvalid", (e) => reject(refusing(inputs, e))))

@@ -20,6 +20,7 @@ import type { Manifest } from "../../snapshots/Manifest.ts"
 import { readManifest, writeManifest } from "../../snapshots/Manifest.ts"
 import { publishCurrent } from "../../snapshots/Pointer.ts"
 import { makeFixtureA } from "../support/snapshotFixture.ts"
+import { envProvider } from "../../pipeline/Settings.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: crafted answers are plain JSON
 type Json = any
@@ -318,7 +319,7 @@ describe("./fds follow against a hostile primary", () => {
     freshReplica()
     serve(goodId, goodManifest)
     const run = (max: string) =>
-      followCommand(["--from", hostile.url, "--once"], { FDS_FOLLOW_KEY: "k", FDS_DATA_DIR: dataDir, FDS_FOLLOW_MAX_BYTES: max }, (level, msg, fields) =>
+      followCommand(["--from", hostile.url, "--once"], envProvider({ FDS_FOLLOW_KEY: "k", FDS_DATA_DIR: dataDir, FDS_FOLLOW_MAX_BYTES: max }), (level, msg, fields) =>
         lines.push({ level, msg, ...fields }),
       )
     expect(await run("a lot")).toBe(2)

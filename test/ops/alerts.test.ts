@@ -24,6 +24,7 @@ import { logChildOutput } from "../support/testLog.ts"
 import { type CmfServer, startCmfServer } from "../support/cmfServer.ts"
 import { waitFor } from "../support/server.ts"
 import { root } from "./support/ops.ts"
+import { envProvider } from "../../pipeline/Settings.ts"
 
 const MAIL_FROM = "Fund Data Service <alerts@fds.test>"
 
@@ -194,7 +195,7 @@ afterAll(async () => {
 
 describe("alert mails after a publish", () => {
   it("the first batch of a month: no TAC mail (nothing published before), the monthly summary to the opted-in", async () => {
-    const fields = await alertsAfterPublish(env)(first, new AbortController().signal)
+    const fields = await alertsAfterPublish(envProvider(env))(first, new AbortController().signal)
     expect(fields).toEqual({
       alert_mails: { tac_changes: { skipped: "no batch was published before this one" }, monthly_summary: { sent: 2, failed: 0 } },
     })
@@ -218,7 +219,7 @@ describe("alert mails after a publish", () => {
   it("the second batch: one TAC mail to the opted-in watcher of the changed series, with old and new TAC; no second summary", async () => {
     const published = await publish(second, "2026-11-19")
     const before = smtp.mails.length
-    const fields = await alertsAfterPublish(env)(published, new AbortController().signal)
+    const fields = await alertsAfterPublish(envProvider(env))(published, new AbortController().signal)
     expect(fields).toEqual({
       alert_mails: {
         tac_changes: { sent: 1, failed: 0 },
@@ -237,7 +238,7 @@ describe("alert mails after a publish", () => {
     expect(mail.headers.get("list-unsubscribe-post")).toBe("List-Unsubscribe=One-Click")
 
     // Again for the same batch (a re-run, another replica): nothing.
-    const again = await alertsAfterPublish(env)(published, new AbortController().signal)
+    const again = await alertsAfterPublish(envProvider(env))(published, new AbortController().signal)
     expect(again).toEqual({
       alert_mails: {
         tac_changes: { sent: 0, failed: 0 },
@@ -331,13 +332,13 @@ describe("alert mails after a publish", () => {
     expect((await as("dave@example.cl", "POST", "/api/me/watchlist", { serie_id: X.id })).status).toBe(200)
     expect((await as("dave@example.cl", "PATCH", "/api/me/alerts", { email_opt_in_monthly_summary: true })).status).toBe(200)
     const before = smtp.mails.length
-    const down = await sendAlerts({ ...env, FDS_SMTP_URL: "smtp://127.0.0.1:1" }, { date: "2026-11-18" })
+    const down = await sendAlerts(envProvider({ ...env, FDS_SMTP_URL: "smtp://127.0.0.1:1" }), { date: "2026-11-18" })
     expect(down.report.monthlySummary).toMatchObject({ sent: 0, failed: 1, skipped: null })
     expect(down.report.monthlySummary.errors[0]).toMatch(/^dave@example\.cl: /)
     expect(smtp.mails.length).toBe(before)
-    const up = await sendAlerts(env, { date: "2026-11-18" })
+    const up = await sendAlerts(envProvider(env), { date: "2026-11-18" })
     expect(up.report.monthlySummary).toEqual({ sent: 1, failed: 0, errors: [], skipped: null })
-    expect((await sendAlerts(env, { date: "2026-11-18" })).report.monthlySummary.sent).toBe(0)
+    expect((await sendAlerts(envProvider(env), { date: "2026-11-18" })).report.monthlySummary.sent).toBe(0)
     expect(smtp.mails.slice(before).map((m) => m.to)).toEqual(["dave@example.cl"])
     expect(parseMail(smtp.mails.at(-1)!.raw).headers.get("subject")).toBe("Your watchlist in October 2026")
   })

@@ -15,6 +15,7 @@ import type { Published } from "../../pipeline/daemon/Daemon.ts"
 import { recordPublished } from "../downloads/ledger.ts"
 import { type BucketServer, startBucketServer } from "../support/bucketServer.ts"
 import { makeFixtureA } from "../support/snapshotFixture.ts"
+import { envProvider } from "../../pipeline/Settings.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: log lines are plain JSON
 type Json = any
@@ -86,14 +87,14 @@ describe("./fds publish", () => {
     })
     try {
       const unreachable = { ...server.env("cli"), FDS_BUCKET_ENDPOINT: "http://127.0.0.1:9", FDS_DATA_DIR: fixture.dataDir }
-      expect(await publishCommand([], unreachable, log)).toBe(1)
+      expect(await publishCommand([], envProvider(unreachable), log)).toBe(1)
       expect(lines.at(-1)).toMatchObject({ level: "error", msg: expect.stringMatching(/^publishing to the bucket failed/) })
       const bad = { FDS_BUCKET: "fds-batches", FDS_BUCKET_SECRET_ACCESS_KEY: SECRET, FDS_DATA_DIR: fixture.dataDir }
-      expect(await publishCommand([], bad, log)).toBe(2)
+      expect(await publishCommand([], envProvider(bad), log)).toBe(2)
       expect(said.at(-1)).toContain("FDS_BUCKET_SECRET_ACCESS_KEY is set but FDS_BUCKET_ACCESS_KEY_ID is not")
-      expect(await publishCommand([], { FDS_DATA_DIR: fixture.dataDir }, log)).toBe(2)
+      expect(await publishCommand([], envProvider({ FDS_DATA_DIR: fixture.dataDir }), log)).toBe(2)
       expect(said.at(-1)).toContain("no bucket is configured (FDS_BUCKET is not set)")
-      expect(await publishCommand(["--now"], { ...server.env("cli"), FDS_DATA_DIR: fixture.dataDir }, log)).toBe(2)
+      expect(await publishCommand(["--now"], envProvider({ ...server.env("cli"), FDS_DATA_DIR: fixture.dataDir }), log)).toBe(2)
       expect(said.at(-1)).toContain("--now")
       expect(JSON.stringify([said, lines])).not.toContain(SECRET)
     } finally {
@@ -108,8 +109,8 @@ describe("./fds publish", () => {
   })
 
   it("the daemon's hook: the upload after a publish, composed with the alert mails", async () => {
-    expect(bucketAfterPublish({ FDS_DATA_DIR: fixture.dataDir }, () => undefined)).toBeNull()
-    const upload = bucketAfterPublish({ ...server.env("daemon"), FDS_DATA_DIR: fixture.dataDir }, () => undefined)!
+    expect(bucketAfterPublish(envProvider({ FDS_DATA_DIR: fixture.dataDir }), () => undefined)).toBeNull()
+    const upload = bucketAfterPublish(envProvider({ ...server.env("daemon"), FDS_DATA_DIR: fixture.dataDir }), () => undefined)!
     const published = { outcome: "published", batchDate: "2026-02-06", file: a.file } as unknown as Published
     const calls: string[] = []
     const hook = afterPublishHooks({

@@ -16,6 +16,7 @@ import { partPaths, verifyDownload } from "../../ops/FollowTransfer.ts"
 import { recordPublished } from "../downloads/ledger.ts"
 import { type BucketServer, startBucketServer } from "../support/bucketServer.ts"
 import { makeDataDir, makeFixtureA } from "../support/snapshotFixture.ts"
+import { envProvider, readSettings } from "../../pipeline/Settings.ts"
 
 /** Forwards to `target`; the next `cuts` GETs of a snapshot file stop after `share` of their bytes. */
 const startCuttingProxy = async (target: string) => {
@@ -74,7 +75,7 @@ describe("a transfer from the bucket cut by the network", () => {
   })
 
   it("keeps the bytes it got, resumes with Range, and the file passes the checks", async () => {
-    const settings = bucketSettings({ ...server.env("fds"), FDS_BUCKET_ENDPOINT: proxy.url })!
+    const settings = readSettings(bucketSettings, envProvider({ ...server.env("fds"), FDS_BUCKET_ENDPOINT: proxy.url }))!
     const client = bucketClient(settings)
     try {
       await publishToBucket({ settings, client, dataDir: primary.dataDir, log: () => undefined })

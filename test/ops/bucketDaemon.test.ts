@@ -16,6 +16,7 @@ import { type CmfServer, startCmfServer } from "../support/cmfServer.ts"
 import { waitFor } from "../support/server.ts"
 import { logChildOutput } from "../support/testLog.ts"
 import { root, writeMiniSample } from "./support/ops.ts"
+import { envProvider, readSettings } from "../../pipeline/Settings.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: log lines are plain JSON
 type Json = any
@@ -82,7 +83,7 @@ describe("pipeline daemon with a bucket", () => {
     const indexAt = lines.findIndex((l) => l.msg === "bucket index written")
     expect(uploadedAt).toBeGreaterThan(lines.findIndex((l) => l.msg === "run finished" && l.outcome === "published"))
     expect(indexAt).toBeGreaterThan(uploadedAt)
-    const listed = await bucketSource({ settings: bucketSettings(server.env("daemon"))! }).listBatches()
+    const listed = await bucketSource({ settings: readSettings(bucketSettings, envProvider(server.env("daemon")))! }).listBatches()
     expect(listed.map((b) => [b.id, b.attributes.current, b.attributes.retained])).toEqual([[id, true, true]])
   }, 150_000)
 })

@@ -23,6 +23,7 @@ import { publishCurrent } from "../../snapshots/Pointer.ts"
 import { recordPublished } from "../downloads/ledger.ts"
 import { type BucketServer, startBucketServer } from "../support/bucketServer.ts"
 import { makeFixtureA, type PublishedSnapshot, publishFixtureB } from "../support/snapshotFixture.ts"
+import { envProvider, readSettings } from "../../pipeline/Settings.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: log lines are plain JSON
 type Json = any
@@ -72,7 +73,7 @@ describe("the bucket as a transport: publish, then follow from it", () => {
 
   beforeAll(async () => {
     server = await startBucketServer()
-    settings = bucketSettings(server.env("fds/prod"))!
+    settings = readSettings(bucketSettings, envProvider(server.env("fds/prod")))!
     client = bucketClient(settings)
     const a = fixture.snapshot.finished
     recordPublished(fixture.dataDir, { batchDate: fixture.snapshot.data.batchDate, file: a.file, contentHash: a.contentHash })
@@ -190,7 +191,7 @@ describe("the bucket as a transport: publish, then follow from it", () => {
 
   it("a file in the bucket longer than the index says is refused; one with a byte changed fails the follower's SHA-256 check", async () => {
     // a copy of the bucket under another prefix, then damaged there
-    const other = bucketSettings(server.env("damaged"))!
+    const other = readSettings(bucketSettings, envProvider(server.env("damaged")))!
     await publish({ settings: other })
     const key = `damaged/batches/${idOf(b)}.sqlite`
     const original = readFileSync(b.finished.path)
@@ -215,7 +216,7 @@ describe("the bucket as a transport: publish, then follow from it", () => {
   })
 
   it("an upload failing midway leaves the index as it was; the next run finishes without sending again what is whole", async () => {
-    const other = bucketSettings(server.env("cut"))!
+    const other = readSettings(bucketSettings, envProvider(server.env("cut")))!
     const primary = makeFixtureA()
     const a = primary.snapshot.finished
     recordPublished(primary.dataDir, { batchDate: "2026-02-06", file: a.file, contentHash: a.contentHash })
@@ -272,7 +273,7 @@ describe("the bucket as a transport: publish, then follow from it", () => {
   })
 
   it("an index that does not fit its format is refused by the follower, and not overwritten by the publisher", async () => {
-    const other = bucketSettings(server.env("garbled"))!
+    const other = readSettings(bucketSettings, envProvider(server.env("garbled")))!
     const put = (body: string) => client.send(new PutObjectCommand({ Bucket: other.bucket, Key: "garbled/index.json", Body: body }))
     await put(JSON.stringify({ format: 1, written_at: "x", batches: [{ id: "../../etc/passwd" }] }))
     await expect(bucketSource({ settings: other }).listBatches()).rejects.toThrow(/index.json does not fit its format/)
@@ -284,7 +285,7 @@ describe("the bucket as a transport: publish, then follow from it", () => {
   })
 
   it("a published batch whose file retention removed before it went up: listed, not retained, refused for download", async () => {
-    const other = bucketSettings(server.env("missing"))!
+    const other = readSettings(bucketSettings, envProvider(server.env("missing")))!
     const primary = makeFixtureA()
     const a = primary.snapshot.finished
     const gone = { batchDate: "2026-02-05", file: "2026-02-05-00000000000000aa.sqlite", contentHash: `00000000000000aa${"0".repeat(48)}` }
@@ -307,7 +308,7 @@ describe("the bucket as a transport: publish, then follow from it", () => {
   })
 
   it("another publisher's index written during the uploads: what it announced stays announced", async () => {
-    const other = bucketSettings(server.env("race"))!
+    const other = readSettings(bucketSettings, envProvider(server.env("race")))!
     const primary = makeFixtureA()
     const a = primary.snapshot.finished
     const early = { batchDate: "2026-02-05", file: "2026-02-05-00000000000000bb.sqlite", contentHash: `00000000000000bb${"0".repeat(48)}` }
@@ -347,6 +348,6 @@ describe("the bucket as a transport: publish, then follow from it", () => {
   })
 
   it("no index yet: nothing published", async () => {
-    expect(await bucketSource({ settings: bucketSettings(server.env("empty"))! }).listBatches()).toEqual([])
+    expect(await bucketSource({ settings: readSettings(bucketSettings, envProvider(server.env("empty")))! }).listBatches()).toEqual([])
   })
 })

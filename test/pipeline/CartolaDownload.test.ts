@@ -9,12 +9,13 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest"
-import { captchaSolverFromEnv, commandSolver } from "../../pipeline/fetch/CaptchaSolver.ts"
+import { captchaSolver, commandSolver } from "../../pipeline/fetch/CaptchaSolver.ts"
 import { CartolaSession, fetchCartolaRange } from "../../pipeline/fetch/CartolaDownload.ts"
 import { CmfSourceError, postForm } from "../../pipeline/fetch/CmfHttp.ts"
 import { parseCartola } from "../../pipeline/sources/Cartola.ts"
 import { writeSolver } from "../support/captchaSolver.ts"
 import { type CmfCaptchaServer, startCmfCaptchaServer } from "../support/cmfCaptchaServer.ts"
+import { envProvider, readSettings } from "../../pipeline/Settings.ts"
 
 // Real rows of the CMF's cartola (ffmm_todos_20250701_20250731.txt), two days of fund 8011.
 const CARTOLA = [
@@ -45,7 +46,7 @@ beforeEach(async () => {
 })
 afterEach(() => cmf.close())
 
-const solver = (env: Record<string, string> = {}) => captchaSolverFromEnv({ FDS_CAPTCHA_COMMAND: solveCommand, ...env })!
+const solver = (env: Record<string, string> = {}) => readSettings(captchaSolver, envProvider({ FDS_CAPTCHA_COMMAND: solveCommand, ...env }))!
 const fetchRange = (session: CartolaSession, range: { first: string; last: string }, s = solver()) =>
   Effect.runPromise(fetchCartolaRange(session, range, s, FETCH))
 const failureOf = (session: CartolaSession, range: { first: string; last: string }, s = solver()) =>
@@ -186,7 +187,7 @@ describe("fetchCartolaRange: the solver command failing", () => {
     const error = await failureOf(
       new CartolaSession(cmf.url),
       JULY_1,
-      captchaSolverFromEnv({ FDS_CAPTCHA_COMMAND: `${dir}/no-such-solver --key SECRET123`, FDS_CAPTCHA_TRIES: "2" })!,
+      readSettings(captchaSolver, envProvider({ FDS_CAPTCHA_COMMAND: `${dir}/no-such-solver --key SECRET123`, FDS_CAPTCHA_TRIES: "2" }))!,
     )
     expect(error.message).toMatch(
       new RegExp(`^the captcha was not solved in 2 tries \\(last: the captcha command ${dir}/no-such-solver exited 127: .*not found`),
@@ -245,11 +246,11 @@ describe("fetchCartolaRange: the solver command failing", () => {
     const error = await failureOf(
       new CartolaSession(cmf.url),
       JULY_1,
-      captchaSolverFromEnv({
+      readSettings(captchaSolver, envProvider({
         FDS_CAPTCHA_COMMAND: `cat >/dev/null; sleep 30 & echo $! > "${pidFile}"; wait`,
         FDS_CAPTCHA_TIMEOUT_MS: "400",
         FDS_CAPTCHA_TRIES: "1",
-      })!,
+      }))!,
     )
     expect(error.message).toBe("the captcha was not solved in 1 try (last: the captcha command cat did not answer within 400 ms)")
     expect(Date.now() - started).toBeLessThan(5000)
@@ -259,17 +260,17 @@ describe("fetchCartolaRange: the solver command failing", () => {
   })
 })
 
-describe("captchaSolverFromEnv", () => {
+describe("captchaSolver (Config)", () => {
   it("is null when FDS_CAPTCHA_COMMAND is unset or blank", () => {
-    expect(captchaSolverFromEnv({})).toBeNull()
-    expect(captchaSolverFromEnv({ FDS_CAPTCHA_COMMAND: "  " })).toBeNull()
+    expect(readSettings(captchaSolver, envProvider({}))).toBeNull()
+    expect(readSettings(captchaSolver, envProvider({ FDS_CAPTCHA_COMMAND: "  " }))).toBeNull()
   })
 
   it("takes the tries (default 3) and refuses a bad number at start", () => {
-    expect(captchaSolverFromEnv({ FDS_CAPTCHA_COMMAND: "ocr --fast" })).toMatchObject({ program: "ocr", tries: 3 })
-    expect(captchaSolverFromEnv({ FDS_CAPTCHA_COMMAND: "ocr", FDS_CAPTCHA_TRIES: "5" })!.tries).toBe(5)
-    expect(() => captchaSolverFromEnv({ FDS_CAPTCHA_COMMAND: "ocr", FDS_CAPTCHA_TRIES: "0" })).toThrow(/FDS_CAPTCHA_TRIES/)
-    expect(() => captchaSolverFromEnv({ FDS_CAPTCHA_COMMAND: "ocr", FDS_CAPTCHA_TRIES: "2.5" })).toThrow(/FDS_CAPTCHA_TRIES/)
-    expect(() => captchaSolverFromEnv({ FDS_CAPTCHA_COMMAND: "ocr", FDS_CAPTCHA_TIMEOUT_MS: "soon" })).toThrow(/FDS_CAPTCHA_TIMEOUT_MS/)
+    expect(readSettings(captchaSolver, envProvider({ FDS_CAPTCHA_COMMAND: "ocr --fast" }))).toMatchObject({ program: "ocr", tries: 3 })
+    expect(readSettings(captchaSolver, envProvider({ FDS_CAPTCHA_COMMAND: "ocr", FDS_CAPTCHA_TRIES: "5" }))!.tries).toBe(5)
+    expect(() => readSettings(captchaSolver, envProvider({ FDS_CAPTCHA_COMMAND: "ocr", FDS_CAPTCHA_TRIES: "0" }))).toThrow(/FDS_CAPTCHA_TRIES/)
+    expect(() => readSettings(captchaSolver, envProvider({ FDS_CAPTCHA_COMMAND: "ocr", FDS_CAPTCHA_TRIES: "2.5" }))).toThrow(/FDS_CAPTCHA_TRIES/)
+    expect(() => readSettings(captchaSolver, envProvider({ FDS_CAPTCHA_COMMAND: "ocr", FDS_CAPTCHA_TIMEOUT_MS: "soon" }))).toThrow(/FDS_CAPTCHA_TIMEOUT_MS/)
   })
 })

@@ -6,9 +6,10 @@
 import { Effect } from "effect"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { CmfSourceError } from "../../pipeline/fetch/CmfHttp.ts"
-import { cmfApiFetcher, type IndicatorFetcher, indicatorFetcherFromEnv, indicatorYears } from "../../pipeline/fetch/IndicatorFetch.ts"
+import { cmfApiFetcher, type IndicatorFetcher, indicatorFetcher, indicatorYears } from "../../pipeline/fetch/IndicatorFetch.ts"
 import { IndicatorsSource } from "../../pipeline/sources/Indicators.ts"
 import { type IndicatorApis, startIndicatorApis } from "../support/indicatorApis.ts"
+import { envProvider, readSettings } from "../../pipeline/Settings.ts"
 
 const API_KEY = "k3y-0f/the+api"
 const USER = "ops@fondos.cl"
@@ -46,9 +47,9 @@ beforeEach(async () => {
 })
 afterEach(() => apis.close())
 
-const cmfApi = (apiKey = API_KEY) => indicatorFetcherFromEnv({ FDS_CMF_API_KEY: apiKey, FDS_CMF_API_BASE_URL: `${apis.url}/` })!
+const cmfApi = (apiKey = API_KEY) => readSettings(indicatorFetcher, envProvider({ FDS_CMF_API_KEY: apiKey, FDS_CMF_API_BASE_URL: `${apis.url}/` }))!
 const bcch = (user = USER, pass = PASS) =>
-  indicatorFetcherFromEnv({ FDS_BCCH_USER: user, FDS_BCCH_PASS: pass, FDS_BCCH_BASE_URL: apis.url })!
+  readSettings(indicatorFetcher, envProvider({ FDS_BCCH_USER: user, FDS_BCCH_PASS: pass, FDS_BCCH_BASE_URL: apis.url }))!
 const year = (fetcher: IndicatorFetcher, y = 2025) => Effect.runPromise(fetcher.fetchYear(y, FETCH))
 const failure = (fetcher: IndicatorFetcher, y = 2025) => Effect.runPromise(Effect.flip(fetcher.fetchYear(y, FETCH)))
 const values = async (file: { name: string; bytes: Uint8Array }) =>
@@ -187,27 +188,27 @@ describe("failures on the way never show the credentials", () => {
   })
 })
 
-describe("indicatorFetcherFromEnv", () => {
+describe("indicatorFetcher (Config)", () => {
   it("is null without credentials; the CMF API when its key is set (first), else SIETE", () => {
-    expect(indicatorFetcherFromEnv({})).toBeNull()
-    expect(indicatorFetcherFromEnv({ FDS_CMF_API_KEY: " ", FDS_BCCH_USER: "", FDS_BCCH_PASS: "" })).toBeNull()
-    expect(indicatorFetcherFromEnv({ FDS_CMF_API_KEY: "k" })!.provider).toBe("cmf_api")
-    expect(indicatorFetcherFromEnv({ FDS_CMF_API_KEY: "k", FDS_BCCH_USER: "u", FDS_BCCH_PASS: "p" })!.provider).toBe("cmf_api")
-    expect(indicatorFetcherFromEnv({ FDS_BCCH_USER: "u", FDS_BCCH_PASS: "p" })!.provider).toBe("bcentral_siete")
+    expect(readSettings(indicatorFetcher, envProvider({}))).toBeNull()
+    expect(readSettings(indicatorFetcher, envProvider({ FDS_CMF_API_KEY: " ", FDS_BCCH_USER: "", FDS_BCCH_PASS: "" }))).toBeNull()
+    expect(readSettings(indicatorFetcher, envProvider({ FDS_CMF_API_KEY: "k" }))!.provider).toBe("cmf_api")
+    expect(readSettings(indicatorFetcher, envProvider({ FDS_CMF_API_KEY: "k", FDS_BCCH_USER: "u", FDS_BCCH_PASS: "p" }))!.provider).toBe("cmf_api")
+    expect(readSettings(indicatorFetcher, envProvider({ FDS_BCCH_USER: "u", FDS_BCCH_PASS: "p" }))!.provider).toBe("bcentral_siete")
   })
 
   it("refuses one of the SIETE pair alone, naming the variables only", () => {
-    expect(() => indicatorFetcherFromEnv({ FDS_BCCH_USER: "someone" })).toThrow(
+    expect(() => readSettings(indicatorFetcher, envProvider({ FDS_BCCH_USER: "someone" }))).toThrow(
       "FDS_BCCH_USER and FDS_BCCH_PASS go together: one of them is unset",
     )
-    expect(() => indicatorFetcherFromEnv({ FDS_BCCH_PASS: "hunter2" })).toThrow(/^(?!.*hunter2)/)
+    expect(() => readSettings(indicatorFetcher, envProvider({ FDS_BCCH_PASS: "hunter2" }))).toThrow(/^(?!.*hunter2)/)
   })
 
   it("defaults to the public addresses; a base URL given replaces them", () => {
-    expect(indicatorFetcherFromEnv({ FDS_CMF_API_KEY: "k" })!.baseUrl).toBe("https://api.cmfchile.cl")
-    expect(indicatorFetcherFromEnv({ FDS_BCCH_USER: "u", FDS_BCCH_PASS: "p" })!.baseUrl).toBe("https://si3.bcentral.cl")
-    expect(indicatorFetcherFromEnv({ FDS_CMF_API_KEY: "k", FDS_CMF_API_BASE_URL: "http://127.0.0.1:9/" })!.baseUrl).toBe("http://127.0.0.1:9")
-    expect(indicatorFetcherFromEnv({ FDS_BCCH_USER: "u", FDS_BCCH_PASS: "p", FDS_BCCH_BASE_URL: "http://127.0.0.1:9" })!.baseUrl).toBe(
+    expect(readSettings(indicatorFetcher, envProvider({ FDS_CMF_API_KEY: "k" }))!.baseUrl).toBe("https://api.cmfchile.cl")
+    expect(readSettings(indicatorFetcher, envProvider({ FDS_BCCH_USER: "u", FDS_BCCH_PASS: "p" }))!.baseUrl).toBe("https://si3.bcentral.cl")
+    expect(readSettings(indicatorFetcher, envProvider({ FDS_CMF_API_KEY: "k", FDS_CMF_API_BASE_URL: "http://127.0.0.1:9/" }))!.baseUrl).toBe("http://127.0.0.1:9")
+    expect(readSettings(indicatorFetcher, envProvider({ FDS_BCCH_USER: "u", FDS_BCCH_PASS: "p", FDS_BCCH_BASE_URL: "http://127.0.0.1:9" }))!.baseUrl).toBe(
       "http://127.0.0.1:9",
     )
   })

@@ -10,7 +10,16 @@ import { join } from "node:path"
 import { pathToFileURL } from "node:url"
 import { ConfigProvider, Effect } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
-import { childProcessOffload, inProcessOffload, Offload, type OffloadJob, offloadLayer, offloadSetting } from "../../pipeline/offload/Offload.ts"
+import {
+  childProcessOffload,
+  currentOffload,
+  inProcessLayer,
+  inProcessOffload,
+  Offload,
+  type OffloadJob,
+  offloadLayer,
+  offloadSetting,
+} from "../../pipeline/offload/Offload.ts"
 import { envProvider } from "../../pipeline/Settings.ts"
 
 const dir = mkdtempSync(join(tmpdir(), "fds-offload-test-"))
@@ -82,5 +91,15 @@ describe("Offload", () => {
       )
     expect(provided({ FDS_PARSE_AHEAD: "0" })).toBe(inProcessOffload)
     expect(provided({}).cores).toBe(read({}).cores)
+  })
+
+  it("without a layer the jobs' Offload still honours FDS_PARSE_AHEAD from the ConfigProvider; a layer provided wins", () => {
+    const current = (env: Record<string, string>) => Effect.runSync(currentOffload.pipe(Effect.provideService(ConfigProvider.ConfigProvider, envProvider(env))))
+    expect(current({ FDS_PARSE_AHEAD: "0" })).toBe(inProcessOffload)
+    expect(current({}).cores).toBe(availableParallelism() < 2 ? 1 : availableParallelism())
+    const withLayer = (layer: typeof inProcessLayer, env: Record<string, string>) =>
+      Effect.runSync(currentOffload.pipe(Effect.provide(layer), Effect.provideService(ConfigProvider.ConfigProvider, envProvider(env))))
+    expect(withLayer(inProcessLayer, {})).toBe(inProcessOffload)
+    expect(withLayer(offloadLayer, { FDS_PARSE_AHEAD: "0" })).toBe(inProcessOffload)
   })
 })

@@ -16,9 +16,10 @@ import { sha256 } from "../../pipeline/RawStore.ts"
 import { withdrawLive } from "../../pipeline/Withdraw.ts"
 import { writeSample } from "../../pipeline/sample/Sample.ts"
 import { readCurrent } from "../../snapshots/Pointer.ts"
-import { captchaSolverFromEnv } from "../../pipeline/fetch/CaptchaSolver.ts"
+import { captchaSolver } from "../../pipeline/fetch/CaptchaSolver.ts"
 import { writeSolver } from "../support/captchaSolver.ts"
 import { startCmfServer } from "../support/cmfServer.ts"
+import { envProvider, readSettings } from "../../pipeline/Settings.ts"
 
 let work: string
 let sampleDir: string
@@ -26,7 +27,7 @@ const fast = { timeoutMillis: 2000, retries: 2, retryBaseMillis: 10 }
 
 /** Solves the fake CMF's cartola captcha (the HTTP runs fetch the cartola through its form). */
 const solverDir = mkdtempSync(join(tmpdir(), "fds-run-solver-"))
-const captcha = captchaSolverFromEnv({ FDS_CAPTCHA_COMMAND: writeSolver(solverDir) })
+const captcha = readSettings(captchaSolver, envProvider({ FDS_CAPTCHA_COMMAND: writeSolver(solverDir) }))
 afterAll(() => rmSync(solverDir, { recursive: true, force: true }))
 
 const options = (dataDir: string, sources: Source[], extra: Partial<RunOptions> = {}): RunOptions => ({

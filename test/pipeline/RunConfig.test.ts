@@ -5,7 +5,8 @@
 import { ConfigProvider, Effect, Redacted } from "effect"
 import { describe, expect, it } from "vitest"
 import { daemonSettings } from "../../pipeline/daemon/DaemonCommand.ts"
-import { runOptionsFromEnv, runSettings } from "../../pipeline/daemon/RunConfig.ts"
+import { runOptions, runSettings } from "../../pipeline/daemon/RunConfig.ts"
+import { envProvider, readSettings, withEnvironment } from "../../pipeline/Settings.ts"
 
 const parse = <A>(config: { readonly parse: (p: ConfigProvider.ConfigProvider) => Effect.Effect<A, { readonly cause: { readonly message: string } }> }, map: Record<string, string>) =>
   Effect.runSync(Effect.result(config.parse(ConfigProvider.fromUnknown(map))))
@@ -72,7 +73,7 @@ describe("pipeline settings (Effect Config)", () => {
     expect(message(runSettings, { FDS_BCCH_USER: "someone" })).toBe("FDS_BCCH_USER and FDS_BCCH_PASS go together: one of them is unset")
     expect(message(daemonSettings, { FDS_PIPELINE_RETRIES: "-1" })).toBe('FDS_PIPELINE_RETRIES must be a non-negative number, got "-1"')
     // the commands say it through an Error before anything runs
-    expect(() => runOptionsFromEnv({ FDS_BPR_DAYS: "ten" }, {})).toThrow('FDS_BPR_DAYS must be a non-negative number, got "ten"')
+    expect(() => readSettings(runOptions({}), envProvider({ FDS_BPR_DAYS: "ten" }))).toThrow('FDS_BPR_DAYS must be a non-negative number, got "ten"')
   })
 
   it("an empty number is its default; the captcha settings are not read without a command", () => {
@@ -89,5 +90,30 @@ describe("pipeline settings (Effect Config)", () => {
     expect(indicators?.provider === "cmf_api" && Redacted.value(indicators.apiKey)).toBe("key-123456")
     const siete = parse(runSettings, { FDS_BCCH_USER: "u", FDS_BCCH_PASS: "hunter2" })
     expect(JSON.stringify(siete)).not.toContain("hunter2")
+  })
+
+  it("a run's options come from the effect's ConfigProvider, whichever is installed", () => {
+    const options = Effect.runSync(
+      runOptions({ date: "2026-11-20" }, new Date("2026-11-21T12:00:00Z")).pipe(
+        Effect.provideService(ConfigProvider.ConfigProvider, envProvider({ FDS_DATA_DIR: "/srv/fds", FDS_FETCH_RETRIES: "7", FDS_CAPTCHA_COMMAND: "ocr" })),
+      ),
+    )
+    expect(options).toMatchObject({ dataDir: "/srv/fds", date: "2026-11-20", today: "2026-11-21", fetch: { retries: 7 }, captcha: { program: "ocr" } })
+    expect(options.sources).toEqual([{ kind: "http", baseUrl: "https://www.cmfchile.cl" }])
+  })
+
+  it("the commands' provider is the process's environment, an empty value kept as a value", () => {
+    const before = { dir: process.env.FDS_DATA_DIR, history: process.env.FDS_HISTORY_START }
+    try {
+      process.env.FDS_DATA_DIR = "/from/the/environment"
+      process.env.FDS_HISTORY_START = ""
+      expect(Effect.runSync(withEnvironment(runSettings))).toMatchObject({ dataDir: "/from/the/environment", historyStart: "" })
+      expect(readSettings(runOptions({})).dataDir).toBe("/from/the/environment")
+    } finally {
+      for (const [name, value] of [["FDS_DATA_DIR", before.dir], ["FDS_HISTORY_START", before.history]] as const) {
+        if (value === undefined) delete process.env[name]
+        else process.env[name] = value
+      }
+    }
   })
 })
