@@ -10,10 +10,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { runPython } from "./pythonRun.ts"
 
-const repoRoot = fileURLToPath(new URL("../..", import.meta.url))
 const KEY = `fds_Hostile1_${"k".repeat(40)}`
 const FILE = Buffer.from("the snapshot's bytes, 40 of them.......\n")
 const OTHER = Buffer.from("another file's bytes, 40 of them.......\n")
@@ -152,15 +151,7 @@ describe("the Python package against a hostile server", () => {
 
   it("keeps the key, the files and the paging safe, and raises its own errors", async () => {
     writeFileSync(join(work, "run.py"), SCRIPT)
-    const { execFile } = await import("node:child_process")
-    const ran = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-      execFile(
-        "/usr/bin/python3",
-        [join(work, "run.py"), base, work, KEY],
-        { env: { PATH: "/usr/bin:/bin", PYTHONPATH: join(repoRoot, "clients", "python"), PYTHONDONTWRITEBYTECODE: "1", LANG: "C.UTF-8" }, timeout: 60_000 },
-        (error, stdout, stderr) => resolve({ code: error === null ? 0 : 1, stdout, stderr }),
-      ),
-    )
+    const ran = await runPython([join(work, "run.py"), base, work, KEY], {})
     expect(ran.stderr).toBe("")
     expect(ran.code).toBe(0)
     const out = JSON.parse(ran.stdout) as Record<string, { ok: boolean; class?: string; text?: string; value?: unknown } & Record<string, unknown>>
