@@ -13,6 +13,7 @@
  *     Retry-After: 5 is waited out;
  *   - a snapshot download cut off (or reset) resumes with Range and If-Range and is checked against
  *     its SHA-256, then opened with sqlite3; a damaged partial file fails the check and is removed;
+ *   - a file already at dest is checked with a HEAD (its Repr-Digest), one request of the quota;
  *   - prices / returns / screener as DataFrames; `python3 -m fds_client prices|returns` as CSV;
  *   - paging keeps the first page's batch while another is published mid-iteration.
  */

@@ -2,7 +2,8 @@
  * The Python package against a hostile or broken server (a plain node:http server of this test,
  * answering what a man in the middle or a damaged proxy could): the key never leaves the service's
  * origin nor shows in an error, a path from an answer never names where a file goes, a resume
- * never mixes two files, paging that loops stops, and odd answers raise the package's own errors.
+ * never mixes two files, paging that loops stops, odd answers raise the package's own errors, and
+ * a call's deadline holds against an answer trickled a byte at a time and a long Retry-After.
  */
 import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
