@@ -32,6 +32,8 @@ export default defineConfig({
     // the children's output that test/support/testLog.ts passes on) is kept, and printed only
     // for a test, suite or file that fails. `vitest run --silent=false` prints it all.
     silent: "passed-only",
+    // a folder for the one build of the small sample the files that serve it share
+    globalSetup: ["test/support/smallSampleSetup.ts"],
     projects: [
       {
         extends: true,

@@ -13,6 +13,7 @@
  *     Retry-After: 5 is waited out;
  *   - a snapshot download cut off (or reset) resumes with Range and If-Range and is checked against
  *     its SHA-256, then opened with sqlite3; a damaged partial file fails the check and is removed;
+ *   - a file already at dest is checked with a HEAD (its Repr-Digest), one request of the quota;
  *   - prices / returns / screener as DataFrames; `python3 -m fds_client prices|returns` as CSV;
  *   - paging keeps the first page's batch while another is published mid-iteration.
  */
@@ -619,6 +620,45 @@ out({"error": error, "left": left, "again": [again.resumed_from, again.sha256, a
     expect(left).toEqual([])
     expect(again).toEqual([0, sha256Hex(onDisk), 200])
     expect(readFileSync(to).equals(onDisk)).toBe(true)
+  })
+
+  it("a file already at dest is checked with one HEAD (the Repr-Digest, not the file), which counts against the quota as a GET does", async () => {
+    const onDisk = readFileSync(join(dir.snapshotsDir, `${batch}.sqlite`))
+    const quotaKey = (await createKey(dir.dataDir, { email: "py-head@example.cl" })).key
+    const from = proxy.seen.length
+    const run = await python(
+      `
+import os
+fds = fds_client.Client(sys.argv[1], sys.argv[2])
+batch, work = sys.argv[3], sys.argv[4]
+to, other = os.path.join(work, "kept.sqlite"), os.path.join(work, "other.sqlite")
+first = fds.api.batch_snapshot(batch, to)
+kept = fds.api.batch_snapshot(batch, to)
+open(other, "w").write("another day's file")
+refused = caught(lambda: fds.api.batch_snapshot(batch, other))
+out({"first": [first.status, first.verified], "kept": [kept.status, kept.verified, kept.sha256, kept.resumed_from], "refused": refused["class"],
+     "other": open(other).read()})
+`,
+      { argv: [quotaKey, proxy.url, batch, work] },
+    )
+    expect(run.stderr).toBe("")
+    expect(run.result).toEqual({
+      first: [200, true],
+      kept: [200, true, sha256Hex(onDisk), 0],
+      refused: "FileExistsError",
+      other: "another day's file",
+    })
+    const sent = proxy.seen.slice(from)
+    const digest = `sha-256=:${createHash("sha256").update(onDisk).digest("base64")}:`
+    expect(sent.map((s) => [s.method, s.url, s.status, s.answer["repr-digest"]])).toEqual([
+      ["GET", `/api/batches/${batch}/snapshot`, 200, digest],
+      ["HEAD", `/api/batches/${batch}/snapshot`, 200, digest],
+      ["HEAD", `/api/batches/${batch}/snapshot`, 200, digest],
+    ])
+    // each HEAD is one request of the day's quota, as documented
+    const remaining = sent.map((s) => Number(s.answer["x-ratelimit-remaining"]))
+    expect(remaining[0]).toBeGreaterThan(2)
+    expect(remaining).toEqual([remaining[0], remaining[0]! - 1, remaining[0]! - 2])
   })
 
   it("prices, returns and screener answer pandas DataFrames holding the fixture's values", async () => {

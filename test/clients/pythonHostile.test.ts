@@ -2,7 +2,8 @@
  * The Python package against a hostile or broken server (a plain node:http server of this test,
  * answering what a man in the middle or a damaged proxy could): the key never leaves the service's
  * origin nor shows in an error, a path from an answer never names where a file goes, a resume
- * never mixes two files, paging that loops stops, and odd answers raise the package's own errors.
+ * never mixes two files, paging that loops stops, odd answers raise the package's own errors, and
+ * a call's deadline holds against an answer trickled a byte at a time and a long Retry-After.
  */
 import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
@@ -10,10 +11,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { python, runPython } from "./pythonRun.ts"
 
-const repoRoot = fileURLToPath(new URL("../..", import.meta.url))
 const KEY = `fds_Hostile1_${"k".repeat(40)}`
 const FILE = Buffer.from("the snapshot's bytes, 40 of them.......\n")
 const OTHER = Buffer.from("another file's bytes, 40 of them.......\n")
@@ -52,6 +52,14 @@ const answer = (req: IncomingMessage, res: ServerResponse) => {
       })
     case "/api/screener":
       return json({ data: [], links: { next: null } })
+    case "/api/trickle": {
+      // 50 bytes promised, one sent every 200 ms: each socket wait is short, the whole answer 10 s
+      res.writeHead(200, { "Content-Type": "application/json", "Content-Length": "50" })
+      const timer = setInterval(() => res.write(" "), 200)
+      return void res.on("close", () => clearInterval(timer))
+    }
+    case "/api/busy":
+      return json({ error: "service_unavailable", title: "Service Unavailable", status: 503 }, 503, { "Retry-After": "5" })
     case "/api/batches/b/snapshot": {
       // The first answer: the whole file, with its digest, cut after 10 bytes; a resume: the rest of another file, with no digest.
       const range = req.headers.range
@@ -152,15 +160,7 @@ describe("the Python package against a hostile server", () => {
 
   it("keeps the key, the files and the paging safe, and raises its own errors", async () => {
     writeFileSync(join(work, "run.py"), SCRIPT)
-    const { execFile } = await import("node:child_process")
-    const ran = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-      execFile(
-        "/usr/bin/python3",
-        [join(work, "run.py"), base, work, KEY],
-        { env: { PATH: "/usr/bin:/bin", PYTHONPATH: join(repoRoot, "clients", "python"), PYTHONDONTWRITEBYTECODE: "1", LANG: "C.UTF-8" }, timeout: 60_000 },
-        (error, stdout, stderr) => resolve({ code: error === null ? 0 : 1, stdout, stderr }),
-      ),
-    )
+    const ran = await runPython([join(work, "run.py"), base, work, KEY], {})
     expect(ran.stderr).toBe("")
     expect(ran.code).toBe(0)
     const out = JSON.parse(ran.stdout) as Record<string, { ok: boolean; class?: string; text?: string; value?: unknown } & Record<string, unknown>>
@@ -208,5 +208,32 @@ describe("the Python package against a hostile server", () => {
       expect(s.key).toBe(KEY)
       expect(s.url).not.toContain(KEY)
     }
+  })
+
+  it("a call's deadline bounds a trickled answer and the retries' waits: TransportError saying so", async () => {
+    const from = seen.length
+    const run = await python(
+      `
+fds = fds_client.Client(sys.argv[1], sys.argv[2], deadline=1, timeout=5)
+for path in ("/api/trickle", "/api/busy"):
+    started = time.monotonic()
+    error = caught(lambda: fds.api.get(path))
+    out({"path": path, "class": error["class"], "fds_error": error["fds_error"], "str": error["str"], "elapsed": time.monotonic() - started})
+`,
+      { argv: [KEY, base] },
+    )
+    expect(run.stderr).toBe("")
+    const [trickle, busy] = run.lines
+    // Each byte comes well within timeout=5; the whole answer would take 10 s: cut at the deadline.
+    expect([trickle.class, trickle.fds_error]).toEqual(["TransportError", true])
+    expect(trickle.str).toContain("GET /api/trickle: the answer was not read within the deadline (the call's deadline: 1 s")
+    expect(trickle.elapsed).toBeGreaterThanOrEqual(1)
+    expect(trickle.elapsed).toBeLessThan(2)
+    // A 503 whose Retry-After (5 s) would pass the deadline: raised at once, not slept on.
+    expect(busy.class).toBe("TransportError")
+    expect(busy.str).toContain("GET /api/busy: 503, and its retry in")
+    expect(busy.str).toContain("would come after the deadline")
+    expect(busy.elapsed).toBeLessThan(1)
+    expect(seen.slice(from).map((s) => s.url)).toEqual(["/api/trickle", "/api/busy"])
   })
 })

@@ -1,6 +1,7 @@
 /**
  * Runs Debian's /usr/bin/python3 (it has pandas; the python3 on PATH may not) with the Python
- * package (clients/python) on PYTHONPATH: a script's stdout lines come back parsed as JSON.
+ * package (clients/python) on PYTHONPATH: a script's stdout lines come back parsed as JSON. The
+ * wheel test runs a virtual environment's programs through it too, without the checkout.
  */
 import { spawn } from "node:child_process"
 import { join } from "node:path"
@@ -37,6 +38,8 @@ export interface PythonRun {
   readonly lines: Json[]
   /** The last line. */
   readonly result: Json
+  /** stdout as printed. */
+  readonly stdout: string
   readonly stderr: string
   readonly code: number | null
 }
@@ -46,6 +49,13 @@ export interface PythonOptions {
   readonly argv?: ReadonlyArray<string>
   readonly env?: Record<string, string>
   readonly onLine?: (line: Json, stdin: Writable) => void
+  /** The program to run (default Debian's python3; e.g. a virtual environment's pip or script). */
+  readonly program?: string
+  readonly cwd?: string
+  /** false: no PYTHONPATH, no user site, HOME the cwd (a program that must not see the checkout). Default true. */
+  readonly checkoutPackage?: boolean
+  /** Stopped after this long (default 50 s, before a test's own timeout). */
+  readonly timeoutMillis?: number
 }
 
 /**
@@ -55,20 +65,28 @@ export interface PythonOptions {
 export const python = (code: string, options: PythonOptions = {}): Promise<PythonRun> =>
   runPython(["-c", `${PRELUDE}\n${code}`, ...(options.argv ?? [])], options)
 
-/** Runs python3 with `args` (e.g. `-m fds_client …`), as `python` does. */
+/** Runs python3 (or `options.program`) with `args` (e.g. `-m fds_client …`), as `python` does. */
 export const runPython = (args: ReadonlyArray<string>, options: PythonOptions): Promise<PythonRun> =>
   new Promise((resolve, reject) => {
-    const child = spawn(PYTHON, [...args], {
-      env: { PATH: "/usr/bin:/bin", PYTHONPATH: PACKAGE_DIR, PYTHONDONTWRITEBYTECODE: "1", LANG: "C.UTF-8", ...options.env },
+    const base =
+      options.checkoutPackage === false
+        ? { PATH: "/usr/bin:/bin", HOME: options.cwd ?? "/nonexistent", PYTHONNOUSERSITE: "1", LANG: "C.UTF-8" }
+        : { PATH: "/usr/bin:/bin", PYTHONPATH: PACKAGE_DIR, PYTHONDONTWRITEBYTECODE: "1", LANG: "C.UTF-8" }
+    const child = spawn(options.program ?? PYTHON, [...args], {
+      cwd: options.cwd,
+      env: { ...base, ...options.env },
       stdio: ["pipe", "pipe", "pipe"],
       // a script left waiting (for stdin, or a server) is stopped before the test's own timeout
-      timeout: 50_000,
+      timeout: options.timeoutMillis ?? 50_000,
     })
+    if (options.onLine === undefined) child.stdin.end()
     const lines: Json[] = []
     let pending = ""
+    let stdout = ""
     let stderr = ""
     child.stdout.setEncoding("utf8")
     child.stdout.on("data", (chunk: string) => {
+      stdout += chunk
       pending += chunk
       for (let nl = pending.indexOf("\n"); nl >= 0; nl = pending.indexOf("\n")) {
         const text = pending.slice(0, nl)
@@ -90,7 +108,7 @@ export const runPython = (args: ReadonlyArray<string>, options: PythonOptions): 
     child.on("error", reject)
     child.on("close", (code) => {
       if (pending !== "") lines.push(pending)
-      resolve({ lines, result: lines.at(-1), stderr, code })
+      resolve({ lines, result: lines.at(-1), stdout, stderr, code })
     })
   })
 

@@ -6,7 +6,6 @@
  * CSV; without pandas the shortcuts return lists of dicts; the wheel carries the package's
  * metadata (name, version, the script, the optional pandas extra).
  */
-import { execFile } from "node:child_process"
 import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -16,25 +15,13 @@ import { D1, D2, D3, marketFixtureData } from "../market/fixtureFunds.ts"
 import { publishMarketSnapshot } from "../market/marketSnapshot.ts"
 import { createKey, type RunningServer, startServer } from "../support/server.ts"
 import { makeDataDir } from "../support/snapshotFixture.ts"
+import { PYTHON, type PythonRun, runPython } from "./pythonRun.ts"
 
 const repoRoot = fileURLToPath(new URL("../..", import.meta.url))
-/** Debian's Python (the one the Makefile installs python3-build and python3-venv for). */
-const PYTHON = "/usr/bin/python3"
 
-interface Ran {
-  readonly code: number
-  readonly stdout: string
-  readonly stderr: string
-}
-
-const run = (file: string, args: readonly string[], options: { cwd: string; env?: Record<string, string> }): Promise<Ran> =>
-  new Promise((resolve) => {
-    // A plain environment: no PYTHONPATH, no user site, nothing of the checkout.
-    const env = { PATH: "/usr/bin:/bin", HOME: options.cwd, LANG: "C.UTF-8", PYTHONNOUSERSITE: "1", ...options.env }
-    execFile(file, [...args], { cwd: options.cwd, env, timeout: 120_000 }, (error, stdout, stderr) =>
-      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr }),
-    )
-  })
+/** `program` (Debian's python3, the Makefile installs python3-build and python3-venv for it, or the venv's) in a plain environment: nothing of the checkout. */
+const run = (program: string, args: readonly string[], options: { cwd: string; env?: Record<string, string> }): Promise<PythonRun> =>
+  runPython(args, { program, cwd: options.cwd, env: options.env ?? {}, checkoutPackage: false, timeoutMillis: 120_000 })
 
 describe("the Python package's wheel in a fresh virtual environment", () => {
   const dir = makeDataDir()

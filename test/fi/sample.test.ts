@@ -5,14 +5,12 @@
  * administrators, 2 of them FM administrators too, 3 ETFs) and dates worked out by hand; the FM
  * registry is read here with a plain split.
  */
-import { Effect } from "effect"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { runPipelineLive } from "../../pipeline/Pipeline.ts"
-import { writeSample } from "../../pipeline/sample/Sample.ts"
 import { createKey, get, type RunningServer, startServer } from "../support/server.ts"
+import { publishSmallSample } from "../support/smallSample.ts"
 import type { Json } from "./fiServer.ts"
 
 const END = "2026-11-20"
@@ -27,16 +25,7 @@ const holdingsOf = (row: Json, query = "") => call(`/api/fi/instruments/${row.in
 
 beforeAll(async () => {
   const dataDir = join(work, "data")
-  await writeSample({ out: join(work, "sample"), scale: "small", seed: 42, endDate: END })
-  await Effect.runPromise(
-    runPipelineLive({
-      dataDir,
-      sources: [{ kind: "folder", path: join(work, "sample") }],
-      today: "2026-11-22",
-      historyStart: "2019-01-01",
-      fetch: { timeoutMillis: 1000, retries: 0, retryBaseMillis: 1 },
-    }),
-  )
+  await publishSmallSample(dataDir, { sampleDir: join(work, "sample") })
   key = (await createKey(dataDir, { email: "fi-smoke@example.cl" })).key
   server = await startServer({ dataDir })
   all = (await call("/api/fi/instruments?status=all&limit=500")).body.data

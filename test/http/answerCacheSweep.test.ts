@@ -10,12 +10,10 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { brotliDecompressSync, gunzipSync } from "node:zlib"
-import { Effect } from "effect"
 import { request } from "undici"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { runPipelineLive } from "../../pipeline/Pipeline.ts"
-import { writeSample } from "../../pipeline/sample/Sample.ts"
 import { createKey, type RunningServer, startServer } from "../support/server.ts"
+import { publishSmallSample } from "../support/smallSample.ts"
 import { type Call, dataCalls, readBatch, urlOf } from "./sweepCalls.ts"
 
 interface Sent {
@@ -79,17 +77,7 @@ describe("a kept answer is byte for byte the answer (the contract sweep, cache o
   let repeats = 0
 
   beforeAll(async () => {
-    await writeSample({ out: join(work, "sample"), scale: "small", seed: 42, endDate: "2026-11-20" })
-    const outcome = await Effect.runPromise(
-      runPipelineLive({
-        dataDir,
-        sources: [{ kind: "folder", path: join(work, "sample") }],
-        today: "2026-11-22",
-        historyStart: "2019-01-01",
-        fetch: { timeoutMillis: 1000, retries: 0, retryBaseMillis: 1 },
-      }),
-    )
-    if (outcome.outcome !== "published") throw new Error(`the sample was not published: ${outcome.outcome}`)
+    await publishSmallSample(dataDir)
     const env = { FDS_ENABLE_CLP: "true", FDS_ENABLE_REAL_UF: "true", FDS_ENABLE_TOTAL: "true" }
     cached = await startServer({ dataDir, env })
     uncached = await startServer({ dataDir, env: { ...env, FDS_ANSWER_CACHE_MB: "0" } })

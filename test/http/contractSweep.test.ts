@@ -18,18 +18,17 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import Database from "better-sqlite3"
-import { Effect, Redacted } from "effect"
+import { Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { signUnsubscribe } from "../../accounts/UnsubscribeTokens.ts"
 import { SqliteLedger } from "../../pipeline/ledger/Ledger.ts"
-import { runPipelineLive } from "../../pipeline/Pipeline.ts"
-import { writeSample } from "../../pipeline/sample/Sample.ts"
 import { linkIn, outbox } from "../accounts/support/mail.ts"
 import { type OidcProvider, signInAtProvider, startOidcProvider } from "../accounts/support/oidcProvider.ts"
 import { makeFiFixture } from "../fi/fiFixture.ts"
 import { type ContractValidator, contractValidator } from "../support/openApiValidator.ts"
 import { errorAnchorsOf, type ProblemSeen, problemDocumentIssues, titlesNotFixed } from "../support/problemDocument.ts"
 import { createKey, type RunningServer, startServer } from "../support/server.ts"
+import { publishSmallSample } from "../support/smallSample.ts"
 import { makeFixtureA } from "../support/snapshotFixture.ts"
 import { ALL_OPERATIONS } from "./specOperations.ts"
 import { type Call, dataCalls, headerOf, type Json, type Method, operationOf, type Reply, readBatch, send, UNKNOWN_UUID, urlOf } from "./sweepCalls.ts"
@@ -273,17 +272,7 @@ const recordRemovedBatch = (dataDir: string): string => {
 const serveSample = async (): Promise<Served> => {
   const work = mkdtempSync(join(tmpdir(), "fds-sweep-"))
   const dataDir = join(work, "data")
-  await writeSample({ out: join(work, "sample"), scale: "small", seed: 42, endDate: "2026-11-20" })
-  const outcome = await Effect.runPromise(
-    runPipelineLive({
-      dataDir,
-      sources: [{ kind: "folder", path: join(work, "sample") }],
-      today: "2026-11-22",
-      historyStart: "2019-01-01",
-      fetch: { timeoutMillis: 1000, retries: 0, retryBaseMillis: 1 },
-    }),
-  )
-  if (outcome.outcome !== "published") throw new Error(`the sample was not published: ${outcome.outcome}`)
+  await publishSmallSample(dataDir)
   const notRetained = recordRemovedBatch(dataDir)
   const oidc = await startOidcProvider()
   const server = await startServer({

@@ -4,15 +4,13 @@
  * the API's own lists, or from the published snapshot for portfolios and article 107.
  */
 import Database from "better-sqlite3"
-import { Effect } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { runPipelineLive } from "../../pipeline/Pipeline.ts"
-import { writeSample } from "../../pipeline/sample/Sample.ts"
 import { readCurrent } from "../../snapshots/Pointer.ts"
 import { createKey, get, type RunningServer, startServer } from "../support/server.ts"
+import { publishSmallSample } from "../support/smallSample.ts"
 import type { Json } from "./client.ts"
 
 let work: string
@@ -27,17 +25,7 @@ const call = async (path: string): Promise<{ status: number; body: Json }> => {
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "fds-market-smoke-"))
   const dataDir = join(work, "data")
-  await writeSample({ out: join(work, "sample"), scale: "small", seed: 11, endDate: "2026-11-20" })
-  const outcome = await Effect.runPromise(
-    runPipelineLive({
-      dataDir,
-      sources: [{ kind: "folder", path: join(work, "sample") }],
-      today: "2026-11-22",
-      historyStart: "2018-12-01",
-      fetch: { timeoutMillis: 2000, retries: 0, retryBaseMillis: 10 },
-    }),
-  )
-  expect(outcome.outcome).toBe("published")
+  await publishSmallSample(dataDir)
   snapshot = new Database(join(dataDir, "snapshots", readCurrent(join(dataDir, "snapshots"))!), { readonly: true })
   headers = { "x-api-key": (await createKey(dataDir, { email: "smoke@example.cl", tier: "internal" })).key }
   server = await startServer({ dataDir })

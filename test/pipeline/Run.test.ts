@@ -81,10 +81,28 @@ const appendFirstRowDated = (file: string, yyyymmdd: string) => {
 }
 const lastCartola = (dir: string) => join(dir, readdirSync(dir).filter((n) => n.startsWith("ffmm_todos_")).sort().at(-1)!)
 
+// Many cases start from the same build of the sample from scratch (a cold build of the whole
+// folder): it is built once, and each case gets its own copy of that data folder (ledger, raw
+// store, parse cache, snapshots), as a data folder after its first run.
+let good: Promise<{ readonly dataDir: string; readonly outcome: Outcome }> | null = null
+const goodBuild = () =>
+  (good ??= (async () => {
+    const dataDir = join(work, "data-good")
+    return { dataDir, outcome: await run(options(dataDir, [{ kind: "folder", path: sampleDir }])) }
+  })())
+/** A copy of the good build's data folder at `data-<name>`. */
+const copyOfGood = async (name: string): Promise<string> => {
+  const { dataDir: built, outcome } = await goodBuild()
+  expect(outcome._tag).toBe("Right")
+  const dataDir = join(work, `data-${name}`)
+  cpSync(built, dataDir, { recursive: true })
+  return dataDir
+}
+
 describe("pipeline run from a folder", () => {
   it("publishes, and a second run with the same files appends nothing and publishes nothing new", async () => {
-    const dataDir = join(work, "data-folder")
-    const first = await run(options(dataDir, [{ kind: "folder", path: sampleDir }]))
+    const first = (await goodBuild()).outcome
+    const dataDir = await copyOfGood("folder")
     expect(first._tag).toBe("Right")
     if (first._tag !== "Right" || first.right.outcome !== "published") throw new Error("not published")
     expect(first.right.batchDate).toBe("2026-11-20")
@@ -106,7 +124,7 @@ describe("pipeline run from a folder", () => {
   })
 
   it("gives the same snapshot file (same content hash) when built twice from scratch", async () => {
-    const a = await run(options(join(work, "data-a"), [{ kind: "folder", path: sampleDir }]))
+    const a = (await goodBuild()).outcome
     const b = await run(options(join(work, "data-b"), [{ kind: "folder", path: sampleDir }]))
     expect(a._tag === "Right" && b._tag === "Right").toBe(true)
     if (a._tag === "Right" && b._tag === "Right") expect(a.right.file).toBe(b.right.file)
@@ -122,8 +140,8 @@ describe("pipeline run from a folder", () => {
   })
 
   it("--date before the first daily value or after the last is refused (an empty batch, or one dated past its data)", async () => {
-    const dataDir = join(work, "data-date-bounds")
-    const first = await run(options(dataDir, [{ kind: "folder", path: sampleDir }]))
+    const first = (await goodBuild()).outcome
+    const dataDir = await copyOfGood("date-bounds")
     expect(first._tag).toBe("Right")
     const current = readCurrent(join(dataDir, "snapshots"))
     const early = await run(options(dataDir, [{ kind: "folder", path: sampleDir }], { date: "2018-01-01" }))
@@ -150,8 +168,8 @@ describe("the same bytes under another name", () => {
   }
 
   it("are parsed for that name (a portfolio's month comes from it), never read back from the parse cache under the first", async () => {
-    const dataDir = join(work, "data-renamed")
-    const first = await run(options(dataDir, [{ kind: "folder", path: sampleDir }]))
+    const first = (await goodBuild()).outcome
+    const dataDir = await copyOfGood("renamed")
     if (first._tag !== "Right" || first.right.outcome !== "published") throw new Error("not published")
     const before = new Map(holdings(dataDir, first.right.file).map((r) => [r.month, r.n]))
     const october = before.get("2026-10")!
@@ -174,19 +192,9 @@ describe("the same bytes under another name", () => {
 })
 
 describe("bad input rejects the batch and keeps the previous snapshot", () => {
-  // The good batch each case starts from is the same build every time: it is built once, and each
-  // case gets its own copy of that data folder (ledger, raw store, parse cache, snapshots).
-  let good: Promise<string> | null = null
-  const goodDataDir = (): Promise<string> =>
-    (good ??= (async () => {
-      const dataDir = join(work, "data-good")
-      const built = await run(options(dataDir, [{ kind: "folder", path: sampleDir }]))
-      expect(built._tag).toBe("Right")
-      return dataDir
-    })())
+  // The good batch each case starts from is the shared good build (goodBuild), copied.
   const rejectsKeepingPrevious = async (dir: string, expected: RegExp) => {
-    const dataDir = join(work, `data-${dir.split("/").at(-1)}`)
-    cpSync(await goodDataDir(), dataDir, { recursive: true })
+    const dataDir = await copyOfGood(dir.split("/").at(-1)!)
     expect(eventTypes(dataDir).at(-1)).toBe("BatchPublished")
     const current = readCurrent(join(dataDir, "snapshots"))
     const bad = await run(options(dataDir, [{ kind: "folder", path: dir }]))
@@ -415,9 +423,9 @@ describe("pipeline run over HTTP from a local CMF stand-in", () => {
     ["hang", /timed out|request failed/],
   ] as const)("a source answering %s rejects the batch after retries; the previous snapshot stays", async (kind, expected) => {
     const cmf = await startCmfServer(sampleDir)
-    const dataDir = join(work, `data-fault-${kind}`)
     try {
-      const good = await run(options(dataDir, [{ kind: "folder", path: sampleDir }]))
+      const good = (await goodBuild()).outcome
+      const dataDir = await copyOfGood(`fault-${kind}`)
       expect(good._tag).toBe("Right")
       const current = readCurrent(join(dataDir, "snapshots"))
       cmf.fault = { path: "fm_ident2.php", kind, times: 100 }
@@ -458,9 +466,9 @@ describe("pipeline run over HTTP from a local CMF stand-in", () => {
 
   it("a source answering garbage bytes with 200 rejects the batch by content, naming the URL; no retry; the previous snapshot stays", async () => {
     const cmf = await startCmfServer(sampleDir)
-    const dataDir = join(work, "data-fault-garbage")
     try {
-      const good = await run(options(dataDir, [{ kind: "folder", path: sampleDir }]))
+      const good = (await goodBuild()).outcome
+      const dataDir = await copyOfGood("fault-garbage")
       expect(good._tag).toBe("Right")
       const current = readCurrent(join(dataDir, "snapshots"))
       cmf.fault = { path: "cfm_download.php", kind: "garbage", times: 100 }

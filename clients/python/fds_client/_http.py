@@ -4,7 +4,9 @@ Retry rules (docs/clients.md "Retry policy"): a per-IP 429 (`rate_limited`), 500
 504, and a broken connection, are retried with exponential backoff and jitter, honouring
 `Retry-After`, within a bounded number of attempts and a bounded total wait; a quota 429
 (`quota_exceeded`, or `X-RateLimit-Remaining: 0`) raises QuotaExceeded at once, never sleeping;
-other 4xx raise their typed error at once.
+other 4xx raise their typed error at once. `timeout` bounds each wait on the socket; `deadline`
+bounds the whole call (every attempt, the waits between them and the reading of the answer), so a
+server that trickles its bytes cannot hold a call for longer.
 """
 from __future__ import annotations
 
@@ -53,6 +55,20 @@ def encode_params(params: Params) -> str:
     return urllib.parse.urlencode(pairs)
 
 
+def _socket_of(res: Any) -> Optional[socket.socket]:
+    """The socket an http.client answer reads from, when it can be found (so that each wait on it
+    ends by the deadline); None otherwise (each wait then ends by `timeout`)."""
+    for answer in (res, getattr(res, "fp", None)):  # an HTTPError holds the answer in fp
+        sock = getattr(getattr(getattr(answer, "fp", None), "raw", None), "_sock", None)
+        if isinstance(sock, socket.socket):
+            return sock
+    return None
+
+
+class _DeadlinePassed(Exception):
+    """Raised by `_read` when the call's deadline passes while an answer is read."""
+
+
 class Response:
     """An answer: status, headers (lower-case names) and, unless streamed, its bytes."""
 
@@ -87,6 +103,8 @@ class Transport:
         backoff_cap: float = 30.0,
         sleep: Callable[[float], None] = time.sleep,
         max_body_bytes: int = 256 * 1024 * 1024,
+        deadline: Optional[float] = 300.0,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if "://" not in base_url:
             raise ValueError("base_url must be an absolute URL, e.g. https://fondos.example.cl")
@@ -115,6 +133,8 @@ class Transport:
         self.backoff_cap = backoff_cap
         self.sleep = sleep
         self.max_body_bytes = max_body_bytes
+        self.deadline = deadline
+        self.clock = clock
         self._opener = urllib.request.build_opener(_NoRedirect)
 
     # -- helpers ---------------------------------------------------------------------------
@@ -145,23 +165,48 @@ class Transport:
             h.update(extra)
         return h
 
-    def _read(self, res: Any, url: str) -> bytes:
-        """The whole body, refused past `max_body_bytes` (a JSON answer of this API is a few MB at most)."""
+    def _read(self, res: Any, url: str, ends_at: Optional[float]) -> bytes:
+        """The whole body, refused past `max_body_bytes` (a JSON answer of this API is a few MB at
+        most); read as the bytes arrive, so that the deadline is checked between them."""
         length = res.headers.get("Content-Length") if res.headers is not None else None
         if length is not None and length.isascii() and length.isdigit() and int(length) > self.max_body_bytes:
             raise errors.FdsError(f"an answer of {length} bytes is past max_body_bytes ({self.max_body_bytes}): not read")
-        body = res.read(self.max_body_bytes + 1)
+        read = getattr(res, "read1", None) if ends_at is not None else None
+        if read is None:
+            body = res.read(self.max_body_bytes + 1)
+        else:
+            pieces, size = [], 0
+            sock = _socket_of(res)
+            while size <= self.max_body_bytes:
+                left = ends_at - self.clock()
+                if left <= 0:
+                    raise _DeadlinePassed()
+                if sock is not None:
+                    sock.settimeout(min(self.timeout, left))
+                try:
+                    piece = read(min(64 * 1024, self.max_body_bytes + 1 - size))
+                except socket.timeout:
+                    if self.clock() >= ends_at:
+                        raise _DeadlinePassed() from None
+                    raise
+                if not piece:
+                    break
+                pieces.append(piece)
+                size += len(piece)
+            body = b"".join(pieces)
         if len(body) > self.max_body_bytes:
             raise errors.FdsError(f"an answer past max_body_bytes ({self.max_body_bytes} bytes): not read")
         return body
 
-    def _open(self, method: str, url: str, headers: Mapping[str, str], stream: bool) -> Response:
+    def _open(self, method: str, url: str, headers: Mapping[str, str], stream: bool, ends_at: Optional[float] = None) -> Response:
         req = urllib.request.Request(url, method=method, headers=dict(headers))
+        # no socket wait outlasts the call's deadline
+        timeout = self.timeout if ends_at is None else max(0.001, min(self.timeout, ends_at - self.clock()))
         try:
-            res = self._opener.open(req, timeout=self.timeout)
+            res = self._opener.open(req, timeout=timeout)
         except urllib.error.HTTPError as e:
             with e:
-                body = self._read(e, url) if e.fp is not None else b""
+                body = self._read(e, url, ends_at) if e.fp is not None else b""
             return Response(e.code, dict(e.headers.items()), body)
         except (ValueError, UnicodeError) as e:
             # http.client's refusal of a header quotes the header's value: never shown
@@ -169,7 +214,7 @@ class Transport:
         if stream:
             return Response(res.status, dict(res.headers.items()), stream=res)
         with res:
-            return Response(res.status, dict(res.headers.items()), self._read(res, url))
+            return Response(res.status, dict(res.headers.items()), self._read(res, url, ends_at))
 
     def _backoff(self, attempt: int) -> float:
         return min(self.backoff_cap, self.backoff_base * (2 ** attempt))
@@ -212,20 +257,39 @@ class Transport:
         ok: Iterable[int] = (200,),
         method: str = "GET",
     ) -> Response:
-        """GET `path` with the retry rules; an answer whose status is not in `ok` raises its typed error."""
+        """GET `path` with the retry rules; an answer whose status is not in `ok` raises its typed
+        error. Past `deadline` seconds (the attempts, the waits between them and the reading of the
+        answer; a streamed answer's body is its reader's) the call raises TransportError."""
         url = self.url_of(path, params)
         shown = urllib.parse.urlsplit(url)
         shown_path = shown.path + (f"?{shown.query}" if shown.query else "")
         allowed = frozenset(ok)
         waited = 0.0
+        ends_at = None if self.deadline is None else self.clock() + self.deadline
+
+        def deadline_passed(what: str) -> errors.TransportError:
+            return errors.TransportError(
+                self._redact(f"{method} {shown_path}: {what} (the call's deadline: {self.deadline:g} s, Client(deadline=...))"),
+                method=method,
+                path=shown_path,
+            )
+
         for attempt in range(self.max_attempts):
             last = attempt + 1 >= self.max_attempts
+            if ends_at is not None and self.clock() >= ends_at:
+                raise deadline_passed("no answer within the deadline") from None
             try:
-                res = self._open(method, url, self._headers(headers), stream)
+                res = self._open(method, url, self._headers(headers), stream, ends_at)
+            except _DeadlinePassed:
+                raise deadline_passed("the answer was not read within the deadline") from None
             except (urllib.error.URLError, http.client.HTTPException, ConnectionError, socket.timeout, OSError) as e:
                 reason = getattr(e, "reason", e)
+                if ends_at is not None and self.clock() >= ends_at:
+                    raise deadline_passed(f"no answer within the deadline ({type(e).__name__})") from None
                 backoff = self._backoff(attempt)
                 wait = backoff + random.uniform(0, 0.3) * backoff
+                if not last and ends_at is not None and self.clock() + wait >= ends_at:
+                    raise deadline_passed(f"no answer ({type(e).__name__}), and the next attempt would come after the deadline") from None
                 if last or waited + wait > self.max_retry_wait:
                     raise errors.TransportError(
                         self._redact(f"{method} {shown_path}: the server could not be reached ({type(e).__name__}: {reason})"),
@@ -240,8 +304,12 @@ class Transport:
                 log.debug("%s %s -> %d", method, shown_path, res.status)
                 return res
             if stream and res.stream is not None:
-                res.body = res.stream.read()
-                res.stream.close()
+                try:
+                    res.body = self._read(res.stream, url, ends_at)
+                except _DeadlinePassed:
+                    raise deadline_passed("the answer was not read within the deadline") from None
+                finally:
+                    res.stream.close()
                 res.stream = None
             error = self.error_of(method, shown_path, res)
             if isinstance(error, errors.QuotaExceeded) or res.status not in RETRY_STATUSES:
@@ -256,6 +324,9 @@ class Transport:
             if last or waited + wait > self.max_retry_wait:
                 log.debug("%s %s -> %d %s, giving up (attempt %d/%d)", method, shown_path, res.status, error.code or "", attempt + 1, self.max_attempts)
                 raise error
+            if ends_at is not None and self.clock() + wait >= ends_at:
+                log.debug("%s %s -> %d %s, the retry would pass the deadline", method, shown_path, res.status, error.code or "")
+                raise deadline_passed(f"{res.status}, and its retry in {wait:.1f} s would come after the deadline") from None
             log.debug(
                 "%s %s -> %d %s, retry in %.2f s (attempt %d/%d)",
                 method, shown_path, res.status, error.code or "", wait, attempt + 1, self.max_attempts,

@@ -74,10 +74,11 @@ class Bulk:
         a `.part` left by an interrupted call is resumed. `progress(done, total)` is called per chunk."""
         if os.path.exists(dest) and not overwrite:
             # Kept only when it is this very file (the server's digest of it): a file of another
-            # day under the same name is never handed back as this one.
-            res = self._t.request(path, params, headers={"Accept": "*/*"}, stream=True)
+            # day under the same name is never handed back as this one. A HEAD carries the GET's
+            # Repr-Digest without the file (or, for days.csv.gz, an export being built); the
+            # server counts it against the quota like the GET.
+            res = self._t.request(path, params, headers={"Accept": "*/*"}, method="HEAD")
             want = _digest_of(res.headers.get("repr-digest"))
-            res.stream and res.stream.close()
             got = _sha256_of(dest)
             if want is not None and got == want:
                 return Download(dest, os.path.getsize(dest), 0, got, res.status, True)

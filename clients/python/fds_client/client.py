@@ -274,6 +274,8 @@ class Client:
     >>> fds.prices(["123", "456"], start="2026-01-01")
 
     The key goes only in the `X-Api-Key` header: never in a URL, a log line, repr() or an error.
+    `timeout` bounds each wait on the socket; `deadline` each call, its retries and waits included
+    (None: no deadline), past which it raises TransportError.
     """
 
     def __init__(
@@ -285,12 +287,20 @@ class Client:
         timeout: float = 30.0,
         max_attempts: int = 5,
         max_retry_wait: float = 60.0,
+        deadline: Optional[float] = 300.0,
         **transport: Any,
     ) -> None:
         key = api_key if api_key is not None else os.environ.get("FDS_API_KEY")
         url = base_url if base_url is not None else os.environ.get("FDS_BASE_URL", DEFAULT_BASE_URL)
         self._transport = Transport(
-            url, key, user_agent=user_agent, timeout=timeout, max_attempts=max_attempts, max_retry_wait=max_retry_wait, **transport
+            url,
+            key,
+            user_agent=user_agent,
+            timeout=timeout,
+            max_attempts=max_attempts,
+            max_retry_wait=max_retry_wait,
+            deadline=deadline,
+            **transport,
         )
         self.api = Api(self._transport)
         self.bulk = Bulk(self._transport)
