@@ -32,7 +32,7 @@ import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { BATCH_ID_HEADER, batchIdOfFile } from "../../schemas/Batches.ts"
 import { santiagoStartOf } from "../../snapshots/Status.ts"
-import { type AnswerCache, AnswerCacheService } from "../snapshot/AnswerCache.ts"
+import { type AnswerCache, AnswerCacheService, type CachedAnswer, type SendableAnswer } from "../snapshot/AnswerCache.ts"
 import { PinnedRecord, type PinRecord, pinRecord } from "../snapshot/Pinned.ts"
 import { isAccountPath } from "../web/Cors.ts"
 import { recent, requestUrl } from "./Recent.ts"
@@ -191,6 +191,66 @@ export const bodyTag = (body: Uint8Array, coding: Coding): string => {
   return coding === "identity" ? `"${digest}"` : `"${digest}-${coding}"`
 }
 
+/** The coding a 200 answer goes out in: the route's own encoding, else the preferred one for JSON of 1 KiB and more, else identity. */
+const codingOf = (response: HttpServerResponse.HttpServerResponse, acceptEncoding: string | undefined): Coding => {
+  const encoded = response.headers["content-encoding"]
+  if (encoded !== undefined) return encoded === "gzip" || encoded === "br" ? encoded : "identity"
+  const body = response.body
+  if (body._tag !== "Uint8Array" || body.contentLength < COMPRESS_MIN_BYTES || !/json/i.test(body.contentType)) return "identity"
+  return acceptEncoding === undefined ? "identity" : preferredCoding(acceptEncoding)
+}
+
+/** chooseCoding per distinct Accept-Encoding, worked out once (clients send a handful). */
+const preferredCoding = recent(256, chooseCoding)
+
+/**
+ * A 200 answer in `coding`, with what does not change from one request for it to the next: Vary,
+ * ETag, Batch-Id and the route's own Cache-Control (`answer`: the answer cache's entry it is, whose
+ * codings are made once).
+ */
+const sendable = (
+  response: HttpServerResponse.HttpServerResponse,
+  coding: Coding,
+  pinned: PinRecord,
+  target: string,
+  answer: CachedAnswer | null,
+): Effect.Effect<SendableAnswer> =>
+  Effect.gen(function* () {
+    // the batch that answered: what the route named itself, else the lease it read
+    const batchId = response.headers[BATCH_ID_HEADER] ?? (pinned.lease === null ? undefined : batchIdOfFile(pinned.lease.file))
+    const encoded = response.headers["content-encoding"]
+    const body = response.body
+    const identityBytes = encoded === undefined && body._tag === "Uint8Array" ? body.body : null
+    if (encoded === undefined && coding !== "identity" && body._tag === "Uint8Array") {
+      const bytes =
+        answer !== null && answer.body === body.body
+          ? yield* Effect.promise(() => answer.coding(coding, (identity) => compressNow(identity, coding)))
+          : yield* compress(body.body, coding)
+      response = HttpServerResponse.setHeader(
+        HttpServerResponse.uint8Array(bytes, { status: response.status, headers: response.headers, contentType: body.contentType }),
+        "content-encoding",
+        coding,
+      )
+    }
+    const vary = mergeVary(response.headers.vary, ["X-Api-Key", "Authorization", "Accept-Encoding"])
+    const lease = pinned.lease
+    const etag =
+      response.headers.etag ??
+      (lease !== null
+        ? // one batch answered (a lease never mixes two): its content hash, the path and the query
+          entityTag(lease.contentHash, target, coding)
+        : identityBytes === null
+          ? undefined
+          : bodyTag(identityBytes, coding))
+    const cacheControl = response.headers["cache-control"]
+    const headers: Record<string, string> = {
+      vary,
+      ...(etag === undefined ? {} : { etag }),
+      ...(batchId === undefined ? {} : { [BATCH_ID_HEADER]: batchId }),
+    }
+    return { response: HttpServerResponse.setHeaders(response, headers), vary, etag, batchId, cacheControl }
+  })
+
 /** The middleware function, on a clock, with the server's answer cache (none: nothing kept). */
 export const httpCaching =
   (now: () => number = Date.now, answers: AnswerCache | null = null) =>
@@ -207,66 +267,45 @@ export const httpCaching =
       // the key: the request target as sent and the Accept header (AnswerCache.ts)
       const key = `${request.originalUrl}\naccept: ${request.headers.accept ?? ""}`
       const pinned: PinRecord = pinRecord(answers?.enabled === true ? { cache: answers, key } : null)
-      let response = yield* Effect.provideService(app, PinnedRecord, pinned)
+      const response = yield* Effect.provideService(app, PinnedRecord, pinned)
       // an error names no batch; a 206 (a download) names its own
       if (response.status !== 200) return response
-      // the batch that answered: what the route named itself, else the lease it read
-      const batchId = response.headers[BATCH_ID_HEADER] ?? (pinned.lease === null ? undefined : batchIdOfFile(pinned.lease.file))
-      const encoded = response.headers["content-encoding"]
-      let coding: Coding = encoded === "gzip" || encoded === "br" ? encoded : "identity"
-      const body = response.body
-      const identityBytes = encoded === undefined && body._tag === "Uint8Array" ? body.body : null
-      if (identityBytes !== null && body._tag === "Uint8Array" && body.contentLength >= COMPRESS_MIN_BYTES) {
-        const chosen = chooseCoding(request.headers["accept-encoding"])
-        if (chosen !== "identity" && /json/i.test(body.contentType)) {
-          const kept = pinned.answer
-          const bytes =
-            kept !== null && kept.body === body.body
-              ? yield* Effect.promise(() => kept.coding(chosen, (identity) => compressNow(identity, chosen)))
-              : yield* compress(body.body, chosen)
-          response = HttpServerResponse.setHeader(
-            HttpServerResponse.uint8Array(bytes, {
-              status: response.status,
-              headers: response.headers,
-              contentType: body.contentType,
-            }),
-            "content-encoding",
-            chosen,
-          )
-          coding = chosen
-        }
+      const kept = pinned.answer
+      let ready: SendableAnswer
+      if (kept !== null && (response === kept.sent || response === kept.response)) {
+        // a kept answer (a hit, or the miss that kept it): made ready once per coding, from the
+        // response with its send-time headers (a hit runs no route to set them)
+        const coding = codingOf(kept.sent, request.headers["accept-encoding"])
+        const made = kept.sendable.get(coding)
+        if (made === undefined) {
+          ready = yield* sendable(kept.sent, coding, pinned, request.originalUrl, kept)
+          kept.sendable.set(coding, ready)
+        } else ready = made
+      } else {
+        ready = yield* sendable(response, codingOf(response, request.headers["accept-encoding"]), pinned, request.originalUrl, null)
       }
-      const vary = mergeVary(response.headers.vary, ["X-Api-Key", "Authorization", "Accept-Encoding"])
-      const lease = pinned.lease
       // what the route set itself stands
       const cacheControl =
-        response.headers["cache-control"] ??
-        (lease === null
+        ready.cacheControl ??
+        (pinned.lease === null
           ? // read from no one snapshot (the batches' list): asked again each time, validated by its bytes
             "private, no-cache"
           : pinned.named
             ? // a batch named in the query never changes
               `private, max-age=${IMMUTABLE_SECONDS}, immutable`
             : `private, max-age=${secondsUntilNextBatch(now())}`)
-      const etag =
-        response.headers.etag ??
-        (lease !== null
-          ? // one batch answered (a lease never mixes two): its content hash, the path and the query
-            (pinned.answer?.etag(coding, () => entityTag(lease.contentHash, request.originalUrl, coding)) ??
-            entityTag(lease.contentHash, request.originalUrl, coding))
-          : identityBytes === null
-            ? undefined
-            : bodyTag(identityBytes, coding))
-      const headers: Record<string, string> = {
-        vary,
-        "cache-control": cacheControl,
-        ...(etag === undefined ? {} : { etag }),
-        ...(batchId === undefined ? {} : { [BATCH_ID_HEADER]: batchId }),
+      if (ready.etag !== undefined && ifNoneMatchHits(request.headers["if-none-match"], ready.etag)) {
+        return HttpServerResponse.empty({
+          status: 304,
+          headers: {
+            vary: ready.vary,
+            "cache-control": cacheControl,
+            etag: ready.etag,
+            ...(ready.batchId === undefined ? {} : { [BATCH_ID_HEADER]: ready.batchId }),
+          },
+        })
       }
-      if (etag !== undefined && ifNoneMatchHits(request.headers["if-none-match"], etag)) {
-        return HttpServerResponse.empty({ status: 304, headers })
-      }
-      return HttpServerResponse.setHeaders(response, headers)
+      return HttpServerResponse.setHeader(ready.response, "cache-control", cacheControl)
     })
 
 /** Installs the middleware on every route, with the server's answer cache. */

@@ -24,18 +24,40 @@
  * kept on its shelf (warm on swap, AnswerWarm.ts: FDS_WARM_ANSWERS, FDS_WARM_ANSWERS_MS).
  */
 import { Config, Context, Effect, Layer } from "effect"
-import type { HttpServerResponse } from "effect/http"
+import { HttpServerResponse } from "effect/http"
 
 /** A coding a cached answer keeps a copy of. */
 export type CachedCoding = "br" | "gzip"
 
-/** A rough count of what an entry costs beyond its bytes (maps, objects, headers). */
-const ENTRY_OVERHEAD_BYTES = 512
+/**
+ * What an entry costs on the heap beyond the bytes counted as its own (key, headers, body and
+ * codings): the response objects and their headers, the entry, its places in the shelf's map and
+ * the recency order, and the answer made ready to send in two codings (SendableAnswer). Measured:
+ * 1,963–1,983 bytes per entry over 20,000 and 50,000 entries (test/bench/answerEntrySize.ts,
+ * node 24, 2026-12-02).
+ */
+export const ENTRY_OVERHEAD_BYTES = 2048
+
+/**
+ * A kept answer as the caching middleware sends it in one coding (api/http/Caching.ts): its body
+ * in that coding, Vary, ETag and Batch-Id set, made on the first request in that coding; what
+ * stays per request (Cache-Control, unless the route set its own, and the 304) is added to it.
+ */
+export interface SendableAnswer {
+  readonly response: HttpServerResponse.HttpServerResponse
+  readonly vary: string
+  readonly etag: string | undefined
+  readonly batchId: string | undefined
+  /** The route's own Cache-Control, if it set one. */
+  readonly cacheControl: string | undefined
+}
 
 /** One kept answer: the route's response and the headers it set at send time, each coding of its body made once. */
 export class CachedAnswer {
   readonly key: string
   readonly response: HttpServerResponse.HttpServerResponse
+  /** The route's response with the headers it set at send time: what a hit answers, without running the route. */
+  readonly sent: HttpServerResponse.HttpServerResponse
   readonly body: Uint8Array
   readonly sendHeaders: Readonly<Record<string, string>>
   /** Bytes counted against the budget. */
@@ -43,7 +65,8 @@ export class CachedAnswer {
   /** Requests answered from it (its count dies with it: counts are kept for kept answers only). */
   hits = 0
   private readonly codings: Partial<Record<CachedCoding, Promise<Uint8Array>>> = {}
-  private readonly tags = new Map<string, string>()
+  /** The answer ready to send, per coding (SendableAnswer). */
+  readonly sendable = new Map<string, SendableAnswer>()
   readonly shelf: AnswerShelf
 
   constructor(
@@ -56,6 +79,7 @@ export class CachedAnswer {
     this.shelf = shelf
     this.key = key
     this.response = response
+    this.sent = Object.keys(sendHeaders).length === 0 ? response : HttpServerResponse.setHeaders(response, sendHeaders)
     this.body = body
     this.sendHeaders = sendHeaders
     let headerBytes = 0
@@ -78,16 +102,6 @@ export class CachedAnswer {
       )
     }
     return copy
-  }
-
-  /** The validator of the answer in one coding, computed once. */
-  etag(coding: string, compute: () => string): string {
-    let tag = this.tags.get(coding)
-    if (tag === undefined) {
-      tag = compute()
-      this.tags.set(coding, tag)
-    }
-    return tag
   }
 }
 
@@ -169,11 +183,11 @@ export class AnswerCache {
 
   /** The shelf of the batch `memo` belongs to (a lease's or a handle's memo). */
   shelfOn(memo: <A>(key: string, compute: () => A) => A): AnswerShelf {
-    // a cache per server: two servers of one process (tests) keep their own shelves on one handle
-    return memo(`answer-cache:${this.id}`, () => new AnswerShelf(this))
+    return memo(this.memoKey, () => new AnswerShelf(this))
   }
 
-  private readonly id = ++caches
+  // a cache per server: two servers of one process (tests) keep their own shelves on one handle
+  private readonly memoKey = `answer-cache:${++caches}`
 
   /** The answer kept under `key`, now the most recently used; counts the hit or the miss. */
   get(shelf: AnswerShelf, key: string): CachedAnswer | undefined {

@@ -158,9 +158,9 @@ const onLease = <E, R>(
     if (record !== null && answers !== null && shelf !== null) {
       const kept = answers.cache.get(shelf, answers.key)
       if (kept !== undefined) {
+        // the headers the route set at send time are on the kept response already
         record.answer = kept
-        for (const [name, value] of Object.entries(kept.sendHeaders)) yield* sendHeader(name, value)
-        return kept.response
+        return kept.sent
       }
     }
     const response = yield* Effect.provideService(httpEffect, PinnedSnapshot, lease)

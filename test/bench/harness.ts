@@ -68,10 +68,16 @@ export const startProcess = (args: string[], env: NodeJS.ProcessEnv): Promise<{ 
     child.on("exit", (code) => reject(new Error(`exited ${code}: ${out}`)))
   })
 
-/** One bounded load round on loopback. */
-export const round = (url: string, headers: Record<string, string>, seconds: number, connections: number) =>
+/** One bounded load round on loopback; `extra`: further autocannon options (a method and body, rotating requests). */
+export const round = (
+  url: string,
+  headers: Record<string, string>,
+  seconds: number,
+  connections: number,
+  extra: Partial<autocannon.Options> = {},
+) =>
   new Promise<Round>((resolve, reject) => {
-    autocannon({ url, headers, duration: seconds, connections, pipelining: 1 }, (err, result) => {
+    autocannon({ url, headers, duration: seconds, connections, pipelining: 1, ...extra }, (err, result) => {
       if (err) return reject(err)
       resolve({
         requestsPerSecond: result.requests.average,

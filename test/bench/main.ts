@@ -5,6 +5,7 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { benchAnswers } from "./answers.ts"
 import { benchBatches } from "./batches.ts"
 import { benchDays } from "./days.ts"
 import { benchMarket } from "./market.ts"
@@ -17,6 +18,7 @@ import { benchSwap } from "./swap.ts"
 
 const parts: Record<string, () => Promise<Record<string, unknown>>> = {
   days: benchDays,
+  answers: benchAnswers,
   quota: benchQuota,
   returns: benchReturns,
   market: benchMarket,

@@ -137,9 +137,12 @@ const analyse = (p: CpuProfile) => {
  */
 const waitForListening = async (child: ChildProcess, logFile: string | undefined) => {
   let seen = ""
-  child.stdout?.on("data", (chunk: Buffer) => {
+  // the server's log lines (JSON, "Listening on" among them) go to stderr, the access log to stdout
+  const onData = (chunk: Buffer) => {
     if (seen.length < 1 << 16) seen += chunk.toString()
-  })
+  }
+  child.stdout?.on("data", onData)
+  child.stderr?.on("data", onData)
   for (let i = 0; i < 600; i++) {
     const text = logFile === undefined ? seen : readFileSync(logFile, "utf8")
     if (text.includes("Listening on")) return

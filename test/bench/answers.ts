@@ -1,0 +1,251 @@
+/**
+ * The answers part of `make bench` (issue #32 item 4): for each answer below, identity and gzip,
+ * our server with the answer cache (a hit: the same request again), our server with the cache off
+ * (FDS_ANSWER_CACHE_MB=0: every request runs its route, as before the cache) and the ceiling
+ * (test/bench/ceilingServer.ts: plain node:http sending the same bytes, gzip copy included, with
+ * no work), side by side in alternating rounds on loopback, with a counted key (the quota
+ * statement runs on every request, as for a client). Then a miss with the cache on (a 1 MB budget
+ * and /days of every series in rotation, so that each answer is dropped before it is asked again)
+ * beside the cache off, and the cache's memory: its byte count (/metrics) and the resident sets of
+ * the servers with and without it.
+ *
+ * Answers: /days of the sample's longest series (~215 KB) and of one near 10 KB, all-funds
+ * (vehicle=all), compare of 10 series, the screener by 1y, returns, and two MCP tools over POST
+ * /mcp (get_fund, get_returns; /mcp answers identity only). Goals (the issue): on a hit ≥ 0.8×
+ * the ceiling's throughput and p99 ≤ 1.5× its p99; a miss no slower than with the cache off.
+ *
+ *   BENCH_ONLY=answers BENCH_SECONDS=3 node test/bench/main.ts
+ *   BENCH_ONLY=answers BENCH_ANSWERS=none node test/bench/main.ts      # the miss and the memory only
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import type autocannon from "autocannon"
+import { request } from "undici"
+import {
+  benchKey,
+  COUNTED_KEY,
+  cpuMs,
+  loadSettings,
+  median,
+  publishSample,
+  type Round,
+  round,
+  startApi,
+  startProcess,
+  summarizeRounds,
+} from "./harness.ts"
+
+const root = join(import.meta.dirname, "..", "..")
+/** BENCH_ANSWERS: the answers to measure, by name, comma separated ("none": only the miss and the memory); default all. */
+const only = process.env.BENCH_ANSWERS?.split(",")
+
+interface Case {
+  readonly name: string
+  readonly path: string
+  /** A JSON-RPC body: a POST to /mcp. */
+  readonly mcp?: string
+}
+
+type Server = Awaited<ReturnType<typeof startProcess>>
+
+const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" }
+
+const toolCall = (name: string, args: Record<string, string>) =>
+  JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } })
+
+const rssMb = (pid: number | undefined): number => {
+  try {
+    const m = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))
+    return m ? Math.round((Number(m[1]) * 1024) / 1e5) / 10 : Number.NaN
+  } catch {
+    return Number.NaN
+  }
+}
+
+const metric = async (server: Server, name: string): Promise<number> => {
+  const text = await (await fetch(`${server.url}/metrics`)).text()
+  const m = new RegExp(`^${name} (\\S+)$`, "m").exec(text)
+  return m ? Number(m[1]) : Number.NaN
+}
+
+/** One answer as a server sends it: status, body bytes, Content-Encoding. */
+const fetchAnswer = async (url: string, c: Case, headers: Record<string, string>) => {
+  const res = await request(url, {
+    method: c.mcp === undefined ? "GET" : "POST",
+    headers: c.mcp === undefined ? headers : { ...headers, ...MCP_HEADERS },
+    ...(c.mcp === undefined ? {} : { body: c.mcp }),
+  })
+  const body = Buffer.from(await res.body.arrayBuffer())
+  return { status: res.statusCode, body, encoding: res.headers["content-encoding"] as string | undefined }
+}
+
+export const benchAnswers = async (): Promise<Record<string, unknown>> => {
+  const { seconds, rounds, connections } = loadSettings()
+  const work = mkdtempSync(join(tmpdir(), "fds-bench-answers-"))
+  const env = { ...process.env, FDS_DATA_DIR: join(work, "data") }
+  const servers: Server[] = []
+  try {
+    console.log(`bench: preparing the small sample in ${work}`)
+    console.log(publishSample(env, work))
+    const key = benchKey(env, COUNTED_KEY)
+    const auth = { "x-api-key": key }
+    const on = await startApi(env)
+    const off = await startApi(env, { FDS_ANSWER_CACHE_MB: "0" })
+    const small = await startApi(env, { FDS_ANSWER_CACHE_MB: "1" })
+    servers.push(on, off, small)
+    const rssAtStart = { on: rssMb(on.child.pid), off: rssMb(off.child.pid) }
+
+    // every series, with the size of its /days
+    const screener = (await (await fetch(`${off.url}/api/screener?limit=200`, { headers: auth })).json()) as { data: Array<{ id: string }> }
+    const sizes: Array<{ id: string; bytes: number }> = []
+    for (const s of screener.data) {
+      const res = await fetch(`${off.url}/api/real_assets/${s.id}/days`, { headers: auth })
+      sizes.push({ id: s.id, bytes: (await res.arrayBuffer()).byteLength })
+    }
+    sizes.sort((a, b) => b.bytes - a.bytes)
+    const longest = sizes[0]!
+    const near10k = [...sizes].sort((a, b) => Math.abs(a.bytes - 10_000) - Math.abs(b.bytes - 10_000))[0]!
+    const ten = sizes.slice(0, 10).map((s) => s.id)
+    const fundId = (
+      (await (await fetch(`${off.url}/api/screener?limit=1&sort=1y&currency=CLP&order=desc`, { headers: auth })).json()) as {
+        data: Array<{ attributes: { fundId: string } }>
+      }
+    ).data[0]!.attributes.fundId
+    const cases: Case[] = [
+      { name: "/days ~215 KB", path: `/api/real_assets/${longest.id}/days` },
+      { name: "/days ~10 KB", path: `/api/real_assets/${near10k.id}/days` },
+      { name: "all-funds", path: "/api/all-funds?vehicle=all" },
+      { name: "compare 10", path: `/api/compare?series=${ten.join(",")}` },
+      { name: "screener 1y", path: "/api/screener?sort=1y&currency=CLP" },
+      { name: "returns", path: `/api/real_assets/${longest.id}/returns` },
+      { name: "mcp get_fund", path: "/mcp", mcp: toolCall("get_fund", { concept_id: fundId }) },
+      { name: "mcp get_returns", path: "/mcp", mcp: toolCall("get_returns", { asset_id: longest.id }) },
+    ]
+
+    // the ceiling sends what our server sends, identity and gzip
+    const manifest: Array<Record<string, string>> = []
+    const sent: Array<{ identity: number; gzip: number | null }> = []
+    for (const [i, c] of cases.entries()) {
+      const identity = await fetchAnswer(on.url + c.path, c, auth)
+      const uncached = await fetchAnswer(off.url + c.path, c, auth)
+      if (identity.status !== 200 || identity.encoding !== undefined) throw new Error(`${c.name}: ${identity.status} ${identity.body}`)
+      if (c.mcp === undefined && !identity.body.equals(uncached.body)) throw new Error(`${c.name}: the cache on and off answer different bytes`)
+      writeFileSync(join(work, `${i}.identity`), identity.body)
+      const entry: Record<string, string> = { path: `/${i}`, identity: join(work, `${i}.identity`), contentType: "application/json" }
+      let gzipBytes: number | null = null
+      if (c.mcp === undefined) {
+        const gz = await fetchAnswer(on.url + c.path, c, { ...auth, "accept-encoding": "gzip" })
+        if (gz.encoding !== "gzip") throw new Error(`${c.name}: not gzip`)
+        writeFileSync(join(work, `${i}.gzip`), gz.body)
+        entry.gzip = join(work, `${i}.gzip`)
+        gzipBytes = gz.body.length
+      }
+      manifest.push(entry)
+      sent.push({ identity: identity.body.length, gzip: gzipBytes })
+    }
+    writeFileSync(join(work, "answers.json"), JSON.stringify(manifest))
+    const ceiling = await startProcess([join(root, "test/bench/ceilingServer.ts"), join(work, "answers.json")], env)
+    servers.push(ceiling)
+
+    console.log(`bench answers: ${rounds} rounds × ${seconds} s, ${connections} connections; hit / cache off / ceiling alternating`)
+    type Side = "hit" | "off" | "ceiling"
+    type Summary = ReturnType<typeof summarizeRounds> & { cpu_ms_per_request: number }
+    const rows: Array<Record<Side, Summary> & { answer: string; coding: string; bytes: number | null; hit_over_ceiling_throughput: number; hit_over_ceiling_p99: number; hit_over_off_throughput: number }> = []
+    const measure = async (server: Server, url: string, headers: Record<string, string>, extra: Partial<autocannon.Options>) => {
+      const before = cpuMs(server.child.pid)
+      const r = await round(url, headers, seconds, connections, extra)
+      return { ...r, cpuMsPerRequest: (cpuMs(server.child.pid) - before) / (r.requestsPerSecond * seconds) }
+    }
+    for (const [i, c] of cases.entries()) {
+      if (only !== undefined && !only.includes(c.name)) continue
+      for (const coding of ["identity", "gzip"] as const) {
+        if (coding === "gzip" && c.mcp !== undefined) continue
+        const headers = { ...auth, ...(coding === "gzip" ? { "accept-encoding": "gzip" } : {}), ...(c.mcp === undefined ? {} : MCP_HEADERS) }
+        const extra = c.mcp === undefined ? {} : { method: "POST" as const, body: c.mcp }
+        const targets: Record<Side, [Server, string, Record<string, string>]> = {
+          hit: [on, on.url + c.path, headers],
+          off: [off, off.url + c.path, headers],
+          ceiling: [ceiling, `${ceiling.url}/${i}`, coding === "gzip" ? { "accept-encoding": "gzip" } : {}],
+        }
+        for (const [, url, h] of Object.values(targets)) await round(url, h, 1, connections, extra) // warm-up
+        const results: Record<Side, Array<Round & { cpuMsPerRequest: number }>> = { hit: [], off: [], ceiling: [] }
+        for (let r = 0; r < rounds; r++) {
+          for (const side of ["hit", "off", "ceiling"] as const) results[side].push(await measure(...targets[side], extra))
+        }
+        const s = Object.fromEntries(
+          Object.entries(results).map(([side, rs]) => [side, { ...summarizeRounds(rs), cpu_ms_per_request: median(rs.map((x) => x.cpuMsPerRequest)) }]),
+        ) as Record<Side, Summary>
+        const row = {
+          answer: c.name,
+          coding,
+          bytes: coding === "gzip" ? sent[i]!.gzip : sent[i]!.identity,
+          ...s,
+          hit_over_ceiling_throughput: s.hit.requests_per_second / s.ceiling.requests_per_second,
+          hit_over_ceiling_p99: s.hit.p99_ms / s.ceiling.p99_ms,
+          hit_over_off_throughput: s.hit.requests_per_second / s.off.requests_per_second,
+        }
+        rows.push(row)
+        console.log(
+          `${c.name} ${coding}: hit ${s.hit.requests_per_second.toFixed(0)} req/s p99 ${s.hit.p99_ms}, off ${s.off.requests_per_second.toFixed(0)} p99 ${s.off.p99_ms}, ceiling ${s.ceiling.requests_per_second.toFixed(0)} p99 ${s.ceiling.p99_ms}`,
+        )
+      }
+    }
+
+    // a miss with the cache on: every series' /days in turn, more than the 1 MB budget holds
+    const rotation = sizes.map((s) => `/api/real_assets/${s.id}/days`)
+    const rotating = (): Partial<autocannon.Options> => {
+      let n = 0
+      return { requests: [{ setupRequest: (req) => ({ ...req, path: rotation[n++ % rotation.length]! }) }] }
+    }
+    const misses: Array<{ coding: string; miss: Summary; off: Summary; hit_rate: number; miss_over_off_throughput: number }> = []
+    for (const coding of ["identity", "gzip"] as const) {
+      const headers = { ...auth, ...(coding === "gzip" ? { "accept-encoding": "gzip" } : {}) }
+      // warmed as long as a round: the rows above ran the cache-off server's routes for minutes
+      await round(small.url, headers, seconds, connections, rotating())
+      await round(off.url, headers, seconds, connections, rotating())
+      const hitsBefore = await metric(small, "fds_answer_cache_hits_total")
+      const missesBefore = await metric(small, "fds_answer_cache_misses_total")
+      const results: Record<"miss" | "off", Array<Round & { cpuMsPerRequest: number }>> = { miss: [], off: [] }
+      for (let r = 0; r < rounds; r++) {
+        results.miss.push(await measure(small, small.url, headers, rotating()))
+        results.off.push(await measure(off, off.url, headers, rotating()))
+      }
+      const hits = (await metric(small, "fds_answer_cache_hits_total")) - hitsBefore
+      const missed = (await metric(small, "fds_answer_cache_misses_total")) - missesBefore
+      const miss = { ...summarizeRounds(results.miss), cpu_ms_per_request: median(results.miss.map((x) => x.cpuMsPerRequest)) }
+      const offS = { ...summarizeRounds(results.off), cpu_ms_per_request: median(results.off.map((x) => x.cpuMsPerRequest)) }
+      misses.push({ coding, miss, off: offS, hit_rate: hits / (hits + missed), miss_over_off_throughput: miss.requests_per_second / offS.requests_per_second })
+      console.log(`miss /days rotating ${rotation.length} series ${coding}: miss ${miss.requests_per_second.toFixed(0)} req/s p99 ${miss.p99_ms}, off ${offS.requests_per_second.toFixed(0)} p99 ${offS.p99_ms}, hit rate ${(hits / (hits + missed)).toFixed(3)}`)
+    }
+
+    const memory = {
+      cache_bytes: await metric(on, "fds_answer_cache_bytes"),
+      cache_entries: await metric(on, "fds_answer_cache_entries"),
+      rss_mb_at_start: rssAtStart,
+      rss_mb_at_end: { on: rssMb(on.child.pid), off: rssMb(off.child.pid) },
+    }
+
+    console.log("\n| answer | coding | bytes | hit req/s | hit p99 ms | off req/s | off p99 ms | ceiling req/s | ceiling p99 ms | hit/ceiling req/s | hit/ceiling p99 | hit/off req/s | CPU ms/req hit · off · ceiling |")
+    console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for (const r of rows) {
+      const [h, o, c] = [r.hit, r.off, r.ceiling]
+      console.log(
+        `| ${r.answer} | ${r.coding} | ${r.bytes} | ${h.requests_per_second.toFixed(0)} | ${h.p99_ms} | ${o.requests_per_second.toFixed(0)} | ${o.p99_ms} | ${c.requests_per_second.toFixed(0)} | ${c.p99_ms} | ${r.hit_over_ceiling_throughput.toFixed(2)} | ${r.hit_over_ceiling_p99.toFixed(2)} | ${r.hit_over_off_throughput.toFixed(2)} | ${h.cpu_ms_per_request.toFixed(3)} · ${o.cpu_ms_per_request.toFixed(3)} · ${c.cpu_ms_per_request.toFixed(3)} |`,
+      )
+    }
+    console.log("\n| miss (/days, every series in turn) | coding | miss req/s | miss p99 ms | off req/s | off p99 ms | miss/off req/s | hit rate |\n|---|---|---|---|---|---|---|---|")
+    for (const m of misses) {
+      console.log(
+        `| ${rotation.length} series, 1 MB budget | ${m.coding} | ${m.miss.requests_per_second.toFixed(0)} | ${m.miss.p99_ms} | ${m.off.requests_per_second.toFixed(0)} | ${m.off.p99_ms} | ${m.miss_over_off_throughput.toFixed(2)} | ${m.hit_rate.toFixed(3)} |`,
+      )
+    }
+    console.log(
+      `\nmemory: cache ${memory.cache_bytes} bytes counted in ${memory.cache_entries} entries; RSS at start on ${rssAtStart.on} MB / off ${rssAtStart.off} MB, at end on ${memory.rss_mb_at_end.on} MB / off ${memory.rss_mb_at_end.off} MB`,
+    )
+    return { seconds, rounds, connections, rows, misses, memory }
+  } finally {
+    for (const s of servers) s.child.kill()
+    rmSync(work, { recursive: true, force: true })
+  }
+}
