@@ -36,9 +36,23 @@ const CheckedKey = Layer.succeed(ApiKeyAuth)(
   ApiKeyAuth.of({ apiKey: (httpEffect) => Effect.provideService(httpEffect, CurrentKey, CHECKED_CALLER) }),
 )
 
-/** The store as the routes of one call see it: every lease they take is the call's (which the call releases). */
-const pinnedStore = (store: SnapshotStore["Service"], lease: Lease): SnapshotStore["Service"] =>
-  SnapshotStore.of({ ...store, lease: Effect.succeed(lease) })
+/**
+ * The lease of the call a route runs for. Provided per call: the routes run in the context their
+ * router was built in, over the request's, so a store provided per call would not be the one they
+ * read; this service is in no router's build context, so they see the call's.
+ */
+class CallLease extends Context.Service<CallLease, Lease>()("fds/api/mcp/CallLease") {}
+
+/**
+ * The store the router is built with: every lease its routes take is their call's (CallLease,
+ * which the call releases), never the batch current when the route runs; the store's own lease
+ * only outside a call (none is made here).
+ */
+const leasingCall = (store: SnapshotStore["Service"]): SnapshotStore["Service"] =>
+  SnapshotStore.of({
+    ...store,
+    lease: Effect.flatMap(Effect.serviceOption(CallLease), (lease) => (Option.isSome(lease) ? Effect.succeed(lease.value) : store.lease)),
+  })
 
 const routes = HttpApiBuilder.layer(McpApi).pipe(
   Layer.provide([PublicHandlers, CatalogHandlers, ReturnsHandlers, MarketHandlers, FiHandlers, BatchesHandlers, ChangesHandlers]),
@@ -96,8 +110,12 @@ export class RouteCaller extends Context.Service<
       // the server's answer cache; none over stdio
       const answers = Option.getOrNull(yield* Effect.serviceOption(AnswerCacheService))
       // A router of its own: with the server's memo map the routes would land in the server's router.
+      // The handlers run in the context they were built in, over the request's: they are built with
+      // a store whose lease is the call's (CallLease).
+      const routesStore = leasingCall(store)
       const app = yield* HttpRouter.toHttpEffect(routes.pipe(Layer.provide(NodeHttpServer.layerHttpServices))).pipe(
         Effect.provideService(Layer.CurrentMemoMap, Layer.makeMemoMapUnsafe()),
+        Effect.provideService(SnapshotStore, routesStore),
       )
       const get = (lease: Lease, path: string, query: Query = {}) => {
         const search = new URLSearchParams()
@@ -111,7 +129,9 @@ export class RouteCaller extends Context.Service<
           Effect.catchCause((cause) => Effect.map(HttpServerError.causeResponse(cause), ([response]) => response)),
           Effect.provideService(HttpServerRequest.HttpServerRequest, request),
           Effect.provideService(PinnedRecord, pinRecord(answers?.enabled === true ? { cache: answers, key: `mcp ${path}${qs}` } : null)),
-          Effect.provideService(SnapshotStore, pinnedStore(store, lease)),
+          Effect.provideService(CallLease, lease),
+          // what the router's type asks per request; the one it was built with (the build's wins)
+          Effect.provideService(SnapshotStore, routesStore),
           Effect.provideService(OffThreadRenderer, renderer),
           Effect.provideService(Readiness, readiness),
           Effect.scoped,
