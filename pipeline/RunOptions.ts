@@ -4,7 +4,7 @@
  * handed to Pipeline.ts, so the settings need not know the run.
  */
 import { join } from "node:path"
-import type { Progress } from "./Build.ts"
+import type { Progress } from "./Load.ts"
 import type { CaptchaSolver } from "./fetch/CaptchaSolver.ts"
 import type { FetchOptions } from "./fetch/CmfHttp.ts"
 import type { IndicatorFetcher } from "./fetch/IndicatorFetch.ts"
