@@ -5,14 +5,14 @@
  */
 import { Effect, Schema } from "effect"
 import { intToDate } from "../schemas/Dates.ts"
-import { type Manifest, writeManifest } from "../snapshots/Manifest.ts"
+import { writeManifest } from "../snapshots/Manifest.ts"
 import { FORMAT_VERSION, type SnapshotDatabase, TABLES } from "../snapshots/Tables.ts"
 import { COMPUTED_TABLES } from "../snapshots/tables/Computed.ts"
-import { type FinishedSnapshot, type IncrementFinish, SnapshotWriter } from "../snapshots/Writer.ts"
+import { type FinishedSnapshot, SnapshotWriter } from "../snapshots/Writer.ts"
 import { runComputations } from "./compute/Alongside.ts"
 import type { ComputeIncrement } from "./compute/Computation.ts"
 import { ALONGSIDE, COMPUTATIONS } from "./compute/Computations.ts"
-import { type IncrementPlan, type PreviousSnapshot, planIncrement } from "./Increment.ts"
+import { type IncrementPlan, incrementFinish, type PreviousSnapshot, planIncrement } from "./increment/Increment.ts"
 import type { LoadedInputs } from "./LoadedInputs.ts"
 import { collectGarbage } from "./Load.ts"
 import type { RawFileObserved } from "./ledger/Ledger.ts"
@@ -90,26 +90,6 @@ const writerSink = (writer: SnapshotWriter, increment: boolean, timing: { insert
   }
 }
 
-/**
- * The month digests an increment takes from the previous manifest for each table cut by month:
- * all of them for a table it kept, those before the month it was updated from otherwise (none
- * for a table written again).
- */
-const keptMonths = (
-  previous: Manifest,
-  reused: ReadonlySet<string>,
-  updated: Readonly<Record<string, number>>,
-): NonNullable<IncrementFinish["months"]> => {
-  const out: Record<string, { digests: Readonly<Record<string, string>>; from: number }> = {}
-  for (const table of TABLES) {
-    const digests = previous.table_month_digests?.[table.name]
-    if (table.months === undefined || digests === undefined) continue
-    const from = updated[table.name]
-    if (reused.has(table.name)) out[table.name] = { digests, from: Number.MAX_SAFE_INTEGER }
-    else if (from !== undefined) out[table.name] = { digests, from: Math.floor(from / 100) * 100 + 1 }
-  }
-  return out
-}
 
 /** What the stage phase hands on: the file being built, holding the staged rows, and how this build stands to the previous one. */
 export interface Staging {
@@ -157,7 +137,7 @@ export const stageBatch = Effect.fn("stage")(
     batchDate: string,
     /** Refuses the staged batch with a reason, or passes it (null). */
     gate: (staged: StagedBatch) => string | null,
-    /** The published batch to start from (a daily increment, Increment.ts); null: build from nothing. */
+    /** The published batch to start from (a daily increment, increment/Increment.ts); null: build from nothing. */
     previous: PreviousSnapshot | null,
     cache: ParsedCache["Service"] | null,
   ): Effect.fn.Return<Staging, CmfFileInvalid | BuildFailed | StagedBatchRefused> {
@@ -280,24 +260,11 @@ export const writeBatch = Effect.fn("write")(
   ): Effect.fn.Return<FinishedSnapshot, BuildFailed> {
     const offload = yield* currentOffload
     const { writer, plan, increment, month, staged, batchDate, snapshotsDir } = staging
-    const reused = new Set(staged.reusedTables)
-    const keptDigests = (names: Iterable<string>, from: Readonly<Record<string, string | number>> | undefined) =>
-      Object.fromEntries([...names].flatMap((name) => (from?.[name] === undefined ? [] : [[name, from[name]]])))
     const finished = yield* onFile(writer, () =>
       writer.finish(
         batchDate,
         increment !== null
-          ? {
-              beside: offload.beside,
-              increment: {
-                quotaMonths: increment.manifest.quota_month_digests!,
-                quotasFrom: month,
-                tables: keptDigests(reused, increment.manifest.table_digests) as Record<string, string>,
-                counts: keptDigests(reused, increment.manifest.row_counts) as Record<string, number>,
-                quotaRows: increment.manifest.row_counts.quotas ?? null,
-                months: keptMonths(increment.manifest, reused, staged.updated),
-              },
-            }
+          ? { beside: offload.beside, increment: incrementFinish(increment.manifest, month, new Set(staged.reusedTables), staged.updated) }
           : { beside: offload.beside },
       ),
     )
@@ -363,7 +330,7 @@ export const buildSnapshot = (
   batchDate: string,
   /** Refuses the staged batch with a reason, or passes it (null). */
   gate: (staged: StagedBatch) => string | null = () => null,
-  /** The published batch to start from (a daily increment, Increment.ts); null: build from nothing. */
+  /** The published batch to start from (a daily increment, increment/Increment.ts); null: build from nothing. */
   previous: PreviousSnapshot | null = null,
   cache: ParsedCache["Service"] | null = null,
 ): Effect.Effect<FinishedSnapshot, CmfFileInvalid | BuildFailed | StagedBatchRefused> =>

@@ -35,7 +35,7 @@ export interface RunOptions {
   readonly coverageMin?: number | undefined
   /** Weekdays of the daily BPR report fetched when none is recorded yet (FDS_BPR_DAYS, default 10; 0: not fetched). */
   readonly bprDays?: number | undefined
-  /** Build the day from the previous published batch's snapshot when that is safe (Increment.ts; FDS_INCREMENT, default true). */
+  /** Build the day from the previous published batch's snapshot when that is safe (increment/Increment.ts; FDS_INCREMENT, default true). */
   readonly increment?: boolean | undefined
   readonly progress?: Progress | undefined
 }
