@@ -6,13 +6,11 @@
 import { Effect, Schema } from "effect"
 import { intToDate } from "../schemas/Dates.ts"
 import { writeManifest } from "../snapshots/Manifest.ts"
-import { FORMAT_VERSION, type SnapshotDatabase, TABLES } from "../snapshots/Tables.ts"
-import { COMPUTED_TABLES } from "../snapshots/tables/Computed.ts"
+import { FORMAT_VERSION, TABLES } from "../snapshots/Tables.ts"
 import { type FinishedSnapshot, SnapshotWriter } from "../snapshots/Writer.ts"
 import { runComputations } from "./compute/Alongside.ts"
-import type { ComputeIncrement } from "./compute/Computation.ts"
 import { ALONGSIDE, COMPUTATIONS } from "./compute/Computations.ts"
-import { type IncrementPlan, incrementFinish, type PreviousSnapshot, planIncrement } from "./increment/Increment.ts"
+import { computedInputsBefore, type IncrementPlan, incrementFinish, type PreviousSnapshot, planIncrement, readyForCompute } from "./increment/Increment.ts"
 import type { LoadedInputs } from "./LoadedInputs.ts"
 import { collectGarbage } from "./Load.ts"
 import type { RawFileObserved } from "./ledger/Ledger.ts"
@@ -38,10 +36,6 @@ const memory = () => {
   return { rss_mb: mb(m.rss), heap_mb: mb(m.heapUsed), heap_total_mb: mb(m.heapTotal), external_mb: mb(m.external), array_buffers_mb: mb(m.arrayBuffers) }
 }
 
-/** The tables staging writes (every table but the quotas, meta and the computed ones). */
-const STAGED_TABLES: ReadonlyArray<keyof SnapshotDatabase> = TABLES.map((t) => t.name).filter(
-  (name) => name !== "quotas" && name !== "meta" && !COMPUTED_TABLES.some((c) => c.name === name),
-)
 
 /**
  * The sink staging writes into. In an increment (a copy of the previous snapshot) a table is
@@ -101,7 +95,7 @@ export interface Staging {
   readonly increment: Extract<IncrementPlan, { kind: "increment" }> | null
   /** The increment's month (YYYYMM01): quota months from it on are hashed again, computations that can continue compute from it on; 0 cold. */
   readonly month: number
-  /** What each incremental computation's rows before the month read, in the previous snapshot (before staging). */
+  /** What each incremental computation's rows before the month read, in the previous snapshot (before staging; increment/Increment.ts). */
   readonly inputsBefore: ReadonlyMap<string, string>
   /** The staging tables this build wrote. */
   readonly written: ReadonlySet<string>
@@ -122,7 +116,6 @@ export interface Computed {
   readonly computeMs: number
 }
 
-const INCREMENTAL = COMPUTATIONS.flatMap((c) => (c.incremental === undefined ? [] : [{ c, spec: c.incremental }]))
 
 /**
  * The stage phase: opens the file being built (an increment's first write is the copy of the
@@ -158,7 +151,7 @@ export const stageBatch = Effect.fn("stage")(
       catch: (e) => new BuildFailed({ reason: `snapshot build failed: ${String(e)}` }),
     })
     const month = increment === null ? 0 : Math.floor(increment.base.from / 100) * 100 + 1
-    const inputsBefore = new Map(increment === null ? [] : INCREMENTAL.map(({ c, spec }) => [c.name, spec.inputsBefore(writer.db, month)]))
+    const inputsBefore = increment === null ? new Map<string, string>() : computedInputsBefore(writer.db, month)
     const timing = { insertMs: 0 }
     const sink = writerSink(writer, increment !== null, timing)
     if (increment !== null) {
@@ -209,22 +202,8 @@ export const computeBatch = Effect.fn("compute")(
     const { writer, increment, month, staged, batchDate } = staging
     return yield* onFile(writer, () => {
       const t = performance.now()
-      const increments: Record<string, ComputeIncrement> = {}
-      const reused = new Set(staged.reusedTables)
-      if (increment !== null) {
-        for (const table of STAGED_TABLES) if (!staging.written.has(table) && !reused.has(table)) writer.clearTable(table)
-        const continued = new Set<string>()
-        for (const { c, spec } of INCREMENTAL) {
-          const state = increment.manifest.compute_state?.[c.name]
-          if (spec.inputsBefore(writer.db, month) !== staging.inputsBefore.get(c.name) || !spec.canContinue(writer.db, month, state)) continue
-          spec.deleteFrom(writer.db, month)
-          increments[c.name] = { from: month, state }
-          for (const table of spec.tables) continued.add(table)
-        }
-        for (const table of COMPUTED_TABLES) if (!continued.has(table.name)) writer.clearTable(table.name as keyof SnapshotDatabase)
-        writer.clearTable("meta")
-        writer.insertMeta({ format_version: String(FORMAT_VERSION) })
-      }
+      const increments =
+        increment === null ? {} : readyForCompute(writer, increment.manifest, month, staging.written, new Set(staged.reusedTables), staging.inputsBefore)
       writer.insertMeta(staged.meta)
       const timings: Record<string, number> = {}
       const states: Record<string, unknown> = {}
