@@ -1,29 +1,24 @@
 /**
- * From a batch's inputs (raw files by hash) to a snapshot file: parse, stage, write. Shared by
- * `pipeline run` and `pipeline reproduce`, so that an audit rebuilds with exactly the same code.
+ * From a batch's loaded inputs to a snapshot file: the stage, compute and write phases. Shared by
+ * `pipeline run` (run/Batch.ts) and `pipeline reproduce`, so that an audit rebuilds with exactly
+ * the same code.
  */
 import { Effect, Schema } from "effect"
-import type { DataSetName } from "../schemas/CmfRecords.ts"
-import { dateToInt, intToDate } from "../schemas/Dates.ts"
-import { type Manifest, writeManifest } from "../snapshots/Manifest.ts"
-import { FORMAT_VERSION, type SnapshotDatabase, TABLES } from "../snapshots/Tables.ts"
-import { COMPUTED_TABLES } from "../snapshots/tables/Computed.ts"
-import { type FinishedSnapshot, type IncrementFinish, SnapshotWriter } from "../snapshots/Writer.ts"
+import { intToDate } from "../schemas/Dates.ts"
+import { writeManifest } from "../snapshots/Manifest.ts"
+import { FORMAT_VERSION, TABLES } from "../snapshots/Tables.ts"
+import { type FinishedSnapshot, SnapshotWriter } from "../snapshots/Writer.ts"
 import { runComputations } from "./compute/Alongside.ts"
-import type { ComputeIncrement } from "./compute/Computation.ts"
 import { ALONGSIDE, COMPUTATIONS } from "./compute/Computations.ts"
-import { type IncrementPlan, type PreviousSnapshot, planIncrement } from "./Increment.ts"
+import { computedInputsBefore, type IncrementPlan, incrementFinish, type PreviousSnapshot, planIncrement, readyForCompute } from "./increment/Increment.ts"
 import type { LoadedInputs } from "./LoadedInputs.ts"
+import { collectGarbage } from "./Load.ts"
 import type { RawFileObserved } from "./ledger/Ledger.ts"
-import type { RawStore } from "./RawStore.ts"
 import { type StagedBatch, type StageSink, stage } from "./Stage.ts"
 import type { CmfFileInvalid } from "./sources/CmfFileInvalid.ts"
 import { currentOffload } from "./offload/Offload.ts"
-import type { DataSetAdapter, LoadContext } from "./sources/DataSet.ts"
-import type { LoadedFile } from "./sources/LoadedFile.ts"
 import { ADAPTERS } from "./sources/Sources.ts"
 import type { ParsedCache } from "./staging/ParsedCache.ts"
-import type { RecordsSummary } from "./staging/ParsedFiles.ts"
 import { PIPELINE_VERSION } from "./Version.ts"
 
 /** A check on the staged batch refused it (the coverage gate): a content rejection, not a failure. */
@@ -31,204 +26,9 @@ export class StagedBatchRefused extends Schema.TaggedError<StagedBatchRefused>()
 
 export class BuildFailed extends Schema.TaggedError<BuildFailed>()("BuildFailed", { reason: Schema.String }) {}
 
-/** Reports parsing progress (a terminal bar, log lines, or nothing); ETA from bytes, not files. */
-export interface Progress {
-  readonly start: (files: number, bytes: number) => void
-  readonly file: (name: string, rowsSoFar: number, bytes: number) => void
-  readonly stop: () => void
-}
-export const silentProgress: Progress = { start: () => {}, file: () => {}, stop: () => {} }
-
-const prefixed = (dataSet: string, repairs: Readonly<Record<string, number>>): Record<string, number> =>
-  Object.fromEntries(Object.entries(repairs).map(([k, v]) => [`${dataSet}.${k}`, v]))
-
-const pushTo = <K, V>(map: Map<K, V[]>, key: K, value: V) => {
-  const list = map.get(key)
-  if (list === undefined) map.set(key, [value])
-  else list.push(value)
-}
-
 const add = (into: Record<string, number>, from: Readonly<Record<string, number>>) => {
   for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v
 }
-
-/**
- * The default load of an adapter: its records, parsed once and cached by content, with a summary
- * (rows, repairs, dates) cached beside them. Only the summary is read now; the records are read
- * from the cache when the file is staged, so a batch never holds every file's records at once.
- */
-const loadRecords = (adapter: DataSetAdapter, context: LoadContext): Effect.Effect<LoadedFile, CmfFileInvalid> => {
-  const { cache, name } = context
-  const entry = { sha256: context.sha256, name }
-  // Parsed again if the entry went away meanwhile (these bytes parsed once: it cannot fail).
-  const reread = (): ReadonlyArray<unknown> =>
-    cache?.getRecords(entry)?.records ?? Effect.runSync(adapter.parse(context.bytes(), name)).records
-  const summary = cache?.getRecordsSummary(entry)
-  // (a summary cached before the adapter kept one of its own is made again)
-  if (summary !== undefined && (adapter.summaryOf === undefined || summary.extra !== undefined)) {
-    return Effect.succeed({ name, ...summary, data: reread })
-  }
-  const cached = cache?.getRecords(entry)
-  const parsed =
-    cached !== undefined
-      ? Effect.succeed(cached)
-      : Effect.map(adapter.parse(context.bytes(), name), (p) => {
-          // Kept in memory only without a cache; structuredClone: the records' strings are slices
-          // of the decoded page, copies let it go (the cache's copy is a copy already).
-          const kept = cache === null ? { records: structuredClone(p.records), repairs: p.repairs } : p
-          cache?.putRecords(entry, kept)
-          context.parsed(context.size)
-          return kept
-        })
-  return Effect.map(parsed, (p) => {
-    const dates = adapter.datesOf?.(p.records) ?? null
-    const made: RecordsSummary = {
-      rows: p.records.length,
-      repairs: p.repairs,
-      ...(dates === null ? {} : { firstDate: dateToInt(dates.first), latestDate: dateToInt(dates.latest) }),
-      ...(adapter.summaryOf === undefined ? {} : { extra: adapter.summaryOf(p.records) }),
-    }
-    cache?.putRecordsSummary(entry, made)
-    const records = p.records
-    return { name, ...made, data: cache === null ? () => records : reread }
-  })
-}
-
-/**
- * The full GC that paces parsing (a cold build, reproduce, the parse ahead): parsing leaves garbage
- * faster than V8 collects it, and a full GC every ~128 MB of parsed input keeps the peak near what
- * is live (it varied 1.75–2.65 GB without). `gcMs` is the time spent in it.
- */
-const gcPacer = () => {
-  let parsedBytes = 0
-  let collectedAt = 0
-  const pacer = {
-    gcMs: 0,
-    parsed: (bytes: number): void => {
-      parsedBytes += bytes
-      if (parsedBytes - collectedAt < 128e6) return
-      collectedAt = parsedBytes
-      const t = performance.now()
-      collectGarbage()
-      pacer.gcMs += performance.now() - t
-    },
-  }
-  return pacer
-}
-
-/** The load of one input by its adapter (its own `load`, or its records through the parse cache). */
-const loadOf = (
-  adapter: DataSetAdapter,
-  input: RawFileObserved,
-  raw: RawStore["Service"],
-  cache: ParsedCache["Service"] | null,
-  parsed: (bytes: number) => void,
-  shared: Map<string, unknown>,
-): Effect.Effect<LoadedFile, CmfFileInvalid> => {
-  const context: LoadContext = { sha256: input.sha256, name: input.name, size: input.bytes, bytes: () => raw.get(input.sha256), cache, parsed, shared }
-  return adapter.load === undefined ? loadRecords(adapter, context) : adapter.load(context)
-}
-
-/**
- * Parses each input through its adapter into the parse cache (its summary, and its records or
- * columns), as `loadInputs` would, without keeping anything: what the parse ahead of a cold build
- * does on each core (staging/ParseAhead.ts). A file that fails is left for `loadInputs`, which
- * meets it again and reports it; returns how many failed.
- */
-export const parseIntoCache = (
-  raw: RawStore["Service"],
-  inputs: ReadonlyArray<RawFileObserved>,
-  cache: ParsedCache["Service"],
-  adapters: ReadonlyArray<DataSetAdapter> = ADAPTERS,
-): number => {
-  const byName = new Map(adapters.map((a) => [a.name, a]))
-  let failed = 0
-  const { parsed } = gcPacer()
-  for (const input of inputs) {
-    const adapter = byName.get(input.data_set)
-    if (adapter === undefined) {
-      failed++
-      continue
-    }
-    try {
-      if (Effect.runSync(Effect.result(loadOf(adapter, input, raw, cache, parsed, new Map())))._tag === "Failure") failed++
-    } catch {
-      failed++
-    }
-  }
-  return failed
-}
-
-/** Parses every input through its adapter (from and to the parse cache when one is given). */
-export const loadInputs = (
-  raw: RawStore["Service"],
-  inputs: ReadonlyArray<RawFileObserved>,
-  cache: ParsedCache["Service"] | null,
-  progress: Progress = silentProgress,
-  adapters: ReadonlyArray<DataSetAdapter> = ADAPTERS,
-): Effect.Effect<LoadedInputs, CmfFileInvalid> =>
-  Effect.gen(function* () {
-    const repairs: Record<string, number> = {}
-    let first = 0
-    let latest = 0
-    let latestFile: LoadedInputs["latestQuotaFile"] = null
-    let rows = 0
-    const files = new Map<DataSetName, LoadedFile[]>()
-    // A required FI data set missing: the batch goes out without its FI/ETF part (a core one rejects it: Pipeline.ts).
-    const missingFi = adapters.find((a) => a.part === "fi" && a.required !== undefined && !inputs.some((i) => i.data_set === a.name))
-    let fiUnavailable: string | null = missingFi?.required ?? null
-    const pacer = gcPacer()
-    const loadMs: Record<string, number> = {}
-    const byName = new Map(adapters.map((a) => [a.name, a]))
-    const shared = new Map<string, unknown>()
-    progress.start(inputs.length, inputs.reduce((n, i) => n + i.bytes, 0))
-    for (const input of inputs) {
-      const adapter = byName.get(input.data_set)
-      if (adapter === undefined) return yield* Effect.die(new Error(`no adapter for data set ${input.data_set}`))
-      const load = loadOf(adapter, input, raw, cache, pacer.parsed, shared)
-      const started = performance.now()
-      let file: LoadedFile
-      if (adapter.part === "fi") {
-        const result = yield* Effect.result(load)
-        if (result._tag === "Failure") {
-          fiUnavailable ??= result.failure.message
-          continue
-        }
-        file = result.success
-      } else {
-        file = yield* load
-      }
-      loadMs[input.data_set] = (loadMs[input.data_set] ?? 0) + performance.now() - started
-      add(repairs, prefixed(input.data_set, file.repairs))
-      pushTo(files, input.data_set, file)
-      if (adapter.dailyValues === true) {
-        if (file.firstDate !== undefined && file.firstDate > 0 && (first === 0 || file.firstDate < first)) first = file.firstDate
-        if (file.latestDate !== undefined && file.latestDate > latest) {
-          latest = file.latestDate
-          latestFile = { dataSet: input.data_set, name: input.name }
-        }
-      }
-      rows += file.rows
-      progress.file(input.name, rows, input.bytes)
-    }
-    progress.stop()
-    return {
-      files,
-      fiUnavailable,
-      repairs,
-      firstQuotaDate: first === 0 ? null : intToDate(first),
-      latestQuotaDate: latest === 0 ? null : intToDate(latest),
-      latestQuotaFile: latestFile,
-      loadMs: { byDataSet: Object.fromEntries(Object.entries(loadMs).map(([k, v]) => [k, Math.round(v)])), gc: Math.round(pacer.gcMs) },
-    }
-  })
-
-/**
- * A full garbage collection when Node runs with --expose-gc (`./fds` passes it to the pipeline):
- * while parsing, and where the build lets a step's data go, so that compute and packing do not
- * run on top of it. Without the flag V8 collects when it sees fit.
- */
-const collectGarbage = (): void => (globalThis as { gc?: () => void }).gc?.()
 
 const memory = () => {
   const m = process.memoryUsage()
@@ -236,10 +36,6 @@ const memory = () => {
   return { rss_mb: mb(m.rss), heap_mb: mb(m.heapUsed), heap_total_mb: mb(m.heapTotal), external_mb: mb(m.external), array_buffers_mb: mb(m.arrayBuffers) }
 }
 
-/** The tables staging writes (every table but the quotas, meta and the computed ones). */
-const STAGED_TABLES: ReadonlyArray<keyof SnapshotDatabase> = TABLES.map((t) => t.name).filter(
-  (name) => name !== "quotas" && name !== "meta" && !COMPUTED_TABLES.some((c) => c.name === name),
-)
 
 /**
  * The sink staging writes into. In an increment (a copy of the previous snapshot) a table is
@@ -288,26 +84,6 @@ const writerSink = (writer: SnapshotWriter, increment: boolean, timing: { insert
   }
 }
 
-/**
- * The month digests an increment takes from the previous manifest for each table cut by month:
- * all of them for a table it kept, those before the month it was updated from otherwise (none
- * for a table written again).
- */
-const keptMonths = (
-  previous: Manifest,
-  reused: ReadonlySet<string>,
-  updated: Readonly<Record<string, number>>,
-): NonNullable<IncrementFinish["months"]> => {
-  const out: Record<string, { digests: Readonly<Record<string, string>>; from: number }> = {}
-  for (const table of TABLES) {
-    const digests = previous.table_month_digests?.[table.name]
-    if (table.months === undefined || digests === undefined) continue
-    const from = updated[table.name]
-    if (reused.has(table.name)) out[table.name] = { digests, from: Number.MAX_SAFE_INTEGER }
-    else if (from !== undefined) out[table.name] = { digests, from: Math.floor(from / 100) * 100 + 1 }
-  }
-  return out
-}
 
 /** What the stage phase hands on: the file being built, holding the staged rows, and how this build stands to the previous one. */
 export interface Staging {
@@ -319,7 +95,7 @@ export interface Staging {
   readonly increment: Extract<IncrementPlan, { kind: "increment" }> | null
   /** The increment's month (YYYYMM01): quota months from it on are hashed again, computations that can continue compute from it on; 0 cold. */
   readonly month: number
-  /** What each incremental computation's rows before the month read, in the previous snapshot (before staging). */
+  /** What each incremental computation's rows before the month read, in the previous snapshot (before staging; increment/Increment.ts). */
   readonly inputsBefore: ReadonlyMap<string, string>
   /** The staging tables this build wrote. */
   readonly written: ReadonlySet<string>
@@ -340,7 +116,6 @@ export interface Computed {
   readonly computeMs: number
 }
 
-const INCREMENTAL = COMPUTATIONS.flatMap((c) => (c.incremental === undefined ? [] : [{ c, spec: c.incremental }]))
 
 /**
  * The stage phase: opens the file being built (an increment's first write is the copy of the
@@ -355,7 +130,7 @@ export const stageBatch = Effect.fn("stage")(
     batchDate: string,
     /** Refuses the staged batch with a reason, or passes it (null). */
     gate: (staged: StagedBatch) => string | null,
-    /** The published batch to start from (a daily increment, Increment.ts); null: build from nothing. */
+    /** The published batch to start from (a daily increment, increment/Increment.ts); null: build from nothing. */
     previous: PreviousSnapshot | null,
     cache: ParsedCache["Service"] | null,
   ): Effect.fn.Return<Staging, CmfFileInvalid | BuildFailed | StagedBatchRefused> {
@@ -376,7 +151,7 @@ export const stageBatch = Effect.fn("stage")(
       catch: (e) => new BuildFailed({ reason: `snapshot build failed: ${String(e)}` }),
     })
     const month = increment === null ? 0 : Math.floor(increment.base.from / 100) * 100 + 1
-    const inputsBefore = new Map(increment === null ? [] : INCREMENTAL.map(({ c, spec }) => [c.name, spec.inputsBefore(writer.db, month)]))
+    const inputsBefore = increment === null ? new Map<string, string>() : computedInputsBefore(writer.db, month)
     const timing = { insertMs: 0 }
     const sink = writerSink(writer, increment !== null, timing)
     if (increment !== null) {
@@ -427,22 +202,8 @@ export const computeBatch = Effect.fn("compute")(
     const { writer, increment, month, staged, batchDate } = staging
     return yield* onFile(writer, () => {
       const t = performance.now()
-      const increments: Record<string, ComputeIncrement> = {}
-      const reused = new Set(staged.reusedTables)
-      if (increment !== null) {
-        for (const table of STAGED_TABLES) if (!staging.written.has(table) && !reused.has(table)) writer.clearTable(table)
-        const continued = new Set<string>()
-        for (const { c, spec } of INCREMENTAL) {
-          const state = increment.manifest.compute_state?.[c.name]
-          if (spec.inputsBefore(writer.db, month) !== staging.inputsBefore.get(c.name) || !spec.canContinue(writer.db, month, state)) continue
-          spec.deleteFrom(writer.db, month)
-          increments[c.name] = { from: month, state }
-          for (const table of spec.tables) continued.add(table)
-        }
-        for (const table of COMPUTED_TABLES) if (!continued.has(table.name)) writer.clearTable(table.name as keyof SnapshotDatabase)
-        writer.clearTable("meta")
-        writer.insertMeta({ format_version: String(FORMAT_VERSION) })
-      }
+      const increments =
+        increment === null ? {} : readyForCompute(writer, increment.manifest, month, staging.written, new Set(staged.reusedTables), staging.inputsBefore)
       writer.insertMeta(staged.meta)
       const timings: Record<string, number> = {}
       const states: Record<string, unknown> = {}
@@ -478,24 +239,11 @@ export const writeBatch = Effect.fn("write")(
   ): Effect.fn.Return<FinishedSnapshot, BuildFailed> {
     const offload = yield* currentOffload
     const { writer, plan, increment, month, staged, batchDate, snapshotsDir } = staging
-    const reused = new Set(staged.reusedTables)
-    const keptDigests = (names: Iterable<string>, from: Readonly<Record<string, string | number>> | undefined) =>
-      Object.fromEntries([...names].flatMap((name) => (from?.[name] === undefined ? [] : [[name, from[name]]])))
     const finished = yield* onFile(writer, () =>
       writer.finish(
         batchDate,
         increment !== null
-          ? {
-              beside: offload.beside,
-              increment: {
-                quotaMonths: increment.manifest.quota_month_digests!,
-                quotasFrom: month,
-                tables: keptDigests(reused, increment.manifest.table_digests) as Record<string, string>,
-                counts: keptDigests(reused, increment.manifest.row_counts) as Record<string, number>,
-                quotaRows: increment.manifest.row_counts.quotas ?? null,
-                months: keptMonths(increment.manifest, reused, staged.updated),
-              },
-            }
+          ? { beside: offload.beside, increment: incrementFinish(increment.manifest, month, new Set(staged.reusedTables), staged.updated) }
           : { beside: offload.beside },
       ),
     )
@@ -561,7 +309,7 @@ export const buildSnapshot = (
   batchDate: string,
   /** Refuses the staged batch with a reason, or passes it (null). */
   gate: (staged: StagedBatch) => string | null = () => null,
-  /** The published batch to start from (a daily increment, Increment.ts); null: build from nothing. */
+  /** The published batch to start from (a daily increment, increment/Increment.ts); null: build from nothing. */
   previous: PreviousSnapshot | null = null,
   cache: ParsedCache["Service"] | null = null,
 ): Effect.Effect<FinishedSnapshot, CmfFileInvalid | BuildFailed | StagedBatchRefused> =>

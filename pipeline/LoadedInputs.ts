@@ -1,6 +1,6 @@
 /**
- * A batch's inputs once loaded (Build.ts's loadInputs): each data set's files, and what they say
- * of the batch before anything is staged (the increment plans from it: Increment.ts).
+ * A batch's inputs once loaded (Load.ts's loadInputs): each data set's files, and what they say
+ * of the batch before anything is staged (the increment plans from it: increment/Increment.ts).
  */
 import type { DataSetName } from "../schemas/CmfRecords.ts"
 import type { LoadedFile } from "./sources/LoadedFile.ts"

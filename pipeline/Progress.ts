@@ -4,7 +4,7 @@
  */
 import { SingleBar } from "cli-progress"
 import { logLine } from "../snapshots/Log.ts"
-import type { Progress } from "./Build.ts"
+import type { Progress } from "./Load.ts"
 
 export const terminalOrLogProgress = (stream: NodeJS.WriteStream = process.stderr): Progress => {
   if (stream.isTTY) {

@@ -4,7 +4,7 @@
  * handed to Pipeline.ts, so the settings need not know the run.
  */
 import { join } from "node:path"
-import type { Progress } from "./Build.ts"
+import type { Progress } from "./Load.ts"
 import type { CaptchaSolver } from "./fetch/CaptchaSolver.ts"
 import type { FetchOptions } from "./fetch/CmfHttp.ts"
 import type { IndicatorFetcher } from "./fetch/IndicatorFetch.ts"
@@ -35,7 +35,7 @@ export interface RunOptions {
   readonly coverageMin?: number | undefined
   /** Weekdays of the daily BPR report fetched when none is recorded yet (FDS_BPR_DAYS, default 10; 0: not fetched). */
   readonly bprDays?: number | undefined
-  /** Build the day from the previous published batch's snapshot when that is safe (Increment.ts; FDS_INCREMENT, default true). */
+  /** Build the day from the previous published batch's snapshot when that is safe (increment/Increment.ts; FDS_INCREMENT, default true). */
   readonly increment?: boolean | undefined
   readonly progress?: Progress | undefined
 }

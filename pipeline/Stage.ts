@@ -11,7 +11,7 @@
  * A step that declares what it reads (`stageReads`) runs on a context that refuses anything else,
  * and gets a fingerprint of what it read: in a daily increment, a step whose fingerprint is the
  * previous snapshot's is not run, its tables are kept as they are in the copied file (see
- * pipeline/Increment.ts).
+ * pipeline/increment/Increment.ts).
  */
 import { createHash } from "node:crypto"
 import { Effect } from "effect"
@@ -19,7 +19,7 @@ import type { DataSetName } from "../schemas/CmfRecords.ts"
 import { dateToInt } from "../schemas/Dates.ts"
 import type { StagedStep } from "../snapshots/Manifest.ts"
 import type { SeriesTable, SnapshotDatabase } from "../snapshots/Tables.ts"
-import type { IncrementBase } from "./IncrementBase.ts"
+import type { IncrementBase } from "./increment/IncrementBase.ts"
 import type { StageContext, StagedCore, StageInput } from "./StageContext.ts"
 import type { CmfFileInvalid } from "./sources/CmfFileInvalid.ts"
 import type { DataSetAdapter, StageReads } from "./sources/DataSet.ts"
@@ -49,7 +49,7 @@ export interface StageSink {
 }
 
 export interface StageOptions {
-  /** The increment's previous-snapshot facts: the quotas are merged from `base.from` on only (Increment.ts); null: from nothing. */
+  /** The increment's previous-snapshot facts: the quotas are merged from `base.from` on only (increment/Increment.ts); null: from nothing. */
   readonly base: IncrementBase | null
   /** The batch's inputs, in the ledger's order (the fingerprints are made of them). */
   readonly inputs: ReadonlyArray<StageInput>

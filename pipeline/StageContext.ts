@@ -7,7 +7,7 @@ import type { DataSetName } from "../schemas/CmfRecords.ts"
 import type { StagedStep } from "../snapshots/Manifest.ts"
 import type { AdministratorsTable, FundsTable, SeriesTable, SnapshotDatabase } from "../snapshots/Tables.ts"
 import type { SeriesAliasesTable } from "../snapshots/tables/FmExtras.ts"
-import type { IncrementBase } from "./IncrementBase.ts"
+import type { IncrementBase } from "./increment/IncrementBase.ts"
 import type { LoadedFile } from "./sources/LoadedFile.ts"
 import type { QuotaCorrection, QuotaSink } from "./staging/Quotas.ts"
 
@@ -27,7 +27,7 @@ export interface StageContext {
   /** The batch date as YYYYMMDD. */
   readonly cutoff: number
   readonly fiUnavailable: string | null
-  /** A daily increment: the quotas are merged from `base.from` on only (Increment.ts); null: from nothing. */
+  /** A daily increment: the quotas are merged from `base.from` on only (increment/Increment.ts); null: from nothing. */
   readonly base: IncrementBase | null
   readonly files: (dataSet: DataSetName) => ReadonlyArray<LoadedFile>
   /** The records of one data set across its files, in the ledger's order (newest observation last). */

@@ -91,7 +91,7 @@ export class SnapshotWriter {
 
   /**
    * A new empty snapshot, or with `base` a copy of that snapshot file to change in place (the
-   * daily increment: pipeline/Increment.ts); either way under a temporary name.
+   * daily increment: pipeline/increment/Increment.ts); either way under a temporary name.
    */
   constructor(dir: string, base?: string) {
     mkdirSync(dir, { recursive: true })

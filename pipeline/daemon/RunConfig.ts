@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs"
 import { join } from "node:path"
 import { Config, Effect } from "effect"
-import type { Progress } from "../Build.ts"
+import type { Progress } from "../Load.ts"
 import { captchaSettings, captchaSolverOf } from "../fetch/CaptchaSolver.ts"
 import { defaultFetchOptions } from "../fetch/CmfHttp.ts"
 import { indicatorFetcherOf, indicatorSettings } from "../fetch/IndicatorFetch.ts"

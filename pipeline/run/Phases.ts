@@ -1,7 +1,7 @@
 /**
- * The phases of a batch that surround the build (Build.ts has stage, compute and write): collect
- * the raw files, plan whether the inputs make a batch, load (parse) them, decide which batch to
- * build, and publish it. Each is an `Effect.fn` with a log span of its name; each takes what the
+ * The phases of a batch that surround the build (Build.ts has stage, compute and write; Load.ts
+ * the parsing the load phase runs): collect the raw files, plan whether the inputs make a batch,
+ * load (parse) them, decide which batch to build, and publish it. Each is an `Effect.fn` with a log span of its name; each takes what the
  * phase before it handed on and gives what the next one needs.
  */
 import { existsSync } from "node:fs"
@@ -12,7 +12,7 @@ import { dateToInt, intToDate } from "../../schemas/Dates.ts"
 import { publishCurrent, readCurrent } from "../../snapshots/Pointer.ts"
 import { applyRetention } from "../../snapshots/Retention.ts"
 import type { SourceReport } from "../../snapshots/Status.ts"
-import { loadInputs } from "../Build.ts"
+import { loadInputs } from "../Load.ts"
 import { collectFolder, collectHttp, type WaitingDataSet } from "../Collect.ts"
 import { FolderMemo } from "../FolderMemo.ts"
 import type { LoadedInputs } from "../LoadedInputs.ts"

@@ -43,7 +43,7 @@ export interface StagedQuotas {
 }
 
 /**
- * A merge of the rows from `from` on only (the daily increment, pipeline/Increment.ts): rows dated
+ * A merge of the rows from `from` on only (the daily increment, pipeline/increment/Increment.ts): rows dated
  * before it are left out, files whose rows all are (by their summary) are read for their series
  * alone, and a provisional value is judged against the series' last value before `from` (`seed`,
  * by asset id) when the region holds none before it.

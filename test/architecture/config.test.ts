@@ -4,19 +4,9 @@
  * the environment's, tests one over a record). A read of `process.env` there fails here, unless
  * it builds the environment of a child process: those are allowed by name, each with its reason.
  */
-import { readdirSync, readFileSync } from "node:fs"
-import { join, relative } from "node:path"
 import { describe, expect, it } from "vitest"
+import { sources } from "./sources.ts"
 
-const root = join(import.meta.dirname, "..", "..")
-const FOLDERS = ["schemas", "snapshots", "pipeline", "api", "accounts", "ops"]
-
-const sources = (): ReadonlyArray<{ readonly path: string; readonly text: string }> =>
-  FOLDERS.flatMap((dir) =>
-    readdirSync(join(root, dir), { withFileTypes: true, recursive: true })
-      .filter((e) => e.isFile() && e.name.endsWith(".ts"))
-      .map((e) => join(e.parentPath, e.name)),
-  ).map((file) => ({ path: relative(root, file), text: readFileSync(file, "utf8") }))
 
 /** `process.env`, `process["env"]`, `process?.env` and `{ env } = process`: the environment read directly. */
 const ENV_READ = /\bprocess\s*(?:\?\.|\.)\s*env\b|\bprocess\s*(?:\?\.)?\[\s*["'`]env["'`]\s*\]|\{[^{}]*\benv\b[^{}]*\}\s*=\s*(?:globalThis\.)?process\b/g

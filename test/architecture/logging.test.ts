@@ -8,22 +8,12 @@
  * log's own format). Then the logger itself: one valid JSON line per entry, with time, level,
  * msg, the annotations, spans and cause.
  */
-import { readdirSync, readFileSync } from "node:fs"
-import { join, relative } from "node:path"
 import { Data, Effect, Logger } from "effect"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { formatLine, JsonLogger, jsonLogger, logLine, withJsonLogs } from "../../snapshots/Log.ts"
+import { sources } from "./sources.ts"
 
-const root = join(import.meta.dirname, "..", "..")
-const FOLDERS = ["schemas", "snapshots", "pipeline", "api", "accounts", "ops"]
 const LOGGER = "snapshots/Log.ts"
-
-const sources = (): ReadonlyArray<{ readonly path: string; readonly text: string }> =>
-  FOLDERS.flatMap((dir) =>
-    readdirSync(join(root, dir), { withFileTypes: true, recursive: true })
-      .filter((e) => e.isFile() && e.name.endsWith(".ts"))
-      .map((e) => join(e.parentPath, e.name)),
-  ).map((file) => ({ path: relative(root, file), text: readFileSync(file, "utf8") }))
 
 /** A log line made by hand: an object literal opening with `level` or `time`, serialized. */
 const HAND_MADE = /JSON\.stringify\(\s*\{\s*(?:level|time)\s*:/g

@@ -78,38 +78,32 @@ describe("beside in a worker thread", () => {
   })
 })
 
+/** The job, counting its runs. */
+const counting = (job: BesideJob<number, Answer>) => {
+  let runs = 0
+  const run = (n: number) => {
+    runs++
+    return job.run(n)
+  }
+  return { job: { ...job, run }, runs: () => runs }
+}
+
 describe("beside here", () => {
   it("runs nothing until wait(), then the job once on this thread", () => {
-    let runs = 0
-    const job = squaring("here", served("here"))
-    const counted = {
-      ...job,
-      run: (n: number) => {
-        runs++
-        return job.run(n)
-      },
-    }
-    const pending = besideHere(counted, 7)
-    expect(runs).toBe(0)
+    const { job, runs } = counting(squaring("here", served("here")))
+    const pending = besideHere(job, 7)
+    expect(runs()).toBe(0)
     expect(pending.wait()).toEqual({ squared: 49, thread: threadId })
     pending.wait()
-    expect(runs).toBe(1)
+    expect(runs()).toBe(1)
   })
 
   it("a job that throws gives its failed; one stopped before it ran never runs", () => {
     expect(besideHere(squaring("here-throws", served("here-throws")), -1).wait()).toMatchObject({ failed: expect.stringContaining("negative: -1") })
-    let runs = 0
-    const job = squaring("here-stopped", served("here-stopped"))
-    const counted = {
-      ...job,
-      run: (n: number) => {
-        runs++
-        return job.run(n)
-      },
-    }
-    const pending = besideHere(counted, 7)
+    const { job, runs } = counting(squaring("here-stopped", served("here-stopped")))
+    const pending = besideHere(job, 7)
     pending.stop()
     expect(pending.wait()).toEqual({ failed: "stopped before it ran" })
-    expect(runs).toBe(0)
+    expect(runs()).toBe(0)
   })
 })

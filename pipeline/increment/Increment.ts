@@ -28,17 +28,21 @@
 import { existsSync } from "node:fs"
 import { join } from "node:path"
 import Database from "better-sqlite3"
-import type { DataSetName } from "../schemas/CmfRecords.ts"
-import { dateToInt, intToDate } from "../schemas/Dates.ts"
-import { type Manifest, readManifest } from "../snapshots/Manifest.ts"
-import { FORMAT_VERSION } from "../snapshots/Tables.ts"
+import type { DataSetName } from "../../schemas/CmfRecords.ts"
+import { dateToInt, intToDate } from "../../schemas/Dates.ts"
+import { type Manifest, readManifest } from "../../snapshots/Manifest.ts"
+import { FORMAT_VERSION, type SnapshotDatabase, TABLES } from "../../snapshots/Tables.ts"
+import { COMPUTED_TABLES } from "../../snapshots/tables/Computed.ts"
+import type { IncrementFinish, SnapshotWriter } from "../../snapshots/Writer.ts"
+import type { ComputeIncrement } from "../compute/Computation.ts"
+import { COMPUTATIONS } from "../compute/Computations.ts"
 import type { BaseSeries, IncrementBase } from "./IncrementBase.ts"
-import type { LoadedInputs } from "./LoadedInputs.ts"
-import type { RawFileObserved } from "./ledger/Ledger.ts"
-import type { CartolaColumns, CartolaInput } from "./staging/CartolaInput.ts"
-import type { ParsedCache } from "./staging/ParsedCache.ts"
-import { printableName } from "./sources/PrintableName.ts"
-import { PIPELINE_VERSION } from "./Version.ts"
+import type { LoadedInputs } from "../LoadedInputs.ts"
+import type { RawFileObserved } from "../ledger/Ledger.ts"
+import type { CartolaColumns, CartolaInput } from "../staging/CartolaInput.ts"
+import type { ParsedCache } from "../staging/ParsedCache.ts"
+import { printableName } from "../sources/PrintableName.ts"
+import { PIPELINE_VERSION } from "../Version.ts"
 
 /** A restatement further back than this rebuilds from nothing. */
 export const MAX_REGION_MONTHS = 24
@@ -172,4 +176,94 @@ export const planIncrement = (
   } finally {
     db?.close()
   }
+}
+
+/**
+ * How the writer ends an increment (Writer.ts's IncrementFinish): the previous snapshot's digests
+ * and row counts of what this build did not change (the tables it kept, the quota months before
+ * `month`, each month-cut table's months before the day it was updated from), so that only the
+ * rest is hashed again.
+ */
+export const incrementFinish = (
+  previous: Manifest,
+  /** YYYYMM01: the increment's month. */
+  month: number,
+  /** The tables this build kept as they were. */
+  reused: ReadonlySet<string>,
+  /** The tables updated from a day (YYYYMMDD), by name. */
+  updated: Readonly<Record<string, number>>,
+): IncrementFinish => {
+  const kept = (from: Readonly<Record<string, string | number>> | undefined) =>
+    Object.fromEntries([...reused].flatMap((name) => (from?.[name] === undefined ? [] : [[name, from[name]]])))
+  return {
+    quotaMonths: previous.quota_month_digests!,
+    quotasFrom: month,
+    tables: kept(previous.table_digests) as Record<string, string>,
+    counts: kept(previous.row_counts) as Record<string, number>,
+    quotaRows: previous.row_counts.quotas ?? null,
+    months: keptMonths(previous, reused, updated),
+  }
+}
+
+/**
+ * The month digests an increment takes from the previous manifest for each table cut by month:
+ * all of them for a table it kept, those before the month it was updated from otherwise (none
+ * for a table written again).
+ */
+const keptMonths = (
+  previous: Manifest,
+  reused: ReadonlySet<string>,
+  updated: Readonly<Record<string, number>>,
+): NonNullable<IncrementFinish["months"]> => {
+  const out: Record<string, { digests: Readonly<Record<string, string>>; from: number }> = {}
+  for (const table of TABLES) {
+    const digests = previous.table_month_digests?.[table.name]
+    if (table.months === undefined || digests === undefined) continue
+    const from = updated[table.name]
+    if (reused.has(table.name)) out[table.name] = { digests, from: Number.MAX_SAFE_INTEGER }
+    else if (from !== undefined) out[table.name] = { digests, from: Math.floor(from / 100) * 100 + 1 }
+  }
+  return out
+}
+
+/** The tables staging writes (every table but the quotas, meta and the computed ones). */
+const STAGED_TABLES: ReadonlyArray<keyof SnapshotDatabase> = TABLES.map((t) => t.name).filter(
+  (name) => name !== "quotas" && name !== "meta" && !COMPUTED_TABLES.some((c) => c.name === name),
+)
+
+const INCREMENTAL = COMPUTATIONS.flatMap((c) => (c.incremental === undefined ? [] : [{ c, spec: c.incremental }]))
+
+/** What each incremental computation's rows before `month` read, in the previous snapshot (the copy, before staging). */
+export const computedInputsBefore = (db: Database.Database, month: number): ReadonlyMap<string, string> =>
+  new Map(INCREMENTAL.map(({ c, spec }) => [c.name, spec.inputsBefore(db, month)]))
+
+/**
+ * Readies the copy for the compute phase: a staged table this build neither wrote nor kept is
+ * emptied; a computation continues from `month` (its rows before it kept) when what those rows
+ * read is the same as in the previous snapshot (`before`, computedInputsBefore's) and it can,
+ * every other computed table emptied; the meta table starts again. Gives the computations that
+ * continue, by name.
+ */
+export const readyForCompute = (
+  writer: SnapshotWriter,
+  previous: Manifest,
+  month: number,
+  written: ReadonlySet<string>,
+  reused: ReadonlySet<string>,
+  before: ReadonlyMap<string, string>,
+): Record<string, ComputeIncrement> => {
+  const increments: Record<string, ComputeIncrement> = {}
+  for (const table of STAGED_TABLES) if (!written.has(table) && !reused.has(table)) writer.clearTable(table)
+  const continued = new Set<string>()
+  for (const { c, spec } of INCREMENTAL) {
+    const state = previous.compute_state?.[c.name]
+    if (spec.inputsBefore(writer.db, month) !== before.get(c.name) || !spec.canContinue(writer.db, month, state)) continue
+    spec.deleteFrom(writer.db, month)
+    increments[c.name] = { from: month, state }
+    for (const table of spec.tables) continued.add(table)
+  }
+  for (const table of COMPUTED_TABLES) if (!continued.has(table.name)) writer.clearTable(table.name as keyof SnapshotDatabase)
+  writer.clearTable("meta")
+  writer.insertMeta({ format_version: String(FORMAT_VERSION) })
+  return increments
 }
