@@ -25,6 +25,7 @@
  */
 import { Config, Context, Effect, Layer } from "effect"
 import { HttpServerResponse } from "effect/http"
+import { numberSetting } from "../system/Settings.ts"
 
 /** A coding a cached answer keeps a copy of. */
 export type CachedCoding = "br" | "gzip"
@@ -264,16 +265,7 @@ export class AnswerCache {
 let caches = 0
 
 /** FDS_ANSWER_CACHE_MB: megabytes (a number ≥ 0; 0 turns the cache off), default 64. */
-export const answerCacheMegabytes: Effect.Effect<number, Error> = Config.String("FDS_ANSWER_CACHE_MB").pipe(
-  Config.withDefault("64"),
-  Effect.mapError((e) => new Error(`FDS_ANSWER_CACHE_MB: ${e.message}`)),
-  Effect.flatMap((text) => {
-    const n = text.trim() === "" ? Number.NaN : Number(text)
-    return Number.isFinite(n) && n >= 0
-      ? Effect.succeed(n)
-      : Effect.fail(new Error(`FDS_ANSWER_CACHE_MB must be a number of megabytes ≥ 0, got ${JSON.stringify(text)}`))
-  }),
-)
+export const answerCacheMegabytes = numberSetting("FDS_ANSWER_CACHE_MB")
 
 /** The server's answer cache. */
 export class AnswerCacheService extends Context.Service<AnswerCacheService, AnswerCache>()("fds/api/AnswerCache") {

@@ -38,6 +38,7 @@ import type { OffThreadRenderer } from "../market/OffThreadRender.ts"
 import { ReturnsHandlers } from "../returns/Returns.ts"
 import { ReturnsApi } from "../returns/ReturnsApi.ts"
 import { ApiKeyAuth, CurrentKey, RequestValidation } from "../security/Security.ts"
+import { numberSetting } from "../system/Settings.ts"
 import { RequestValidationLive } from "../security/SecurityLive.ts"
 import { type AnswerCache, AnswerCacheService } from "./AnswerCache.ts"
 import { BATCH_PARAMETER, PinnedRecord, PinSnapshotLive, pinRecord } from "./Pinned.ts"
@@ -46,24 +47,11 @@ import { SnapshotMissing, SnapshotStore } from "./SnapshotStore.ts"
 import { log } from "./StoreFaults.ts"
 import type { SwapWarm } from "./Warm.ts"
 
-/** A whole-number setting from `min` to `max`; a bad value stops the server, naming it. */
-const wholeSetting = (name: string, fallback: string, min: number, max: number): Effect.Effect<number, Error> =>
-  Config.String(name).pipe(
-    Config.withDefault(fallback),
-    Effect.mapError((e) => new Error(`${name}: ${e.message}`)),
-    Effect.flatMap((text) => {
-      const n = /^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN
-      return Number.isSafeInteger(n) && n >= min && n <= max
-        ? Effect.succeed(n)
-        : Effect.fail(new Error(`${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(text)}`))
-    }),
-  )
-
 /** FDS_WARM_ANSWERS: how many of the previous batch's hottest answers a new batch computes before it serves (0 to 1024; 0: none), default 64. */
-export const warmAnswersCount = wholeSetting("FDS_WARM_ANSWERS", "64", 0, 1024)
+export const warmAnswersCount = numberSetting("FDS_WARM_ANSWERS")
 
 /** FDS_WARM_ANSWERS_MS: the most milliseconds a swap spends computing them (1 to 60000), default 1000. */
-export const warmAnswersMillis = wholeSetting("FDS_WARM_ANSWERS_MS", "1000", 1, 60_000)
+export const warmAnswersMillis = numberSetting("FDS_WARM_ANSWERS_MS")
 
 /** The request a kept answer's key stands for (its target as sent and its Accept, api/http/Caching.ts). */
 export interface WarmRequest {

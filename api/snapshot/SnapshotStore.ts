@@ -29,6 +29,7 @@ import { join } from "node:path"
 import { Config, Context, Effect, Layer, Schema, type Scope } from "effect"
 import { BatchNotRetained, NotFound, ServiceUnavailable } from "../../schemas/ApiErrors.ts"
 import { type LedgerView, type PublishedBatch, PublishedLedger, publishedBatches } from "../../snapshots/PublishedHistory.ts"
+import { numberSetting } from "../system/Settings.ts"
 import { FleetMember, type FleetSettings } from "./FleetMember.ts"
 import { batchNotRetained, type PastProblem, type PastSnapshot, PastSnapshots, pastLease } from "./PastSnapshots.ts"
 import { type Lease, type LeaseKeeper, type SnapshotHandle, snapshotChanged, snapshotDamaged } from "./SnapshotHandle.ts"
@@ -209,16 +210,7 @@ export class SnapshotStore extends Context.Service<
 }
 
 /** FDS_PAST_BATCHES_OPEN: a whole number from 1 to 64; a bad value stops the server at start, naming it. */
-const pastBatchesOpen: Effect.Effect<number, Error> = Config.String("FDS_PAST_BATCHES_OPEN").pipe(
-  Config.withDefault("4"),
-  Effect.mapError((e) => new Error(`FDS_PAST_BATCHES_OPEN: ${e.message}`)),
-  Effect.flatMap((text) => {
-    const n = /^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN
-    return Number.isSafeInteger(n) && n >= 1 && n <= 64
-      ? Effect.succeed(n)
-      : Effect.fail(new Error(`FDS_PAST_BATCHES_OPEN must be a whole number from 1 to 64, got ${JSON.stringify(text)}`))
-  }),
-)
+const pastBatchesOpen = numberSetting("FDS_PAST_BATCHES_OPEN")
 
 const isProblem = (x: PastSnapshot | PastProblem): x is PastProblem => x instanceof ServiceUnavailable || x instanceof BatchNotRetained
 

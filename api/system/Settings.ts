@@ -93,16 +93,16 @@ export const SETTINGS: ReadonlyArray<Setting> = [
   {
     name: "FDS_ANSWER_CACHE_MB",
     fallback: "64",
-    accepts: "megabytes of data answers kept per batch, all batches together, a number ≥ 0 (0: off)",
+    accepts: "a number of megabytes ≥ 0 (0: off): the data answers kept, every open batch together",
     valid: numberAtLeast(0),
   },
   {
     name: "FDS_WARM_ANSWERS",
     fallback: "64",
-    accepts: "how many of the previous batch's hottest answers a new batch computes before it serves, a whole number from 0 to 1024 (0: none)",
+    accepts: "a whole number from 0 to 1024 (0: none): how many of the previous batch's hottest answers a new batch computes before it serves",
     valid: wholeIn(0, 1024),
   },
-  { name: "FDS_WARM_ANSWERS_MS", fallback: "1000", accepts: "the most ms a swap spends on them, a whole number from 1 to 60000", valid: wholeIn(1, 60_000) },
+  { name: "FDS_WARM_ANSWERS_MS", fallback: "1000", accepts: "a whole number of ms from 1 to 60000: the most a swap spends on warming", valid: wholeIn(1, 60_000) },
   { name: "FDS_PAST_BATCHES_OPEN", fallback: "4", accepts: "a whole number from 1 to 64", valid: wholeIn(1, 64) },
   { name: "FDS_SERIES_GRACE_DAYS", fallback: "10", accepts: "a whole number of weekdays from 0 to 260", valid: wholeIn(0, 260) },
   { name: "FDS_ENABLE_CLP", fallback: "false", accepts: "true or false", valid: bool },
@@ -136,6 +136,25 @@ export const SETTINGS: ReadonlyArray<Setting> = [
   { name: "FDS_OIDC_CLIENT_ID", accepts: "a client id", valid: (t) => t.trim() !== "" },
   { name: "FDS_OIDC_CLIENT_SECRET", accepts: "a client secret", secret: true, valid: (t) => t.trim() !== "" },
 ]
+
+/**
+ * A numeric setting of the table, read through Config when a service starts: unset or empty, its
+ * default; a value the table refuses stops the server, naming it and what it accepts
+ * (`NAME must be <accepts>, got "<value>"`).
+ */
+export const numberSetting = (name: string): Effect.Effect<number, Error> => {
+  const setting = SETTINGS.find((s) => s.name === name)
+  const fallback = setting?.fallback
+  if (setting === undefined || fallback === undefined) throw new Error(`${name} is not a setting with a default in SETTINGS`)
+  return Config.String(name).pipe(
+    Config.withDefault(fallback),
+    Effect.mapError((e) => new Error(`${name}: ${e.message}`)),
+    Effect.flatMap((text) => {
+      const value = text === "" ? fallback : text
+      return setting.valid(value) ? Effect.succeed(Number(value)) : Effect.fail(new Error(`${name} must be ${setting.accepts}, got ${JSON.stringify(text)}`))
+    }),
+  )
+}
 
 /** The largest secret file read (a secret is a line, a URL or a key). */
 const SECRET_FILE_MAX_BYTES = 64 * 1024

@@ -4,9 +4,9 @@
  * Its run time and output are bounded; a failure says the program, its exit and the start of its
  * stderr, never the image and never the command's arguments (they may hold a solving service's key).
  */
-import { Config, Effect, Schema } from "effect"
+import { Config, Effect, Redacted, Schema } from "effect"
 import { spawn } from "node:child_process"
-import { invalidSetting, numberSetting, textSetting } from "../Settings.ts"
+import { invalidSetting, numberSetting } from "../Settings.ts"
 
 /** One image the command could not read: it failed, timed out or printed no valid code. */
 export class CaptchaUnsolved extends Schema.TaggedError<CaptchaUnsolved>()("CaptchaUnsolved", {
@@ -29,12 +29,15 @@ const CODE = /^[A-Z0-9]{4,8}$/
 
 /**
  * FDS_CAPTCHA_COMMAND with FDS_CAPTCHA_TRIES and FDS_CAPTCHA_TIMEOUT_MS, or null when the command
- * is unset (the cartola then waits for a drop; the other two are not read).
+ * is unset (the cartola then waits for a drop; the other two are not read). The command is read
+ * redacted, as a secret is: its line may hold a solving service's key, so the settings it is part
+ * of print `<redacted>` for it.
  */
-export const captchaSettings = textSetting("FDS_CAPTCHA_COMMAND", "").pipe(
-  Config.map((command) => command.trim()),
+export const captchaSettings = Config.Redacted("FDS_CAPTCHA_COMMAND").pipe(
+  Config.withDefault(Redacted.make("")),
+  Config.map((command) => Redacted.make(Redacted.value(command).trim())),
   Config.flatMap((command) =>
-    command === ""
+    Redacted.value(command) === ""
       ? Config.succeed(null)
       : Config.all({
           command: Config.succeed(command),
@@ -53,7 +56,7 @@ export const captchaSettings = textSetting("FDS_CAPTCHA_COMMAND", "").pipe(
 )
 
 export const captchaSolverOf = (settings: Config.Success<typeof captchaSettings>): CaptchaSolver | null =>
-  settings === null ? null : commandSolver(settings.command, settings)
+  settings === null ? null : commandSolver(Redacted.value(settings.command), settings)
 
 /** The solver FDS_CAPTCHA_COMMAND names, or null when it is unset (the cartola then waits for a drop). */
 export const captchaSolver: Config.Config<CaptchaSolver | null> = captchaSettings.pipe(Config.map(captchaSolverOf))

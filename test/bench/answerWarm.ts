@@ -14,7 +14,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Agent, request } from "undici"
 import { publishCurrent, readCurrent } from "../../snapshots/Pointer.ts"
-import { benchKey, median, runCli, startApi } from "./harness.ts"
+import { benchKey, median, publishTwoDays, startApi } from "./harness.ts"
 
 const swaps = Number(process.env.BENCH_SWAPS ?? 6)
 const work = mkdtempSync(join(tmpdir(), "fds-bench-warm-"))
@@ -22,9 +22,7 @@ const dataDir = join(work, "data")
 const snapshotsDir = join(dataDir, "snapshots")
 const env = { ...process.env, FDS_DATA_DIR: dataDir }
 console.log(`bench warm: building the small sample for two days in ${work}`)
-runCli(env, "pipeline/main.ts", "sample", "--out", join(work, "sample"))
-runCli(env, "pipeline/main.ts", "pipeline", "run", "--source", join(work, "sample"), "--date", "2026-11-19")
-runCli(env, "pipeline/main.ts", "pipeline", "run", "--source", join(work, "sample"))
+publishTwoDays(env, work)
 const first = readCurrent(snapshotsDir)!
 const files = [first, ...readdirSync(snapshotsDir).filter((f) => f.endsWith(".sqlite") && f !== first)]
 const key = benchKey(env)

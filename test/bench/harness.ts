@@ -23,6 +23,16 @@ export const publishSample = (env: NodeJS.ProcessEnv, work: string, scale: "smal
   return runCli(env, "pipeline/main.ts", "pipeline", "run", "--source", join(work, "sample"))
 }
 
+/**
+ * The small sample generated under `work` and built for two days into env's data directory
+ * (2026-11-19, then the sample's last day, which CURRENT names): two snapshots to swap between.
+ */
+export const publishTwoDays = (env: NodeJS.ProcessEnv, work: string): void => {
+  runCli(env, "pipeline/main.ts", "sample", "--out", join(work, "sample"))
+  runCli(env, "pipeline/main.ts", "pipeline", "run", "--source", join(work, "sample"), "--date", "2026-11-19")
+  runCli(env, "pipeline/main.ts", "pipeline", "run", "--source", join(work, "sample"))
+}
+
 /** Key options of a quota no bench reaches: every request is counted and none refused. */
 export const COUNTED_KEY = ["--tier", "institutional", "--quota", "1000000000"] as const
 

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { benchAnswers } from "./answers.ts"
 import { benchBatches } from "./batches.ts"
+import { benchBeforeAfter } from "./beforeAfter.ts"
 import { benchDays } from "./days.ts"
 import { benchMarket } from "./market.ts"
 import { benchMcp } from "./mcp.ts"
@@ -27,12 +28,15 @@ const parts: Record<string, () => Promise<Record<string, unknown>>> = {
   swap: benchSwap,
   batches: benchBatches,
   pipeline: benchPipeline,
+  // only when BENCH_BEFORE names a commit to measure this checkout against (beforeAfter.ts)
+  "before-after": benchBeforeAfter,
 }
 
 const only = process.env.BENCH_ONLY?.split(",")
 const results: Record<string, unknown> = { at: new Date().toISOString(), node: process.version }
 for (const [name, run] of Object.entries(parts)) {
   if (only !== undefined && !only.includes(name)) continue
+  if (name === "before-after" && process.env.BENCH_BEFORE === undefined) continue
   console.log(`\n== ${name}`)
   results[name] = await run()
 }

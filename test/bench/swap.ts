@@ -17,7 +17,7 @@ import { Agent, request } from "undici"
 import { entityTag } from "../../api/http/Caching.ts"
 import { publishCurrent, readCurrent } from "../../snapshots/Pointer.ts"
 import { deriveVariant } from "../support/snapshotVariants.ts"
-import { benchKey, loadSettings, median, runCli, startApi } from "./harness.ts"
+import { benchKey, loadSettings, median, publishTwoDays, startApi } from "./harness.ts"
 
 const PATH = "/api/all-funds"
 
@@ -68,9 +68,7 @@ export const benchSwap = async (): Promise<Record<string, unknown>> => {
   const snapshotsDir = join(dataDir, "snapshots")
   const env = { ...process.env, FDS_DATA_DIR: dataDir }
   console.log(`bench swap: building the small sample for two days in ${work}`)
-  runCli(env, "pipeline/main.ts", "sample", "--out", join(work, "sample"))
-  runCli(env, "pipeline/main.ts", "pipeline", "run", "--source", join(work, "sample"), "--date", "2026-11-19")
-  runCli(env, "pipeline/main.ts", "pipeline", "run", "--source", join(work, "sample"))
+  publishTwoDays(env, work)
   const current = readCurrent(snapshotsDir)!
   const sources = readdirSync(snapshotsDir).filter((f) => f.endsWith(".sqlite"))
   const derived = sources.map((s, i) => deriveVariant(snapshotsDir, s, `bench-${i}`).file)

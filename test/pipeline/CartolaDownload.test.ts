@@ -4,12 +4,13 @@
  * validation, download; tries, refusals and solver failures.
  */
 import { execFileSync } from "node:child_process"
+import { inspect } from "node:util"
 import { Effect, Exit } from "effect"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest"
-import { captchaSolver, commandSolver } from "../../pipeline/fetch/CaptchaSolver.ts"
+import { captchaSettings, captchaSolver, commandSolver } from "../../pipeline/fetch/CaptchaSolver.ts"
 import { CartolaSession, fetchCartolaRange } from "../../pipeline/fetch/CartolaDownload.ts"
 import { CmfSourceError, postForm } from "../../pipeline/fetch/CmfHttp.ts"
 import { parseCartola } from "../../pipeline/sources/Cartola.ts"
@@ -272,5 +273,14 @@ describe("captchaSolver (Config)", () => {
     expect(() => readSettings(captchaSolver, envProvider({ FDS_CAPTCHA_COMMAND: "ocr", FDS_CAPTCHA_TRIES: "0" }))).toThrow(/FDS_CAPTCHA_TRIES/)
     expect(() => readSettings(captchaSolver, envProvider({ FDS_CAPTCHA_COMMAND: "ocr", FDS_CAPTCHA_TRIES: "2.5" }))).toThrow(/FDS_CAPTCHA_TRIES/)
     expect(() => readSettings(captchaSolver, envProvider({ FDS_CAPTCHA_COMMAND: "ocr", FDS_CAPTCHA_TIMEOUT_MS: "soon" }))).toThrow(/FDS_CAPTCHA_TIMEOUT_MS/)
+  })
+
+  it("holds the command redacted: the settings printed, inspected or as JSON never show its key", () => {
+    const settings = readSettings(captchaSettings, envProvider({ FDS_CAPTCHA_COMMAND: " SOLVER_TOKEN=k3y-9731 ocr --key k3y-9731 " }))!
+    for (const shown of [String(settings.command), inspect(settings, { depth: 5 }), JSON.stringify(settings)]) {
+      expect(shown).not.toContain("k3y-9731")
+    }
+    // the solver still runs the whole line, trimmed, and names only the program
+    expect(readSettings(captchaSolver, envProvider({ FDS_CAPTCHA_COMMAND: " SOLVER_TOKEN=k3y-9731 ocr --key k3y-9731 " }))!.program).toBe("ocr")
   })
 })
