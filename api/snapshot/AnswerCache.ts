@@ -23,7 +23,7 @@
  * (`hottest`), and before a new batch serves, those of the batch served are computed for it and
  * kept on its shelf (warm on swap, AnswerWarm.ts: FDS_WARM_ANSWERS, FDS_WARM_ANSWERS_MS).
  */
-import { Config, Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { numberSetting } from "../system/Settings.ts"
 

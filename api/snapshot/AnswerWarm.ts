@@ -22,7 +22,7 @@
  * counts them (those of a swap given up too).
  */
 import { NodeHttpServer } from "@effect/platform-node"
-import { Config, Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { HttpRouter, HttpServerRequest } from "effect/http"
 import { HttpApi, HttpApiBuilder } from "effect/http-api"
 import type { KeyRecord } from "../../accounts/KeyStore.ts"

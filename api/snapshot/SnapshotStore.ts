@@ -26,7 +26,7 @@
 
 import { existsSync } from "node:fs"
 import { join } from "node:path"
-import { Config, Context, Effect, Layer, Schema, type Scope } from "effect"
+import { Context, Effect, Layer, Schema, type Scope } from "effect"
 import { BatchNotRetained, NotFound, ServiceUnavailable } from "../../schemas/ApiErrors.ts"
 import { type LedgerView, type PublishedBatch, PublishedLedger, publishedBatches } from "../../snapshots/PublishedHistory.ts"
 import { numberSetting } from "../system/Settings.ts"
