@@ -12,10 +12,11 @@
  */
 import type { Server } from "node:http"
 import type { Socket } from "node:net"
-import { Config, Effect, Result } from "effect"
+import { Effect, Result } from "effect"
 import { IpNetwork, NetAddress } from "effect/net"
-import { clientKey, parseNetworks } from "./Edge.ts"
 import { logLine } from "../../snapshots/Log.ts"
+import { numberSetting } from "../system/Settings.ts"
+import { clientKey, parseNetworks } from "./Edge.ts"
 
 export interface ConnectionLimits {
   /** Time a client has to send a request's headers, in ms (default 10 000). */
@@ -30,18 +31,11 @@ export interface ConnectionLimits {
 
 export const DEFAULT_HEADERS_TIMEOUT_MILLIS = 10_000
 export const DEFAULT_REQUEST_TIMEOUT_MILLIS = 30_000
-export const DEFAULT_MAX_CONNECTIONS_PER_IP = 64
-
-/** A whole number of at least `min`, or a bad configuration (exit 2) naming the variable. */
-const wholeAtLeast = (name: string, fallback: number, min: number) =>
-  Effect.flatMap(Config.Int(name).pipe(Config.withDefault(fallback)), (value) =>
-    value < min ? Effect.fail(new Error(`${name} must be a whole number ≥ ${min}, got ${value}`)) : Effect.succeed(value),
-  )
 
 /** The limits `./fds serve` applies, from FDS_HEADERS_TIMEOUT_MS, FDS_REQUEST_TIMEOUT_MS and FDS_MAX_CONNECTIONS_PER_IP. */
 export const connectionLimitsFromEnv = Effect.gen(function* () {
-  const headersTimeoutMillis = yield* wholeAtLeast("FDS_HEADERS_TIMEOUT_MS", DEFAULT_HEADERS_TIMEOUT_MILLIS, 1)
-  const requestTimeoutMillis = yield* wholeAtLeast("FDS_REQUEST_TIMEOUT_MS", DEFAULT_REQUEST_TIMEOUT_MILLIS, 1)
+  const headersTimeoutMillis = yield* numberSetting("FDS_HEADERS_TIMEOUT_MS")
+  const requestTimeoutMillis = yield* numberSetting("FDS_REQUEST_TIMEOUT_MS")
   // Node refuses it too, in its own words
   if (headersTimeoutMillis > requestTimeoutMillis) {
     return yield* Effect.fail(
@@ -49,7 +43,7 @@ export const connectionLimitsFromEnv = Effect.gen(function* () {
     )
   }
   // 0 turns the cap off (load benchmarks from one address)
-  const cap = yield* wholeAtLeast("FDS_MAX_CONNECTIONS_PER_IP", DEFAULT_MAX_CONNECTIONS_PER_IP, 0)
+  const cap = yield* numberSetting("FDS_MAX_CONNECTIONS_PER_IP")
   return { headersTimeoutMillis, requestTimeoutMillis, maxConnectionsPerIp: cap > 0 ? cap : undefined } satisfies ConnectionLimits
 })
 

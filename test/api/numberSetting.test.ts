@@ -5,6 +5,7 @@
 import { ConfigProvider, Effect, Exit } from "effect"
 import { describe, expect, it } from "vitest"
 import { numberSetting } from "../../api/system/Settings.ts"
+import { DEFAULT_SERIES_GRACE_WEEKDAYS } from "../../snapshots/compute/SeriesActivity.ts"
 
 const read = (name: string, env: Record<string, string>) =>
   Effect.runSyncExit(numberSetting(name).pipe(Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord(env))))
@@ -27,6 +28,10 @@ describe("numberSetting", () => {
     expect(value("FDS_WARM_ANSWERS_MS", { FDS_WARM_ANSWERS_MS: "" })).toBe(1000)
     expect(value("FDS_ANSWER_CACHE_MB", { FDS_ANSWER_CACHE_MB: "" })).toBe(64)
     expect(value("FDS_PAST_BATCHES_OPEN", {})).toBe(4)
+    // the table's default is the one the snapshot's own activity flags were computed with
+    expect(value("FDS_SERIES_GRACE_DAYS", {})).toBe(DEFAULT_SERIES_GRACE_WEEKDAYS)
+    expect(value("FDS_HEADERS_TIMEOUT_MS", {})).toBe(10_000)
+    expect(value("FDS_MAX_CONNECTIONS_PER_IP", { FDS_MAX_CONNECTIONS_PER_IP: "0" })).toBe(0)
   })
 
   it("a value within the table's bounds, as a number", () => {
@@ -41,6 +46,7 @@ describe("numberSetting", () => {
     expect(failure("FDS_WARM_ANSWERS_MS", { FDS_WARM_ANSWERS_MS: "0" })).toContain("FDS_WARM_ANSWERS_MS must be a whole number of ms from 1 to 60000")
     expect(failure("FDS_ANSWER_CACHE_MB", { FDS_ANSWER_CACHE_MB: "-1" })).toContain('FDS_ANSWER_CACHE_MB must be a number of megabytes ≥ 0 (0: off)')
     expect(failure("FDS_ANSWER_CACHE_MB", { FDS_ANSWER_CACHE_MB: "lots" })).toContain('got "lots"')
+    expect(failure("FDS_REQUEST_TIMEOUT_MS", { FDS_REQUEST_TIMEOUT_MS: "0" })).toContain("FDS_REQUEST_TIMEOUT_MS must be a whole number of ms ≥ 1")
   })
 
   it("a name the table does not hold with a default is a programming error, said at once", () => {
