@@ -55,10 +55,14 @@ describe("pipeline settings (Effect Config)", () => {
         inboxDir: "/srv/fds/inbox",
         retentionDays: 30,
         coverageMin: 0,
-        captcha: { command: "ocr --fast", tries: 5, timeoutMillis: 60_000 },
+        captcha: { tries: 5, timeoutMillis: 60_000 },
         indicators: { provider: "bcentral_siete", baseUrl: "https://si3.bcentral.cl", user: "someone" },
       },
     })
+    // the command line may hold a solving service's key: it is read redacted, trimmed inside
+    if (result._tag !== "Success" || result.success.captcha === null) throw new Error("expected a captcha setting")
+    expect(Redacted.isRedacted(result.success.captcha.command)).toBe(true)
+    expect(Redacted.value(result.success.captcha.command)).toBe("ocr --fast")
   })
 
   it("a bad value: the setting's name and the value given, as before", () => {
