@@ -10,9 +10,10 @@ import { FORMAT_VERSION, TABLES } from "../snapshots/Tables.ts"
 import { type FinishedSnapshot, SnapshotWriter } from "../snapshots/Writer.ts"
 import { runComputations } from "./compute/Alongside.ts"
 import { ALONGSIDE, COMPUTATIONS } from "./compute/Computations.ts"
+import { incrementSink } from "./increment/IncrementSink.ts"
 import { computedInputsBefore, type IncrementPlan, incrementFinish, type PreviousSnapshot, planIncrement, readyForCompute } from "./increment/Increment.ts"
 import type { LoadedInputs } from "./LoadedInputs.ts"
-import { collectGarbage } from "./Load.ts"
+import { addCounts, collectGarbage } from "./Load.ts"
 import type { RawFileObserved } from "./ledger/Ledger.ts"
 import { type StagedBatch, type StageSink, stage } from "./Stage.ts"
 import type { CmfFileInvalid } from "./sources/CmfFileInvalid.ts"
@@ -26,10 +27,6 @@ export class StagedBatchRefused extends Schema.TaggedError<StagedBatchRefused>()
 
 export class BuildFailed extends Schema.TaggedError<BuildFailed>()("BuildFailed", { reason: Schema.String }) {}
 
-const add = (into: Record<string, number>, from: Readonly<Record<string, number>>) => {
-  for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v
-}
-
 const memory = () => {
   const m = process.memoryUsage()
   const mb = (n: number) => Math.round(n / 1e6)
@@ -38,21 +35,11 @@ const memory = () => {
 
 
 /**
- * The sink staging writes into. In an increment (a copy of the previous snapshot) a table is
- * emptied before its first rows of this build, and its quota rows from `from` on are deleted
- * before the merge writes them again.
+ * The sink staging writes into: a cold build's rows, each call timed. An increment wraps it
+ * (increment/IncrementSink.ts) to write over the previous snapshot's rows.
  */
-const writerSink = (writer: SnapshotWriter, increment: boolean, timing: { insertMs: number }): StageSink & { readonly written: ReadonlySet<string> } => {
+const writerSink = (writer: SnapshotWriter, timing: { insertMs: number }): StageSink & { readonly written: ReadonlySet<string> } => {
   const written = new Set<string>()
-  const cleared = new Set<string>()
-  if (increment) {
-    // The core is staged in every build; emptied first, last table first (a table's foreign keys
-    // name the one before it: series → funds → administrators).
-    for (const table of ["series", "funds", "administrators"] as const) {
-      writer.clearTable(table)
-      cleared.add(table)
-    }
-  }
   const timed = <A>(f: () => A): A => {
     const t = performance.now()
     try {
@@ -65,10 +52,6 @@ const writerSink = (writer: SnapshotWriter, increment: boolean, timing: { insert
     written,
     rows: (table, rows) =>
       timed(() => {
-        if (increment && !cleared.has(table)) {
-          writer.clearTable(table)
-          cleared.add(table)
-        }
         written.add(table)
         writer.insertRows(table, rows as never)
       }),
@@ -76,9 +59,8 @@ const writerSink = (writer: SnapshotWriter, increment: boolean, timing: { insert
     deleteFrom: (table, from) =>
       timed(() => {
         const column = TABLES.find((t) => t.name === table)?.months
-        if (column === undefined || cleared.has(table)) throw new Error(`${table} cannot be updated from a date here`)
+        if (column === undefined) throw new Error(`${table} is not cut by month`)
         writer.db.prepare(`DELETE FROM ${table} WHERE ${column} >= ?`).run(from)
-        cleared.add(table)
         written.add(table)
       }),
   }
@@ -153,14 +135,8 @@ export const stageBatch = Effect.fn("stage")(
     const month = increment === null ? 0 : Math.floor(increment.base.from / 100) * 100 + 1
     const inputsBefore = increment === null ? new Map<string, string>() : computedInputsBefore(writer.db, month)
     const timing = { insertMs: 0 }
-    const sink = writerSink(writer, increment !== null, timing)
-    if (increment !== null) {
-      const { base } = increment
-      writer.deleteQuotasFrom(
-        base.series.filter((s) => s.last_date >= base.from).map((s) => s.asset_id),
-        base.from,
-      )
-    }
+    const cold = writerSink(writer, timing)
+    const sink = increment === null ? cold : incrementSink(writer, increment.base, cold)
     const staged = yield* stage(ADAPTERS, loaded, batchDate, sink, {
       base: increment?.base ?? null,
       inputs,
@@ -265,8 +241,8 @@ export const writeBatch = Effect.fn("write")(
       }),
     )
     const repairs: Record<string, number> = { ...staged.repairs }
-    add(repairs, loaded.repairs)
-    add(repairs, computed.counters)
+    addCounts(repairs, loaded.repairs)
+    addCounts(repairs, computed.counters)
     writeManifest(snapshotsDir, {
       format_version: FORMAT_VERSION,
       pipeline_version: PIPELINE_VERSION,

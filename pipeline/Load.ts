@@ -34,7 +34,8 @@ const pushTo = <K, V>(map: Map<K, V[]>, key: K, value: V) => {
   else list.push(value)
 }
 
-const add = (into: Record<string, number>, from: Readonly<Record<string, number>>) => {
+/** Adds each of `from`'s counts to `into`'s (repairs and counters by name). */
+export const addCounts = (into: Record<string, number>, from: Readonly<Record<string, number>>): void => {
   for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v
 }
 
@@ -185,7 +186,7 @@ export const loadInputs = (
         file = yield* load
       }
       loadMs[input.data_set] = (loadMs[input.data_set] ?? 0) + performance.now() - started
-      add(repairs, prefixed(input.data_set, file.repairs))
+      addCounts(repairs, prefixed(input.data_set, file.repairs))
       pushTo(files, input.data_set, file)
       if (adapter.dailyValues === true) {
         if (file.firstDate !== undefined && file.firstDate > 0 && (first === 0 || file.firstDate < first)) first = file.firstDate
