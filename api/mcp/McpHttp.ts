@@ -1,6 +1,6 @@
 /**
- * POST /mcp: the MCP Streamable HTTP transport of the official SDK, stateless (a server and a
- * transport per request, JSON answers, no session), on the API's own terms:
+ * POST /mcp: the MCP Streamable HTTP transport of the official SDK, stateless (a transport per
+ * request, its server one of a pool, JSON answers, no session), on the API's own terms:
  *   - the per-IP limit and CORS of the edge apply as to every route (api/ratelimit/Edge.ts);
  *   - a browser's Origin must be the service's own (web/Origin.ts), as MCP asks against DNS rebinding;
  *   - the key is the API's (X-Api-Key or Authorization: Bearer), checked by the routes' own check
@@ -12,6 +12,7 @@
  *     result does (structuredContent.batch_id).
  * GET (a server-sent event stream) and DELETE (ending a session) have nothing to serve here: 405.
  */
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
 import { ByteSize, Effect, Schema } from "effect"
 import { HttpRouter, HttpServerError, type HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -67,7 +68,48 @@ const unreadable = (error: unknown) =>
 const toolCalls = (body: unknown): number =>
   (Array.isArray(body) ? body : [body]).filter((m) => typeof m === "object" && m !== null && m.method === "tools/call").length
 
+/** The most idle servers kept for the next requests. */
+const IDLE_SERVERS = 16
+
+/**
+ * The SDK's servers, each with the tools, reused from one request to the next: a stateless
+ * transport serves one request (the SDK refuses it a second), but a closed server connects again,
+ * and making one (its handlers, its schemas) was about half of a tool call's own cost. A server
+ * serves one request at a time; the request's calls (which record its batch) are set on it for
+ * that request. A server whose request failed is not kept.
+ */
+class ServerPool {
+  private readonly idle: Array<PooledServer> = []
+
+  private static make(): PooledServer {
+    const slot: { calls: McpCalls["Service"] | null } = { calls: null }
+    const server = makeMcpServer(
+      McpCalls.of({
+        call: (name, args) => (slot.calls === null ? Effect.die(new Error("mcp: a tool call outside its request")) : slot.calls.call(name, args)),
+      }),
+      HTTP_INFO,
+    )
+    return { server, slot }
+  }
+
+  async serve<A>(calls: McpCalls["Service"], use: (server: Server) => Promise<A>): Promise<A> {
+    const pooled = this.idle.pop() ?? ServerPool.make()
+    pooled.slot.calls = calls
+    const answer = await use(pooled.server)
+    pooled.slot.calls = null
+    if (this.idle.length < IDLE_SERVERS) this.idle.push(pooled)
+    return answer
+  }
+}
+
+/** A server of the pool and the calls of the request it serves now. */
+interface PooledServer {
+  readonly server: Server
+  readonly slot: { calls: McpCalls["Service"] | null }
+}
+
 const handle = (
+  servers: ServerPool,
   config: AccountsConfig["Service"],
   keys: KeyStore["Service"],
   mcp: McpCalls["Service"],
@@ -112,23 +154,24 @@ const handle = (
           }),
         ),
     })
-    const response = yield* Effect.promise(async () => {
-      const server = makeMcpServer(recording, HTTP_INFO)
-      const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true }) // no session ids: stateless
-      try {
+    const response = yield* Effect.promise(() =>
+      servers.serve(recording, async (server) => {
+        const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true }) // no session ids: stateless
         await server.connect(transport)
-        const webRequest = new Request(`http://mcp.invalid${MCP_PATH}`, {
-          method: "POST",
-          headers: Object.entries(request.headers).filter((e): e is [string, string] => typeof e[1] === "string"),
-          body: text,
-        })
-        const answer = await transport.handleRequest(webRequest, parsedBody === undefined ? {} : { parsedBody })
-        // the body is read before the server closes (a JSON answer is complete once returned)
-        return { status: answer.status, headers: [...answer.headers], body: await answer.arrayBuffer() }
-      } finally {
-        await server.close()
-      }
-    })
+        try {
+          const webRequest = new Request(`http://mcp.invalid${MCP_PATH}`, {
+            method: "POST",
+            headers: Object.entries(request.headers).filter((e): e is [string, string] => typeof e[1] === "string"),
+            body: text,
+          })
+          const answer = await transport.handleRequest(webRequest, parsedBody === undefined ? {} : { parsedBody })
+          // the body is read before the server closes (a JSON answer is complete once returned)
+          return { status: answer.status, headers: [...answer.headers], body: await answer.arrayBuffer() }
+        } finally {
+          await server.close()
+        }
+      }),
+    )
     const sdkHeaders = Object.fromEntries(response.headers.filter(([name]) => name !== "content-type" && name !== "content-length"))
     return HttpServerResponse.uint8Array(new Uint8Array(response.body), {
       status: response.status,
@@ -143,6 +186,7 @@ export const McpRoute = HttpRouter.use((router) =>
     const config = yield* AccountsConfig
     const keys = yield* KeyStore
     const mcp = yield* McpCalls
-    yield* router.add("*", MCP_PATH, (request) => handle(config, keys, mcp, request))
+    const servers = new ServerPool()
+    yield* router.add("*", MCP_PATH, (request) => handle(servers, config, keys, mcp, request))
   }),
 )

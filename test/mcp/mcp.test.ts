@@ -405,6 +405,37 @@ describe("a tool's route on the answer cache (issue #32)", () => {
   })
 })
 
+describe("tool calls at once (the SDK's servers are reused, one request each at a time)", () => {
+  it("three clients calling every tool together: each call answers its own route's JSON, and each answer names its batch", async () => {
+    const clients = await Promise.all([1, 2, 3].map(() => httpClient(server.url, { "x-api-key": key })))
+    try {
+      const expected = new Map<string, Json>()
+      for (const c of cases) expected.set(c.route, { ...(await route(c.route)), batch_id: batchId })
+      const answers = await Promise.all(clients.flatMap((cl) => cases.map(async (c) => ({ c, result: await call(cl, c.tool, c.args) }))))
+      expect(answers).toHaveLength(3 * cases.length)
+      for (const { c, result } of answers) expect(result.structuredContent, `${c.tool} ↔ ${c.route}`).toEqual(expected.get(c.route))
+    } finally {
+      await Promise.all(clients.map((cl) => cl.close()))
+    }
+    // each raw POST (no session: stateless) names the batch in its Batch-Id header, many at once
+    const posts = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        request(`${server.url}/mcp`, {
+          method: "POST",
+          headers: { "x-api-key": key, "content-type": "application/json", accept: "application/json, text/event-stream" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 100 + i, method: "tools/call", params: { name: "list_batches", arguments: {} } }),
+        }).then(async (r) => ({ status: r.statusCode, batch: r.headers["batch-id"], body: (await r.body.json()) as Json })),
+      ),
+    )
+    posts.forEach((p, i) => {
+      expect(p.status).toBe(200)
+      expect(p.batch).toBe(batchId)
+      expect(p.body.id).toBe(100 + i)
+      expect(p.body.result.structuredContent.batch_id).toBe(batchId)
+    })
+  })
+})
+
 describe("./fds mcp over stdio", () => {
   it("says it reads the local folder without HTTP, key or quota, lists the same tools and answers every tool as /mcp does", async () => {
     const local = await stdioClient(dataDir)
