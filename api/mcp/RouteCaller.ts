@@ -68,6 +68,8 @@ export interface RouteAnswer {
 
 export type Query = Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
 
+const DECODER = new TextDecoder()
+
 /** The body as JSON; null when it is not. */
 const parsed = (text: string): unknown => {
   try {
@@ -137,7 +139,10 @@ export class RouteCaller extends Context.Service<
           Effect.scoped,
           Effect.flatMap((response) =>
             Effect.flatMap(
-              Effect.promise(() => HttpServerResponse.toWeb(response).text()),
+              // a route's JSON is bytes in hand (a Uint8Array body): decoded as they are, without a Web response around them
+              response.body._tag === "Uint8Array"
+                ? Effect.succeed(DECODER.decode(response.body.body))
+                : Effect.promise(() => HttpServerResponse.toWeb(response).text()),
               (text): Effect.Effect<RouteAnswer> => {
                 const body = parsed(text)
                 if (body === null) return notJson(path, response.status, text)

@@ -7,11 +7,11 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import Database from "better-sqlite3"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { readCurrent } from "../../snapshots/Pointer.ts"
-import { benchKey, median, publishSample, startApi } from "./harness.ts"
+import { benchKey, median, publishSample, startApi, startProcess } from "./harness.ts"
 
 const CALLS = Number(process.env.BENCH_MCP_CALLS ?? 60)
 
@@ -77,7 +77,43 @@ export const benchMcp = async (): Promise<Record<string, unknown>> => {
       console.log(`${label.padEnd(24)} ${row.mcp_median_ms.toFixed(2).padStart(8)} ${row.route_median_ms.toFixed(2).padStart(10)}   ${row.route}`)
     }
     await client.close()
-    return { calls: CALLS, rows }
+    // The floor, in the same run: the SDK alone answering a fixed result (data_status' and
+    // list_investment_funds' route JSON) beside plain node:http sending the same bytes.
+    console.log("floor (the SDK alone, fixed result)   mcp ms   plain ms")
+    const floor: Array<Record<string, unknown>> = []
+    for (const [label, path] of [
+      ["data_status", "/health"],
+      ["list_investment_funds", "/api/fi/instruments?limit=100"],
+    ] as const) {
+      const bodyFile = join(work, `floor-${label}.json`)
+      writeFileSync(bodyFile, Buffer.from(await (await fetch(api.url + path, { headers })).arrayBuffer()))
+      const server = await startProcess([join(import.meta.dirname, "mcpFloorServer.ts"), bodyFile], env)
+      try {
+        const floorClient = new Client({ name: "fds-bench-floor", version: "1.0.0" })
+        await floorClient.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)))
+        const tool: number[] = []
+        const plain: number[] = []
+        for (let i = 0; i < CALLS + 5; i++) {
+          let t = performance.now()
+          await floorClient.callTool({ name: "fixed", arguments: {} })
+          const toolMs = performance.now() - t
+          t = performance.now()
+          await (await fetch(`${server.url}/plain`)).arrayBuffer()
+          const plainMs = performance.now() - t
+          if (i >= 5) {
+            tool.push(toolMs)
+            plain.push(plainMs)
+          }
+        }
+        await floorClient.close()
+        const row = { tool: label, floor_mcp_median_ms: median(tool), floor_plain_median_ms: median(plain) }
+        floor.push(row)
+        console.log(`${label.padEnd(36)} ${row.floor_mcp_median_ms.toFixed(2).padStart(8)} ${row.floor_plain_median_ms.toFixed(2).padStart(10)}`)
+      } finally {
+        server.child.kill()
+      }
+    }
+    return { calls: CALLS, rows, floor }
   } finally {
     api.child.kill()
     rmSync(work, { recursive: true, force: true })
