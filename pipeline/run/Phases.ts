@@ -188,6 +188,11 @@ export const publish = Effect.fn("publish")(
     finished: { readonly file: string; readonly contentHash: string },
     retentionDays: number,
   ) {
+    // the data folder holds snapshots/; the generated key sits beside them, not among the served files
+    const key = yield* releaseSigningKey(dirname(snapshotsDir)).pipe(
+      Effect.mapError((e) => new Error(`release signing key: ${e._tag === "ReleaseKeyUnusable" ? e.message : String(e)}`)),
+      Effect.orDie,
+    )
     const ledger = yield* Ledger
     ledger.append({
       type: "BatchBuilt",
@@ -199,11 +204,6 @@ export const publish = Effect.fn("publish")(
         inputs: inputs.map((i) => i.sha256),
       },
     })
-    // the data folder holds snapshots/; the generated key sits beside them, not among the served files
-    const key = yield* releaseSigningKey(dirname(snapshotsDir)).pipe(
-      Effect.mapError((e) => new Error(`release signing key: ${e._tag === "ReleaseKeyUnusable" ? e.message : String(e)}`)),
-      Effect.orDie,
-    )
     const previous = ledger.events("BatchPublished").findLast((e) => e.payload.file !== finished.file)?.payload.file ?? null
     const now = yield* Clock.currentTimeMillis
     writeRelease({

@@ -8,7 +8,7 @@
  * signature or a chain link is altered.
  */
 import { spawn, spawnSync } from "node:child_process"
-import { createHash, createPrivateKey, createPublicKey, sign, verify } from "node:crypto"
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify } from "node:crypto"
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -17,6 +17,7 @@ import { createKey, get, type RunningServer, startServer } from "../support/serv
 import { root, runCli, writeMiniSample } from "../ops/support/ops.ts"
 
 let work: string
+let mini: string
 let dataDir: string
 let snapshots: string
 let server: RunningServer
@@ -62,7 +63,7 @@ const withAltered = async (path: string, alter: (bytes: Buffer) => Buffer, body:
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "fds-releases-"))
-  const { mini } = await writeMiniSample(join(work, "mini"))
+  ;({ mini } = await writeMiniSample(join(work, "mini")))
   dataDir = join(work, "data")
   snapshots = join(dataDir, "snapshots")
   for (const date of ["2026-11-19", "2026-11-20"]) {
@@ -221,4 +222,21 @@ describe("fds verify --from", () => {
         ),
     )
   }, 60_000)
+})
+
+describe("publishing with the signing key", () => {
+  it("a key that is not Ed25519 stops the run before CURRENT moves, naming the setting, never the key; the next run chains to the last batch published", async () => {
+    const before = readFileSync(join(snapshots, "CURRENT"), "utf8")
+    const rsa = generateKeyPairSync("rsa", { modulusLength: 1024 }).privateKey.export({ type: "pkcs8", format: "pem" }).toString()
+    const refused = await runCli(dataDir, ["pipeline", "run", "--source", mini, "--date", "2026-11-18"], { env: { FDS_RELEASE_SIGNING_KEY: rsa } })
+    expect(refused.code).not.toBe(0)
+    expect(refused.stdout + refused.stderr).toContain("FDS_RELEASE_SIGNING_KEY holds a rsa key")
+    expect(refused.stdout + refused.stderr).not.toContain("PRIVATE KEY")
+    expect(readFileSync(join(snapshots, "CURRENT"), "utf8")).toBe(before)
+    // an earlier day published on purpose: its release names the batch published last (2026-11-20), not the day before it
+    const published = await runCli(dataDir, ["pipeline", "run", "--source", mini, "--date", "2026-11-18"])
+    expect(published.stdout, published.stderr).toMatch(/^published 2026-11-18: /)
+    const third = readFileSync(join(snapshots, "CURRENT"), "utf8").trim().replace(/\.sqlite$/, "")
+    expect(JSON.parse(releaseOf(third).toString("utf8")).previous).toEqual({ batch_id: ids[1], release_sha256: sha256(releaseOf(ids[1]!)) })
+  }, 120_000)
 })
