@@ -1,7 +1,9 @@
 /**
- * `./fds verify --from URL [--key K] [--batch ID] [--back N | --to BATCH] [--pubkey FILE]`: checks a
- * server's signed releases (ops/VerifyRelease.ts). The API key: `--key`, else FDS_VERIFY_KEY (read
- * redacted). Exit 0 when every check holds, 1 naming the first that failed, 2 for bad arguments.
+ * `./fds verify --from URL [--key K] [--batch ID] [--back N | --to BATCH] [--pubkey FILE]
+ * [--files DIR]`: checks a server's signed releases (ops/VerifyRelease.ts). `--files DIR`: the
+ * batch's files as downloaded before (named as the release names them), checked there instead of
+ * downloaded. The API key: `--key`, else FDS_VERIFY_KEY (read redacted). Exit 0 when every check
+ * holds, 1 naming the first that failed, 2 for bad arguments.
  */
 import { readFileSync } from "node:fs"
 import { parseArgs } from "node:util"
@@ -10,7 +12,8 @@ import { isBatchId } from "../schemas/Batches.ts"
 import { readSettings } from "../pipeline/Settings.ts"
 import { VerifyFailed, verifyReleases } from "./VerifyRelease.ts"
 
-const usage = "usage: verify --from URL [--key K] [--batch ID] [--back N | --to BATCH] [--pubkey FILE]   (FDS_VERIFY_KEY: the API key)"
+const usage =
+  "usage: verify --from URL [--key K] [--batch ID] [--back N | --to BATCH] [--pubkey FILE] [--files DIR]   (FDS_VERIFY_KEY: the API key)"
 
 export const verifyCommand = async (argv: ReadonlyArray<string>): Promise<number> => {
   let values: Record<string, string | undefined>
@@ -24,6 +27,7 @@ export const verifyCommand = async (argv: ReadonlyArray<string>): Promise<number
         back: { type: "string" },
         to: { type: "string" },
         pubkey: { type: "string" },
+        files: { type: "string" },
       },
     }).values
   } catch (e) {
@@ -64,6 +68,7 @@ export const verifyCommand = async (argv: ReadonlyArray<string>): Promise<number
       apiKey,
       batch: values.batch ?? null,
       publicKeyPem,
+      files: values.files ?? null,
       to: values.to ?? null,
       back,
       say: (line) => console.log(line),

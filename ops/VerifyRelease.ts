@@ -2,11 +2,13 @@
  * `./fds verify`: checks a server's releases from the outside, as any client would. The public
  * key (/.well-known/fds-release-key.pem, or one given), then a batch's release manifest and its
  * signature, then each file the release lists, downloaded and hashed as it streams (size and
- * SHA-256), then the chain: each `previous` link's release fetched, its signature checked and its
+ * SHA-256; or, with a folder of files downloaded before, those files), then the chain: each `previous` link's release fetched, its signature checked and its
  * SHA-256 compared with the one the newer release names, back to the batch asked for, N links,
  * or the start of the chain. Stops at the first check that fails, naming it.
  */
 import { createHash, createPublicKey, type KeyObject } from "node:crypto"
+import { createReadStream, existsSync } from "node:fs"
+import { basename, join } from "node:path"
 import type { ReleaseManifest } from "../schemas/Releases.ts"
 import { checkFile, checkLink, checkSignedRelease } from "../snapshots/releases/ReleaseChain.ts"
 import { keyFingerprint } from "../snapshots/releases/Release.ts"
@@ -23,6 +25,8 @@ export interface VerifyOptions {
   /** How far back: the batch to reach, N links, or (both null) the start of the chain. */
   readonly to: string | null
   readonly back: number | null
+  /** A folder holding the batch's files as downloaded before: checked there instead of downloaded; null: download them. */
+  readonly files: string | null
   /** Progress, one line per check that held. */
   readonly say: (line: string) => void
 }
@@ -75,6 +79,18 @@ const streamDigest = async (options: VerifyOptions, path: string): Promise<{ siz
   return { size, sha256: hash.digest("hex") }
 }
 
+/** A local file's size and SHA-256, read in pieces; null when there is no such file. */
+const localDigest = async (path: string): Promise<{ size: number; sha256: string } | null> => {
+  if (!existsSync(path)) return null
+  const hash = createHash("sha256")
+  let size = 0
+  for await (const chunk of createReadStream(path)) {
+    hash.update(chunk as Buffer)
+    size += (chunk as Buffer).length
+  }
+  return { size, sha256: hash.digest("hex") }
+}
+
 /** Where a file a release lists is downloaded from. */
 export const filePath = (batchId: string, name: string): string | null =>
   name === `${batchId}.sqlite`
@@ -117,9 +133,17 @@ export const verifyReleases = async (options: VerifyOptions): Promise<ReadonlyAr
   let newer = await signedRelease(options, key, batchId)
   options.say(`release ${batchId}: signature holds`)
   for (const entry of newer.manifest.files) {
-    const path = filePath(batchId, entry.name)
-    if (path === null) throw new VerifyFailed(`release ${batchId}: lists ${entry.name}, which no route serves`)
-    const failed = checkFile(batchId, entry, await streamDigest(options, path))
+    let received: { size: number; sha256: string }
+    if (options.files !== null) {
+      const local = await localDigest(join(options.files, basename(entry.name)))
+      if (local === null) throw new VerifyFailed(`batch ${batchId}: file ${entry.name} is not in ${options.files}`)
+      received = local
+    } else {
+      const path = filePath(batchId, entry.name)
+      if (path === null) throw new VerifyFailed(`release ${batchId}: lists ${entry.name}, which no route serves`)
+      received = await streamDigest(options, path)
+    }
+    const failed = checkFile(batchId, entry, received)
     if (failed !== null) throw new VerifyFailed(failed)
     options.say(`file ${entry.name}: ${entry.size} bytes, SHA-256 ${entry.sha256}`)
   }

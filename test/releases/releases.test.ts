@@ -183,6 +183,29 @@ describe("fds verify --from", () => {
     )
   }, 60_000)
 
+  it("--files DIR checks the batch's files as downloaded before, and names one whose bytes differ or that is missing", async () => {
+    const id = ids[1]!
+    const dir = mkdtempSync(join(work, "downloaded-"))
+    for (const name of [`${id}.sqlite`, `${id}.manifest.json`]) {
+      const res = await fetch(`${server.url}/api/batches/${id}/${name.endsWith(".sqlite") ? "snapshot" : "manifest.json"}`, { headers: { "x-api-key": apiKey } })
+      writeFileSync(join(dir, name), Buffer.from(await res.arrayBuffer()))
+    }
+    const good = await fdsVerify("--from", server.url, "--key", apiKey, "--batch", id, "--files", dir, "--back", "0")
+    expect(good.code, good.stderr).toBe(0)
+    const sqlite = join(dir, `${id}.sqlite`)
+    await withAltered(
+      sqlite,
+      (b) => b.subarray(0, b.length - 1),
+      async () => {
+        const r = await fdsVerify("--from", server.url, "--key", apiKey, "--batch", id, "--files", dir)
+        expect([r.code, r.stderr]).toEqual([1, expect.stringContaining(`verify failed: batch ${id}: file ${id}.sqlite is ${statSync(sqlite).size} bytes, the release says`)])
+      },
+    )
+    rmSync(sqlite)
+    const missing = await fdsVerify("--from", server.url, "--key", apiKey, "--batch", id, "--files", dir)
+    expect([missing.code, missing.stderr]).toEqual([1, expect.stringContaining(`file ${id}.sqlite is not in ${dir}`)])
+  }, 60_000)
+
   it("fails when a signature was altered, naming the release", async () => {
     for (const id of ids) {
       await withAltered(
