@@ -4,6 +4,7 @@ import { AccountApi } from "./account/AccountApi.ts"
 import { BatchesApi } from "./batches/BatchesApi.ts"
 import { ChangesApi } from "./batches/ChangesApi.ts"
 import { DownloadsApi } from "./batches/DownloadsApi.ts"
+import { ReleaseKeyApi, ReleasesApi } from "./batches/ReleasesApi.ts"
 import { CatalogApi } from "./catalog/CatalogApi.ts"
 import { FiApi } from "./fi/FiApi.ts"
 import { documentHttp } from "./http/OpenApiMeta.ts"
@@ -27,6 +28,8 @@ const Contract = HttpApi.make("fund-data-service")
   .add(ChangesApi)
   .add(AccountApi)
   .add(DownloadsApi)
+  .add(ReleasesApi)
+  .add(ReleaseKeyApi)
   .middleware(RequestValidation)
 
 export class Api extends Contract

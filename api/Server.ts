@@ -13,6 +13,7 @@ import { AccountOriginLive } from "./account/AccountSession.ts"
 import { BatchesHandlers } from "./batches/Batches.ts"
 import { ChangesHandlers } from "./batches/Changes.ts"
 import { DownloadsHandlers } from "./batches/Downloads.ts"
+import { ReleaseKeyHandlers, ReleasesHandlers } from "./batches/Releases.ts"
 import { CatalogHandlers } from "./catalog/Catalog.ts"
 import { FiHandlers } from "./fi/Fi.ts"
 import { FiReturnsLive } from "./fi/FiReturns.ts"
@@ -84,6 +85,8 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: OPENAPI_PATH }
     ChangesHandlers,
     AccountHandlers,
     DownloadsHandlers,
+    ReleasesHandlers,
+    ReleaseKeyHandlers,
   ]),
   Layer.provide([ApiKeyAuthLive, RequestValidationLive, AccountOriginLive, FiReturnsLive, PinSnapshotLive, PinCurrentSnapshotLive]),
 )

@@ -3,7 +3,7 @@
  * schemas/, snapshots/, pipeline/ or api/ imports it). `pipeline daemon` with the alert mails
  * and the bucket upload (when FDS_BUCKET is set) after each publish, `alerts send`, `publish` (the
  * published batches into the bucket), and `follow` (a replica kept in step with a primary through
- * its API, recorded in the replica's own ledger). Run through ./fds.
+ * its API, recorded in the replica's own ledger), and `verify` (a server's signed releases checked from outside). Run through ./fds.
  */
 import { daemonCommand } from "../pipeline/daemon/DaemonCommand.ts"
 import { jsonLog } from "../pipeline/daemon/Log.ts"
@@ -30,6 +30,7 @@ if (command === "pipeline" && sub === "daemon") {
 } else if (command === "publish") process.exitCode = await (await import("./PublishCommand.ts")).publishCommand(process.argv.slice(3))
 else if (command === "alerts") process.exitCode = await alertsCommand(sub, rest)
 else if (command === "follow") process.exitCode = await followCommand(process.argv.slice(3))
+else if (command === "verify") process.exitCode = await (await import("./VerifyCommand.ts")).verifyCommand(process.argv.slice(3))
 else {
   console.error(`fds: unknown command: ${[command, sub].filter(Boolean).join(" ")}`)
   process.exitCode = 2

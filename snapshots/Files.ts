@@ -22,11 +22,12 @@ export const renameDurably = (from: string, to: string): void => {
   fsyncPath(dirname(to))
 }
 
-export const writeFileAtomic = (path: string, content: string): void => {
+export const writeFileAtomic = (path: string, content: string | Uint8Array): void => {
   const tmp = `${path}.${process.pid}.tmp`
   const fd = openSync(tmp, "w")
   try {
-    writeSync(fd, content)
+    if (typeof content === "string") writeSync(fd, content)
+    else writeSync(fd, content)
     fsyncSync(fd)
   } finally {
     closeSync(fd)

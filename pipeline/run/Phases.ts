@@ -5,11 +5,14 @@
  * phase before it handed on and gives what the next one needs.
  */
 import { existsSync } from "node:fs"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import Database from "better-sqlite3"
-import { Effect } from "effect"
+import { Clock, Effect, Redacted } from "effect"
+import { batchIdOfFile } from "../../schemas/Batches.ts"
 import { dateToInt, intToDate } from "../../schemas/Dates.ts"
 import { publishCurrent, readCurrent } from "../../snapshots/Pointer.ts"
+import { releaseSigningKey } from "../../snapshots/releases/ReleaseKey.ts"
+import { writeRelease } from "../../snapshots/releases/WriteRelease.ts"
 import { applyRetention } from "../../snapshots/Retention.ts"
 import type { SourceReport } from "../../snapshots/Status.ts"
 import { loadInputs } from "../Load.ts"
@@ -171,7 +174,12 @@ export const decide = Effect.fn("decide")(
   Effect.withLogSpan("decide"),
 )
 
-/** Publish: the built batch recorded, CURRENT pointed at it, and old snapshot files let go by the retention. */
+/**
+ * Publish: the built batch recorded, its release signed (snapshots/releases/: its files' SHA-256,
+ * chained to the release of the batch published before it), CURRENT pointed at it, and old
+ * snapshot files let go by the retention. A signing key that cannot be used stops the run before
+ * CURRENT moves (the data folder's key is generated once and reused: snapshots/releases/ReleaseKey.ts).
+ */
 export const publish = Effect.fn("publish")(
   function* (
     snapshotsDir: string,
@@ -180,6 +188,11 @@ export const publish = Effect.fn("publish")(
     finished: { readonly file: string; readonly contentHash: string },
     retentionDays: number,
   ) {
+    // the data folder holds snapshots/; the generated key sits beside them, not among the served files
+    const key = yield* releaseSigningKey(dirname(snapshotsDir)).pipe(
+      Effect.mapError((e) => new Error(`release signing key: ${e._tag === "ReleaseKeyUnusable" ? e.message : String(e)}`)),
+      Effect.orDie,
+    )
     const ledger = yield* Ledger
     ledger.append({
       type: "BatchBuilt",
@@ -190,6 +203,15 @@ export const publish = Effect.fn("publish")(
         pipeline_version: PIPELINE_VERSION,
         inputs: inputs.map((i) => i.sha256),
       },
+    })
+    const previous = ledger.events("BatchPublished").findLast((e) => e.payload.file !== finished.file)?.payload.file ?? null
+    const now = yield* Clock.currentTimeMillis
+    writeRelease({
+      snapshotsDir,
+      batchId: batchIdOfFile(finished.file),
+      previousBatchId: previous === null ? null : batchIdOfFile(previous),
+      key: Redacted.value(key),
+      now: new Date(now),
     })
     publishCurrent(snapshotsDir, finished.file)
     ledger.append({ type: "BatchPublished", payload: { batch_date: batchDate, file: finished.file, content_hash: finished.contentHash } })

@@ -17,13 +17,14 @@
  *   - prices / returns / screener as DataFrames; `python3 -m fds_client prices|returns` as CSV;
  *   - paging keeps the first page's batch while another is published mid-iteration.
  */
-import { createHash } from "node:crypto"
+import { createHash, createPublicKey, generateKeyPairSync, verify } from "node:crypto"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { gunzipSync } from "node:zlib"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { readManifest } from "../../snapshots/Manifest.ts"
+import { writeRelease } from "../../snapshots/releases/WriteRelease.ts"
 import { recordPublished } from "../downloads/ledger.ts"
 import { INSTRUMENTS as FI_INSTRUMENTS, PRICES as FI_PRICES } from "../fi/fiData.ts"
 import { makeFiFixture } from "../fi/fiFixture.ts"
@@ -73,6 +74,8 @@ describe("fds_client (clients/python) driven by /usr/bin/python3", () => {
 
   beforeAll(async () => {
     batch = recorded(dir, publishMarketSnapshot(dir.snapshotsDir, { returns: true, extra: (w) => w.insertRows("cmf_spheres", SPHERES) }))
+    // the batch's signed release (the pipeline writes one at each publish; this fixture is written directly)
+    writeRelease({ snapshotsDir: dir.snapshotsDir, batchId: batch, previousBatchId: null, key: generateKeyPairSync("ed25519").privateKey, now: new Date() })
     key = (await createKey(dir.dataDir, { email: "py-client@example.cl", tier: "internal" })).key
     fiKey = (await createKey(fiDir.dataDir, { email: "py-fi@example.cl", tier: "internal" })).key
     freeKey = (await createKey(dir.dataDir, { email: "py-free@example.cl" })).key
@@ -128,6 +131,10 @@ calls = {
     "tac_changes": lambda: a.tac_changes(),
     "batches": lambda: a.batches(),
     "batch": lambda: a.batch(batch),
+    "release": lambda: a.batch_release(batch).decode("utf-8"),
+    "release_sig": lambda: a.batch_release_signature(batch).hex(),
+    "manifest_file": lambda: a.batch_manifest_file(batch).decode("utf-8"),
+    "release_key": lambda: a.release_key(),
     "changes": lambda: a.changes(batch),
     "fi_instruments": lambda: fi.fi_instruments(),
     "fi_instrument": lambda: fi.fi_instrument("${fiId}"),
@@ -175,6 +182,9 @@ out(got)
     const last = (k: string) => quotas(k).at(-1)!.price
     const names = (rows: Json[]) => rows.map((r) => r.attributes.name)
     expect(got.health.batch_id).toBe(batch)
+    // the release as signed: its bytes verify with the served key and list the manifest the client fetched
+    expect(verify(null, Buffer.from(got.release, "utf8"), createPublicKey(got.release_key), Buffer.from(got.release_sig, "hex"))).toBe(true)
+    expect(JSON.parse(got.release).files).toContainEqual(expect.objectContaining({ name: `${batch}.manifest.json`, size: Buffer.byteLength(got.manifest_file) }))
     expect([got.livez.status, got.readyz.status]).toEqual(["alive", "ready"])
     expect([got.key_info.name, got.key_info.tier, got.key_info.quota_enforced]).toEqual(["py-client@example.cl", "internal", false])
     expect(names(got.providers.data)).toEqual(fixture.administrators.map((a) => a.name))

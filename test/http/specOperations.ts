@@ -213,6 +213,18 @@ export const LATER_OPERATIONS: ReadonlyArray<SpecOperation> = [
     errors: ["404", "410", "416"],
     media: "text/csv",
   },
+  // #31: signed, chained releases (the key is public)
+  { method: "get", path: "/api/batches/{batch_id}/release", params: ["path:batch_id"], security: K, errors: ["404"] },
+  {
+    method: "get",
+    path: "/api/batches/{batch_id}/release.sig",
+    params: ["path:batch_id"],
+    security: K,
+    errors: ["404"],
+    media: "application/octet-stream",
+  },
+  { method: "get", path: "/api/batches/{batch_id}/manifest.json", params: ["path:batch_id"], security: K, errors: ["404"] },
+  { method: "get", path: "/.well-known/fds-release-key.pem", params: [], security: N, errors: ["404"], media: "application/x-pem-file" },
 ]
 
 /** The spec's operations and the later ones: every operation /openapi.json holds. */

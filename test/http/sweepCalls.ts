@@ -229,6 +229,15 @@ export const dataCalls = (b: Batch, key: string): Call[] => {
       params: { batch_id: b.batchId },
       headers: { ...h, range },
     })),
+    ...["release", "release.sig", "manifest.json"].flatMap((file) =>
+      calls(
+        "get",
+        `/api/batches/{batch_id}/${file}`,
+        { params: { batch_id: { valid: [b.batchId], invalid: [`${b.date}-0000000000000000`, "garbage"] } } },
+        h,
+      ),
+    ),
+    { method: "get", path: "/.well-known/fds-release-key.pem" },
     ...calls(
       "get",
       "/api/real_assets/{asset_id}/returns",

@@ -7,7 +7,8 @@
  * reports the run killed (STATUS.json still says `running`, its process gone), and the next run
  * says so, recovers (takes over the dead run's lock, sweeps its leftovers) and publishes.
  */
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
+import { createPublicKey, verify } from "node:crypto"
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -96,6 +97,13 @@ const killThenRecover = async (options: {
   const published = ledgerRows(dataDir).filter((r) => r.type === "BatchPublished" && r.payload.file === after.current)
   expect(published).toHaveLength(1)
   expect((await healthOf(dataDir)).last_scraped_date).toBe("2026-11-20")
+  // the batch served has its whole release, signed (a kill while it was written left none half made)
+  const id = after.current!.replace(/\.sqlite$/, "")
+  const snapshots = join(dataDir, "snapshots")
+  const release = readFileSync(join(snapshots, `${id}.release.json`))
+  const publicKey = createPublicKey(readFileSync(join(snapshots, "release-key.pem")))
+  expect(verify(null, release, publicKey, readFileSync(join(snapshots, `${id}.release.sig`)))).toBe(true)
+  expect(JSON.parse(release.toString("utf8")).batch_id).toBe(id)
 }
 
 const SNAPSHOT = "-[0-9a-f]{16}\\.sqlite$"
@@ -130,6 +138,7 @@ describe("the pipeline killed at each stage", () => {
     ["right after the snapshot's rename, before its manifest", { fn: "renameSync", when: "after", path: SNAPSHOT }, "previous", "published", unmanifested],
     ["with the manifest under its temporary name", { fn: "renameSync", when: "before", path: "\\.manifest\\.json$" }, "previous", "published", leftover(/\.manifest\.json\.\d+\.tmp$/)],
     ["after the manifest, before BatchBuilt and CURRENT", { fn: "renameSync", when: "after", path: "\\.manifest\\.json$" }, "previous", "published", builtNotPublished],
+    ["with the release manifest written, before its signature", { fn: "renameSync", when: "before", path: "\\.release\\.sig$" }, "previous", "published", leftover(/\.release\.sig\.\d+\.tmp$/)],
     ["with CURRENT.tmp written, before its rename", { fn: "renameSync", when: "before", path: "/CURRENT$" }, "previous", "published", leftover(/^CURRENT\.\d+\.tmp$/)],
     ["after CURRENT's rename, before BatchPublished", { fn: "renameSync", when: "after", path: "/CURRENT$" }, "new", "published", builtNotPublished],
     // the second STATUS.json: the first marks the run running, before it works

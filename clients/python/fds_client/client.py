@@ -266,6 +266,23 @@ class Api:
         """Downloads the batch's series catalog as CSV (resumable, SHA-256 checked); returns a Download (its .path, .resumed_from, .sha256)."""
         return Bulk(self._t).download(f"/api/batches/{_q(batch_id)}/series.csv", dest or f"{_file_part(batch_id, 'batch id')}-series.csv", **kw)
 
+    # -- signed releases (README "Signed releases") -------------------------------------------
+    def batch_release(self, batch_id: str) -> bytes:
+        """The batch's release manifest, as the bytes that were signed (check these, never a re-serialised copy)."""
+        return self._t.request(f"/api/batches/{_q(batch_id)}/release").body
+
+    def batch_release_signature(self, batch_id: str) -> bytes:
+        """The Ed25519 signature (64 raw bytes) of the batch's release manifest."""
+        return self._t.request(f"/api/batches/{_q(batch_id)}/release.sig").body
+
+    def batch_manifest_file(self, batch_id: str) -> bytes:
+        """The batch's build manifest, byte for byte as its release lists it."""
+        return self._t.request(f"/api/batches/{_q(batch_id)}/manifest.json").body
+
+    def release_key(self) -> str:
+        """The public key the releases are signed with (Ed25519, PEM; public)."""
+        return self._t.request("/.well-known/fds-release-key.pem").body.decode("ascii")
+
 
 class Client:
     """A client of the Fund Data Service.

@@ -952,6 +952,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/batches/{batch_id}/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The batch's signed release manifest: its files' sizes and SHA-256, chained to the previous release
+         * @description The manifest's bytes as signed (check them as received, never re-serialised): `release.sig` is their Ed25519 signature by the key at /.well-known/fds-release-key.pem. `previous.release_sha256` is the SHA-256 of the previous batch's release manifest: following it checks the chain back. `./fds verify --from URL` checks all of it; README "Signed releases" gives the openssl command. A batch published before releases were signed: 404.
+         */
+        get: operations["releases.batchRelease"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/batches/{batch_id}/release.sig": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The Ed25519 signature of the batch's release manifest (64 raw bytes)
+         * @description Check it with the public key: `openssl pkeyutl -verify -pubin -inkey fds-release-key.pem -rawin -in release.json -sigfile release.sig`.
+         */
+        get: operations["releases.batchReleaseSignature"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/batches/{batch_id}/manifest.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The batch's build manifest, byte for byte as the release lists it
+         * @description The file written beside the snapshot (inputs with their SHA-256, row counts, content hash): the same manifest GET /api/batches/{batch_id} embeds, as the bytes whose size and SHA-256 the release lists.
+         */
+        get: operations["releases.batchManifestFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/fds-release-key.pem": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public key that signs the releases (Ed25519, PEM; public, no key)
+         * @description The key every /api/batches/{batch_id}/release.sig verifies with. 404 until a batch has been published with a signed release.
+         */
+        get: operations["releaseKey.releaseKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -989,6 +1069,36 @@ export interface components {
             message: string;
         };
         /** @description The one error shape of this API: an RFC 9457 problem document */
+        ServiceUnavailableError: {
+            /**
+             * Format: uri-reference
+             * @description RFC 9457 problem type: the error code's entry on /docs (`/docs#error-<error>`), resolved against the URL called
+             */
+            type: string;
+            /** @description RFC 9457 title: a short summary, fixed per error code */
+            title: string;
+            /**
+             * @description The HTTP status of the answer
+             * @enum {number}
+             */
+            status: 503;
+            /** @description RFC 9457 detail: what went wrong with this request (the same text as `message`) */
+            detail: string;
+            /**
+             * Format: uri
+             * @description RFC 9457 instance: this answer's X-Request-Id as `urn:fds:request:<id>`; on every HTTP answer
+             */
+            instance: string;
+            /** @description The error code (the `<code>` of `type`); kept from the API's error shape before RFC 9457 */
+            error: string;
+            /** @description The same text as `detail`; kept from the API's error shape before RFC 9457 */
+            message: string;
+            parameter?: string;
+            issues?: components["schemas"]["ValidationIssue"][];
+            /** @description The X-Request-Id of the answer: quote it when reporting the failure */
+            request_id?: string;
+        };
+        /** @description The one error shape of this API: an RFC 9457 problem document */
         RateLimitedError: {
             /**
              * Format: uri-reference
@@ -1002,6 +1112,34 @@ export interface components {
              * @enum {number}
              */
             status: 429;
+            /** @description RFC 9457 detail: what went wrong with this request (the same text as `message`) */
+            detail: string;
+            /**
+             * Format: uri
+             * @description RFC 9457 instance: this answer's X-Request-Id as `urn:fds:request:<id>`; on every HTTP answer
+             */
+            instance: string;
+            /** @description The error code (the `<code>` of `type`); kept from the API's error shape before RFC 9457 */
+            error: string;
+            /** @description The same text as `detail`; kept from the API's error shape before RFC 9457 */
+            message: string;
+            parameter?: string;
+            issues?: components["schemas"]["ValidationIssue"][];
+        };
+        /** @description The one error shape of this API: an RFC 9457 problem document */
+        NotFoundError: {
+            /**
+             * Format: uri-reference
+             * @description RFC 9457 problem type: the error code's entry on /docs (`/docs#error-<error>`), resolved against the URL called
+             */
+            type: string;
+            /** @description RFC 9457 title: a short summary, fixed per error code */
+            title: string;
+            /**
+             * @description The HTTP status of the answer
+             * @enum {number}
+             */
+            status: 404;
             /** @description RFC 9457 detail: what went wrong with this request (the same text as `message`) */
             detail: string;
             /**
@@ -1072,35 +1210,144 @@ export interface components {
             parameter?: string;
             issues?: components["schemas"]["ValidationIssue"][];
         };
-        /** @description The one error shape of this API: an RFC 9457 problem document */
-        ServiceUnavailableError: {
-            /**
-             * Format: uri-reference
-             * @description RFC 9457 problem type: the error code's entry on /docs (`/docs#error-<error>`), resolved against the URL called
-             */
-            type: string;
-            /** @description RFC 9457 title: a short summary, fixed per error code */
-            title: string;
-            /**
-             * @description The HTTP status of the answer
-             * @enum {number}
-             */
-            status: 503;
-            /** @description RFC 9457 detail: what went wrong with this request (the same text as `message`) */
-            detail: string;
-            /**
-             * Format: uri
-             * @description RFC 9457 instance: this answer's X-Request-Id as `urn:fds:request:<id>`; on every HTTP answer
-             */
-            instance: string;
-            /** @description The error code (the `<code>` of `type`); kept from the API's error shape before RFC 9457 */
-            error: string;
-            /** @description The same text as `detail`; kept from the API's error shape before RFC 9457 */
-            message: string;
-            parameter?: string;
-            issues?: components["schemas"]["ValidationIssue"][];
-            /** @description The X-Request-Id of the answer: quote it when reporting the failure */
-            request_id?: string;
+        BatchManifest: {
+            /** @description The snapshot format version (docs/snapshot-format.md) */
+            format_version: number;
+            pipeline_version: string;
+            batch_date: string;
+            /** @description The snapshot file's name: <batch id>.sqlite */
+            file: string;
+            content_hash: string;
+            /** @description The raw files it was built from, with their SHA-256 */
+            inputs: components["schemas"]["ManifestInput"][];
+            /** @description Rows per table of the snapshot */
+            row_counts: {
+                [key: string]: number;
+            };
+            /** @description Normal CMF quirks repaired or skipped while building it (duplicate rows, footnotes, …), counted by kind */
+            repairs: {
+                [key: string]: number;
+            };
+            options: {
+                [key: string]: string;
+            };
+            /** @description Provisional values (the daily BPR report) that a cartola replaced with a value differing by more than the BPR's rounding */
+            corrections?: components["schemas"]["QuotaCorrection"][];
+            /** @description Series whose latest value comes from the BPR report alone */
+            quota_sources?: {
+                bpr_series: number;
+                bpr_rows: number;
+            };
+            /** @description Each table's SHA-256 digest; the content hash is SHA-256 over `<table> <digest>` lines (pipeline 0.5) */
+            table_digests?: {
+                [key: string]: string;
+            };
+            /** @description The quotas table's digest per month (YYYYMM → SHA-256); its table digest is over `<YYYYMM> <digest>` lines (pipeline 0.5) */
+            quota_month_digests?: {
+                [key: string]: string;
+            };
+            /** @description The other tables cut by month (fi_prices), by table: each month's digest (YYYYMM → SHA-256); the table's digest is over `<YYYYMM> <digest>` lines (pipeline 0.6) */
+            table_month_digests?: {
+                [key: string]: {
+                    [key: string]: string;
+                };
+            };
+            /** @description The staging steps, by data set, that the next daily build may keep with their tables when its fingerprint is the same (pipeline 0.6) */
+            staging?: {
+                [key: string]: {
+                    /** @description SHA-256 of what the step read (its files, the data sets and core it used) */
+                    fingerprint: string;
+                    /** @description The tables it wrote */
+                    tables: string[];
+                    repairs: {
+                        [key: string]: number;
+                    };
+                    meta: {
+                        [key: string]: string;
+                    };
+                    state?: unknown;
+                };
+            };
+            /** @description What computations that continue from a month keep for the next daily build, by computation (the family index's unrounded values) (pipeline 0.6) */
+            compute_state?: Record<string, never>;
+            /** @description How the file was built: from nothing (cold, with why when it could have been an increment) or as an increment of the previous batch's file (base), its daily values merged again from `from` (pipeline 0.5) */
+            build?: {
+                /** @enum {string} */
+                kind: "cold";
+                cold_reason?: string;
+            } | {
+                /** @enum {string} */
+                kind: "increment";
+                base: string;
+                from: string;
+                /** @description The staging steps (data sets) whose tables were kept from base */
+                kept?: string[];
+                /** @description The computations that kept their rows before month (YYYY-MM) and computed from it on */
+                computed_from?: {
+                    month: string;
+                    computations: string[];
+                };
+                /** @description Staged tables that kept their rows before a date (YYYY-MM-DD) and were staged from it on, by table */
+                updated_from?: {
+                    [key: string]: string;
+                };
+            };
+        };
+        QuotaCorrection: {
+            asset_id: number;
+            run: number;
+            serie: string;
+            date: string;
+            /** @description The provisional value (the daily BPR report) */
+            old: number;
+            /** @description The cartola's value that replaced it */
+            new: number;
+            /** @description `<data set> <file>` of the old value */
+            old_source: string;
+            /** @description `<data set> <file>` of the new value */
+            new_source: string;
+        };
+        ManifestInput: {
+            /** @description The CMF data set of the file (cartola_diaria, fm_ident2, …) */
+            data_set: string;
+            /** @description The raw file's name */
+            name: string;
+            /** @description SHA-256 (hex) of the raw file's bytes */
+            sha256: string;
+            bytes: number;
+        };
+        /** @description A batch's release manifest, signed with Ed25519 (its detached signature: /api/batches/{batch_id}/release.sig over these exact bytes; the key: /.well-known/fds-release-key.pem). Each release names the previous one's SHA-256: a chain back to the first */
+        ReleaseManifest: {
+            /** @enum {string} */
+            format: "fds-release/1";
+            /** @description The batch: <batch date>-<first 16 hex digits of its content hash> */
+            batch_id: string;
+            /** @description The date the batch is of (YYYY-MM-DD) */
+            batch_date: string;
+            /** @description When the release was signed, ISO 8601 in UTC */
+            created_at: string;
+            /** @description SHA-256 (hex) of the signing public key (its DER SubjectPublicKeyInfo) */
+            key_sha256: string;
+            /** @description Every file of the batch, by name */
+            files: components["schemas"]["ReleaseFile"][];
+            /** @description The release published before this one (null for the first signed release): its batch and its manifest's SHA-256 */
+            previous: components["schemas"]["ReleasePrevious"] | null;
+        };
+        /** @description The link to the previous release */
+        ReleasePrevious: {
+            /** @description The batch published before this one */
+            batch_id: string;
+            /** @description SHA-256 (hex) of that batch's release manifest, byte for byte as served */
+            release_sha256: string;
+        };
+        /** @description One file of the batch */
+        ReleaseFile: {
+            /** @description The file's name: `<batch id>.sqlite` (GET /api/batches/{batch_id}/snapshot) or `<batch id>.manifest.json` (GET /api/batches/{batch_id}/manifest.json) */
+            name: string;
+            /** @description The file's size in bytes */
+            size: number;
+            /** @description SHA-256 (hex) of the file's bytes */
+            sha256: string;
         };
         /** @description The one error shape of this API: an RFC 9457 problem document */
         RangeNotSatisfiableError: {
@@ -1144,34 +1391,6 @@ export interface components {
              * @enum {number}
              */
             status: 410;
-            /** @description RFC 9457 detail: what went wrong with this request (the same text as `message`) */
-            detail: string;
-            /**
-             * Format: uri
-             * @description RFC 9457 instance: this answer's X-Request-Id as `urn:fds:request:<id>`; on every HTTP answer
-             */
-            instance: string;
-            /** @description The error code (the `<code>` of `type`); kept from the API's error shape before RFC 9457 */
-            error: string;
-            /** @description The same text as `detail`; kept from the API's error shape before RFC 9457 */
-            message: string;
-            parameter?: string;
-            issues?: components["schemas"]["ValidationIssue"][];
-        };
-        /** @description The one error shape of this API: an RFC 9457 problem document */
-        NotFoundError: {
-            /**
-             * Format: uri-reference
-             * @description RFC 9457 problem type: the error code's entry on /docs (`/docs#error-<error>`), resolved against the URL called
-             */
-            type: string;
-            /** @description RFC 9457 title: a short summary, fixed per error code */
-            title: string;
-            /**
-             * @description The HTTP status of the answer
-             * @enum {number}
-             */
-            status: 404;
             /** @description RFC 9457 detail: what went wrong with this request (the same text as `message`) */
             detail: string;
             /**
@@ -1532,112 +1751,6 @@ export interface components {
                     manifest: components["schemas"]["BatchManifest"];
                 };
             };
-        };
-        BatchManifest: {
-            /** @description The snapshot format version (docs/snapshot-format.md) */
-            format_version: number;
-            pipeline_version: string;
-            batch_date: string;
-            /** @description The snapshot file's name: <batch id>.sqlite */
-            file: string;
-            content_hash: string;
-            /** @description The raw files it was built from, with their SHA-256 */
-            inputs: components["schemas"]["ManifestInput"][];
-            /** @description Rows per table of the snapshot */
-            row_counts: {
-                [key: string]: number;
-            };
-            /** @description Normal CMF quirks repaired or skipped while building it (duplicate rows, footnotes, …), counted by kind */
-            repairs: {
-                [key: string]: number;
-            };
-            options: {
-                [key: string]: string;
-            };
-            /** @description Provisional values (the daily BPR report) that a cartola replaced with a value differing by more than the BPR's rounding */
-            corrections?: components["schemas"]["QuotaCorrection"][];
-            /** @description Series whose latest value comes from the BPR report alone */
-            quota_sources?: {
-                bpr_series: number;
-                bpr_rows: number;
-            };
-            /** @description Each table's SHA-256 digest; the content hash is SHA-256 over `<table> <digest>` lines (pipeline 0.5) */
-            table_digests?: {
-                [key: string]: string;
-            };
-            /** @description The quotas table's digest per month (YYYYMM → SHA-256); its table digest is over `<YYYYMM> <digest>` lines (pipeline 0.5) */
-            quota_month_digests?: {
-                [key: string]: string;
-            };
-            /** @description The other tables cut by month (fi_prices), by table: each month's digest (YYYYMM → SHA-256); the table's digest is over `<YYYYMM> <digest>` lines (pipeline 0.6) */
-            table_month_digests?: {
-                [key: string]: {
-                    [key: string]: string;
-                };
-            };
-            /** @description The staging steps, by data set, that the next daily build may keep with their tables when its fingerprint is the same (pipeline 0.6) */
-            staging?: {
-                [key: string]: {
-                    /** @description SHA-256 of what the step read (its files, the data sets and core it used) */
-                    fingerprint: string;
-                    /** @description The tables it wrote */
-                    tables: string[];
-                    repairs: {
-                        [key: string]: number;
-                    };
-                    meta: {
-                        [key: string]: string;
-                    };
-                    state?: unknown;
-                };
-            };
-            /** @description What computations that continue from a month keep for the next daily build, by computation (the family index's unrounded values) (pipeline 0.6) */
-            compute_state?: Record<string, never>;
-            /** @description How the file was built: from nothing (cold, with why when it could have been an increment) or as an increment of the previous batch's file (base), its daily values merged again from `from` (pipeline 0.5) */
-            build?: {
-                /** @enum {string} */
-                kind: "cold";
-                cold_reason?: string;
-            } | {
-                /** @enum {string} */
-                kind: "increment";
-                base: string;
-                from: string;
-                /** @description The staging steps (data sets) whose tables were kept from base */
-                kept?: string[];
-                /** @description The computations that kept their rows before month (YYYY-MM) and computed from it on */
-                computed_from?: {
-                    month: string;
-                    computations: string[];
-                };
-                /** @description Staged tables that kept their rows before a date (YYYY-MM-DD) and were staged from it on, by table */
-                updated_from?: {
-                    [key: string]: string;
-                };
-            };
-        };
-        QuotaCorrection: {
-            asset_id: number;
-            run: number;
-            serie: string;
-            date: string;
-            /** @description The provisional value (the daily BPR report) */
-            old: number;
-            /** @description The cartola's value that replaced it */
-            new: number;
-            /** @description `<data set> <file>` of the old value */
-            old_source: string;
-            /** @description `<data set> <file>` of the new value */
-            new_source: string;
-        };
-        ManifestInput: {
-            /** @description The CMF data set of the file (cartola_diaria, fm_ident2, …) */
-            data_set: string;
-            /** @description The raw file's name */
-            name: string;
-            /** @description SHA-256 (hex) of the raw file's bytes */
-            sha256: string;
-            bytes: number;
         };
         /** @description A span during which the batch was the published one: from ≤ t < to. Over all batches the spans never overlap */
         CurrentInterval: {
@@ -9006,6 +9119,411 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    "releases.batchRelease": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                batch_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A batch's release manifest, signed with Ed25519 (its detached signature: /api/batches/{batch_id}/release.sig over these exact bytes; the key: /.well-known/fds-release-key.pem). Each release names the previous one's SHA-256: a chain back to the first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description attachment; filename="<batch_id>.release.json" */
+                    "Content-Disposition"?: string;
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "Batch-Id": components["headers"]["Batch-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReleaseManifest"];
+                };
+            };
+            /** @description Not Modified: the request's If-None-Match header names this answer's ETag (counts against the quota; quota headers present) */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Batch-Id": components["headers"]["Batch-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description InvalidParameter */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description QuotaExceeded | RateLimited */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Reset"?: string;
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["QuotaExceededError"] | components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description ServiceUnavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    "releases.batchReleaseSignature": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                batch_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The raw 64-byte Ed25519 signature of the release manifest's bytes (RFC 8032) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description attachment; filename="<batch_id>.release.sig" */
+                    "Content-Disposition"?: string;
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "Batch-Id": components["headers"]["Batch-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Not Modified: the request's If-None-Match header names this answer's ETag (counts against the quota; quota headers present) */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Batch-Id": components["headers"]["Batch-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description InvalidParameter */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description QuotaExceeded | RateLimited */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Reset"?: string;
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["QuotaExceededError"] | components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description ServiceUnavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    "releases.batchManifestFile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                batch_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description BatchManifest */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description attachment; filename="<batch_id>.manifest.json" */
+                    "Content-Disposition"?: string;
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "Batch-Id": components["headers"]["Batch-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchManifest"];
+                };
+            };
+            /** @description Not Modified: the request's If-None-Match header names this answer's ETag (counts against the quota; quota headers present) */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Batch-Id": components["headers"]["Batch-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description InvalidParameter */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description QuotaExceeded | RateLimited */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Reset"?: string;
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["QuotaExceededError"] | components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description ServiceUnavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    "releaseKey.releaseKey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Ed25519 public key, PEM (-----BEGIN PUBLIC KEY-----, SubjectPublicKeyInfo) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-pem-file": string;
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description InvalidParameter */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description ServiceUnavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Retry-After": string;
                     [name: string]: unknown;
                 };

@@ -1,0 +1,61 @@
+/**
+ * The release signing key (snapshots/releases/ReleaseKey.ts): FDS_RELEASE_SIGNING_KEY (PEM,
+ * redacted), FDS_RELEASE_SIGNING_KEY_FILE, else one generated once into the data folder (0600) and
+ * reused; a key that is not Ed25519, or both settings, refused naming the setting, never its text.
+ */
+import { generateKeyPairSync, type KeyObject } from "node:crypto"
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { ConfigProvider, Effect, Redacted } from "effect"
+import { afterAll, describe, expect, it } from "vitest"
+import { releaseSigningKey } from "../../snapshots/releases/ReleaseKey.ts"
+import { publicKeyPem } from "../../snapshots/releases/Release.ts"
+
+const dir = mkdtempSync(join(tmpdir(), "fds-release-key-"))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const pemOf = (key: KeyObject) => key.export({ type: "pkcs8", format: "pem" }).toString()
+
+const keyWith = (env: Record<string, string>, dataDir = dir) =>
+  Effect.runSync(
+    Effect.result(Effect.provideService(releaseSigningKey(dataDir), ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env }))),
+  )
+
+describe("the release signing key", () => {
+  it("is generated once into the data folder (0600) and reused", () => {
+    const data = mkdtempSync(join(dir, "data-"))
+    const first = keyWith({}, data)
+    const second = keyWith({}, data)
+    if (first._tag !== "Success" || second._tag !== "Success") throw new Error("no key")
+    expect(statSync(join(data, "release-signing-key.pem")).mode & 0o777).toBe(0o600)
+    expect(publicKeyPem(Redacted.value(first.success))).toBe(publicKeyPem(Redacted.value(second.success)))
+    expect(String(first.success)).not.toContain("PRIVATE")
+  })
+
+  it("comes from FDS_RELEASE_SIGNING_KEY or FDS_RELEASE_SIGNING_KEY_FILE when set", () => {
+    const { privateKey } = generateKeyPairSync("ed25519")
+    const inline = keyWith({ FDS_RELEASE_SIGNING_KEY: pemOf(privateKey) })
+    if (inline._tag !== "Success") throw new Error("refused")
+    expect(publicKeyPem(Redacted.value(inline.success))).toBe(publicKeyPem(privateKey))
+    const file = join(dir, "given.pem")
+    writeFileSync(file, pemOf(privateKey))
+    const fromFile = keyWith({ FDS_RELEASE_SIGNING_KEY_FILE: file })
+    if (fromFile._tag !== "Success") throw new Error("refused")
+    expect(publicKeyPem(Redacted.value(fromFile.success))).toBe(publicKeyPem(privateKey))
+  })
+
+  it("refuses a key that is not Ed25519, a missing file and both settings, naming the setting, never the key", () => {
+    const rsa = pemOf(generateKeyPairSync("rsa", { modulusLength: 1024 }).privateKey)
+    const wrong = keyWith({ FDS_RELEASE_SIGNING_KEY: rsa })
+    expect(wrong._tag).toBe("Failure")
+    const message = wrong._tag === "Failure" ? String((wrong.failure as { message?: string }).message) : ""
+    expect(message).toContain("FDS_RELEASE_SIGNING_KEY holds a rsa key")
+    expect(message).not.toContain("PRIVATE KEY")
+    const missing = keyWith({ FDS_RELEASE_SIGNING_KEY_FILE: join(dir, "nope.pem") })
+    expect(missing._tag === "Failure" ? String((missing.failure as { message?: string }).message) : "").toContain("nope.pem: ENOENT")
+    const both = keyWith({ FDS_RELEASE_SIGNING_KEY: rsa, FDS_RELEASE_SIGNING_KEY_FILE: join(dir, "given.pem") })
+    expect(both._tag === "Failure" ? String((both.failure as { message?: string }).message) : "").toContain("not both")
+    expect(readFileSync(join(dir, "given.pem"), "utf8")).toContain("PRIVATE KEY")
+  })
+})
