@@ -18,11 +18,11 @@ import type { Ledger, RawFileObserved } from "./ledger/Ledger.ts"
 import { currentOffload } from "./offload/Offload.ts"
 import type { RawStore } from "./RawStore.ts"
 import { type Recognized, recognizeAhead } from "./RecognizeAhead.ts"
-import { ParseLimitExceeded } from "./sources/ParseLimits.ts"
+import { ParseLimitExceeded } from "./cmf/ParseLimits.ts"
 import { logLine } from "../snapshots/Log.ts"
-import { printableName } from "./sources/PrintableName.ts"
+import { printableName } from "./cmf/PrintableName.ts"
 import { detect } from "./sources/Sources.ts"
-import { readWorkbook, workbookFormat } from "./sources/Workbook.ts"
+import { readWorkbook, workbookFormat } from "./cmf/Workbook.ts"
 
 export class UnrecognizedFile extends Schema.TaggedError<UnrecognizedFile>()("UnrecognizedFile", {
   /** As messages print it (printableName). */

@@ -5,7 +5,7 @@
  * gathers the facts (collect, ledger, parse) and carries the decision out.
  */
 import type { DataSetName } from "../schemas/CmfRecords.ts"
-import { printableName } from "./sources/PrintableName.ts"
+import { printableName } from "./cmf/PrintableName.ts"
 
 export type Decision =
   | { readonly kind: "publish"; readonly batchDate: string }

@@ -41,7 +41,7 @@ import type { LoadedInputs } from "../LoadedInputs.ts"
 import type { RawFileObserved } from "../ledger/Ledger.ts"
 import type { CartolaColumns, CartolaInput } from "../staging/CartolaInput.ts"
 import type { ParsedCache } from "../staging/ParsedCache.ts"
-import { printableName } from "../sources/PrintableName.ts"
+import { printableName } from "../cmf/PrintableName.ts"
 import { PIPELINE_VERSION } from "../Version.ts"
 
 /** A restatement further back than this rebuilds from nothing. */

@@ -5,12 +5,12 @@
  */
 import { Effect, SchemaParser } from "effect"
 import type { AfmCategoryCode, AfmCategoryRecord, AfmCurrency } from "../../schemas/records/AfmCategories.ts"
-import { cmfRow, Text, toNumber, WholeNumber } from "./CmfCells.ts"
-import { startsWithHeader } from "./CmfHeaderLine.ts"
-import { type CmfTable, readCmfTable } from "./CmfTable.ts"
+import { cmfRow, Text, toNumber, WholeNumber } from "../cmf/CmfCells.ts"
+import { startsWithHeader } from "../cmf/CmfHeaderLine.ts"
+import { type CmfTable, readCmfTable } from "../cmf/CmfTable.ts"
 import type { DataSetSource } from "./DataSet.ts"
 import { AfmCategoryCell, AfmCurrencyCell, DateIso } from "./MarketCells.ts"
-import { uniqueRows } from "./UniqueRows.ts"
+import { uniqueRows } from "../cmf/UniqueRows.ts"
 
 export const AFM_CATEGORIES_COLUMNS = ["RUN", "SERIE", "CATEGORIA_AFM", "MONEDA", "FECHA"] as const
 

@@ -10,12 +10,12 @@
  */
 import { Effect } from "effect"
 import type { Article107Record } from "../../schemas/records/Article107.ts"
-import { isCalendarDate } from "./CmfCells.ts"
-import { cmfFileInvalid } from "./CmfFileInvalid.ts"
-import { decodeCmfText } from "./CmfText.ts"
+import { isCalendarDate } from "../cmf/CmfCells.ts"
+import { cmfFileInvalid } from "../cmf/CmfFileInvalid.ts"
+import { decodeCmfText } from "../cmf/CmfText.ts"
 import type { DataSetSource } from "./DataSet.ts"
 import { classifyArticle107, type TextLine } from "./Article107Rules.ts"
-import { repairMojibake } from "./Mojibake.ts"
+import { repairMojibake } from "../cmf/Mojibake.ts"
 
 export const ARTICLE107_HEADER = "REGLAMENTO INTERNO"
 export const ARTICLE107_FOOTER = "FIN REGLAMENTO INTERNO"

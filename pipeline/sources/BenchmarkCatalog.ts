@@ -10,13 +10,13 @@ import type {
   BenchmarkCatalogRecord,
   BenchmarkCurrency
 } from "../../schemas/records/BenchmarkCatalog.ts"
-import { cell, cmfRow, Text } from "./CmfCells.ts"
-import { startsWithHeader } from "./CmfHeaderLine.ts"
-import { type CmfTable, readCmfTable } from "./CmfTable.ts"
+import { cell, cmfRow, Text } from "../cmf/CmfCells.ts"
+import { startsWithHeader } from "../cmf/CmfHeaderLine.ts"
+import { type CmfTable, readCmfTable } from "../cmf/CmfTable.ts"
 import type { DataSetSource } from "./DataSet.ts"
 import { AssetClassCell, BenchmarkCurrencyCell, SymbolCell } from "./MarketCells.ts"
-import { repairMojibake } from "./Mojibake.ts"
-import { uniqueRows } from "./UniqueRows.ts"
+import { repairMojibake } from "../cmf/Mojibake.ts"
+import { uniqueRows } from "../cmf/UniqueRows.ts"
 
 export const BENCHMARK_CATALOG_COLUMNS = [
   "FAMILY_RAR", "SYMBOL", "INDEX_NAME", "INSTRUMENT_NAME", "NATIVE_CURRENCY", "ASSET_CLASS"

@@ -5,14 +5,14 @@
  */
 import { Effect, Result, SchemaParser } from "effect"
 import type { BenchmarkPriceRecord } from "../../schemas/records/BenchmarkPrices.ts"
-import { cmfRow, expectedOf, issueColumn } from "./CmfCells.ts"
-import { CmfFileInvalid, cmfFileInvalid } from "./CmfFileInvalid.ts"
-import { isHeader } from "./CmfTable.ts"
-import { decodeCmfText } from "./CmfText.ts"
+import { cmfRow, expectedOf, issueColumn } from "../cmf/CmfCells.ts"
+import { CmfFileInvalid, cmfFileInvalid } from "../cmf/CmfFileInvalid.ts"
+import { isHeader } from "../cmf/CmfTable.ts"
+import { decodeCmfText } from "../cmf/CmfText.ts"
 import type { DataSetSource } from "./DataSet.ts"
 import { DateIso, dotNumber, PositiveDotDecimal, SYMBOL, WholeVolume } from "./MarketCells.ts"
 import type { Parsed } from "./Parsed.ts"
-import { uniqueRows } from "./UniqueRows.ts"
+import { uniqueRows } from "../cmf/UniqueRows.ts"
 
 export const BENCHMARK_PRICES_COLUMNS = ["Date", "Open", "High", "Low", "Close", "Volume"] as const
 

@@ -20,12 +20,12 @@ import {
   toNumber,
   WholeNumber,
   YesNo
-} from "./CmfCells.ts"
-import { type CmfFileInvalid, cmfFileInvalid } from "./CmfFileInvalid.ts"
-import { type CmfTable, isBareSinInformacion, readCmfTable, startsWithHeader } from "./CmfTable.ts"
+} from "../cmf/CmfCells.ts"
+import { type CmfFileInvalid, cmfFileInvalid } from "../cmf/CmfFileInvalid.ts"
+import { type CmfTable, isBareSinInformacion, readCmfTable, startsWithHeader } from "../cmf/CmfTable.ts"
 import type { DataSetSource } from "./DataSet.ts"
-import { repairMojibake } from "./Mojibake.ts"
-import { uniqueRows } from "./UniqueRows.ts"
+import { repairMojibake } from "../cmf/Mojibake.ts"
+import { uniqueRows } from "../cmf/UniqueRows.ts"
 
 /** The exact cartola header (the last two names contain spaces). */
 export const CARTOLA_COLUMNS = [

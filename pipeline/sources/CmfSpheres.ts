@@ -5,13 +5,13 @@
  */
 import { Effect, SchemaParser } from "effect"
 import type { CmfSpheresRecord } from "../../schemas/records/CmfSpheres.ts"
-import { cmfRow, Text, toNullableNumber, toNumber, WholeNumber } from "./CmfCells.ts"
-import { startsWithHeader } from "./CmfHeaderLine.ts"
-import { type CmfTable, readCmfTable } from "./CmfTable.ts"
+import { cmfRow, Text, toNullableNumber, toNumber, WholeNumber } from "../cmf/CmfCells.ts"
+import { startsWithHeader } from "../cmf/CmfHeaderLine.ts"
+import { type CmfTable, readCmfTable } from "../cmf/CmfTable.ts"
 import type { DataSetSource } from "./DataSet.ts"
 import { DateIso, NullableSpheres } from "./MarketCells.ts"
-import { repairMojibake } from "./Mojibake.ts"
-import { uniqueRows } from "./UniqueRows.ts"
+import { repairMojibake } from "../cmf/Mojibake.ts"
+import { uniqueRows } from "../cmf/UniqueRows.ts"
 
 export const CMF_SPHERES_COLUMNS = ["RUN", "SERIE", "FAMILIA", "TIPO_INVERSIONISTA", "ESFERAS", "FECHA"] as const
 

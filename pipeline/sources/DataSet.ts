@@ -11,7 +11,7 @@ import type { DataSetName } from "../../schemas/CmfRecords.ts"
 import type { SourceCadence } from "../../snapshots/Status.ts"
 import type { StageContext } from "../StageContext.ts"
 import type { ParsedFiles } from "../staging/ParsedFiles.ts"
-import type { CmfFileInvalid } from "./CmfFileInvalid.ts"
+import type { CmfFileInvalid } from "../cmf/CmfFileInvalid.ts"
 import type { LoadedFile } from "./LoadedFile.ts"
 import type { Parsed } from "./Parsed.ts"
 

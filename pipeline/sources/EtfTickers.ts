@@ -6,11 +6,11 @@
 import { Effect, SchemaParser } from "effect"
 import { EtfExchange, type EtfTickerRecord } from "../../schemas/records/EtfTickers.ts"
 import type { DataSetSource } from "./DataSet.ts"
-import { cmfRow, Text, toNumber, WholeNumber } from "./CmfCells.ts"
-import { type CmfFileInvalid, cmfFileInvalid } from "./CmfFileInvalid.ts"
-import { startsWithHeader } from "./CmfHeaderLine.ts"
-import { type CmfTable, readCmfTable } from "./CmfTable.ts"
-import { uniqueRows } from "./UniqueRows.ts"
+import { cmfRow, Text, toNumber, WholeNumber } from "../cmf/CmfCells.ts"
+import { type CmfFileInvalid, cmfFileInvalid } from "../cmf/CmfFileInvalid.ts"
+import { startsWithHeader } from "../cmf/CmfHeaderLine.ts"
+import { type CmfTable, readCmfTable } from "../cmf/CmfTable.ts"
+import { uniqueRows } from "../cmf/UniqueRows.ts"
 
 export const ETF_TICKER_COLUMNS = ["RUN", "SERIE", "TICKER", "BOLSA"] as const
 const cells = [WholeNumber, Text, Text, Text] as const

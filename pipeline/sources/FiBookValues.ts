@@ -7,7 +7,7 @@
 import { Effect } from "effect"
 import type { FiBookValueRecord } from "../../schemas/records/FiBookValues.ts"
 import type { DataSetSource } from "./DataSet.ts"
-import type { CmfFileInvalid } from "./CmfFileInvalid.ts"
+import type { CmfFileInvalid } from "../cmf/CmfFileInvalid.ts"
 import {
   AnyText,
   chileanNumber,
@@ -19,7 +19,7 @@ import {
   nullableText,
   PositiveChileanNumber,
   Text
-} from "./CmfHtmlCells.ts"
+} from "../cmf/CmfHtmlCells.ts"
 import {
   type HtmlPage,
   type HtmlTableSpec,
@@ -31,9 +31,9 @@ import {
   readHtmlTable,
   tableProblem,
   tableStartingWith
-} from "./CmfHtmlTable.ts"
+} from "../cmf/CmfHtmlTable.ts"
 import { dateRangeInHeading, fundRunInHeading } from "./FiPageHeading.ts"
-import { uniqueRows } from "./UniqueRows.ts"
+import { uniqueRows } from "../cmf/UniqueRows.ts"
 
 /** The values table's header, as compared by `headerKey` (case and accents do not matter). */
 export const FI_BOOK_VALUE_COLUMNS = [

@@ -8,11 +8,11 @@
 import { Effect, SchemaParser } from "effect"
 import { FactSheetReview, type FiFactSheetRecord } from "../../schemas/records/FiFactSheets.ts"
 import type { DataSetSource } from "./DataSet.ts"
-import { cmfRow, isoFromDmy, NullableDateDmy, NullableDecimal, Text, toNullableNumber, toNumber, WholeNumber } from "./CmfCells.ts"
-import { type CmfFileInvalid, cmfFileInvalid } from "./CmfFileInvalid.ts"
-import { startsWithHeader } from "./CmfHeaderLine.ts"
-import { type CmfTable, readCmfTable } from "./CmfTable.ts"
-import { uniqueRows } from "./UniqueRows.ts"
+import { cmfRow, isoFromDmy, NullableDateDmy, NullableDecimal, Text, toNullableNumber, toNumber, WholeNumber } from "../cmf/CmfCells.ts"
+import { type CmfFileInvalid, cmfFileInvalid } from "../cmf/CmfFileInvalid.ts"
+import { startsWithHeader } from "../cmf/CmfHeaderLine.ts"
+import { type CmfTable, readCmfTable } from "../cmf/CmfTable.ts"
+import { uniqueRows } from "../cmf/UniqueRows.ts"
 
 export const FI_FACT_SHEET_COLUMNS = ["RUN", "SERIE", "TAC", "ESTADO_REVISION", "FECHA_FICHA"] as const
 const cells = [WholeNumber, Text, NullableDecimal, Text, NullableDateDmy] as const

@@ -4,9 +4,9 @@
  * period and the functional currency.
  */
 import type { DataSetName } from "../../schemas/CmfRecords.ts"
-import type { CmfFileInvalid } from "./CmfFileInvalid.ts"
-import { type HtmlPage, pageProblem } from "./CmfHtmlTable.ts"
-import { readRut } from "./CmfRut.ts"
+import type { CmfFileInvalid } from "../cmf/CmfFileInvalid.ts"
+import { type HtmlPage, pageProblem } from "../cmf/CmfHtmlTable.ts"
+import { readRut } from "../cmf/CmfRut.ts"
 
 // "R.U.T.: 9251-7", "RUT Fondo: 9.251-7", "R.U.N. del fondo 9251-7".
 const FUND_RUT = /\bR\.?\s?U\.?\s?[TN]\.?(?:\s+(?:del\s+)?fondo)?\s*:?\s*((?:\d{1,3}(?:\.\d{3})+|\d+)-[0-9kK])(?![\w-])/i

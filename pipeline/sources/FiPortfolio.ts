@@ -8,7 +8,7 @@
 import { Effect } from "effect"
 import type { FiPortfolioMarket, FiPortfolioRecord } from "../../schemas/records/FiPortfolio.ts"
 import type { DataSetSource } from "./DataSet.ts"
-import type { CmfFileInvalid } from "./CmfFileInvalid.ts"
+import type { CmfFileInvalid } from "../cmf/CmfFileInvalid.ts"
 import {
   AnyText,
   ChileanNumber,
@@ -22,7 +22,7 @@ import {
   nullableIssuerRut,
   nullableText,
   Text
-} from "./CmfHtmlCells.ts"
+} from "../cmf/CmfHtmlCells.ts"
 import {
   type HtmlPage,
   type HtmlTableSpec,
@@ -32,7 +32,7 @@ import {
   readHtmlTable,
   tableProblem,
   tableStartingWith
-} from "./CmfHtmlTable.ts"
+} from "../cmf/CmfHtmlTable.ts"
 import { fundRunInHeading, functionalCurrencyInHeading, periodInHeading } from "./FiPageHeading.ts"
 
 type Field = Exclude<keyof FiPortfolioRecord, "line" | "run" | "period" | "market" | "functionalCurrency">

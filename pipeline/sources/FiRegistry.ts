@@ -7,8 +7,8 @@
 import { Effect } from "effect"
 import type { FiListStatus, FiRegistryRecord, FiRegulatoryType } from "../../schemas/records/FiRegistry.ts"
 import type { DataSetSource } from "./DataSet.ts"
-import type { CmfFileInvalid } from "./CmfFileInvalid.ts"
-import { AnyText, nullableText, RutCell, Text } from "./CmfHtmlCells.ts"
+import type { CmfFileInvalid } from "../cmf/CmfFileInvalid.ts"
+import { AnyText, nullableText, RutCell, Text } from "../cmf/CmfHtmlCells.ts"
 import {
   type HtmlPage,
   type HtmlRow,
@@ -19,9 +19,9 @@ import {
   readHtmlTable,
   tableProblem,
   tableStartingWith
-} from "./CmfHtmlTable.ts"
-import { readRut } from "./CmfRut.ts"
-import { uniqueRows } from "./UniqueRows.ts"
+} from "../cmf/CmfHtmlTable.ts"
+import { readRut } from "../cmf/CmfRut.ts"
+import { uniqueRows } from "../cmf/UniqueRows.ts"
 
 const COLUMNS = [["R.U.T.", RutCell], ["Entidad", Text], ["Administradora", Text]] as const
 const spec3: HtmlTableSpec = { dataSet: "fi_registry", label: "the funds table", columns: COLUMNS }

@@ -6,14 +6,14 @@
  */
 import { Effect, Result, Schema, SchemaParser } from "effect"
 import type { FmBprDailyRecord } from "../../schemas/records/FmBprDaily.ts"
-import { AnyText, cell, cmfRow, Code, isCalendarDate, Name, PositiveDecimal, toNumber } from "./CmfCells.ts"
-import { type CmfFileInvalid, cmfFileInvalid } from "./CmfFileInvalid.ts"
-import { headerKey } from "./CmfHtmlTable.ts"
-import { readRut } from "./CmfRut.ts"
-import { type CmfSheetTable, columnPlace, findHeader, type LocatedTable, locateTable, placeOf, readCmfSheet, readWorkbookOf, rowTexts } from "./CmfSheet.ts"
+import { AnyText, cell, cmfRow, Code, isCalendarDate, Name, PositiveDecimal, toNumber } from "../cmf/CmfCells.ts"
+import { type CmfFileInvalid, cmfFileInvalid } from "../cmf/CmfFileInvalid.ts"
+import { headerKey } from "../cmf/CmfHtmlTable.ts"
+import { readRut } from "../cmf/CmfRut.ts"
+import { type CmfSheetTable, columnPlace, findHeader, type LocatedTable, locateTable, placeOf, readCmfSheet, readWorkbookOf, rowTexts } from "../cmf/CmfSheet.ts"
 import type { DataSetSource } from "./DataSet.ts"
-import { uniqueRows } from "./UniqueRows.ts"
-import { readWorkbook, type Workbook, workbookFormat } from "./Workbook.ts"
+import { uniqueRows } from "../cmf/UniqueRows.ts"
+import { readWorkbook, type Workbook, workbookFormat } from "../cmf/Workbook.ts"
 
 /** Our names of the 9 columns, for messages (the CMF's header names 8 of them). */
 export const FM_BPR_DAILY_COLUMNS = [

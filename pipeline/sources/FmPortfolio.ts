@@ -17,13 +17,13 @@ import {
   toNullableNumber,
   toNumber,
   WholeNumber
-} from "./CmfCells.ts"
-import { type CmfFileInvalid, cmfFileInvalid } from "./CmfFileInvalid.ts"
-import { type CmfTable, readCmfTable } from "./CmfTable.ts"
-import { decodeCmfText, headerCell, isSinInformacion } from "./CmfText.ts"
+} from "../cmf/CmfCells.ts"
+import { type CmfFileInvalid, cmfFileInvalid } from "../cmf/CmfFileInvalid.ts"
+import { type CmfTable, readCmfTable } from "../cmf/CmfTable.ts"
+import { decodeCmfText, headerCell, isSinInformacion } from "../cmf/CmfText.ts"
 import type { DataSetSource } from "./DataSet.ts"
-import { monthFromName } from "./MonthHint.ts"
-import { repairMojibake } from "./Mojibake.ts"
+import { monthFromName } from "../cmf/MonthHint.ts"
+import { repairMojibake } from "../cmf/Mojibake.ts"
 
 /** The NACI header (exact in CMF's files; compared ignoring case). */
 export const NACI_COLUMNS = [

@@ -15,12 +15,12 @@ import {
   toNullableNumber,
   toNumber,
   WholeNumber
-} from "./CmfCells.ts"
-import type { CmfFileInvalid } from "./CmfFileInvalid.ts"
-import { type CmfTable, readCmfTable, startsWithHeader } from "./CmfTable.ts"
+} from "../cmf/CmfCells.ts"
+import type { CmfFileInvalid } from "../cmf/CmfFileInvalid.ts"
+import { type CmfTable, readCmfTable, startsWithHeader } from "../cmf/CmfTable.ts"
 import type { DataSetSource } from "./DataSet.ts"
-import { repairMojibake } from "./Mojibake.ts"
-import { uniqueRows } from "./UniqueRows.ts"
+import { repairMojibake } from "../cmf/Mojibake.ts"
+import { uniqueRows } from "../cmf/UniqueRows.ts"
 
 /** The exact registry header. */
 export const FM_REGISTRY_COLUMNS = [

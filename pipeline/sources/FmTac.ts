@@ -7,17 +7,17 @@
  */
 import { Effect, Result, Schema, SchemaParser } from "effect"
 import type { FmTacRecord } from "../../schemas/records/FmTac.ts"
-import { AnyText, cell, cmfRow, isCalendarDate, isoFromYmd, Text, toNumber } from "./CmfCells.ts"
-import { type CmfFileInvalid, cmfFileInvalid } from "./CmfFileInvalid.ts"
-import { headerKey } from "./CmfHtmlTable.ts"
-import { type CmfSheetTable, columnPlace, findHeader, locateTable, readCmfSheet, readWorkbookOf, rowTexts } from "./CmfSheet.ts"
-import { type CmfTable, isHeader, readCmfTable } from "./CmfTable.ts"
-import { decodeCmfText } from "./CmfText.ts"
+import { AnyText, cell, cmfRow, isCalendarDate, isoFromYmd, Text, toNumber } from "../cmf/CmfCells.ts"
+import { type CmfFileInvalid, cmfFileInvalid } from "../cmf/CmfFileInvalid.ts"
+import { headerKey } from "../cmf/CmfHtmlTable.ts"
+import { type CmfSheetTable, columnPlace, findHeader, locateTable, readCmfSheet, readWorkbookOf, rowTexts } from "../cmf/CmfSheet.ts"
+import { type CmfTable, isHeader, readCmfTable } from "../cmf/CmfTable.ts"
+import { decodeCmfText } from "../cmf/CmfText.ts"
 import type { DataSetSource } from "./DataSet.ts"
-import { monthFromName } from "./MonthHint.ts"
-import { repairMojibake } from "./Mojibake.ts"
-import { uniqueRows } from "./UniqueRows.ts"
-import { readWorkbook, type Workbook, workbookFormat } from "./Workbook.ts"
+import { monthFromName } from "../cmf/MonthHint.ts"
+import { repairMojibake } from "../cmf/Mojibake.ts"
+import { uniqueRows } from "../cmf/UniqueRows.ts"
+import { readWorkbook, type Workbook, workbookFormat } from "../cmf/Workbook.ts"
 
 /** Our header for the 18 columns (CMF's XLS names none that we could confirm; see README). */
 export const FM_TAC_COLUMNS = [

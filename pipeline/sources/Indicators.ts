@@ -9,11 +9,11 @@
  */
 import { Effect } from "effect"
 import type { IndicatorName, IndicatorProvider, IndicatorRecord } from "../../schemas/records/Indicators.ts"
-import { CmfFileInvalid, cmfFileInvalid } from "./CmfFileInvalid.ts"
+import { CmfFileInvalid, cmfFileInvalid } from "../cmf/CmfFileInvalid.ts"
 import type { DataSetSource } from "./DataSet.ts"
 import { chileanNumber, dotNumber, isIsoDate, isoFromDashedDmy } from "./MarketCells.ts"
 import type { Parsed } from "./Parsed.ts"
-import { uniqueRows } from "./UniqueRows.ts"
+import { uniqueRows } from "../cmf/UniqueRows.ts"
 
 /** The two SIETE series we read. */
 export const SIETE_SERIES: Readonly<Record<string, IndicatorName>> = {

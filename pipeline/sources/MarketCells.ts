@@ -4,7 +4,7 @@
  */
 import { Schema } from "effect"
 import { AFM_CATEGORY_CODES } from "../../schemas/records/AfmCategories.ts"
-import { cell } from "./CmfCells.ts"
+import { cell } from "../cmf/CmfCells.ts"
 
 /** True for a real calendar date written YYYY-MM-DD. */
 export const isIsoDate = (s: string): boolean => {

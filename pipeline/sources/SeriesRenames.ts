@@ -4,12 +4,12 @@
  */
 import { Effect, Schema, SchemaParser } from "effect"
 import type { SeriesRenameRecord } from "../../schemas/records/SeriesRenames.ts"
-import { cell, cmfRow, isCalendarDate, Text, toNumber, WholeNumber } from "./CmfCells.ts"
-import { type CmfFileInvalid, cmfFileInvalid } from "./CmfFileInvalid.ts"
-import { type CmfTable, isHeader, readCmfTable } from "./CmfTable.ts"
-import { decodeCmfText } from "./CmfText.ts"
+import { cell, cmfRow, isCalendarDate, Text, toNumber, WholeNumber } from "../cmf/CmfCells.ts"
+import { type CmfFileInvalid, cmfFileInvalid } from "../cmf/CmfFileInvalid.ts"
+import { type CmfTable, isHeader, readCmfTable } from "../cmf/CmfTable.ts"
+import { decodeCmfText } from "../cmf/CmfText.ts"
 import type { DataSetSource } from "./DataSet.ts"
-import { uniqueRows } from "./UniqueRows.ts"
+import { uniqueRows } from "../cmf/UniqueRows.ts"
 
 export const SERIES_RENAMES_COLUMNS = ["RUN", "OLD_SERIE", "NEW_SERIE", "FIRST_DATE"] as const
 

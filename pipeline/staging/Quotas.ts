@@ -9,8 +9,8 @@ import { Effect } from "effect"
 import { intToDate } from "../../schemas/Dates.ts"
 import { assetId } from "../../schemas/Ids.ts"
 import type { QuotaCorrection } from "../../snapshots/Manifest.ts"
-import { type CmfFileInvalid, cmfFileInvalid } from "../sources/CmfFileInvalid.ts"
-import { printableName } from "../sources/PrintableName.ts"
+import { type CmfFileInvalid, cmfFileInvalid } from "../cmf/CmfFileInvalid.ts"
+import { printableName } from "../cmf/PrintableName.ts"
 import type { CartolaColumns, CartolaInput, CartolaSeriesInfo } from "./CartolaInput.ts"
 
 export interface StagedSeries extends CartolaSeriesInfo {

@@ -11,7 +11,7 @@ import { join } from "node:path"
 import { pathToFileURL } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 import { alongsideProcess } from "../../pipeline/offload/ChildProcess.ts"
-import { PARSE_CHILD_HEAP_MB } from "../../pipeline/sources/ParseLimits.ts"
+import { PARSE_CHILD_HEAP_MB } from "../../pipeline/cmf/ParseLimits.ts"
 import type { ParseAheadAnswer } from "../../pipeline/staging/ParseAhead.ts"
 
 const dir = mkdtempSync(join(tmpdir(), "fds-alongside-test-"))

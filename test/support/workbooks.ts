@@ -6,7 +6,7 @@
  */
 import * as XLSX from "@e965/xlsx"
 import type { FmBprDailyRecord } from "../../schemas/records/FmBprDaily.ts"
-import { formatRut } from "../../pipeline/sources/CmfRut.ts"
+import { formatRut } from "../../pipeline/cmf/CmfRut.ts"
 
 export type Cell = string | number | null
 export type BookType = "biff8" | "biff5" | "xlsx"
