@@ -17,7 +17,7 @@ import type { RawFileObserved } from "./ledger/Ledger.ts"
 import { type StagedBatch, type StageSink, stage } from "./Stage.ts"
 import type { CmfFileInvalid } from "./cmf/CmfFileInvalid.ts"
 import { currentOffload } from "./offload/Offload.ts"
-import { ADAPTERS } from "./sources/Sources.ts"
+import { ADAPTERS } from "./datasets/Registry.ts"
 import type { ParsedCache } from "./staging/ParsedCache.ts"
 import { PIPELINE_VERSION } from "./Version.ts"
 

@@ -21,7 +21,7 @@ import { type Recognized, recognizeAhead } from "./RecognizeAhead.ts"
 import { ParseLimitExceeded } from "./cmf/ParseLimits.ts"
 import { logLine } from "../snapshots/Log.ts"
 import { printableName } from "./cmf/PrintableName.ts"
-import { detect } from "./sources/Sources.ts"
+import { detect } from "./datasets/Registry.ts"
 import { readWorkbook, workbookFormat } from "./cmf/Workbook.ts"
 
 export class UnrecognizedFile extends Schema.TaggedError<UnrecognizedFile>()("UnrecognizedFile", {

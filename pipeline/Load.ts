@@ -11,11 +11,11 @@ import type { LoadedInputs } from "./LoadedInputs.ts"
 import type { RawFileObserved } from "./ledger/Ledger.ts"
 import type { RawStore } from "./RawStore.ts"
 import type { CmfFileInvalid } from "./cmf/CmfFileInvalid.ts"
-import type { DataSetAdapter, LoadContext } from "./sources/DataSet.ts"
-import type { LoadedFile } from "./sources/LoadedFile.ts"
-import { ADAPTERS } from "./sources/Sources.ts"
+import type { DataSetAdapter, LoadContext } from "./datasets/DataSet.ts"
+import type { LoadedFile } from "./datasets/LoadedFile.ts"
+import { ADAPTERS } from "./datasets/Registry.ts"
 import type { ParsedCache } from "./staging/ParsedCache.ts"
-import type { RecordsSummary } from "./staging/ParsedFiles.ts"
+import type { RecordsSummary } from "./datasets/ParsedFiles.ts"
 
 /** Reports parsing progress (a terminal bar, log lines, or nothing); ETA from bytes, not files. */
 export interface Progress {

@@ -18,7 +18,7 @@ import type { DataSetName } from "../schemas/CmfRecords.ts"
 import { readInboxFile } from "./InboxFile.ts"
 import type { OffloadJob, OffloadShape } from "./offload/Offload.ts"
 import { FolderRawStore, type RawStore } from "./RawStore.ts"
-import { detect } from "./sources/Sources.ts"
+import { detect } from "./datasets/Registry.ts"
 import { PIPELINE_VERSION } from "./Version.ts"
 
 const CHILD = new URL("./RecognizeChild.ts", import.meta.url)

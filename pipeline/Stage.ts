@@ -2,7 +2,7 @@
  * Staging: parsed inputs → the snapshot's tables. It only renames, casts, deduplicates and keys
  * rows; no computation. Rows after the batch date are left out (a batch is a cutoff).
  *
- * Staging knows no data set by name: each adapter of the table (`sources/Sources.ts`) stages its own
+ * Staging knows no data set by name: each adapter of the table (`datasets/Registry.ts`) stages its own
  * files, in the table's order, into one context; later steps read what earlier ones staged (the
  * quota merge reads the renames; TAC reads the funds and series). Each step writes its tables to
  * the sink (the snapshot being built) as it stages them, and reads its files' data when it runs,
@@ -19,12 +19,12 @@ import type { DataSetName } from "../schemas/CmfRecords.ts"
 import { dateToInt } from "../schemas/Dates.ts"
 import type { StagedStep } from "../snapshots/Manifest.ts"
 import type { SeriesTable, SnapshotDatabase } from "../snapshots/Tables.ts"
-import type { IncrementBase } from "./increment/IncrementBase.ts"
-import type { StageContext, StagedCore, StageInput } from "./StageContext.ts"
+import type { IncrementBase } from "./datasets/IncrementBase.ts"
+import { coreOf, type StageContext, type StagedCore, type StageInput } from "./datasets/StageContext.ts"
 import type { CmfFileInvalid } from "./cmf/CmfFileInvalid.ts"
-import type { DataSetAdapter, StageReads } from "./sources/DataSet.ts"
-import type { LoadedFile } from "./sources/LoadedFile.ts"
-import type { QuotaCorrection, QuotaSink } from "./staging/Quotas.ts"
+import type { DataSetAdapter, StageReads } from "./datasets/DataSet.ts"
+import type { LoadedFile } from "./datasets/LoadedFile.ts"
+import type { QuotaCorrection, QuotaSink } from "./datasets/fm/Quotas.ts"
 
 export type { StagedStep }
 
@@ -81,11 +81,6 @@ export interface StagedBatch {
 }
 
 /** The core, for steps after the daily-values step. */
-export const coreOf = (context: StageContext): StagedCore => {
-  if (context.core === null) throw new Error("staging order: a step needs the series before the daily values were staged")
-  return context.core
-}
-
 const sha256 = (text: string): string => createHash("sha256").update(text, "utf8").digest("hex")
 
 /** The core as a fingerprint sees it: administrators, funds, the known series and the aliases. */
@@ -138,7 +133,7 @@ const guarded = (
 ): StageContext => {
   const allowed = new Set<DataSetName>([adapter.name, ...(reads.dataSets ?? [])])
   const refuse = (what: string): never => {
-    throw new Error(`staging step ${adapter.name} reads ${what}, which its stageReads does not declare (sources/Sources.ts)`)
+    throw new Error(`staging step ${adapter.name} reads ${what}, which its stageReads does not declare (datasets/Registry.ts)`)
   }
   const files = (dataSet: DataSetName) => (allowed.has(dataSet) ? context.files(dataSet) : refuse(`the ${dataSet} files`))
   return {

@@ -1,7 +1,7 @@
 /**
  * The daily increment: a batch built from the previous batch's snapshot instead of from nothing.
  *
- * The quota merge (staging/Quotas.ts) decides each (series, date) from the rows of that series and
+ * The quota merge (datasets/fm/Quotas.ts) decides each (series, date) from the rows of that series and
  * date alone, except a provisional value, judged against the series' previous kept value. So if
  * every input with a row before a date `from` is the same in both batches, and the previous
  * batch's cutoff was at least the day before `from`, the rows before `from` are the same in both
@@ -36,10 +36,10 @@ import { COMPUTED_TABLES } from "../../snapshots/tables/Computed.ts"
 import type { IncrementFinish, SnapshotWriter } from "../../snapshots/Writer.ts"
 import type { ComputeIncrement } from "../compute/Computation.ts"
 import { COMPUTATIONS } from "../compute/Computations.ts"
-import type { BaseSeries, IncrementBase } from "./IncrementBase.ts"
+import type { BaseSeries, IncrementBase } from "../datasets/IncrementBase.ts"
 import type { LoadedInputs } from "../LoadedInputs.ts"
 import type { RawFileObserved } from "../ledger/Ledger.ts"
-import type { CartolaColumns, CartolaInput } from "../staging/CartolaInput.ts"
+import type { CartolaColumns, CartolaInput } from "../datasets/fm/CartolaInput.ts"
 import type { ParsedCache } from "../staging/ParsedCache.ts"
 import { printableName } from "../cmf/PrintableName.ts"
 import { PIPELINE_VERSION } from "../Version.ts"

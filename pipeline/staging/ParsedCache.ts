@@ -11,9 +11,9 @@ import { join } from "node:path"
 import { deserialize, serialize } from "node:v8"
 import { threadId } from "node:worker_threads"
 import { Context, Layer } from "effect"
-import type { Parsed } from "../sources/Parsed.ts"
-import type { CartolaColumns, CartolaSummary } from "./CartolaInput.ts"
-import type { CacheEntry, ParsedFiles, RecordsSummary } from "./ParsedFiles.ts"
+import type { Parsed } from "../datasets/Parsed.ts"
+import type { CartolaColumns, CartolaSummary } from "../datasets/fm/CartolaInput.ts"
+import type { CacheEntry, ParsedFiles, RecordsSummary } from "../datasets/ParsedFiles.ts"
 
 /**
  * Bump when the parser or CartolaColumns changes what a file yields (or refuses: 2, the length

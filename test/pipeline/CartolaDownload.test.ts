@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { captchaSettings, captchaSolver, commandSolver } from "../../pipeline/fetch/CaptchaSolver.ts"
 import { CartolaSession, fetchCartolaRange } from "../../pipeline/fetch/CartolaDownload.ts"
 import { CmfSourceError, postForm } from "../../pipeline/fetch/CmfHttp.ts"
-import { parseCartola } from "../../pipeline/sources/Cartola.ts"
+import { parseCartola } from "../../pipeline/datasets/fm/Cartola.ts"
 import { writeSolver } from "../support/captchaSolver.ts"
 import { type CmfCaptchaServer, startCmfCaptchaServer } from "../support/cmfCaptchaServer.ts"
 import { envProvider, readSettings } from "../../pipeline/Settings.ts"

@@ -7,9 +7,9 @@
  */
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { FM_TAC_COLUMNS, FmTacSource } from "../../pipeline/sources/FmTac.ts"
-import { ADAPTERS as SOURCES } from "../../pipeline/sources/Sources.ts"
-import { detect } from "../../pipeline/sources/Sources.ts"
+import { FM_TAC_COLUMNS, FmTacSource } from "../../pipeline/datasets/fm/FmTac.ts"
+import { ADAPTERS as SOURCES } from "../../pipeline/datasets/Registry.ts"
+import { detect } from "../../pipeline/datasets/Registry.ts"
 import type { FmTacRecord } from "../../schemas/records/FmTac.ts"
 import { type BookType, type Cell, type HtmlCell, htmlTable, workbookBytes } from "../support/workbooks.ts"
 

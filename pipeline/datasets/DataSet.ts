@@ -1,0 +1,111 @@
+/**
+ * The data-set port: what every raw data set plugs into the pipeline. An adapter says how to
+ * recognise its bytes (never by file name), how to parse them into records, which supersession key
+ * an observation has (a later observation with the same key replaces an earlier one when the
+ * ledger is folded into a batch), and how its files are staged into the snapshot's tables. The
+ * pipeline's orchestration (collect, load, stage) knows no data set by name: every adapter is
+ * registered in one table, `Registry.ts`.
+ */
+import type { Effect } from "effect"
+import type { DataSetName } from "../../schemas/CmfRecords.ts"
+import type { SourceCadence } from "../../snapshots/Status.ts"
+import type { StageContext } from "./StageContext.ts"
+import type { ParsedFiles } from "./ParsedFiles.ts"
+import type { CmfFileInvalid } from "../cmf/CmfFileInvalid.ts"
+import type { LoadedFile } from "./LoadedFile.ts"
+import type { Parsed } from "./Parsed.ts"
+
+/** What an adapter's own `load` may use: the raw bytes, the parse cache, and the GC pacing of a cold build. */
+export interface LoadContext {
+  readonly sha256: string
+  readonly name: string
+  /** The file's size in bytes. */
+  readonly size: number
+  readonly bytes: () => Uint8Array
+  readonly cache: ParsedFiles | null
+  /** Tells the loader that `bytes` bytes were parsed (not read from the cache). */
+  readonly parsed: (bytes: number) => void
+  /** Values the batch's files share, by a key of the loader's (one object where many files repeat one). */
+  readonly shared: Map<string, unknown>
+}
+
+export interface DataSetSource<R> {
+  readonly name: DataSetName
+  /** True when the bytes are this data set (a header line, a JSON shape, an HTML table's headers). */
+  readonly detect: (bytes: Uint8Array) => boolean
+  readonly parse: (bytes: Uint8Array, file: string) => Effect.Effect<Parsed<R>, CmfFileInvalid>
+  /**
+   * The supersession key: e.g. one key for a registry (the newest replaces the older), the period
+   * for monthly files (`2026-10`), the instrument and period for per-fund files. `name` is only a
+   * hint (it may be any dropped file's name); prefer what the content says.
+   */
+  readonly key: (name: string, bytes: Uint8Array, sha256: string) => string
+}
+
+/**
+ * A data set as the pipeline runs it: its source (detect, parse, key) plus how its files enter a
+ * batch and how they are staged.
+ */
+export interface DataSetAdapter<R = unknown> extends DataSetSource<R> {
+  /**
+   * `fi`: the FI/ETF part; a file of it that fails to parse publishes the batch without that part
+   * (its routes answer 503) instead of rejecting the batch. `core`: any failure rejects the batch.
+   */
+  readonly part: "core" | "fi"
+  /** How often its values come (what "late" means for it in /health's sources). */
+  readonly cadence: SourceCadence
+  /**
+   * The first and latest dates (YYYY-MM-DD) a file's records are of: its freshness, and for a
+   * daily-values data set the batch's date; absent: undated (a registry, a list).
+   */
+  readonly datesOf?: (records: ReadonlyArray<R>) => { readonly first: string; readonly latest: string } | null
+  /**
+   * What staging needs of a file without reading its records (cached with its summary, on the
+   * loaded file as `extra`): e.g. the first row of each FI series, so that an increment that
+   * stages FI prices from a date on reads only the pages that reach it.
+   */
+  readonly summaryOf?: (records: ReadonlyArray<R>) => unknown
+  /**
+   * Data sets of daily values date the batch: the latest value date among their files is the
+   * batch date unless `--date` says otherwise; a batch needs at least one file of one of them.
+   */
+  readonly dailyValues?: boolean
+  /**
+   * Set when a batch needs a file of this data set: what to say when none is among the inputs. A
+   * core data set's absence rejects the batch; an FI one's publishes it without its FI/ETF part.
+   */
+  readonly required?: string
+  /**
+   * How a file enters a batch when an array of records would not fit (the cartola's history as
+   * typed columns, cached as such). Default: the records, parsed once and cached by content.
+   */
+  readonly load?: (context: LoadContext) => Effect.Effect<LoadedFile, CmfFileInvalid>
+  /**
+   * This data set's part of staging, in the table's order: it reads its own files (and what earlier
+   * steps staged) from the context and adds its tables, repairs and meta. Data sets staged together
+   * (the FI/ETF part, the benchmarks) have one step, on the first of them.
+   */
+  readonly stage?: (context: StageContext) => Effect.Effect<void, CmfFileInvalid>
+  /**
+   * Set when the step's tables are a function of its own files and of what this lists alone: a
+   * daily increment then keeps them from the previous snapshot when none of it changed (see
+   * `StageReads`). Absent: the step is staged in every build (the core: renames, registry, daily values).
+   */
+  readonly stageReads?: StageReads
+}
+
+/**
+ * What a reusable staging step reads besides its own data set's files. The step is given a
+ * context that refuses anything else (Stage.ts), so a step that reads more than it says fails
+ * loudly instead of being reused when it should not be.
+ */
+export interface StageReads {
+  /** Other data sets whose files it reads (e.g. the FI/ETF part, staged on the FI registry). */
+  readonly dataSets?: ReadonlyArray<DataSetName>
+  /** The core: administrators, funds, the batch's series and the renames' aliases. */
+  readonly core?: boolean
+  /** Data sets whose rows after the batch date it leaves out (the batch date then matters when such rows exist). */
+  readonly cutoff?: ReadonlyArray<DataSetName>
+  /** Whether the FI/ETF part is available in the batch. */
+  readonly fiUnavailable?: boolean
+}

@@ -1,0 +1,76 @@
+/**
+ * Series renames (our curated format, no CMF file): `RUN;OLD_SERIE;NEW_SERIE;FIRST_DATE`, one
+ * relabel per line, `FIRST_DATE` as YYYY-MM-DD. The file is the whole list: a newer one replaces it.
+ */
+import { Effect, Schema, SchemaParser } from "effect"
+import type { SeriesRenameRecord } from "../../../schemas/records/SeriesRenames.ts"
+import { cell, cmfRow, isCalendarDate, Text, toNumber, WholeNumber } from "../../cmf/CmfCells.ts"
+import { type CmfFileInvalid, cmfFileInvalid } from "../../cmf/CmfFileInvalid.ts"
+import { type CmfTable, isHeader, readCmfTable } from "../../cmf/CmfTable.ts"
+import { decodeCmfText } from "../../cmf/CmfText.ts"
+import type { DataSetSource } from "../DataSet.ts"
+import { uniqueRows } from "../../cmf/UniqueRows.ts"
+
+export const SERIES_RENAMES_COLUMNS = ["RUN", "OLD_SERIE", "NEW_SERIE", "FIRST_DATE"] as const
+
+const DateIso = cell(
+  "a date YYYY-MM-DD",
+  Schema.String.check(Schema.makeFilter((s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) && isCalendarDate(s)))
+)
+
+const cells = [WholeNumber, Text, Text, DateIso] as const
+
+type Draft = { -readonly [K in keyof SeriesRenameRecord]: SeriesRenameRecord[K] }
+
+const Row = cmfRow(cells, (c): Draft => ({ line: 0, run: toNumber(c[0]), oldSerie: c[1], newSerie: c[2], firstDate: c[3] }))
+
+const table: CmfTable<Draft> = {
+  dataSet: "series_renames",
+  columns: SERIES_RENAMES_COLUMNS,
+  cells,
+  decode: SchemaParser.decodeUnknownResult(Row)
+}
+
+/**
+ * One line per (RUN, OLD_SERIE): an identical repeat is skipped and counted, one with another
+ * NEW_SERIE or FIRST_DATE rejected; two old labels into one new label (a merge) are rejected too.
+ */
+const parse = Effect.fn("SeriesRenamesSource.parse")(function* (bytes: Uint8Array, file: string) {
+  const unique = uniqueRows<Draft>({
+    dataSet: "series_renames",
+    file,
+    keyOf: (r) => `RUN ${r.run} OLD_SERIE ${r.oldSerie}`,
+    compared: [["newSerie", "NEW_SERIE"], ["firstDate", "FIRST_DATE"]]
+  })
+  const byNew = new Map<string, SeriesRenameRecord>()
+  const problem = (line: number, field: string, detail: string) =>
+    cmfFileInvalid({ dataSet: "series_renames", file, line, field, detail })
+
+  const onRow = (r: Draft, line: number): CmfFileInvalid | undefined => {
+    if (r.oldSerie === r.newSerie) return problem(line, "NEW_SERIE", `the same label as OLD_SERIE ("${r.oldSerie}")`)
+    const kept = unique.records.length
+    const repeat = unique.onRow(r, line)
+    // A repeat of a rename (skipped or rejected) says nothing new about its new label.
+    if (repeat !== undefined || unique.records.length === kept) return repeat
+    const target = byNew.get(`${r.run}|${r.newSerie}`)
+    if (target !== undefined) {
+      return problem(line, "NEW_SERIE", `RUN ${r.run} ${r.newSerie} is already the new label of ${target.oldSerie} at line ${target.line}`)
+    }
+    byNew.set(`${r.run}|${r.newSerie}`, r)
+    return undefined
+  }
+
+  const read = yield* readCmfTable(table, bytes, file, onRow)
+  return { records: unique.records, repairs: { duplicatesSkipped: unique.duplicatesSkipped(), footnotesSkipped: read.footnotesSkipped } }
+})
+
+const firstLine = (bytes: Uint8Array): string =>
+  decodeCmfText(bytes.subarray(0, 4096)).split(/\r\n|\n|\r/).find((l) => l.trim() !== "") ?? ""
+
+/** The series-renames data set: detected by its header; one key, the newest file replaces the older. */
+export const SeriesRenamesSource: DataSetSource<SeriesRenameRecord> = {
+  name: "series_renames",
+  detect: (bytes) => isHeader(firstLine(bytes).split(";"), SERIES_RENAMES_COLUMNS),
+  parse,
+  key: () => "series_renames"
+}

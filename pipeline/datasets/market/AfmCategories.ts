@@ -1,0 +1,58 @@
+/**
+ * AFM categories (our format; AFM publishes no stable download): `;` text, latin-1,
+ * `RUN;SERIE;CATEGORIA_AFM;MONEDA;FECHA`, one row per series, category codes of AFM Circular N°7
+ * (2025) or `S/C` (not yet classified), MONEDA `PESOS`/`DOLAR`, FECHA `YYYY-MM-DD`.
+ */
+import { Effect, SchemaParser } from "effect"
+import type { AfmCategoryCode, AfmCategoryRecord, AfmCurrency } from "../../../schemas/records/AfmCategories.ts"
+import { cmfRow, Text, toNumber, WholeNumber } from "../../cmf/CmfCells.ts"
+import { startsWithHeader } from "../../cmf/CmfHeaderLine.ts"
+import { type CmfTable, readCmfTable } from "../../cmf/CmfTable.ts"
+import type { DataSetSource } from "../DataSet.ts"
+import { AfmCategoryCell, AfmCurrencyCell, DateIso } from "./MarketCells.ts"
+import { uniqueRows } from "../../cmf/UniqueRows.ts"
+
+export const AFM_CATEGORIES_COLUMNS = ["RUN", "SERIE", "CATEGORIA_AFM", "MONEDA", "FECHA"] as const
+
+const cells = [WholeNumber, Text, AfmCategoryCell, AfmCurrencyCell, DateIso] as const
+
+type Draft = { -readonly [K in keyof AfmCategoryRecord]: AfmCategoryRecord[K] }
+
+const Row = cmfRow(cells, (c): Draft => ({
+  line: 0,
+  run: toNumber(c[0]),
+  serie: c[1],
+  category: c[2] === "S/C" ? null : (c[2] as AfmCategoryCode),
+  currency: c[3] as AfmCurrency,
+  date: c[4]
+}))
+
+const table: CmfTable<Draft> = {
+  dataSet: "afm_categories",
+  columns: AFM_CATEGORIES_COLUMNS,
+  cells,
+  decode: SchemaParser.decodeUnknownResult(Row)
+}
+
+/** Rows of one (RUN, SERIE) must agree: identical repeats are skipped and counted, others rejected. */
+const parse = Effect.fn("AfmCategories.parse")(function* (bytes: Uint8Array, file: string) {
+  const rows = uniqueRows<AfmCategoryRecord>({
+    dataSet: "afm_categories",
+    file,
+    keyOf: (r) => `RUN ${r.run} SERIE ${r.serie}`,
+    compared: [
+      ["category", "CATEGORIA_AFM"], ["currency", "MONEDA"], ["date", "FECHA"]
+    ],
+    nullAs: "S/C"
+  })
+  const { footnotesSkipped } = yield* readCmfTable(table, bytes, file, rows.onRow)
+  return { records: rows.records, repairs: { duplicatesSkipped: rows.duplicatesSkipped(), footnotesSkipped } }
+})
+
+/** AFM categories of every series; one key: the newest file replaces the older ones. */
+export const AfmCategoriesSource: DataSetSource<AfmCategoryRecord> = {
+  name: "afm_categories",
+  detect: (bytes) => startsWithHeader(bytes, AFM_CATEGORIES_COLUMNS),
+  parse,
+  key: () => "afm_categories"
+}

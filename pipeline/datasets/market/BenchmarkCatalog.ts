@@ -1,0 +1,76 @@
+/**
+ * The benchmark catalog (curated, our format): `;` text, latin-1 or UTF-8,
+ * `FAMILY_RAR;SYMBOL;INDEX_NAME;INSTRUMENT_NAME;NATIVE_CURRENCY;ASSET_CLASS`, one row per RAR family
+ * that has a benchmark, e.g. `Accionario eeuu;VOO;S&P 500;Vanguard S&P 500 ETF;USD;equity`.
+ */
+import { Effect, Schema, SchemaParser } from "effect"
+import { AFM_FAMILY_BY_NAME } from "../../../schemas/records/AfmCategories.ts"
+import type {
+  BenchmarkAssetClass,
+  BenchmarkCatalogRecord,
+  BenchmarkCurrency
+} from "../../../schemas/records/BenchmarkCatalog.ts"
+import { cell, cmfRow, Text } from "../../cmf/CmfCells.ts"
+import { startsWithHeader } from "../../cmf/CmfHeaderLine.ts"
+import { type CmfTable, readCmfTable } from "../../cmf/CmfTable.ts"
+import type { DataSetSource } from "../DataSet.ts"
+import { AssetClassCell, BenchmarkCurrencyCell, SymbolCell } from "./MarketCells.ts"
+import { repairMojibake } from "../../cmf/Mojibake.ts"
+import { uniqueRows } from "../../cmf/UniqueRows.ts"
+
+export const BENCHMARK_CATALOG_COLUMNS = [
+  "FAMILY_RAR", "SYMBOL", "INDEX_NAME", "INSTRUMENT_NAME", "NATIVE_CURRENCY", "ASSET_CLASS"
+] as const
+
+const FamilyCell = cell(
+  "a RAR family name (AFM_FAMILIES, e.g. Accionario eeuu)",
+  Schema.String.check(Schema.makeFilter((s: string) => AFM_FAMILY_BY_NAME.has(repairMojibake(s))))
+)
+
+const cells = [FamilyCell, SymbolCell, Text, Text, BenchmarkCurrencyCell, AssetClassCell] as const
+
+type Draft = { -readonly [K in keyof BenchmarkCatalogRecord]: BenchmarkCatalogRecord[K] }
+
+const Row = cmfRow(cells, (c): Draft => {
+  const family = AFM_FAMILY_BY_NAME.get(repairMojibake(c[0]))!
+  return {
+    line: 0,
+    familyRar: family.familyRar,
+    familySlug: family.slug,
+    symbol: c[1],
+    indexName: repairMojibake(c[2]),
+    instrumentName: repairMojibake(c[3]),
+    nativeCurrency: c[4] as BenchmarkCurrency,
+    assetClass: c[5] as BenchmarkAssetClass
+  }
+})
+
+const table: CmfTable<Draft> = {
+  dataSet: "benchmark_catalog",
+  columns: BENCHMARK_CATALOG_COLUMNS,
+  cells,
+  decode: SchemaParser.decodeUnknownResult(Row)
+}
+
+/** One benchmark per family: identical repeats are skipped and counted, differing ones rejected. */
+const parse = Effect.fn("BenchmarkCatalog.parse")(function* (bytes: Uint8Array, file: string) {
+  const rows = uniqueRows<BenchmarkCatalogRecord>({
+    dataSet: "benchmark_catalog",
+    file,
+    keyOf: (r) => `FAMILY_RAR ${r.familyRar}`,
+    compared: [
+      ["symbol", "SYMBOL"], ["indexName", "INDEX_NAME"], ["instrumentName", "INSTRUMENT_NAME"],
+      ["nativeCurrency", "NATIVE_CURRENCY"], ["assetClass", "ASSET_CLASS"]
+    ]
+  })
+  const { footnotesSkipped } = yield* readCmfTable(table, bytes, file, rows.onRow)
+  return { records: rows.records, repairs: { duplicatesSkipped: rows.duplicatesSkipped(), footnotesSkipped } }
+})
+
+/** Family → benchmark symbol; one key: the newest catalog replaces the older ones. */
+export const BenchmarkCatalogSource: DataSetSource<BenchmarkCatalogRecord> = {
+  name: "benchmark_catalog",
+  detect: (bytes) => startsWithHeader(bytes, BENCHMARK_CATALOG_COLUMNS),
+  parse,
+  key: () => "benchmark_catalog"
+}

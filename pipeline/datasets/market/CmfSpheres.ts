@@ -1,0 +1,59 @@
+/**
+ * CMF comparator spheres (our assumed format: CMF publishes no file): `;` text, latin-1,
+ * `RUN;SERIE;FAMILIA;TIPO_INVERSIONISTA;ESFERAS;FECHA`, one row per series; ESFERAS 1–5 or blank
+ * (CMF shows none), FAMILIA and TIPO_INVERSIONISTA the official labels (non-empty), FECHA `YYYY-MM-DD`.
+ */
+import { Effect, SchemaParser } from "effect"
+import type { CmfSpheresRecord } from "../../../schemas/records/CmfSpheres.ts"
+import { cmfRow, Text, toNullableNumber, toNumber, WholeNumber } from "../../cmf/CmfCells.ts"
+import { startsWithHeader } from "../../cmf/CmfHeaderLine.ts"
+import { type CmfTable, readCmfTable } from "../../cmf/CmfTable.ts"
+import type { DataSetSource } from "../DataSet.ts"
+import { DateIso, NullableSpheres } from "./MarketCells.ts"
+import { repairMojibake } from "../../cmf/Mojibake.ts"
+import { uniqueRows } from "../../cmf/UniqueRows.ts"
+
+export const CMF_SPHERES_COLUMNS = ["RUN", "SERIE", "FAMILIA", "TIPO_INVERSIONISTA", "ESFERAS", "FECHA"] as const
+
+const cells = [WholeNumber, Text, Text, Text, NullableSpheres, DateIso] as const
+
+type Draft = { -readonly [K in keyof CmfSpheresRecord]: CmfSpheresRecord[K] }
+
+const Row = cmfRow(cells, (c): Draft => ({
+  line: 0,
+  run: toNumber(c[0]),
+  serie: c[1],
+  family: repairMojibake(c[2]),
+  investorType: repairMojibake(c[3]),
+  spheres: toNullableNumber(c[4]),
+  date: c[5]
+}))
+
+const table: CmfTable<Draft> = {
+  dataSet: "cmf_spheres",
+  columns: CMF_SPHERES_COLUMNS,
+  cells,
+  decode: SchemaParser.decodeUnknownResult(Row)
+}
+
+/** One row per (RUN, SERIE): identical repeats are skipped and counted, differing ones rejected. */
+const parse = Effect.fn("CmfSpheres.parse")(function* (bytes: Uint8Array, file: string) {
+  const rows = uniqueRows<CmfSpheresRecord>({
+    dataSet: "cmf_spheres",
+    file,
+    keyOf: (r) => `RUN ${r.run} SERIE ${r.serie}`,
+    compared: [
+      ["family", "FAMILIA"], ["investorType", "TIPO_INVERSIONISTA"], ["spheres", "ESFERAS"], ["date", "FECHA"]
+    ]
+  })
+  const { footnotesSkipped } = yield* readCmfTable(table, bytes, file, rows.onRow)
+  return { records: rows.records, repairs: { duplicatesSkipped: rows.duplicatesSkipped(), footnotesSkipped } }
+})
+
+/** CMF spheres of every rated series; one key: the newest file replaces the older ones. */
+export const CmfSpheresSource: DataSetSource<CmfSpheresRecord> = {
+  name: "cmf_spheres",
+  detect: (bytes) => startsWithHeader(bytes, CMF_SPHERES_COLUMNS),
+  parse,
+  key: () => "cmf_spheres"
+}
