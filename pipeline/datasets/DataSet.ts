@@ -10,7 +10,7 @@ import type { Effect } from "effect"
 import type { DataSetName } from "../../schemas/CmfRecords.ts"
 import type { SourceCadence } from "../../snapshots/Status.ts"
 import type { StageContext } from "./StageContext.ts"
-import type { ParsedFiles } from "./ParsedFiles.ts"
+import type { CacheEntry, ParsedFiles } from "./ParsedFiles.ts"
 import type { CmfFileInvalid } from "../cmf/CmfFileInvalid.ts"
 import type { LoadedFile } from "./LoadedFile.ts"
 import type { Parsed } from "./Parsed.ts"
@@ -70,6 +70,21 @@ export interface DataSetAdapter<R = unknown> extends DataSetSource<R> {
    * batch date unless `--date` says otherwise; a batch needs at least one file of one of them.
    */
   readonly dailyValues?: boolean
+  /**
+   * Of a daily-values data set whose files' first value date is neither the loaded file's
+   * `firstDate` nor the earliest `date` of its cached records (the cartola: its rows need not be in
+   * date order, and it is cached as columns): that date (YYYYMMDD; 0: none) of a loaded file, and
+   * of a cached one (null: not in the cache). A daily increment merges again from it.
+   */
+  readonly firstDates?: {
+    readonly loaded: (file: LoadedFile) => number
+    readonly cached: (cache: ParsedFiles, entry: CacheEntry) => number | null
+  }
+  /**
+   * Set when the data set relabels or describes the whole history (the renames, the FM registry):
+   * a daily increment needs its inputs unchanged; when they changed, the build is a cold one.
+   */
+  readonly wholeHistory?: boolean
   /**
    * Set when a batch needs a file of this data set: what to say when none is among the inputs. A
    * core data set's absence rejects the batch; an FI one's publishes it without its FI/ETF part.

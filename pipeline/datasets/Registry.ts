@@ -8,7 +8,7 @@
  * row here.
  */
 import type { DataSetName } from "../../schemas/CmfRecords.ts"
-import { loadCartola } from "./fm/CartolaColumns.ts"
+import { cartolaFirstDates, loadCartola } from "./fm/CartolaColumns.ts"
 import { stageDailyValues, stageRegistry } from "./fm/Core.ts"
 import { fiHoldingsStep, fiPageSummary, fiStep } from "./fi/Fi.ts"
 import { article107Step, fmHoldingsStep, renamesStep, tacStep } from "./fm/FmExtras.ts"
@@ -60,14 +60,15 @@ const latest =
   }
 
 export const ADAPTERS: ReadonlyArray<DataSetAdapter> = [
-  adapter(SeriesRenamesSource, { part: "core", cadence: "irregular", stage: renamesStep }),
+  adapter(SeriesRenamesSource, { part: "core", cadence: "irregular", wholeHistory: true, stage: renamesStep }),
   adapter(FmRegistrySource, {
     part: "core",
     cadence: "irregular",
     required: "no FM registry (fm_ident2) among the inputs",
+    wholeHistory: true,
     stage: stageRegistry,
   }),
-  adapter(CartolaSource, { part: "core", cadence: "daily", dailyValues: true, load: loadCartola, stage: stageDailyValues }),
+  adapter(CartolaSource, { part: "core", cadence: "daily", dailyValues: true, firstDates: cartolaFirstDates, load: loadCartola, stage: stageDailyValues }),
   adapter(FmBprDailySource, { part: "core", cadence: "daily", dailyValues: true, datesOf: latest("date") }), // staged with the cartola
   adapter(FmTacSource, { part: "core", cadence: "monthly", datesOf: latest("period"), stage: tacStep, stageReads: { core: true } }),
   adapter(FmPortfolioSource, { part: "core", cadence: "monthly", datesOf: latest("month"), stage: fmHoldingsStep, stageReads: {} }),

@@ -10,6 +10,7 @@ import { type CartolaParsed, parseCartola } from "./Cartola.ts"
 import type { CmfFileInvalid } from "../../cmf/CmfFileInvalid.ts"
 import type { LoadContext } from "../DataSet.ts"
 import type { LoadedFile } from "../LoadedFile.ts"
+import type { CacheEntry, ParsedFiles } from "../ParsedFiles.ts"
 import type { CartolaColumns, CartolaInput, CartolaSeriesInfo, CartolaSummary } from "./CartolaInput.ts"
 
 export const summarize = (columns: CartolaColumns): CartolaSummary => {
@@ -26,6 +27,22 @@ export const summarize = (columns: CartolaColumns): CartolaSummary => {
     series: columns.series,
     seriesRows,
   }
+}
+
+/** The earliest date of a cartola's rows (its first row need not be: files are not always in date order); 0 when empty. */
+const earliest = (columns: CartolaColumns): number => {
+  let min = 0
+  for (const d of columns.date) if (min === 0 || d < min) min = d
+  return min
+}
+
+/** A cartola's first value date, loaded (its columns) or cached (null: not in the cache). */
+export const cartolaFirstDates = {
+  loaded: (file: LoadedFile): number => earliest((file.data() as CartolaInput).load()),
+  cached: (cache: ParsedFiles, entry: CacheEntry): number | null => {
+    const columns = cache.get(entry)
+    return columns === undefined ? null : earliest(columns)
+  },
 }
 
 export const inMemory = (columns: CartolaColumns): CartolaInput => ({
