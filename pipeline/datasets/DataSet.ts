@@ -9,6 +9,9 @@
 import type { Effect } from "effect"
 import type { DataSetName } from "../../schemas/CmfRecords.ts"
 import type { SourceCadence } from "../../snapshots/Status.ts"
+import type { CaptchaSolver } from "../fetch/CaptchaSolver.ts"
+import type { CmfSourceError, FetchOptions } from "../fetch/CmfHttp.ts"
+import type { IndicatorFetcher } from "../fetch/IndicatorFetch.ts"
 import type { StageContext } from "./StageContext.ts"
 import type { CacheEntry, ParsedFiles } from "./ParsedFiles.ts"
 import type { CmfFileInvalid } from "../cmf/CmfFileInvalid.ts"
@@ -96,6 +99,11 @@ export interface DataSetAdapter<R = unknown> extends DataSetSource<R> {
    */
   readonly load?: (context: LoadContext) => Effect.Effect<LoadedFile, CmfFileInvalid>
   /**
+   * How the data set is fetched from the CMF over HTTP (or an API), when it is; the registry's
+   * FETCHES says in which order. Absent: it arrives as dropped files in the inbox.
+   */
+  readonly fetch?: <E>(context: FetchContext<E>) => Effect.Effect<void, E | CmfSourceError>
+  /**
    * This data set's part of staging, in the table's order: it reads its own files (and what earlier
    * steps staged) from the context and adds its tables, repairs and meta. Data sets staged together
    * (the FI/ETF part, the benchmarks) have one step, on the first of them.
@@ -107,6 +115,36 @@ export interface DataSetAdapter<R = unknown> extends DataSetSource<R> {
    * `StageReads`). Absent: the step is staged in every build (the core: renames, registry, daily values).
    */
   readonly stageReads?: StageReads
+}
+
+/**
+ * What a data set's `fetch` is given: where and how far to fetch, the run's fetchers, what the
+ * ledger already holds, and where each fetched file goes (`record`, as soon as it is fetched: a
+ * failure later in the run keeps what was recorded before it). `E` is the recording's failure.
+ */
+export interface FetchContext<E> {
+  /** The CMF's base URL, without a trailing slash. */
+  readonly base: string
+  readonly historyStart: string
+  readonly until: string
+  readonly fetch: FetchOptions
+  /** How many closed months of monthly files to fetch. */
+  readonly portfolioMonths: number
+  /** Solves the cartola form's captcha; null: the cartola is not fetched (it waits for a drop). */
+  readonly captcha: CaptchaSolver | null
+  /** UF and dólar from an API; null: they wait for a drop. */
+  readonly indicators: IndicatorFetcher | null
+  /** How many weekdays back a daily report is fetched when none is recorded yet. */
+  readonly bprDays: number
+  /** Names of the current inputs built into the last built batch: final, not fetched again. */
+  readonly known: ReadonlySet<string>
+  /** Names of every current input, as the ledger holds them now. */
+  readonly recorded: () => ReadonlySet<string>
+  /** The batch date of the last published batch, if any. */
+  readonly lastPublished: string | undefined
+  readonly record: (name: string, source: string, bytes: Uint8Array) => Effect.Effect<void, E>
+  /** Says that the data set is not fetched unattended (what is missing), so it waits for a dropped file. */
+  readonly wait: (why: string) => void
 }
 
 /**

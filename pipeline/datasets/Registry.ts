@@ -9,6 +9,9 @@
  */
 import type { DataSetName } from "../../schemas/CmfRecords.ts"
 import { cartolaFirstDates, loadCartola } from "./fm/CartolaColumns.ts"
+import { fetchCartola, fetchFmBprDaily, fetchFmPortfolio, fetchFmRegistry, fetchFmTac } from "./fm/FmFetch.ts"
+import { fetchFiRegistry } from "./fi/FiFetch.ts"
+import { fetchIndicators } from "./market/MarketFetch.ts"
 import { stageDailyValues, stageRegistry } from "./fm/Core.ts"
 import { fiHoldingsStep, fiPageSummary, fiStep } from "./fi/Fi.ts"
 import { article107Step, fmHoldingsStep, renamesStep, tacStep } from "./fm/FmExtras.ts"
@@ -66,12 +69,13 @@ export const ADAPTERS: ReadonlyArray<DataSetAdapter> = [
     cadence: "irregular",
     required: "no FM registry (fm_ident2) among the inputs",
     wholeHistory: true,
+    fetch: fetchFmRegistry,
     stage: stageRegistry,
   }),
-  adapter(CartolaSource, { part: "core", cadence: "daily", dailyValues: true, firstDates: cartolaFirstDates, load: loadCartola, stage: stageDailyValues }),
-  adapter(FmBprDailySource, { part: "core", cadence: "daily", dailyValues: true, datesOf: latest("date") }), // staged with the cartola
-  adapter(FmTacSource, { part: "core", cadence: "monthly", datesOf: latest("period"), stage: tacStep, stageReads: { core: true } }),
-  adapter(FmPortfolioSource, { part: "core", cadence: "monthly", datesOf: latest("month"), stage: fmHoldingsStep, stageReads: {} }),
+  adapter(CartolaSource, { part: "core", cadence: "daily", dailyValues: true, firstDates: cartolaFirstDates, fetch: fetchCartola, load: loadCartola, stage: stageDailyValues }),
+  adapter(FmBprDailySource, { part: "core", cadence: "daily", dailyValues: true, datesOf: latest("date"), fetch: fetchFmBprDaily }), // staged with the cartola
+  adapter(FmTacSource, { part: "core", cadence: "monthly", datesOf: latest("period"), fetch: fetchFmTac, stage: tacStep, stageReads: { core: true } }),
+  adapter(FmPortfolioSource, { part: "core", cadence: "monthly", datesOf: latest("month"), fetch: fetchFmPortfolio, stage: fmHoldingsStep, stageReads: {} }),
   adapter(Article107Source, { part: "core", cadence: "irregular", stage: article107Step, stageReads: {} }),
   adapter(AfmCategoriesSource, { part: "core", cadence: "irregular", datesOf: latest("date"), stage: afmStep, stageReads: { core: true } }),
   adapter(CmfSpheresSource, { part: "core", cadence: "irregular", stage: spheresStep, stageReads: { core: true } }),
@@ -82,11 +86,12 @@ export const ADAPTERS: ReadonlyArray<DataSetAdapter> = [
     stageReads: { dataSets: ["benchmark_prices"], cutoff: ["benchmark_prices"] },
   }),
   adapter(BenchmarkPricesSource, { part: "core", cadence: "daily", datesOf: latest("date") }), // staged with the catalog
-  adapter(IndicatorsSource, { part: "core", cadence: "daily", datesOf: latest("date"), stage: indicatorsStep, stageReads: { cutoff: ["indicators"] } }),
+  adapter(IndicatorsSource, { part: "core", cadence: "daily", datesOf: latest("date"), fetch: fetchIndicators, stage: indicatorsStep, stageReads: { cutoff: ["indicators"] } }),
   adapter(FiRegistrySource, {
     part: "fi",
     cadence: "irregular",
     required: "no FI registry among the inputs",
+    fetch: fetchFiRegistry,
     stage: fiStep,
     stageReads: {
       dataSets: ["fi_book_values", "fi_fact_sheets", "etf_tickers"],
@@ -113,6 +118,14 @@ export const adapterOf = (name: DataSetName): DataSetAdapter => {
   if (found === undefined) throw new Error(`no adapter for data set ${name}`)
   return found
 }
+
+/**
+ * The data sets fetched over HTTP, in the order the CMF is asked: the FM registry, the daily
+ * reports and the cartola, the monthly files, the FI/ETF lists, then UF and dólar from their API.
+ */
+export const FETCHES: ReadonlyArray<DataSetAdapter> = (
+  ["fm_registry", "fm_bpr_daily", "cartola_diaria", "fm_portfolio", "fm_tac", "fi_registry", "indicators"] as const
+).map(adapterOf)
 
 /**
  * Which data set the bytes are, by content; null when none. The one case content cannot settle:

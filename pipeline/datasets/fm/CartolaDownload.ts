@@ -7,7 +7,7 @@
  */
 import { Effect } from "effect"
 import { parse } from "node-html-parser"
-import type { CaptchaSolver } from "./CaptchaSolver.ts"
+import type { CaptchaSolver } from "../../fetch/CaptchaSolver.ts"
 import {
   type CmfResponse,
   CmfSession,
@@ -19,7 +19,7 @@ import {
   isHtmlAnswer,
   postText,
   send,
-} from "./CmfHttp.ts"
+} from "../../fetch/CmfHttp.ts"
 
 export const CARTOLA_PAGE_PATH = "/institucional/estadisticas/fondos_cartola_diaria.php"
 export const CAPTCHA_VALIDATE_PATH = "/sitio/biblioteca/captcha2/captcha.php"
