@@ -19,7 +19,7 @@ import { type Recognized, recognizeAhead } from "./RecognizeAhead.ts"
 import { ParseLimitExceeded } from "./cmf/ParseLimits.ts"
 import { logLine } from "../snapshots/Log.ts"
 import { printableName } from "./cmf/PrintableName.ts"
-import type { DataSetName } from "../schemas/CmfRecords.ts"
+import type { DataSetName } from "./datasets/DataSetName.ts"
 import { detect, FETCHES } from "./datasets/Registry.ts"
 import { readWorkbook, workbookFormat } from "./cmf/Workbook.ts"
 

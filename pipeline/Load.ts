@@ -5,7 +5,7 @@
  * build runs `parseIntoCache` on the second core.
  */
 import { Effect } from "effect"
-import type { DataSetName } from "../schemas/CmfRecords.ts"
+import type { DataSetName } from "./datasets/DataSetName.ts"
 import { dateToInt, intToDate } from "../schemas/Dates.ts"
 import type { LoadedInputs } from "./LoadedInputs.ts"
 import type { RawFileObserved } from "./ledger/Ledger.ts"

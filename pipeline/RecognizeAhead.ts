@@ -14,7 +14,7 @@
  */
 import { statSync } from "node:fs"
 import { basename } from "node:path"
-import type { DataSetName } from "../schemas/CmfRecords.ts"
+import type { DataSetName } from "./datasets/DataSetName.ts"
 import { readInboxFile } from "./InboxFile.ts"
 import type { OffloadJob, OffloadShape } from "./offload/Offload.ts"
 import { FolderRawStore, type RawStore } from "./RawStore.ts"

@@ -15,7 +15,7 @@
  */
 import { createHash } from "node:crypto"
 import { Effect } from "effect"
-import type { DataSetName } from "../schemas/CmfRecords.ts"
+import type { DataSetName } from "./datasets/DataSetName.ts"
 import { dateToInt } from "../schemas/Dates.ts"
 import type { StagedStep } from "../snapshots/Manifest.ts"
 import type { SeriesTable, SnapshotDatabase } from "../snapshots/Tables.ts"

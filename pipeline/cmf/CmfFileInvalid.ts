@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { DataSetName } from "../../schemas/CmfRecords.ts"
+import { DataSetName } from "../datasets/DataSetName.ts"
 import { printableName } from "./PrintableName.ts"
 
 /**

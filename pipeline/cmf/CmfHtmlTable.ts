@@ -7,7 +7,7 @@
  */
 import { Effect } from "effect"
 import { HTMLElement, parse, TextNode } from "node-html-parser"
-import type { DataSetName } from "../../schemas/CmfRecords.ts"
+import type { DataSetName } from "../datasets/DataSetName.ts"
 import type { HtmlCell } from "./CmfHtmlCells.ts"
 import { type CmfFileInvalid, cmfFileInvalid, quoted } from "./CmfFileInvalid.ts"
 import { repairMojibake } from "./Mojibake.ts"

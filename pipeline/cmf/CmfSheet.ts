@@ -5,7 +5,7 @@
  * `sheet "Hoja1" row 7 column N (TAC Total)`.
  */
 import { Effect, Result, type Schema, type SchemaIssue } from "effect"
-import type { DataSetName } from "../../schemas/CmfRecords.ts"
+import type { DataSetName } from "../datasets/DataSetName.ts"
 import { expectedOf, issueColumn } from "./CmfCells.ts"
 import { type CmfFileInvalid, cmfFileInvalid, quoted } from "./CmfFileInvalid.ts"
 import { headerKey } from "./CmfHtmlTable.ts"

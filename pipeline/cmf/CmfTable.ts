@@ -1,6 +1,6 @@
 /** Reads one CMF `;` table: header check, blank and footnote lines, column count, cell decoding. */
 import { Effect, Result, type Schema, type SchemaIssue } from "effect"
-import type { DataSetName } from "../../schemas/CmfRecords.ts"
+import type { DataSetName } from "../datasets/DataSetName.ts"
 import { expectedOf, issueColumn } from "./CmfCells.ts"
 import { type CmfFileInvalid, cmfFileInvalid, quoted } from "./CmfFileInvalid.ts"
 import { forEachCsvRow } from "./CmfCsv.ts"

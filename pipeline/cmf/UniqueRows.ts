@@ -2,7 +2,7 @@
  * Keeps one row per natural key, for every data set's tables: an identical repeat is skipped and
  * counted (a quirk), a repeat with different values rejects the file naming both lines.
  */
-import type { DataSetName } from "../../schemas/CmfRecords.ts"
+import type { DataSetName } from "../datasets/DataSetName.ts"
 import { type CmfFileInvalid, cmfFileInvalid } from "./CmfFileInvalid.ts"
 
 export interface UniqueRows<R> {

@@ -7,7 +7,7 @@
  * registered in one table, `Registry.ts`.
  */
 import type { Effect } from "effect"
-import type { DataSetName } from "../../schemas/CmfRecords.ts"
+import type { DataSetName } from "./DataSetName.ts"
 import type { SourceCadence } from "../../snapshots/Status.ts"
 import type { CaptchaSolver } from "../fetch/CaptchaSolver.ts"
 import type { CmfSourceError, FetchOptions } from "../fetch/CmfHttp.ts"

@@ -7,7 +7,7 @@
  * To add a data set: its source file (detect, parse, key), a staging step if it adds tables, and a
  * row here.
  */
-import type { DataSetName } from "../../schemas/CmfRecords.ts"
+import type { DataSetName } from "./DataSetName.ts"
 import { cartolaFirstDates, loadCartola } from "./fm/CartolaColumns.ts"
 import { fetchCartola, fetchFmBprDaily, fetchFmPortfolio, fetchFmRegistry, fetchFmTac } from "./fm/FmFetch.ts"
 import { fetchFiRegistry } from "./fi/FiFetch.ts"

@@ -3,7 +3,7 @@
  * what earlier steps staged, and where its tables go. Stage.ts makes it and runs the steps; a
  * reusable step gets one that refuses what its `stageReads` does not declare.
  */
-import type { DataSetName } from "../../schemas/CmfRecords.ts"
+import type { DataSetName } from "./DataSetName.ts"
 import type { StagedStep } from "../../snapshots/Manifest.ts"
 import type { AdministratorsTable, FundsTable, SeriesTable, SnapshotDatabase } from "../../snapshots/Tables.ts"
 import type { SeriesAliasesTable } from "../../snapshots/tables/FmExtras.ts"

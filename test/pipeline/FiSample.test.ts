@@ -17,11 +17,11 @@ import { FiBookValuesSource } from "../../pipeline/datasets/fi/FiBookValues.ts"
 import { FiFactSheetsSource } from "../../pipeline/datasets/fi/FiFactSheets.ts"
 import { FiPortfolioSource } from "../../pipeline/datasets/fi/FiPortfolio.ts"
 import { FiRegistrySource } from "../../pipeline/datasets/fi/FiRegistry.ts"
-import type { EtfTickerRecord } from "../../schemas/records/EtfTickers.ts"
-import type { FiBookValueRecord } from "../../schemas/records/FiBookValues.ts"
-import type { FiFactSheetRecord } from "../../schemas/records/FiFactSheets.ts"
-import type { FiPortfolioRecord } from "../../schemas/records/FiPortfolio.ts"
-import type { FiRegistryRecord } from "../../schemas/records/FiRegistry.ts"
+import type { EtfTickerRecord } from "../../pipeline/datasets/fi/EtfTickers.ts"
+import type { FiBookValueRecord } from "../../pipeline/datasets/fi/FiBookValues.ts"
+import type { FiFactSheetRecord } from "../../pipeline/datasets/fi/FiFactSheets.ts"
+import type { FiPortfolioRecord } from "../../pipeline/datasets/fi/FiPortfolio.ts"
+import type { FiRegistryRecord } from "../../pipeline/datasets/fi/FiRegistry.ts"
 
 const END = "2026-11-20" // a Friday: the last day with values of a current fund
 const work = mkdtempSync(join(tmpdir(), "fds-fi-sample-"))

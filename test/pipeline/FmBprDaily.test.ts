@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest"
 import { FmBprDailySource, millionsToUnits } from "../../pipeline/datasets/fm/FmBprDaily.ts"
 import { FmTacSource } from "../../pipeline/datasets/fm/FmTac.ts"
 import { ADAPTERS as SOURCES } from "../../pipeline/datasets/Registry.ts"
-import type { FmBprDailyRecord } from "../../schemas/records/FmBprDaily.ts"
+import type { FmBprDailyRecord } from "../../pipeline/datasets/fm/FmBprDaily.ts"
 import { BPR_NOTES, type BookType, bprDayWorkbook, type Cell, htmlTable, workbookBytes } from "../support/workbooks.ts"
 
 const FILE = "bpr_20141201.xls"

@@ -17,8 +17,8 @@ import { FmPortfolioSource } from "../../pipeline/datasets/fm/FmPortfolio.ts"
 import { FmTacSource, normalizeAdminName, normalizeFundName } from "../../pipeline/datasets/fm/FmTac.ts"
 import { parseFmRegistry } from "../../pipeline/datasets/fm/FmRegistry.ts"
 import { SeriesRenamesSource } from "../../pipeline/datasets/fm/SeriesRenames.ts"
-import type { FmPortfolioRecord } from "../../schemas/records/FmPortfolio.ts"
-import type { FmTacRecord } from "../../schemas/records/FmTac.ts"
+import type { FmPortfolioRecord } from "../../pipeline/datasets/fm/FmPortfolio.ts"
+import type { FmTacRecord } from "../../pipeline/datasets/fm/FmTac.ts"
 
 const END = "2026-11-20"
 const work = mkdtempSync(join(tmpdir(), "fds-fm-extras-"))

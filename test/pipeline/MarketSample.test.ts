@@ -16,11 +16,12 @@ import { BenchmarkPricesSource } from "../../pipeline/datasets/market/BenchmarkP
 import { CmfSpheresSource } from "../../pipeline/datasets/market/CmfSpheres.ts"
 import type { DataSetSource } from "../../pipeline/datasets/DataSet.ts"
 import { IndicatorsSource } from "../../pipeline/datasets/market/Indicators.ts"
-import { type AfmCategoryRecord, afmFamilyOf } from "../../schemas/records/AfmCategories.ts"
-import type { BenchmarkCatalogRecord } from "../../schemas/records/BenchmarkCatalog.ts"
-import type { BenchmarkPriceRecord } from "../../schemas/records/BenchmarkPrices.ts"
-import type { CmfSpheresRecord } from "../../schemas/records/CmfSpheres.ts"
-import type { IndicatorRecord } from "../../schemas/records/Indicators.ts"
+import { afmFamilyOf } from "../../schemas/AfmFamilies.ts"
+import type { AfmCategoryRecord } from "../../pipeline/datasets/market/AfmCategories.ts"
+import type { BenchmarkCatalogRecord } from "../../pipeline/datasets/market/BenchmarkCatalog.ts"
+import type { BenchmarkPriceRecord } from "../../pipeline/datasets/market/BenchmarkPrices.ts"
+import type { CmfSpheresRecord } from "../../pipeline/datasets/market/CmfSpheres.ts"
+import type { IndicatorRecord } from "../../pipeline/datasets/market/Indicators.ts"
 
 const END = "2026-11-20"
 const SOURCES: ReadonlyArray<DataSetSource<unknown>> = [

@@ -2,7 +2,7 @@
 import { crc32 } from "node:zlib"
 import { describe, expect, it } from "vitest"
 import { stageAfm } from "../../pipeline/datasets/market/Market.ts"
-import type { AfmCategoryRecord } from "../../schemas/records/AfmCategories.ts"
+import type { AfmCategoryRecord } from "../../pipeline/datasets/market/AfmCategories.ts"
 
 // asset_id = crc32("fm:<RUN>:<SERIE>"), computed here on its own
 const id = (run: number, serie: string) => crc32(`fm:${run}:${serie}`)

@@ -3,14 +3,32 @@
  * `RUN;SERIE;TICKER;BOLSA`, one line per listed series, e.g. `9251;UNICA;CFIETFIPSA;BCS`. TICKER is
  * the Bolsa nemotécnico (capital letters and digits, unique in the file); BOLSA is BCS or BEC.
  */
-import { Effect, SchemaParser } from "effect"
-import { EtfExchange, type EtfTickerRecord } from "../../../schemas/records/EtfTickers.ts"
+import { Effect, Schema, SchemaParser } from "effect"
 import type { DataSetSource } from "../DataSet.ts"
 import { cmfRow, Text, toNumber, WholeNumber } from "../../cmf/CmfCells.ts"
 import { type CmfFileInvalid, cmfFileInvalid } from "../../cmf/CmfFileInvalid.ts"
 import { startsWithHeader } from "../../cmf/CmfHeaderLine.ts"
 import { type CmfTable, readCmfTable } from "../../cmf/CmfTable.ts"
 import { uniqueRows } from "../../cmf/UniqueRows.ts"
+
+/* One line of our curated ETF list (`RUN;SERIE;TICKER;BOLSA`): a fund series traded as an ETF. */
+
+/** BCS: Bolsa de Comercio de Santiago; BEC: Bolsa Electrónica de Chile. */
+export const EtfExchange = Schema.Literals(["BCS", "BEC"]).annotate({
+  description: "Exchange where the ETF is listed: BCS (Bolsa de Comercio de Santiago) or BEC (Bolsa Electrónica de Chile)"
+})
+export type EtfExchange = typeof EtfExchange.Type
+
+export interface EtfTickerRecord {
+  /** 1-based line in the file. */
+  readonly line: number
+  /** FI (or FM) RUN without check digit. */
+  readonly run: number
+  readonly serie: string
+  /** Bolsa nemotécnico, e.g. CFIETFIPSA. */
+  readonly ticker: string
+  readonly exchange: EtfExchange
+}
 
 export const ETF_TICKER_COLUMNS = ["RUN", "SERIE", "TICKER", "BOLSA"] as const
 const cells = [WholeNumber, Text, Text, Text] as const

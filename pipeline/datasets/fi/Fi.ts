@@ -12,11 +12,11 @@
 import { Effect } from "effect"
 import { dateToInt, intToDate } from "../../../schemas/Dates.ts"
 import { fiSeriesId, instrumentId, providerIdByName } from "../../../schemas/Ids.ts"
-import type { EtfTickerRecord } from "../../../schemas/records/EtfTickers.ts"
-import type { FiBookValueRecord } from "../../../schemas/records/FiBookValues.ts"
-import type { FiFactSheetRecord } from "../../../schemas/records/FiFactSheets.ts"
-import type { FiPortfolioRecord } from "../../../schemas/records/FiPortfolio.ts"
-import type { FiRegistryRecord } from "../../../schemas/records/FiRegistry.ts"
+import type { EtfTickerRecord } from "./EtfTickers.ts"
+import type { FiBookValueRecord } from "./FiBookValues.ts"
+import type { FiFactSheetRecord } from "./FiFactSheets.ts"
+import type { FiPortfolioRecord } from "./FiPortfolio.ts"
+import type { FiRegistryRecord } from "./FiRegistry.ts"
 import type { AdministratorsTable } from "../../../snapshots/Tables.ts"
 import type {
   FiFactSheetsTable,

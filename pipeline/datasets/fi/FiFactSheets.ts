@@ -5,14 +5,36 @@
  * CONFLICTO; FECHA_FICHA is DD/MM/YYYY. REVISADA and PENDIENTE need a TAC and a date, NO_INFORMADA
  * must have no TAC, CONFLICTO may have either.
  */
-import { Effect, SchemaParser } from "effect"
-import { FactSheetReview, type FiFactSheetRecord } from "../../../schemas/records/FiFactSheets.ts"
+import { Effect, Schema, SchemaParser } from "effect"
 import type { DataSetSource } from "../DataSet.ts"
 import { cmfRow, isoFromDmy, NullableDateDmy, NullableDecimal, Text, toNullableNumber, toNumber, WholeNumber } from "../../cmf/CmfCells.ts"
 import { type CmfFileInvalid, cmfFileInvalid } from "../../cmf/CmfFileInvalid.ts"
 import { startsWithHeader } from "../../cmf/CmfHeaderLine.ts"
 import { type CmfTable, readCmfTable } from "../../cmf/CmfTable.ts"
 import { uniqueRows } from "../../cmf/UniqueRows.ts"
+
+/* One series of our FI fact-sheet review file (`RUN;SERIE;TAC;ESTADO_REVISION;FECHA_FICHA`). */
+
+/**
+ * The review state of a series' CMF fact sheet: REVISADA (TAC read and checked), PENDIENTE (TAC read,
+ * not yet checked), NO_INFORMADA (the sheet gives no TAC), CONFLICTO (sources disagree).
+ */
+export const FactSheetReview = Schema.Literals(["REVISADA", "PENDIENTE", "NO_INFORMADA", "CONFLICTO"]).annotate({
+  description: "Review state of a series' CMF fact sheet"
+})
+export type FactSheetReview = typeof FactSheetReview.Type
+
+export interface FiFactSheetRecord {
+  /** 1-based line in the file. */
+  readonly line: number
+  readonly run: number
+  readonly serie: string
+  /** TAC in percent as the sheet gives it (1.25 = 1.25 %); null when not given. */
+  readonly tacPercent: number | null
+  readonly review: FactSheetReview
+  /** FECHA_FICHA, YYYY-MM-DD: the date of the sheet; null when not given. */
+  readonly sheetDate: string | null
+}
 
 export const FI_FACT_SHEET_COLUMNS = ["RUN", "SERIE", "TAC", "ESTADO_REVISION", "FECHA_FICHA"] as const
 const cells = [WholeNumber, Text, NullableDecimal, Text, NullableDateDmy] as const

@@ -3,7 +3,7 @@
  * saved page, so the heading is the only trustworthy source), the queried date range, the IFRS
  * period and the functional currency.
  */
-import type { DataSetName } from "../../../schemas/CmfRecords.ts"
+import type { DataSetName } from "../DataSetName.ts"
 import type { CmfFileInvalid } from "../../cmf/CmfFileInvalid.ts"
 import { type HtmlPage, pageProblem } from "../../cmf/CmfHtmlTable.ts"
 import { readRut } from "../../cmf/CmfRut.ts"

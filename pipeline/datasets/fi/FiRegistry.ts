@@ -4,8 +4,7 @@
  * only its URL says; a saved page says it in its title/heading ("Fondos de Inversión Rescatables -
  * Vigentes"), or else in its rows' links (`tipoentidad=FIRES…&vig=VI`).
  */
-import { Effect } from "effect"
-import type { FiListStatus, FiRegistryRecord, FiRegulatoryType } from "../../../schemas/records/FiRegistry.ts"
+import { Effect, Schema } from "effect"
 import type { DataSetSource } from "../DataSet.ts"
 import type { CmfFileInvalid } from "../../cmf/CmfFileInvalid.ts"
 import { AnyText, nullableText, RutCell, Text } from "../../cmf/CmfHtmlCells.ts"
@@ -22,6 +21,39 @@ import {
 } from "../../cmf/CmfHtmlTable.ts"
 import { readRut } from "../../cmf/CmfRut.ts"
 import { uniqueRows } from "../../cmf/UniqueRows.ts"
+
+/* One investment fund (FI/ETF) of a CMF list page (`consulta.php?entidad=FIRES|FINRE&Estado=VI|NV`). */
+
+/** CMF register of the fund: FIRES = rescatable (redeemable), FINRE = no rescatable. */
+export const FiRegulatoryType = Schema.Literals(["FIRES", "FINRE"]).annotate({
+  description: "CMF register of an investment fund: FIRES (rescatable) or FINRE (no rescatable)"
+})
+export type FiRegulatoryType = typeof FiRegulatoryType.Type
+
+/** Which list the row came from: `Estado=VI` (vigentes) is active, `Estado=NV` inactive. */
+export const FiListStatus = Schema.Literals(["active", "inactive"]).annotate({
+  description: "active when listed as vigente (VI), inactive when listed as no vigente (NV)"
+})
+export type FiListStatus = typeof FiListStatus.Type
+
+export interface FiRegistryRecord {
+  /** Row of the list table (1 = its header row). */
+  readonly line: number
+  /** Fund RUN without check digit (the check digit was verified). */
+  readonly run: number
+  /** Fund name ("Entidad"), mojibake repaired. */
+  readonly name: string
+  /** Administrator name as the list writes it (no RUT on these pages). */
+  readonly agfName: string
+  readonly regulatoryType: FiRegulatoryType
+  /**
+   * From the list, not the row: a RUN can be on both the VI and the NV list of the same type (real
+   * RUN 9251); deciding which wins is staging's job.
+   */
+  readonly status: FiListStatus
+  /** The row's own state cell ("Estado") on pages that have one, as written; null otherwise. */
+  readonly stateText: string | null
+}
 
 const COLUMNS = [["R.U.T.", RutCell], ["Entidad", Text], ["Administradora", Text]] as const
 const spec3: HtmlTableSpec = { dataSet: "fi_registry", label: "the funds table", columns: COLUMNS }

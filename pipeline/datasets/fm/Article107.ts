@@ -9,13 +9,26 @@
  * The closing line proves the text arrived whole. The declaration is read by `classifyArticle107`.
  */
 import { Effect } from "effect"
-import type { Article107Record } from "../../../schemas/records/Article107.ts"
+import type { Article107Status } from "../../../schemas/Article107Status.ts"
 import { isCalendarDate } from "../../cmf/CmfCells.ts"
 import { cmfFileInvalid } from "../../cmf/CmfFileInvalid.ts"
 import { decodeCmfText } from "../../cmf/CmfText.ts"
 import type { DataSetSource } from "../DataSet.ts"
-import { classifyArticle107, type TextLine } from "./Article107Rules.ts"
+import { type Article107Evidence, classifyArticle107, type TextLine } from "./Article107Rules.ts"
 import { repairMojibake } from "../../cmf/Mojibake.ts"
+
+/** The declaration of one fund's internal regulation. */
+export interface Article107Record {
+  /** Fund RUN without check digit (header `RUN=`). */
+  readonly run: number
+  /** Date of the regulation text (header `FECHA=`), YYYY-MM-DD. */
+  readonly regulationDate: string
+  readonly status: Article107Status
+  /** The sentences that mention article 107 and decide `status`; empty when none mentions it. */
+  readonly evidence: ReadonlyArray<Article107Evidence>
+  /** Series the declaration does not apply to ("con excepción de la Serie APV"), possibly empty. */
+  readonly seriesException: ReadonlyArray<string>
+}
 
 export const ARTICLE107_HEADER = "REGLAMENTO INTERNO"
 export const ARTICLE107_FOOTER = "FIN REGLAMENTO INTERNO"

@@ -17,7 +17,15 @@
  * 5. `seriesException`: the upper-case labels after "con excepción de / a excepción de / excepto /
  *    salvo la(s) Serie(s) …" in relevant sentences (lists with ",", "y", "e"), plus rule 4's.
  */
-import type { Article107Evidence, Article107Status } from "../../../schemas/records/Article107.ts"
+import type { Article107Status } from "../../../schemas/Article107Status.ts"
+
+/** A sentence of the regulation that the classification rests on. */
+export interface Article107Evidence {
+  /** 1-based line of the file where the sentence starts. */
+  readonly line: number
+  /** The sentence, mojibake repaired, whitespace collapsed. */
+  readonly text: string
+}
 
 export interface Article107Classification {
   readonly status: Article107Status

@@ -3,7 +3,6 @@
  * every mutual fund, one row per series and business day, 25 `;` columns, latin-1.
  */
 import { Effect, type Schema, SchemaParser } from "effect"
-import type { CartolaRecord } from "../../../schemas/CmfRecords.ts"
 import {
   cmfRow,
   DateYmd,
@@ -26,6 +25,64 @@ import { type CmfTable, isBareSinInformacion, readCmfTable, startsWithHeader } f
 import type { DataSetSource } from "../DataSet.ts"
 import { repairMojibake } from "../../cmf/Mojibake.ts"
 import { uniqueRows } from "../../cmf/UniqueRows.ts"
+
+/**
+ * One row of the daily cartola: one series of one fund on one date.
+ * Amounts are in the fund's currency; the cost columns are daily amounts, not rates.
+ */
+export interface CartolaRecord {
+  /** 1-based line in the file. */
+  readonly line: number
+  /** RUN_ADM: administrator RUT without check digit. */
+  readonly agfRut: number
+  /** NOM_ADM, mojibake repaired. */
+  readonly agfName: string
+  /** RUN_FM: fund RUN without check digit. */
+  readonly run: number
+  /** FECHA_INF as YYYY-MM-DD. */
+  readonly date: string
+  readonly serie: string
+  /** MONEDA, raw: "$$" | "PROM" | "EUR" | ... */
+  readonly currencyCode: string
+  /** ACTIVO_TOT (fund level, repeated on each series row). */
+  readonly totalAssets: number | null
+  /** VALOR_CUOTA, always > 0. */
+  readonly price: number
+  /** PATRIMONIO_NETO of the series. */
+  readonly patrimony: number | null
+  /** NUM_PARTICIPES. */
+  readonly holders: number | null
+  /** NUM_PARTICIPES_INST. */
+  readonly institutionalHolders: number | null
+  /** CUOTAS_EN_CIRCULACION. */
+  readonly unitsOutstanding: number | null
+  /** CUOTAS_APORTADAS (subscribed that day). */
+  readonly unitsSubscribed: number | null
+  /** CUOTAS_RESCATADAS (redeemed that day). */
+  readonly unitsRedeemed: number | null
+  /** FACTOR DE AJUSTE; null when blank (normal days: treat as 1). */
+  readonly factorAjuste: number | null
+  /** FACTOR DE REPARTO; null when blank. FR = dividend per unit / VALOR_CUOTA + 1. */
+  readonly factorReparto: number | null
+  /** REM_FIJA: fixed management fee charged that day. */
+  readonly fixedFee: number | null
+  /** REM_VARIABLE: variable management fee charged that day. */
+  readonly variableFee: number | null
+  /** GASTOS_AFECTOS: expenses subject to VAT. */
+  readonly expensesSubjectToVat: number | null
+  /** GASTOS_NO_AFECTOS: expenses exempt from VAT. */
+  readonly expensesExemptFromVat: number | null
+  /** COMISION_INVERSION: subscription commissions charged that day. */
+  readonly subscriptionFee: number | null
+  /** COMISION_RESCATE: redemption commissions charged that day. */
+  readonly redemptionFee: number | null
+  /** INVERSION_EN_FONDOS. */
+  readonly investmentInFunds: number | null
+  /** PARTICIPES_INST (S/N); null when blank. */
+  readonly hasInstitutionalHolders: boolean | null
+  /** FONDO_PEN (S/N); null when blank. */
+  readonly pensionFund: boolean | null
+}
 
 /** The exact cartola header (the last two names contain spaces). */
 export const CARTOLA_COLUMNS = [

@@ -4,7 +4,7 @@
  * can be cached on disk and merged cheaply. Null numbers are NaN.
  */
 import { Effect } from "effect"
-import type { CartolaRecord } from "../../../schemas/CmfRecords.ts"
+import type { CartolaRecord } from "./Cartola.ts"
 import { dateToInt } from "../../../schemas/Dates.ts"
 import { type CartolaParsed, parseCartola } from "./Cartola.ts"
 import type { CmfFileInvalid } from "../../cmf/CmfFileInvalid.ts"

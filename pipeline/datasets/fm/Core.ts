@@ -4,10 +4,10 @@
  * and counted).
  */
 import { Effect } from "effect"
-import type { FmRegistryRecord } from "../../../schemas/CmfRecords.ts"
+import type { FmRegistryRecord } from "./FmRegistry.ts"
 import { dateToInt } from "../../../schemas/Dates.ts"
 import { conceptId, providerId } from "../../../schemas/Ids.ts"
-import type { FmBprDailyRecord } from "../../../schemas/records/FmBprDaily.ts"
+import type { FmBprDailyRecord } from "./FmBprDaily.ts"
 import { fundEnded } from "../../../snapshots/compute/SeriesActivity.ts"
 import type { AdministratorsTable, FundsTable, SeriesTable } from "../../../snapshots/Tables.ts"
 import type { QuotaSourcesTable } from "../../../snapshots/tables/FmExtras.ts"

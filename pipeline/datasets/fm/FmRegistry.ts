@@ -3,7 +3,6 @@
  * DD/MM/YYYY. CMF repeats each fund 2–3 times; the repeats are dropped here.
  */
 import { Effect, SchemaParser } from "effect"
-import type { FmRegistryRecord } from "../../../schemas/CmfRecords.ts"
 import {
   AnyText,
   cmfRow,
@@ -21,6 +20,27 @@ import { type CmfTable, readCmfTable, startsWithHeader } from "../../cmf/CmfTabl
 import type { DataSetSource } from "../DataSet.ts"
 import { repairMojibake } from "../../cmf/Mojibake.ts"
 import { uniqueRows } from "../../cmf/UniqueRows.ts"
+
+/** One fund of the FM registry (`fm_ident2.php`), deduplicated by RUN. */
+export interface FmRegistryRecord {
+  /** 1-based line in the file of the first occurrence. */
+  readonly line: number
+  /** Administrator RUT without check digit. */
+  readonly agfRut: number
+  readonly agfName: string
+  /** Fund RUN without check digit. */
+  readonly run: number
+  readonly fundName: string
+  readonly shortName: string
+  /** CMF fund type 1–8 ("Tipo de Fondo Mutuo"); null when blank. */
+  readonly fundType: number | null
+  /** Fecha Inicio Operaciones, YYYY-MM-DD. */
+  readonly startDate: string | null
+  /** Fecha Término Operaciones, YYYY-MM-DD; null while the fund is active. */
+  readonly endDate: string | null
+  /** Raw CMF code: "$$" (CLP), "PROM" (USD), "EUR", ... */
+  readonly currencyCode: string
+}
 
 /** The exact registry header. */
 export const FM_REGISTRY_COLUMNS = [

@@ -3,13 +3,29 @@
  * relabel per line, `FIRST_DATE` as YYYY-MM-DD. The file is the whole list: a newer one replaces it.
  */
 import { Effect, Schema, SchemaParser } from "effect"
-import type { SeriesRenameRecord } from "../../../schemas/records/SeriesRenames.ts"
 import { cell, cmfRow, isCalendarDate, Text, toNumber, WholeNumber } from "../../cmf/CmfCells.ts"
 import { type CmfFileInvalid, cmfFileInvalid } from "../../cmf/CmfFileInvalid.ts"
 import { type CmfTable, isHeader, readCmfTable } from "../../cmf/CmfTable.ts"
 import { decodeCmfText } from "../../cmf/CmfText.ts"
 import type { DataSetSource } from "../DataSet.ts"
 import { uniqueRows } from "../../cmf/UniqueRows.ts"
+
+/*
+ * Parsed series renames (data set `series_renames`, our curated file): CMF has no link between a
+ * series' old and new label, so observed relabels are listed by hand.
+ */
+
+/** One relabel: from `firstDate` on, the series `oldSerie` of fund `run` is published as `newSerie`. */
+export interface SeriesRenameRecord {
+  /** 1-based line in the file. */
+  readonly line: number
+  /** Fund RUN without check digit. */
+  readonly run: number
+  readonly oldSerie: string
+  readonly newSerie: string
+  /** First date observed with the new label, YYYY-MM-DD. */
+  readonly firstDate: string
+}
 
 export const SERIES_RENAMES_COLUMNS = ["RUN", "OLD_SERIE", "NEW_SERIE", "FIRST_DATE"] as const
 

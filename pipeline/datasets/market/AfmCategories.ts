@@ -3,14 +3,32 @@
  * `RUN;SERIE;CATEGORIA_AFM;MONEDA;FECHA`, one row per series, category codes of AFM Circular N°7
  * (2025) or `S/C` (not yet classified), MONEDA `PESOS`/`DOLAR`, FECHA `YYYY-MM-DD`.
  */
-import { Effect, SchemaParser } from "effect"
-import type { AfmCategoryCode, AfmCategoryRecord, AfmCurrency } from "../../../schemas/records/AfmCategories.ts"
+import { Effect, Schema, SchemaParser } from "effect"
+import type { AfmCategoryCode } from "../../../schemas/AfmFamilies.ts"
 import { cmfRow, Text, toNumber, WholeNumber } from "../../cmf/CmfCells.ts"
 import { startsWithHeader } from "../../cmf/CmfHeaderLine.ts"
 import { type CmfTable, readCmfTable } from "../../cmf/CmfTable.ts"
 import type { DataSetSource } from "../DataSet.ts"
 import { AfmCategoryCell, AfmCurrencyCell, DateIso } from "./MarketCells.ts"
 import { uniqueRows } from "../../cmf/UniqueRows.ts"
+
+/** AFM's currency of the series: PESOS (CLP) or DOLAR (USD). */
+export const AfmCurrency = Schema.Literals(["PESOS", "DOLAR"])
+export type AfmCurrency = typeof AfmCurrency.Type
+
+/** One series of the AFM export. */
+export interface AfmCategoryRecord {
+  /** 1-based line in the file. */
+  readonly line: number
+  /** Fund RUN without check digit. */
+  readonly run: number
+  readonly serie: string
+  /** Null when AFM lists the series as not yet classified (`S/C`). */
+  readonly category: AfmCategoryCode | null
+  readonly currency: AfmCurrency
+  /** FECHA: the classification's date, YYYY-MM-DD. */
+  readonly date: string
+}
 
 export const AFM_CATEGORIES_COLUMNS = ["RUN", "SERIE", "CATEGORIA_AFM", "MONEDA", "FECHA"] as const
 

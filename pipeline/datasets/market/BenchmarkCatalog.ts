@@ -4,12 +4,7 @@
  * that has a benchmark, e.g. `Accionario eeuu;VOO;S&P 500;Vanguard S&P 500 ETF;USD;equity`.
  */
 import { Effect, Schema, SchemaParser } from "effect"
-import { AFM_FAMILY_BY_NAME } from "../../../schemas/records/AfmCategories.ts"
-import type {
-  BenchmarkAssetClass,
-  BenchmarkCatalogRecord,
-  BenchmarkCurrency
-} from "../../../schemas/records/BenchmarkCatalog.ts"
+import { AFM_FAMILY_BY_NAME } from "../../../schemas/AfmFamilies.ts"
 import { cell, cmfRow, Text } from "../../cmf/CmfCells.ts"
 import { startsWithHeader } from "../../cmf/CmfHeaderLine.ts"
 import { type CmfTable, readCmfTable } from "../../cmf/CmfTable.ts"
@@ -17,6 +12,32 @@ import type { DataSetSource } from "../DataSet.ts"
 import { AssetClassCell, BenchmarkCurrencyCell, SymbolCell } from "./MarketCells.ts"
 import { repairMojibake } from "../../cmf/Mojibake.ts"
 import { uniqueRows } from "../../cmf/UniqueRows.ts"
+
+/* Parsed benchmark catalog (data set `benchmark_catalog`): which market instrument a RAR family is compared with. */
+
+export const BenchmarkCurrency = Schema.Literals(["USD", "CLP"]).annotate({
+  description: "Native currency of the benchmark's prices",
+})
+export type BenchmarkCurrency = typeof BenchmarkCurrency.Type
+
+export const BenchmarkAssetClass = Schema.Literals(["equity", "fixed_income", "money_market", "balanced"])
+export type BenchmarkAssetClass = typeof BenchmarkAssetClass.Type
+
+/** One family → symbol row. */
+export interface BenchmarkCatalogRecord {
+  /** 1-based line in the file. */
+  readonly line: number
+  /** FAMILY_RAR: a family display name of `AFM_FAMILIES` (schemas/AfmFamilies.ts). */
+  readonly familyRar: string
+  /** That family's stable slug. */
+  readonly familySlug: string
+  /** Market symbol, upper case (`VOO`); the price file of the symbol is `<SYMBOL>.csv` or `benchmark_<SYMBOL>.csv`. */
+  readonly symbol: string
+  readonly indexName: string
+  readonly instrumentName: string
+  readonly nativeCurrency: BenchmarkCurrency
+  readonly assetClass: BenchmarkAssetClass
+}
 
 export const BENCHMARK_CATALOG_COLUMNS = [
   "FAMILY_RAR", "SYMBOL", "INDEX_NAME", "INSTRUMENT_NAME", "NATIVE_CURRENCY", "ASSET_CLASS"

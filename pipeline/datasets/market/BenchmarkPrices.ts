@@ -4,7 +4,6 @@
  * name, `<SYMBOL>.csv` or `benchmark_<SYMBOL>.csv` (a name without one rejects the file).
  */
 import { Effect, Result, SchemaParser } from "effect"
-import type { BenchmarkPriceRecord } from "../../../schemas/records/BenchmarkPrices.ts"
 import { cmfRow, expectedOf, issueColumn } from "../../cmf/CmfCells.ts"
 import { CmfFileInvalid, cmfFileInvalid } from "../../cmf/CmfFileInvalid.ts"
 import { isHeader } from "../../cmf/CmfTable.ts"
@@ -13,6 +12,24 @@ import type { DataSetSource } from "../DataSet.ts"
 import { DateIso, dotNumber, PositiveDotDecimal, SYMBOL, WholeVolume } from "./MarketCells.ts"
 import type { Parsed } from "../Parsed.ts"
 import { uniqueRows } from "../../cmf/UniqueRows.ts"
+
+/* Parsed benchmark prices (data set `benchmark_prices`): raw daily prices of one symbol in its native currency. */
+
+/** One trading day of one symbol. */
+export interface BenchmarkPriceRecord {
+  /** 1-based line in the file. */
+  readonly line: number
+  /** From the file's name (`VOO.csv`, `benchmark_VOO.csv`), upper case. */
+  readonly symbol: string
+  /** YYYY-MM-DD */
+  readonly date: string
+  readonly open: number
+  readonly high: number
+  readonly low: number
+  /** Always > 0. */
+  readonly close: number
+  readonly volume: number
+}
 
 export const BENCHMARK_PRICES_COLUMNS = ["Date", "Open", "High", "Low", "Close", "Volume"] as const
 

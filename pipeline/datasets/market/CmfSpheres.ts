@@ -4,7 +4,6 @@
  * (CMF shows none), FAMILIA and TIPO_INVERSIONISTA the official labels (non-empty), FECHA `YYYY-MM-DD`.
  */
 import { Effect, SchemaParser } from "effect"
-import type { CmfSpheresRecord } from "../../../schemas/records/CmfSpheres.ts"
 import { cmfRow, Text, toNullableNumber, toNumber, WholeNumber } from "../../cmf/CmfCells.ts"
 import { startsWithHeader } from "../../cmf/CmfHeaderLine.ts"
 import { type CmfTable, readCmfTable } from "../../cmf/CmfTable.ts"
@@ -12,6 +11,25 @@ import type { DataSetSource } from "../DataSet.ts"
 import { DateIso, NullableSpheres } from "./MarketCells.ts"
 import { repairMojibake } from "../../cmf/Mojibake.ts"
 import { uniqueRows } from "../../cmf/UniqueRows.ts"
+
+/* Parsed CMF comparator "esferas" (data set `cmf_spheres`): the official 1–5 rating of a series within its group. */
+
+/** One series as the CMF fund comparator shows it on `date`. */
+export interface CmfSpheresRecord {
+  /** 1-based line in the file. */
+  readonly line: number
+  /** Fund RUN without check digit. */
+  readonly run: number
+  readonly serie: string
+  /** Official comparison family (FAMILIA), mojibake repaired, never empty. */
+  readonly family: string
+  /** Official investor type (TIPO_INVERSIONISTA), mojibake repaired, never empty. */
+  readonly investorType: string
+  /** 1–5; null when CMF shows no spheres for the series (not rated). */
+  readonly spheres: number | null
+  /** FECHA: the comparator's cutoff, YYYY-MM-DD. */
+  readonly date: string
+}
 
 export const CMF_SPHERES_COLUMNS = ["RUN", "SERIE", "FAMILIA", "TIPO_INVERSIONISTA", "ESFERAS", "FECHA"] as const
 

@@ -7,13 +7,32 @@
  *   Chilean number strings.
  * A problem names the JSON path as the field and the array index as the "line".
  */
-import { Effect } from "effect"
-import type { IndicatorName, IndicatorProvider, IndicatorRecord } from "../../../schemas/records/Indicators.ts"
+import { Effect, Schema } from "effect"
+import type { IndicatorProvider } from "../../fetch/IndicatorFetch.ts"
 import { CmfFileInvalid, cmfFileInvalid } from "../../cmf/CmfFileInvalid.ts"
 import type { DataSetSource } from "../DataSet.ts"
 import { chileanNumber, dotNumber, isIsoDate, isoFromDashedDmy } from "./MarketCells.ts"
 import type { Parsed } from "../Parsed.ts"
 import { uniqueRows } from "../../cmf/UniqueRows.ts"
+
+/* Parsed UF and observed-dollar values (data set `indicators`): what `real_uf` and `clp` valuations deflate or convert with. */
+
+/** `UF` (unidad de fomento, CLP per UF) or `USD` (dólar observado, CLP per USD). */
+export const IndicatorName = Schema.Literals(["UF", "USD"]).annotate({
+  description: "UF (CLP per unidad de fomento) or USD (dólar observado, CLP per US dollar)",
+})
+export type IndicatorName = typeof IndicatorName.Type
+
+
+/** One published value of an indicator on one calendar day. */
+export interface IndicatorRecord {
+  readonly indicator: IndicatorName
+  /** YYYY-MM-DD */
+  readonly date: string
+  /** Pesos per unit, always > 0. */
+  readonly value: number
+  readonly provider: IndicatorProvider
+}
 
 /** The two SIETE series we read. */
 export const SIETE_SERIES: Readonly<Record<string, IndicatorName>> = {

@@ -2,11 +2,12 @@
 import { Effect } from "effect"
 import { dateToInt } from "../../../schemas/Dates.ts"
 import { assetId } from "../../../schemas/Ids.ts"
-import { type AfmCategoryRecord, afmFamilyOf } from "../../../schemas/records/AfmCategories.ts"
-import type { BenchmarkCatalogRecord } from "../../../schemas/records/BenchmarkCatalog.ts"
-import type { BenchmarkPriceRecord } from "../../../schemas/records/BenchmarkPrices.ts"
-import type { CmfSpheresRecord } from "../../../schemas/records/CmfSpheres.ts"
-import type { IndicatorRecord } from "../../../schemas/records/Indicators.ts"
+import { afmFamilyOf } from "../../../schemas/AfmFamilies.ts"
+import type { AfmCategoryRecord } from "./AfmCategories.ts"
+import type { BenchmarkCatalogRecord } from "./BenchmarkCatalog.ts"
+import type { BenchmarkPriceRecord } from "./BenchmarkPrices.ts"
+import type { CmfSpheresRecord } from "./CmfSpheres.ts"
+import type { IndicatorRecord } from "./Indicators.ts"
 import type {
   AfmCategoriesTable,
   BenchmarkPricesTable,

@@ -3,7 +3,7 @@
  * spheres): ISO dates, Chilean number strings, the formats' small vocabularies.
  */
 import { Schema } from "effect"
-import { AFM_CATEGORY_CODES } from "../../../schemas/records/AfmCategories.ts"
+import { AFM_CATEGORY_CODES } from "../../../schemas/AfmFamilies.ts"
 import { cell } from "../../cmf/CmfCells.ts"
 
 /** True for a real calendar date written YYYY-MM-DD. */

@@ -1,7 +1,8 @@
 /**
- * Parsed AFM categories (data set `afm_categories`) and the RAR families they belong to: the
- * comparable groups behind family indices (`/api/families/{family_rar}/index`), the market summary
- * and benchmarks. Codes are those of AFM Circular N°7 (2025).
+ * The AFM categories and the RAR families they belong to: the comparable groups behind family
+ * indices (`/api/families/{family_rar}/index`), the market summary and benchmarks. Codes are those
+ * of AFM Circular N°7 (2025). The AFM export itself is the afm_categories data set's
+ * (pipeline/datasets/market/AfmCategories.ts).
  */
 import { Schema } from "effect"
 
@@ -17,24 +18,6 @@ export const AfmCategoryCode = Schema.Literals(AFM_CATEGORY_CODES).annotate({
   description: "AFM Circular N°7 (2025) category code, e.g. FDOACCNACLC",
 })
 export type AfmCategoryCode = typeof AfmCategoryCode.Type
-
-/** AFM's currency of the series: PESOS (CLP) or DOLAR (USD). */
-export const AfmCurrency = Schema.Literals(["PESOS", "DOLAR"])
-export type AfmCurrency = typeof AfmCurrency.Type
-
-/** One series of the AFM export. */
-export interface AfmCategoryRecord {
-  /** 1-based line in the file. */
-  readonly line: number
-  /** Fund RUN without check digit. */
-  readonly run: number
-  readonly serie: string
-  /** Null when AFM lists the series as not yet classified (`S/C`). */
-  readonly category: AfmCategoryCode | null
-  readonly currency: AfmCurrency
-  /** FECHA: the classification's date, YYYY-MM-DD. */
-  readonly date: string
-}
 
 /** A comparable ("RAR") family: what a family index and a benchmark are computed for. */
 export interface AfmFamily {
