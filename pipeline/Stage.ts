@@ -17,14 +17,13 @@ import { createHash } from "node:crypto"
 import { Effect } from "effect"
 import type { DataSetName } from "./datasets/DataSetName.ts"
 import { dateToInt } from "../schemas/Dates.ts"
-import type { StagedStep } from "../snapshots/Manifest.ts"
+import type { QuotaCorrection, StagedStep } from "../snapshots/Manifest.ts"
 import type { SeriesTable, SnapshotDatabase } from "../snapshots/Tables.ts"
 import type { IncrementBase } from "./datasets/IncrementBase.ts"
 import { coreOf, type StageContext, type StagedCore, type StageInput } from "./datasets/StageContext.ts"
 import type { CmfFileInvalid } from "./cmf/CmfFileInvalid.ts"
 import type { DataSetAdapter, StageReads } from "./datasets/DataSet.ts"
 import type { LoadedFile } from "./datasets/LoadedFile.ts"
-import type { QuotaCorrection, QuotaSink } from "./datasets/fm/Quotas.ts"
 
 export type { StagedStep }
 
@@ -40,7 +39,7 @@ export interface StageSink {
   /** Rows of a table in key order; a table may come in several calls, each continuing the order. */
   readonly rows: <T extends keyof SnapshotDatabase>(table: T, rows: ReadonlyArray<SnapshotDatabase[T]>) => void
   /** The merged quota rows of one series; series come in asset-id order. */
-  readonly quotas: QuotaSink
+  readonly quotas: StageContext["quotaSink"]
   /**
    * An increment's update of a table cut by month (`months` in its spec) instead of writing it
    * again: deletes its rows dated `from` (YYYYMMDD) or later; the rows put after it are added.

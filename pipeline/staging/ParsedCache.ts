@@ -12,8 +12,11 @@ import { deserialize, serialize } from "node:v8"
 import { threadId } from "node:worker_threads"
 import { Context, Layer } from "effect"
 import type { Parsed } from "../datasets/Parsed.ts"
-import type { CartolaColumns, CartolaSummary } from "../datasets/fm/CartolaInput.ts"
 import type { CacheEntry, ParsedFiles, RecordsSummary } from "../datasets/ParsedFiles.ts"
+
+/** What the port says a cache keeps of a file loaded as columns (the cartola's), and its summary. */
+type CartolaColumns = NonNullable<ReturnType<ParsedFiles["get"]>>
+type CartolaSummary = NonNullable<ReturnType<ParsedFiles["getSummary"]>>
 
 /**
  * Bump when the parser or CartolaColumns changes what a file yields (or refuses: 2, the length
