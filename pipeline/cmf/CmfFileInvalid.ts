@@ -1,5 +1,4 @@
 import { Schema } from "effect"
-import { DataSetName } from "../datasets/DataSetName.ts"
 import { printableName } from "./PrintableName.ts"
 
 /**
@@ -10,7 +9,8 @@ import { printableName } from "./PrintableName.ts"
  * `fm_tac costos_202512.xls sheet "Hoja1" row 7 column N (TAC Total): expected …`.
  */
 export class CmfFileInvalid extends Schema.TaggedError<CmfFileInvalid>()("CmfFileInvalid", {
-  dataSet: DataSetName,
+  /** The name of the data set the file was read as (the CMF helpers know no data set). */
+  dataSet: Schema.String,
   file: Schema.String,
   line: Schema.Number,
   field: Schema.String,
@@ -19,7 +19,7 @@ export class CmfFileInvalid extends Schema.TaggedError<CmfFileInvalid>()("CmfFil
 
 /** Where a problem was found; `detail` becomes the part of the message after the colon. */
 export interface CmfProblem {
-  readonly dataSet: DataSetName
+  readonly dataSet: string
   readonly file: string
   readonly line: number
   readonly field: string

@@ -7,7 +7,6 @@
  */
 import { Effect } from "effect"
 import { HTMLElement, parse, TextNode } from "node-html-parser"
-import type { DataSetName } from "../datasets/DataSetName.ts"
 import type { HtmlCell } from "./CmfHtmlCells.ts"
 import { type CmfFileInvalid, cmfFileInvalid, quoted } from "./CmfFileInvalid.ts"
 import { repairMojibake } from "./Mojibake.ts"
@@ -128,7 +127,7 @@ const pageOf = (html: string): HtmlPage => {
 export const readHtmlPage = (bytes: Uint8Array): HtmlPage => pageOf(decodeCmfHtml(bytes))
 
 /** A parser's `readHtmlPage`: a page over a parse limit is refused as the data set's file, naming the limit. */
-export const readHtmlPageOf = (dataSet: DataSetName, file: string, bytes: Uint8Array): Effect.Effect<HtmlPage, CmfFileInvalid> =>
+export const readHtmlPageOf = (dataSet: string, file: string, bytes: Uint8Array): Effect.Effect<HtmlPage, CmfFileInvalid> =>
   Effect.suspend(() => {
     try {
       return Effect.succeed(readHtmlPage(bytes))
@@ -174,7 +173,7 @@ export const tableStartingWith = (page: HtmlPage, ...first: ReadonlyArray<string
   })
 
 export interface HtmlTableSpec {
-  readonly dataSet: DataSetName
+  readonly dataSet: string
   /** What the table is called in messages, e.g. "the values table". */
   readonly label: string
   readonly columns: ReadonlyArray<readonly [header: string, cell: HtmlCell]>
@@ -185,7 +184,7 @@ export const tableProblem = (spec: HtmlTableSpec, file: string, row: number, fie
   cmfFileInvalid({ dataSet: spec.dataSet, file, line: row, field, detail: `row ${row} of ${spec.label} (row 1 = its header): ${detail}` })
 
 /** A problem with the page as a whole (its heading, a missing table): line 0. */
-export const pageProblem = (dataSet: DataSetName, file: string, field: string, detail: string) =>
+export const pageProblem = (dataSet: string, file: string, field: string, detail: string) =>
   cmfFileInvalid({ dataSet, file, line: 0, field, detail: `page (line 0 = outside the tables): ${detail}` })
 
 const isSinInformacion = (cell: string): boolean => /^sin informaci[oó]n\.?$/i.test(cell)

@@ -5,14 +5,13 @@
  * `sheet "Hoja1" row 7 column N (TAC Total)`.
  */
 import { Effect, Result, type Schema, type SchemaIssue } from "effect"
-import type { DataSetName } from "../datasets/DataSetName.ts"
 import { expectedOf, issueColumn } from "./CmfCells.ts"
 import { type CmfFileInvalid, cmfFileInvalid, quoted } from "./CmfFileInvalid.ts"
 import { headerKey } from "./CmfHtmlTable.ts"
 import { cellText, columnLetter, readWorkbook, type Sheet, type SheetRow, type Workbook } from "./Workbook.ts"
 
 export interface CmfSheetTable<Row> {
-  readonly dataSet: DataSetName
+  readonly dataSet: string
   /** Our name of each column, for messages. */
   readonly columns: ReadonlyArray<string>
   /** The cell schemas, one per column. */
@@ -40,7 +39,7 @@ export interface CmfSheetRead {
 }
 
 /** The whole workbook, or a rejection of the file saying it cannot be read as one (line 0). */
-export const readWorkbookOf = (dataSet: DataSetName, bytes: Uint8Array, file: string): Effect.Effect<Workbook, CmfFileInvalid> =>
+export const readWorkbookOf = (dataSet: string, bytes: Uint8Array, file: string): Effect.Effect<Workbook, CmfFileInvalid> =>
   Effect.suspend(() => {
     const read = readWorkbook(bytes)
     return Result.isSuccess(read)
@@ -54,7 +53,7 @@ export const placeOf = (sheet: Sheet, row: number, column: number, columns: Read
 
 /** A problem at a cell of `sheet`. */
 export const sheetProblem = (
-  dataSet: DataSetName,
+  dataSet: string,
   file: string,
   sheet: Sheet,
   row: number,

@@ -1,13 +1,12 @@
 /** Reads one CMF `;` table: header check, blank and footnote lines, column count, cell decoding. */
 import { Effect, Result, type Schema, type SchemaIssue } from "effect"
-import type { DataSetName } from "../datasets/DataSetName.ts"
 import { expectedOf, issueColumn } from "./CmfCells.ts"
 import { type CmfFileInvalid, cmfFileInvalid, quoted } from "./CmfFileInvalid.ts"
 import { forEachCsvRow } from "./CmfCsv.ts"
 import { decodeCmfText, headerCell, isSinInformacion } from "./CmfText.ts"
 
 export interface CmfTable<Row> {
-  readonly dataSet: DataSetName
+  readonly dataSet: string
   /** The exact CMF header, one name per column. */
   readonly columns: ReadonlyArray<string>
   /** The cell schemas, one per column, in the same order as `columns`. */

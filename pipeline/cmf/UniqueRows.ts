@@ -2,7 +2,6 @@
  * Keeps one row per natural key, for every data set's tables: an identical repeat is skipped and
  * counted (a quirk), a repeat with different values rejects the file naming both lines.
  */
-import type { DataSetName } from "../datasets/DataSetName.ts"
 import { type CmfFileInvalid, cmfFileInvalid } from "./CmfFileInvalid.ts"
 
 export interface UniqueRows<R> {
@@ -14,7 +13,7 @@ export interface UniqueRows<R> {
 }
 
 export const uniqueRows = <R extends { readonly line: number }>(options: {
-  readonly dataSet: DataSetName
+  readonly dataSet: string
   readonly file: string
   /** The natural key and how to name it in a message, e.g. `RUN 8001 SERIE A`. */
   readonly keyOf: (row: R) => string
