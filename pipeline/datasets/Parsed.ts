@@ -1,6 +1,6 @@
 /**
  * What a data set's parser gives (the port's `parse`, datasets/DataSet.ts), and what the parse
- * cache keeps of a file of records (staging/ParsedCache.ts).
+ * cache keeps of a file of records (ParsedCache.ts in pipeline/).
  */
 
 /** A file's records, and the quirks its parser repaired or skipped. */

@@ -1,5 +1,5 @@
 /**
- * What the parse cache holds and gives (staging/ParsedCache.ts keeps it on disk or in memory): a
+ * What the parse cache holds and gives (ParsedCache.ts in pipeline/ keeps it on disk or in memory): a
  * shape only, so that the data-set port (datasets/DataSet.ts) hands it to an adapter's `load`
  * without the cache's storage.
  */

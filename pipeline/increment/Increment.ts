@@ -40,7 +40,7 @@ import type { LoadedInputs } from "../LoadedInputs.ts"
 import type { RawFileObserved } from "../ledger/Ledger.ts"
 import type { DataSetAdapter } from "../datasets/DataSet.ts"
 import { ADAPTERS } from "../datasets/Registry.ts"
-import type { ParsedCache } from "../staging/ParsedCache.ts"
+import type { ParsedCache } from "../ParsedCache.ts"
 import { printableName } from "../cmf/PrintableName.ts"
 import { PIPELINE_VERSION } from "../Version.ts"
 

@@ -15,7 +15,7 @@ import { type Held, refuseFutureDate } from "../Plan.ts"
 import type { RawStore } from "../RawStore.ts"
 import { paths, type RunOptions } from "../RunOptions.ts"
 import type { CmfFileInvalid } from "../cmf/CmfFileInvalid.ts"
-import type { ParsedCache } from "../staging/ParsedCache.ts"
+import type { ParsedCache } from "../ParsedCache.ts"
 import { BatchRejectedError, type RunOutcome } from "./Outcome.ts"
 import { collect, decide, load, planBatch, type Reject, refusing, publish } from "./Phases.ts"
 

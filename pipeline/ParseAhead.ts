@@ -13,11 +13,11 @@
  * file or two: a child process would cost more than it saves). `FDS_PARSE_AHEAD=0` (the in-process
  * Offload) turns it off.
  */
-import { parseIntoCache } from "../Load.ts"
-import type { RawFileObserved } from "../ledger/Ledger.ts"
-import type { OffloadJob, OffloadShape } from "../offload/Offload.ts"
-import { FolderRawStore, type RawStore } from "../RawStore.ts"
-import { PIPELINE_VERSION } from "../Version.ts"
+import { parseIntoCache } from "./Load.ts"
+import type { RawFileObserved } from "./ledger/Ledger.ts"
+import type { OffloadJob, OffloadShape } from "./offload/Offload.ts"
+import { FolderRawStore, type RawStore } from "./RawStore.ts"
+import { PIPELINE_VERSION } from "./Version.ts"
 import type { ParsedCache } from "./ParsedCache.ts"
 import { DiskParsedCache, PARSED_CACHE_VERSION } from "./ParsedCache.ts"
 

@@ -11,8 +11,8 @@ import { join } from "node:path"
 import { deserialize, serialize } from "node:v8"
 import { threadId } from "node:worker_threads"
 import { Context, Layer } from "effect"
-import type { Parsed } from "../datasets/Parsed.ts"
-import type { CacheEntry, ParsedFiles, RecordsSummary } from "../datasets/ParsedFiles.ts"
+import type { Parsed } from "./datasets/Parsed.ts"
+import type { CacheEntry, ParsedFiles, RecordsSummary } from "./datasets/ParsedFiles.ts"
 
 /** What the port says a cache keeps of a file loaded as columns (the cartola's), and its summary. */
 type CartolaColumns = NonNullable<ReturnType<ParsedFiles["get"]>>
