@@ -2,8 +2,9 @@
  * The data-set port: what every raw data set plugs into the pipeline. An adapter says how to
  * recognise its bytes (never by file name), how to parse them into records, which supersession key
  * an observation has (a later observation with the same key replaces an earlier one when the
- * ledger is folded into a batch), and how its files are staged into the snapshot's tables. The
- * pipeline's orchestration (collect, load, stage) knows no data set by name: every adapter is
+ * ledger is folded into a batch), how its files are fetched and staged into the snapshot's tables,
+ * and which roles it plays for the run (daily values, whole history, required). The
+ * pipeline's orchestration (collect, load, stage, increment) knows no data set by name: every adapter is
  * registered in one table, `Registry.ts`.
  */
 import type { Effect } from "effect"

@@ -4,8 +4,11 @@
  * the daily values before everything keyed by fund or series); detection tries the same order, and
  * no two signatures overlap (test/pipeline/Detect.test.ts).
  *
- * To add a data set: its source file (detect, parse, key), a staging step if it adds tables, and a
- * row here.
+ * To add a data set: its file under its group (its raw record, detect, parse, key), a staging step
+ * in the group if it adds tables, a fetch in the group's fetch file if the CMF serves it, its name
+ * in DataSetName.ts, and a row here with the roles the run asks for (daily values, whole history,
+ * required, fetch, stage). The run names no data set: it asks this table. This file imports the
+ * data sets and the CMF helpers only (test/architecture.test.ts).
  */
 import type { DataSetName } from "./DataSetName.ts"
 import { cartolaFirstDates, loadCartola } from "./fm/CartolaColumns.ts"
