@@ -10,6 +10,7 @@ import type { SeriesAliasesTable } from "../../snapshots/tables/FmExtras.ts"
 import type { IncrementBase } from "./IncrementBase.ts"
 import type { LoadedFile } from "./LoadedFile.ts"
 import type { QuotaCorrection, QuotaSink } from "./fm/Quotas.ts"
+import { assetId } from "../../schemas/Ids.ts"
 
 /** An input file as the fingerprints name it: its data set, name and content. */
 export interface StageInput {
@@ -79,4 +80,11 @@ export interface StagedCore {
   readonly aliasOf: ReadonlyMap<number, number>
   /** Series whose latest value is provisional, and the provisional rows. */
   readonly quotaSources: { readonly bpr_series: number; readonly bpr_rows: number }
+}
+
+/** The asset id of a series the core knows, by its label or a renamed label's alias; null when it knows none. */
+export const knownSeriesId = (run: number, serie: string, known: ReadonlySet<number>, aliasOf: ReadonlyMap<number, number>): number | null => {
+  const raw = assetId(run, serie)
+  const id = aliasOf.get(raw) ?? raw
+  return known.has(id) ? id : null
 }

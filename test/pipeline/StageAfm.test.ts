@@ -1,7 +1,7 @@
 /** The AFM classification's date a batch carries (meta afm_report_date, shown by the market summary). */
 import { crc32 } from "node:zlib"
 import { describe, expect, it } from "vitest"
-import { stageAfm } from "../../pipeline/datasets/market/Market.ts"
+import { stageAfm } from "../../pipeline/datasets/market/AfmCategories.ts"
 import type { AfmCategoryRecord } from "../../pipeline/datasets/market/AfmCategories.ts"
 
 // asset_id = crc32("fm:<RUN>:<SERIE>"), computed here on its own

@@ -16,6 +16,8 @@ import { decodeCmfText } from "../../cmf/CmfText.ts"
 import type { DataSetSource } from "../DataSet.ts"
 import { type Article107Evidence, classifyArticle107, type TextLine } from "./Article107Rules.ts"
 import { repairMojibake } from "../../cmf/Mojibake.ts"
+import type { Article107Table } from "../../../snapshots/tables/FmExtras.ts"
+import type { StageContext } from "../StageContext.ts"
 
 /** The declaration of one fund's internal regulation. */
 export interface Article107Record {
@@ -98,3 +100,24 @@ export const Article107Source: DataSetSource<Article107Record> = {
   parse,
   key: (_name, bytes, sha256) => /^REGLAMENTO INTERNO;\s*RUN=(\d+)\s*;/.exec(headerOf(bytes))?.[1] ?? sha256
 }
+
+/** The newest regulation per fund. */
+export const stageArticle107 = (records: ReadonlyArray<Article107Record>): Article107Table[] => {
+  const latest = new Map<number, Article107Record>()
+  for (const r of records) {
+    const seen = latest.get(r.run)
+    if (seen === undefined || r.regulationDate >= seen.regulationDate) latest.set(r.run, r)
+  }
+  return [...latest.values()]
+    .sort((a, b) => a.run - b.run)
+    .map((r) => ({
+      run: r.run,
+      status: r.status,
+      regulation_date: r.regulationDate,
+      evidence: JSON.stringify(r.evidence.map((e) => ({ line: e.line, text: e.text }))),
+      series_exception: JSON.stringify(r.seriesException),
+    }))
+}
+
+export const article107Step = (context: StageContext) =>
+  Effect.sync(() => void context.put("article107", stageArticle107(context.records<Article107Record>("article107"))))

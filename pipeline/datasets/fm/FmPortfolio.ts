@@ -23,6 +23,8 @@ import { decodeCmfText, headerCell, isSinInformacion } from "../../cmf/CmfText.t
 import type { DataSetSource } from "../DataSet.ts"
 import { monthFromName } from "../../cmf/MonthHint.ts"
 import { repairMojibake } from "../../cmf/Mojibake.ts"
+import type { FmHoldingsTable } from "../../../snapshots/tables/FmExtras.ts"
+import type { StageContext } from "../StageContext.ts"
 
 /*
  * Parsed FM portfolios (data set `fm_portfolio`, CMF `ffm_download.php`, Circular 1333): each
@@ -209,3 +211,34 @@ export const FmPortfolioSource: DataSetSource<FmPortfolioRecord> = {
     return month === null || market === null ? sha256 : `${month}/${market}`
   }
 }
+
+/** Portfolio positions numbered in file order within (RUN, month, market). */
+export const stageFmHoldings = (records: ReadonlyArray<FmPortfolioRecord>): FmHoldingsTable[] => {
+  const next = new Map<string, number>()
+  const rows: FmHoldingsTable[] = []
+  for (const r of records) {
+    const key = `${r.run}|${r.month}|${r.market}`
+    const position = (next.get(key) ?? 0) + 1
+    next.set(key, position)
+    rows.push({
+      run: r.run,
+      month: r.month,
+      market: r.market,
+      position,
+      instrument_code: r.instrumentCode,
+      issuer_rut: r.issuerRut,
+      issuer_name: r.issuerName,
+      issuer_country: r.issuerCountry,
+      instrument_type: r.instrumentType,
+      maturity_date: r.maturityDate,
+      valuation_thousands: r.valuationThousands,
+      pct_fund_assets: r.fundAssetsPercent,
+    })
+  }
+  return rows.sort(
+    (a, b) => a.run - b.run || (a.month < b.month ? -1 : a.month > b.month ? 1 : 0) || (a.market < b.market ? -1 : a.market > b.market ? 1 : 0) || a.position - b.position,
+  )
+}
+
+export const fmHoldingsStep = (context: StageContext) =>
+  Effect.sync(() => void context.put("fm_holdings", stageFmHoldings(context.records<FmPortfolioRecord>("fm_portfolio"))))

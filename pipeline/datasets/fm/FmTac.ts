@@ -17,6 +17,11 @@ import { monthFromName } from "../../cmf/MonthHint.ts"
 import { repairMojibake } from "../../cmf/Mojibake.ts"
 import { uniqueRows } from "../../cmf/UniqueRows.ts"
 import { readWorkbook, type Workbook, workbookFormat } from "../../cmf/Workbook.ts"
+import { assetId } from "../../../schemas/Ids.ts"
+import type { AdministratorsTable, FundsTable } from "../../../snapshots/Tables.ts"
+import type { TacTable } from "../../../snapshots/tables/FmExtras.ts"
+import { coreOf, type StageContext } from "../StageContext.ts"
+import { percentToFraction } from "../../cmf/Units.ts"
 
 /*
  * Parsed FM TAC (data set `fm_tac`, CMF `fmdfm_excel2.php`): the annual cost ratio of each series
@@ -337,3 +342,58 @@ export const FmTacSource: DataSetSource<FmTacRecord> = {
     return monthFromName(name) ?? sha256
   }
 }
+
+/**
+ * TAC rows carry no RUN: a row is matched to its fund by normalised administrator and fund name
+ * (mojibake repaired, a trailing "(n)" dropped), then to the series by label. Unmatched rows and
+ * rows without a TAC total are counted, not fatal; percentages become fractions.
+ */
+export const stageTac = (
+  records: ReadonlyArray<FmTacRecord>,
+  funds: ReadonlyArray<FundsTable>,
+  administrators: ReadonlyArray<AdministratorsTable>,
+  knownSeries: ReadonlySet<number>,
+  aliasOf: ReadonlyMap<number, number>,
+) => {
+  const adminName = new Map(administrators.map((a) => [a.provider_id, normalizeAdminName(a.name)]))
+  const runOf = new Map<string, number>()
+  for (const f of funds) runOf.set(`${adminName.get(f.provider_id)}|${normalizeFundName(f.name)}`, f.run)
+  const rows = new Map<string, TacTable>()
+  const repairs = { tac_rows_without_total: 0, tac_rows_unmatched_fund: 0, tac_rows_unmatched_series: 0 }
+  for (const r of records) {
+    if (r.tacTotalPercent === null) {
+      repairs.tac_rows_without_total++
+      continue
+    }
+    const run = runOf.get(`${normalizeAdminName(r.agfName)}|${normalizeFundName(r.fundName)}`)
+    if (run === undefined) {
+      repairs.tac_rows_unmatched_fund++
+      continue
+    }
+    const raw = assetId(run, r.serie)
+    const id = aliasOf.get(raw) ?? raw
+    if (!knownSeries.has(id)) {
+      repairs.tac_rows_unmatched_series++
+      continue
+    }
+    const frac = (p: number | null) => (p === null ? null : percentToFraction(p))
+    rows.set(`${id}|${r.month}`, {
+      asset_id: id,
+      month: r.month,
+      tac: percentToFraction(r.tacTotalPercent),
+      tac_fixed: frac(r.tacFixedFeePercent),
+      tac_variable: frac(r.tacVariableFeePercent),
+      tac_expenses: frac(r.tacOperatingExpensesPercent),
+    })
+  }
+  const sorted = [...rows.values()].sort((a, b) => a.asset_id - b.asset_id || (a.month < b.month ? -1 : 1))
+  return { rows: sorted, repairs }
+}
+
+export const tacStep = (context: StageContext) =>
+  Effect.sync(() => {
+    const core = coreOf(context)
+    const tac = stageTac(context.records<FmTacRecord>("fm_tac"), core.funds, core.administrators, core.known, core.aliasOf)
+    context.put("tac", tac.rows)
+    Object.assign(context.repairs, tac.repairs)
+  })

@@ -9,6 +9,10 @@ import { type CmfTable, isHeader, readCmfTable } from "../../cmf/CmfTable.ts"
 import { decodeCmfText } from "../../cmf/CmfText.ts"
 import type { DataSetSource } from "../DataSet.ts"
 import { uniqueRows } from "../../cmf/UniqueRows.ts"
+import { dateToInt } from "../../../schemas/Dates.ts"
+import { assetId } from "../../../schemas/Ids.ts"
+import type { SeriesAliasesTable } from "../../../snapshots/tables/FmExtras.ts"
+import type { StageContext } from "../StageContext.ts"
 
 /*
  * Parsed series renames (data set `series_renames`, our curated file): CMF has no link between a
@@ -90,3 +94,32 @@ export const SeriesRenamesSource: DataSetSource<SeriesRenameRecord> = {
   parse,
   key: () => "series_renames"
 }
+
+/** Renames as the quota merge needs them: "RUN|OLD" → NEW, and the alias rows. */
+export const stageRenames = (records: ReadonlyArray<SeriesRenameRecord>) => {
+  const relabel = new Map<string, string>()
+  const aliases: SeriesAliasesTable[] = []
+  for (const r of records) {
+    const previous = r.oldSerie.trim().toUpperCase()
+    const current = r.newSerie.trim().toUpperCase()
+    relabel.set(`${r.run}|${previous}`, current)
+    aliases.push({
+      alias_id: assetId(r.run, previous),
+      asset_id: assetId(r.run, current),
+      run: r.run,
+      previous_serie: previous,
+      current_serie: current,
+      first_current_date: dateToInt(r.firstDate),
+    })
+  }
+  aliases.sort((a, b) => a.alias_id - b.alias_id)
+  return { relabel, aliases }
+}
+
+/** The renames step: first, so that the daily values join a renamed series' old label. */
+export const renamesStep = (context: StageContext) =>
+  Effect.sync(() => {
+    const renames = stageRenames(context.records<SeriesRenameRecord>("series_renames"))
+    context.relabel = renames.relabel
+    context.renameAliases = renames.aliases
+  })

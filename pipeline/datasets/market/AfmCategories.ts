@@ -4,13 +4,15 @@
  * (2025) or `S/C` (not yet classified), MONEDA `PESOS`/`DOLAR`, FECHA `YYYY-MM-DD`.
  */
 import { Effect, Schema, SchemaParser } from "effect"
-import type { AfmCategoryCode } from "../../../schemas/AfmFamilies.ts"
+import { type AfmCategoryCode, afmFamilyOf } from "../../../schemas/AfmFamilies.ts"
 import { cmfRow, Text, toNumber, WholeNumber } from "../../cmf/CmfCells.ts"
 import { startsWithHeader } from "../../cmf/CmfHeaderLine.ts"
 import { type CmfTable, readCmfTable } from "../../cmf/CmfTable.ts"
 import type { DataSetSource } from "../DataSet.ts"
 import { AfmCategoryCell, AfmCurrencyCell, DateIso } from "./MarketCells.ts"
 import { uniqueRows } from "../../cmf/UniqueRows.ts"
+import type { AfmCategoriesTable } from "../../../snapshots/tables/Market.ts"
+import { coreOf, knownSeriesId, type StageContext } from "../StageContext.ts"
 
 /** AFM's currency of the series: PESOS (CLP) or DOLAR (USD). */
 export const AfmCurrency = Schema.Literals(["PESOS", "DOLAR"])
@@ -74,3 +76,38 @@ export const AfmCategoriesSource: DataSetSource<AfmCategoryRecord> = {
   parse,
   key: () => "afm_categories"
 }
+
+export const stageAfm = (
+  records: ReadonlyArray<AfmCategoryRecord>,
+  known: ReadonlySet<number>,
+  aliasOf: ReadonlyMap<number, number>,
+) => {
+  const rows = new Map<number, AfmCategoriesTable>()
+  const repairs = { afm_unclassified: 0, afm_unknown_series: 0 }
+  // the classification's date (FECHA): the latest of the rows kept, null when none is kept
+  let reportDate: string | null = null
+  for (const r of records) {
+    const family = afmFamilyOf(r.category)
+    if (family === null || r.category === null) {
+      repairs.afm_unclassified++
+      continue
+    }
+    const id = knownSeriesId(r.run, r.serie, known, aliasOf)
+    if (id === null) {
+      repairs.afm_unknown_series++
+      continue
+    }
+    rows.set(id, { asset_id: id, category: r.category, family_rar: family.familyRar, family_slug: family.slug, currency: r.currency })
+    if (reportDate === null || r.date > reportDate) reportDate = r.date
+  }
+  return { rows: [...rows.values()].sort((a, b) => a.asset_id - b.asset_id), repairs, reportDate }
+}
+
+export const afmStep = (context: StageContext) =>
+  Effect.sync(() => {
+    const core = coreOf(context)
+    const afm = stageAfm(context.records<AfmCategoryRecord>("afm_categories"), core.known, core.aliasOf)
+    if (afm.reportDate !== null) context.meta.afm_report_date = afm.reportDate
+    context.put("afm_categories", afm.rows)
+    Object.assign(context.repairs, afm.repairs)
+  })

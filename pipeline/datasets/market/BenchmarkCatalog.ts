@@ -12,6 +12,10 @@ import type { DataSetSource } from "../DataSet.ts"
 import { AssetClassCell, BenchmarkCurrencyCell, SymbolCell } from "./MarketCells.ts"
 import { repairMojibake } from "../../cmf/Mojibake.ts"
 import { uniqueRows } from "../../cmf/UniqueRows.ts"
+import { dateToInt } from "../../../schemas/Dates.ts"
+import type { BenchmarkPriceRecord } from "./BenchmarkPrices.ts"
+import type { BenchmarkPricesTable, BenchmarksTable } from "../../../snapshots/tables/Market.ts"
+import type { StageContext } from "../StageContext.ts"
 
 /* Parsed benchmark catalog (data set `benchmark_catalog`): which market instrument a RAR family is compared with. */
 
@@ -95,3 +99,52 @@ export const BenchmarkCatalogSource: DataSetSource<BenchmarkCatalogRecord> = {
   parse,
   key: () => "benchmark_catalog"
 }
+
+export const stageBenchmarks = (
+  catalog: ReadonlyArray<BenchmarkCatalogRecord>,
+  prices: ReadonlyArray<BenchmarkPriceRecord>,
+  cutoff: number,
+) => {
+  const benchmarks = new Map<string, BenchmarksTable>()
+  for (const c of catalog) {
+    benchmarks.set(c.familySlug, {
+      family_slug: c.familySlug,
+      family_rar: c.familyRar,
+      symbol: c.symbol,
+      index_name: c.indexName,
+      instrument_name: c.instrumentName,
+      native_currency: c.nativeCurrency,
+      asset_class: c.assetClass,
+    })
+  }
+  const symbols = new Set([...benchmarks.values()].map((b) => b.symbol))
+  const rows = new Map<string, BenchmarkPricesTable>()
+  let outside = 0
+  for (const p of prices) {
+    const date = dateToInt(p.date)
+    if (!symbols.has(p.symbol)) {
+      outside++
+      continue
+    }
+    if (date > cutoff) continue
+    rows.set(`${p.symbol}|${date}`, { symbol: p.symbol, date, close: p.close })
+  }
+  return {
+    benchmarks: [...benchmarks.values()].sort((a, b) => (a.family_slug < b.family_slug ? -1 : 1)),
+    prices: [...rows.values()].sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : a.date - b.date)),
+    repairs: { benchmark_prices_without_catalog: outside },
+  }
+}
+
+/** The catalog and the prices, staged together (on the catalog's adapter). */
+export const benchmarksStep = (context: StageContext) =>
+  Effect.sync(() => {
+    const benchmarks = stageBenchmarks(
+      context.records<BenchmarkCatalogRecord>("benchmark_catalog"),
+      context.records<BenchmarkPriceRecord>("benchmark_prices"),
+      context.cutoff,
+    )
+    context.put("benchmarks", benchmarks.benchmarks)
+    context.put("benchmark_prices", benchmarks.prices)
+    Object.assign(context.repairs, benchmarks.repairs)
+  })

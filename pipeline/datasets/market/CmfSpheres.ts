@@ -11,6 +11,8 @@ import type { DataSetSource } from "../DataSet.ts"
 import { DateIso, NullableSpheres } from "./MarketCells.ts"
 import { repairMojibake } from "../../cmf/Mojibake.ts"
 import { uniqueRows } from "../../cmf/UniqueRows.ts"
+import type { CmfSpheresTable } from "../../../snapshots/tables/Market.ts"
+import { coreOf, knownSeriesId, type StageContext } from "../StageContext.ts"
 
 /* Parsed CMF comparator "esferas" (data set `cmf_spheres`): the official 1–5 rating of a series within its group. */
 
@@ -75,3 +77,29 @@ export const CmfSpheresSource: DataSetSource<CmfSpheresRecord> = {
   parse,
   key: () => "cmf_spheres"
 }
+
+export const stageSpheres = (
+  records: ReadonlyArray<CmfSpheresRecord>,
+  known: ReadonlySet<number>,
+  aliasOf: ReadonlyMap<number, number>,
+) => {
+  const rows = new Map<number, CmfSpheresTable>()
+  let unknown = 0
+  for (const r of records) {
+    const id = knownSeriesId(r.run, r.serie, known, aliasOf)
+    if (id === null) {
+      unknown++
+      continue
+    }
+    rows.set(id, { asset_id: id, family: r.family, investor_type: r.investorType, spheres: r.spheres, as_of: r.date })
+  }
+  return { rows: [...rows.values()].sort((a, b) => a.asset_id - b.asset_id), repairs: { spheres_unknown_series: unknown } }
+}
+
+export const spheresStep = (context: StageContext) =>
+  Effect.sync(() => {
+    const core = coreOf(context)
+    const spheres = stageSpheres(context.records<CmfSpheresRecord>("cmf_spheres"), core.known, core.aliasOf)
+    context.put("cmf_spheres", spheres.rows)
+    Object.assign(context.repairs, spheres.repairs)
+  })

@@ -14,6 +14,9 @@ import type { DataSetSource } from "../DataSet.ts"
 import { chileanNumber, dotNumber, isIsoDate, isoFromDashedDmy } from "./MarketCells.ts"
 import type { Parsed } from "../Parsed.ts"
 import { uniqueRows } from "../../cmf/UniqueRows.ts"
+import { dateToInt } from "../../../schemas/Dates.ts"
+import type { IndicatorsTable } from "../../../snapshots/tables/Market.ts"
+import type { StageContext } from "../StageContext.ts"
 
 /* Parsed UF and observed-dollar values (data set `indicators`): what `real_uf` and `clp` valuations deflate or convert with. */
 
@@ -195,3 +198,17 @@ export const IndicatorsSource: DataSetSource<IndicatorRecord> = {
     return `${read.indicator}:${read.firstDate === null ? sha256 : `from_${read.firstDate}`}`
   }
 }
+
+/** Later files win for a repeated (indicator, date): files arrive oldest observation first. */
+export const stageIndicators = (records: ReadonlyArray<IndicatorRecord>, cutoff: number): IndicatorsTable[] => {
+  const rows = new Map<string, IndicatorsTable>()
+  for (const r of records) {
+    const date = dateToInt(r.date)
+    if (date > cutoff) continue
+    rows.set(`${r.indicator}|${date}`, { indicator: r.indicator, date, value: r.value })
+  }
+  return [...rows.values()].sort((a, b) => (a.indicator < b.indicator ? -1 : a.indicator > b.indicator ? 1 : a.date - b.date))
+}
+
+export const indicatorsStep = (context: StageContext) =>
+  Effect.sync(() => void context.put("indicators", stageIndicators(context.records<IndicatorRecord>("indicators"), context.cutoff)))
