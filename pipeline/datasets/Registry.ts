@@ -4,8 +4,8 @@
  * the daily values before everything keyed by fund or series); detection tries the same order, and
  * no two signatures overlap (test/pipeline/Detect.test.ts).
  *
- * To add a data set: its file under its group (its raw record, detect, parse, key), a staging step
- * in the group if it adds tables, a fetch in the group's fetch file if the CMF serves it, its name
+ * To add a data set: its file under its group (its raw record, detect, parse, key, and its staging
+ * step if it adds tables; a step shared by several data sets sits beside them), a fetch in the group's fetch file if the CMF serves it, its name
  * in DataSetName.ts, and a row here with the roles the run asks for (daily values, whole history,
  * required, fetch, stage). The run names no data set: it asks this table. This file imports the
  * data sets and the CMF helpers only (test/architecture.test.ts).
