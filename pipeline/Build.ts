@@ -16,10 +16,10 @@ import type { LoadedInputs } from "./LoadedInputs.ts"
 import { addCounts, collectGarbage } from "./Load.ts"
 import type { RawFileObserved } from "./ledger/Ledger.ts"
 import { type StagedBatch, type StageSink, stage } from "./Stage.ts"
-import type { CmfFileInvalid } from "./sources/CmfFileInvalid.ts"
+import type { CmfFileInvalid } from "./cmf/CmfFileInvalid.ts"
 import { currentOffload } from "./offload/Offload.ts"
-import { ADAPTERS } from "./sources/Sources.ts"
-import type { ParsedCache } from "./staging/ParsedCache.ts"
+import { ADAPTERS } from "./datasets/Registry.ts"
+import type { ParsedCache } from "./ParsedCache.ts"
 import { PIPELINE_VERSION } from "./Version.ts"
 
 /** A check on the staged batch refused it (the coverage gate): a content rejection, not a failure. */

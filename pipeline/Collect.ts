@@ -7,22 +7,21 @@
 import { readdirSync, statSync } from "node:fs"
 import { basename, join } from "node:path"
 import { Effect, Result, Schema } from "effect"
-import { weekdaysBefore } from "../snapshots/Status.ts"
 import { FolderMemo } from "./FolderMemo.ts"
 import type { CaptchaSolver } from "./fetch/CaptchaSolver.ts"
-import { CartolaSession, fetchCartolaRange } from "./fetch/CartolaDownload.ts"
-import { CmfSession, CmfSourceError, type FetchOptions, getBytes, getPage, postForm, send } from "./fetch/CmfHttp.ts"
-import { type IndicatorFetcher, indicatorYears } from "./fetch/IndicatorFetch.ts"
+import { CmfSourceError, type FetchOptions } from "./fetch/CmfHttp.ts"
+import type { IndicatorFetcher } from "./fetch/IndicatorFetch.ts"
 import { readInboxFile } from "./InboxFile.ts"
 import type { Ledger, RawFileObserved } from "./ledger/Ledger.ts"
 import { currentOffload } from "./offload/Offload.ts"
 import type { RawStore } from "./RawStore.ts"
 import { type Recognized, recognizeAhead } from "./RecognizeAhead.ts"
-import { ParseLimitExceeded } from "./sources/ParseLimits.ts"
+import { ParseLimitExceeded } from "./cmf/ParseLimits.ts"
 import { logLine } from "../snapshots/Log.ts"
-import { printableName } from "./sources/PrintableName.ts"
-import { detect } from "./sources/Sources.ts"
-import { readWorkbook, workbookFormat } from "./sources/Workbook.ts"
+import { printableName } from "./cmf/PrintableName.ts"
+import type { DataSetName } from "./datasets/DataSetName.ts"
+import { detect, FETCHES } from "./datasets/Registry.ts"
+import { readWorkbook, workbookFormat } from "./cmf/Workbook.ts"
 
 export class UnrecognizedFile extends Schema.TaggedError<UnrecognizedFile>()("UnrecognizedFile", {
   /** As messages print it (printableName). */
@@ -41,7 +40,7 @@ export interface CollectResult {
 }
 
 export interface WaitingDataSet {
-  readonly dataSet: "cartola_diaria" | "indicators"
+  readonly dataSet: DataSetName
   /** What is missing, said once per run. */
   readonly why: string
 }
@@ -166,52 +165,11 @@ export const collectFolder = (
     return { observed, appended, waiting: [] } satisfies CollectResult
   })
 
-const compact = (iso: string): string => iso.replaceAll("-", "")
-const monthEnd = (y: number, m: number): string =>
-  `${y}-${String(m).padStart(2, "0")}-${String(new Date(Date.UTC(y, m, 0)).getUTCDate()).padStart(2, "0")}`
-
-/** Calendar months [first, last] from `start` to `end`, the last one clamped to `end`. */
-export const monthRanges = (start: string, end: string): Array<{ first: string; last: string }> => {
-  const out: Array<{ first: string; last: string }> = []
-  let y = Number(start.slice(0, 4))
-  let m = Number(start.slice(5, 7))
-  for (;;) {
-    const first = `${y}-${String(m).padStart(2, "0")}-01`
-    if (first > end) break
-    const full = monthEnd(y, m)
-    out.push({ first: first < start ? start : first, last: full < end ? full : end })
-    m++
-    if (m === 13) {
-      m = 1
-      y++
-    }
-  }
-  return out
-}
-
-/** The `count` calendar months before the month of `until`, oldest first, as YYYY-MM. */
-export const closedMonths = (until: string, count: number): string[] => {
-  const out: string[] = []
-  let y = Number(until.slice(0, 4))
-  let m = Number(until.slice(5, 7))
-  for (let i = 0; i < count; i++) {
-    m--
-    if (m === 0) {
-      m = 12
-      y--
-    }
-    out.unshift(`${y}-${String(m).padStart(2, "0")}`)
-  }
-  return out
-}
-
 /**
- * From the CMF over HTTP: the FM registry; the daily cartola month by month through its captcha
- * form when a solver is configured (CMF serves at most ~31 days per request; months already
- * recorded whole are not fetched again, the current month is fetched again each day); the monthly
- * portfolios; the FI/ETF lists; UF and dólar by year from the CMF API or SIETE when credentials are
- * given. What is not fetched (the cartola without a solver, indicators without credentials, FI book
- * values behind reCAPTCHA, curated lists) arrives as dropped files in the inbox.
+ * From the CMF over HTTP (and UF and dólar from their API): each data set that has a `fetch`, in
+ * the registry's FETCHES order, each file recorded as soon as it is fetched. What is not fetched
+ * (the cartola without a solver, indicators without credentials, FI book values behind
+ * reCAPTCHA, curated lists) arrives as dropped files in the inbox.
  */
 export const collectHttp = (
   ledger: Ledger["Service"],
@@ -239,107 +197,29 @@ export const collectHttp = (
     // current file was never built into a batch (e.g. it was rejected) is fetched again each run.
     const built = new Set(ledger.events("BatchBuilt").at(-1)?.payload.inputs ?? [])
     const known = new Set(ledger.currentInputs().filter((i) => built.has(i.sha256)).map((i) => i.name))
-    const keep = (r: { observed: RawFileObserved; appended: boolean }) => {
-      observed.push(r.observed)
-      if (r.appended) appended++
-    }
-    const registryUrl = `${base}/institucional/estadisticas/fm_ident2.php`
-    keep(yield* record(ledger, raw, "fm_ident2.txt", registryUrl, yield* postForm(registryUrl, {}, options.fetch)))
-    // The daily BPR report (no captcha): every weekday since the last batch's day (the CMF publishes
-    // a day's values a business day late, so a day fetched too early is fetched again), at most
-    // `bprDays` back.
-    for (const day of bprDays(ledger, options.historyStart, options.until, options.bprDays)) {
-      const url =
-        `${base}/institucional/estadisticas/fm.fm_bpr_dia.php?admins=0&tipofondo=0&moneda=0` +
-        `&dia_select=${Number(day.slice(8, 10))}&mes_peri=${day.slice(5, 7)}&anio_peri=${day.slice(0, 4)}&out=excel&lang=es`
-      keep(yield* record(ledger, raw, `fm_bpr_dia_${compact(day)}.xls`, url, yield* getBytes(url, options.fetch)))
-    }
     const waiting: WaitingDataSet[] = []
-    if (options.captcha === null) {
-      waiting.push({ dataSet: "cartola_diaria", why: "FDS_CAPTCHA_COMMAND is not set: the cartola is not fetched; drop it into the inbox" })
-    } else {
-      const session = new CartolaSession(base)
-      for (const { first, last } of monthRanges(options.historyStart, options.until)) {
-        const name = `ffmm_todos_${compact(first)}_${compact(last)}.txt`
-        const whole = last === monthEnd(Number(first.slice(0, 4)), Number(first.slice(5, 7)))
-        if (whole && known.has(name)) continue
-        const bytes = yield* fetchCartolaRange(session, { first, last }, options.captcha, options.fetch)
-        keep(yield* record(ledger, raw, name, `${base}/institucional/estadisticas/cfm_download.php?${first}..${last}`, bytes))
-      }
-    }
-    // Monthly portfolios of the last closed months; a month already recorded is final.
-    const portfolioUrl = `${base}/institucional/estadisticas/ffm_download.php`
-    for (const month of closedMonths(options.until, options.portfolioMonths)) {
-      for (const cartera of ["NACI", "EXTR"] as const) {
-        const name = `ffm_${cartera}_${month.replace("-", "")}.txt`
-        if (known.has(name)) continue
-        const bytes = yield* postForm(
-          portfolioUrl,
-          { aa: month.slice(0, 4), mm: month.slice(5, 7), cartera, btnConsulta: "GENERAR ARCHIVO" },
-          options.fetch,
-        )
-        keep(yield* record(ledger, raw, name, `${portfolioUrl}?${cartera}&${month}`, bytes))
-      }
-    }
-    // The monthly TAC workbook of the last closed months (read as the CMF publishes it: XLS, or an
-    // HTML table served as Excel), in the session its form page opens; a month built into a batch is final.
-    const tacSession = new CmfSession()
-    let tacPage = false
-    for (const month of closedMonths(options.until, options.portfolioMonths)) {
-      const name = `fmdfm_costos_${month.replace("-", "")}.xls`
-      if (known.has(name)) continue
-      if (!tacPage) {
-        yield* getPage(`${base}/institucional/estadisticas/fmdfm_consulta1.php`, options.fetch, tacSession)
-        tacPage = true
-      }
-      const url = `${base}/institucional/estadisticas/fmdfm_excel2.php?lang=es`
-      const answer = yield* send(
-        url,
-        { method: "POST", form: { admins: "0", tipofondo: "0", moneda: "0", mes2: month.slice(5, 7), anno2: month.slice(0, 4) }, session: tacSession },
-        options.fetch,
-      )
-      if (answer.status !== 200) return yield* new CmfSourceError({ url, message: `HTTP ${answer.status}`, retryable: false })
-      keep(yield* record(ledger, raw, name, `${url}&${month}`, answer.bytes))
-    }
-    // The FI/ETF lists (HTML), every run: they change as funds open and close.
-    for (const entidad of ["FIRES", "FINRE"] as const) {
-      for (const estado of ["VI", "NV"] as const) {
-        const url = `${base}/institucional/mercados/consulta.php?mercado=V&entidad=${entidad}&Estado=${estado}`
-        keep(yield* record(ledger, raw, `fi_consulta_${entidad}_${estado}.html`, url, yield* getPage(url, options.fetch)))
-      }
-    }
-    // UF and dólar by year: every year not yet recorded whole, and always the last two.
-    if (options.indicators === null) {
-      waiting.push({ dataSet: "indicators", why: "neither FDS_CMF_API_KEY nor FDS_BCCH_USER/FDS_BCCH_PASS is set: UF and dólar are not fetched; drop them into the inbox" })
-    } else {
-      const recorded = new Set(ledger.currentInputs().map((i) => i.name))
-      for (const year of indicatorYears(options.indicators, options.historyStart, options.until, (n) => recorded.has(n))) {
-        for (const file of yield* options.indicators.fetchYear(year, options.fetch)) {
-          keep(yield* record(ledger, raw, file.name, file.url, file.bytes))
-        }
-      }
+    for (const adapter of FETCHES) {
+      yield* adapter.fetch!({
+        base,
+        historyStart: options.historyStart,
+        until: options.until,
+        fetch: options.fetch,
+        portfolioMonths: options.portfolioMonths,
+        captcha: options.captcha,
+        indicators: options.indicators,
+        bprDays: options.bprDays,
+        known,
+        recorded: () => new Set(ledger.currentInputs().map((i) => i.name)),
+        lastPublished: ledger.events("BatchPublished").at(-1)?.payload.batch_date,
+        record: (name, source, bytes) =>
+          Effect.map(record(ledger, raw, name, source, bytes), (r) => {
+            observed.push(r.observed)
+            if (r.appended) appended++
+          }),
+        wait: (why) => void waiting.push({ dataSet: adapter.name, why }),
+      })
     }
     return { observed, appended, waiting } satisfies CollectResult
   })
-
-/**
- * The weekdays to fetch the daily BPR report for, oldest first: from the day before the last batch
- * published (the last day known to have values; a day fetched before its values were published
- * answers an empty report, so every day after it is fetched again until a batch moves past it) to
- * `until`, at most `maxDays` back. Holidays are not known: their report is empty.
- */
-export const bprDays = (ledger: Ledger["Service"], historyStart: string, until: string, maxDays: number): string[] => {
-  if (maxDays <= 0) return []
-  const published = ledger.events("BatchPublished").at(-1)?.payload.batch_date
-  const earliest = weekdaysBefore(until, maxDays - 1)
-  let from = published === undefined || published > until ? earliest : weekdaysBefore(published, 1)
-  if (from < earliest) from = earliest
-  if (from < historyStart) from = historyStart
-  const days: string[] = []
-  for (let d = Date.parse(`${from}T00:00:00Z`); d <= Date.parse(`${until}T00:00:00Z`); d += 86_400_000) {
-    if (![0, 6].includes(new Date(d).getUTCDay())) days.push(new Date(d).toISOString().slice(0, 10))
-  }
-  return days
-}
 
 export { CmfSourceError }

@@ -4,7 +4,7 @@
  * not read (a FIFO would block the run, a link would store what it points at).
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs"
-import { printableName } from "./sources/PrintableName.ts"
+import { printableName } from "./cmf/PrintableName.ts"
 
 export const readInboxFile = (path: string): Buffer => {
   let fd: number

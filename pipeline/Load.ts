@@ -5,17 +5,17 @@
  * build runs `parseIntoCache` on the second core.
  */
 import { Effect } from "effect"
-import type { DataSetName } from "../schemas/CmfRecords.ts"
+import type { DataSetName } from "./datasets/DataSetName.ts"
 import { dateToInt, intToDate } from "../schemas/Dates.ts"
 import type { LoadedInputs } from "./LoadedInputs.ts"
 import type { RawFileObserved } from "./ledger/Ledger.ts"
 import type { RawStore } from "./RawStore.ts"
-import type { CmfFileInvalid } from "./sources/CmfFileInvalid.ts"
-import type { DataSetAdapter, LoadContext } from "./sources/DataSet.ts"
-import type { LoadedFile } from "./sources/LoadedFile.ts"
-import { ADAPTERS } from "./sources/Sources.ts"
-import type { ParsedCache } from "./staging/ParsedCache.ts"
-import type { RecordsSummary } from "./staging/ParsedFiles.ts"
+import type { CmfFileInvalid } from "./cmf/CmfFileInvalid.ts"
+import type { DataSetAdapter, LoadContext } from "./datasets/DataSet.ts"
+import type { LoadedFile } from "./datasets/LoadedFile.ts"
+import { ADAPTERS } from "./datasets/Registry.ts"
+import type { ParsedCache } from "./ParsedCache.ts"
+import type { RecordsSummary } from "./datasets/ParsedFiles.ts"
 
 /** Reports parsing progress (a terminal bar, log lines, or nothing); ETA from bytes, not files. */
 export interface Progress {
@@ -119,7 +119,7 @@ const loadOf = (
 /**
  * Parses each input through its adapter into the parse cache (its summary, and its records or
  * columns), as `loadInputs` would, without keeping anything: what the parse ahead of a cold build
- * does on each core (staging/ParseAhead.ts). A file that fails is left for `loadInputs`, which
+ * does on each core (ParseAhead.ts). A file that fails is left for `loadInputs`, which
  * meets it again and reports it; returns how many failed.
  */
 export const parseIntoCache = (

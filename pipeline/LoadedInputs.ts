@@ -2,8 +2,8 @@
  * A batch's inputs once loaded (Load.ts's loadInputs): each data set's files, and what they say
  * of the batch before anything is staged (the increment plans from it: increment/Increment.ts).
  */
-import type { DataSetName } from "../schemas/CmfRecords.ts"
-import type { LoadedFile } from "./sources/LoadedFile.ts"
+import type { DataSetName } from "./datasets/DataSetName.ts"
+import type { LoadedFile } from "./datasets/LoadedFile.ts"
 
 /** The loaded files of a batch, by data set, and the dates and repairs they hold. */
 export interface LoadedInputs {

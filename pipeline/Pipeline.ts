@@ -19,7 +19,7 @@ import { RawStore } from "./RawStore.ts"
 import { paths, type RunOptions } from "./RunOptions.ts"
 import { runBatch } from "./run/Batch.ts"
 import type { BatchRejectedError, RunOutcome } from "./run/Outcome.ts"
-import { ParsedCache } from "./staging/ParsedCache.ts"
+import { ParsedCache } from "./ParsedCache.ts"
 import { PIPELINE_VERSION } from "./Version.ts"
 
 /** What a run keeps besides the snapshots: the ledger, the raw files and the parse cache. */

@@ -4,8 +4,8 @@
  * which date), leave the published one unchanged, or reject the inputs with a reason. `Pipeline.ts`
  * gathers the facts (collect, ledger, parse) and carries the decision out.
  */
-import type { DataSetName } from "../schemas/CmfRecords.ts"
-import { printableName } from "./sources/PrintableName.ts"
+import type { DataSetName } from "./datasets/DataSetName.ts"
+import { printableName } from "./cmf/PrintableName.ts"
 
 export type Decision =
   | { readonly kind: "publish"; readonly batchDate: string }

@@ -14,11 +14,11 @@
  */
 import { statSync } from "node:fs"
 import { basename } from "node:path"
-import type { DataSetName } from "../schemas/CmfRecords.ts"
+import type { DataSetName } from "./datasets/DataSetName.ts"
 import { readInboxFile } from "./InboxFile.ts"
 import type { OffloadJob, OffloadShape } from "./offload/Offload.ts"
 import { FolderRawStore, type RawStore } from "./RawStore.ts"
-import { detect } from "./sources/Sources.ts"
+import { detect } from "./datasets/Registry.ts"
 import { PIPELINE_VERSION } from "./Version.ts"
 
 const CHILD = new URL("./RecognizeChild.ts", import.meta.url)

@@ -16,8 +16,8 @@ import { Ledger, type RawFileObserved } from "./ledger/Ledger.ts"
 import { currentOffload, offloadLayer } from "./offload/Offload.ts"
 import { paths } from "./RunOptions.ts"
 import { RawStore } from "./RawStore.ts"
-import { parseAhead } from "./staging/ParseAhead.ts"
-import { DiskParsedCache } from "./staging/ParsedCache.ts"
+import { parseAhead } from "./ParseAhead.ts"
+import { DiskParsedCache } from "./ParsedCache.ts"
 import { PIPELINE_VERSION } from "./Version.ts"
 
 export class ReproduceFailed extends Schema.TaggedError<ReproduceFailed>()("ReproduceFailed", {

@@ -5,7 +5,7 @@
  * in the ledger (BatchRolledBack) and in STATUS.json. The API swaps to it by itself.
  *
  * A rollback holds: a later run that observes no new raw file since the rollback publishes
- * nothing and says so (see `rollbackHold`), so the daily job does not silently undo an explicit
+ * nothing and says so (see `rollbackHold`, run/RollbackHold.ts), so the daily job does not silently undo an explicit
  * decision. New CMF files lift the hold; so does rolling forward with `pipeline rollback --to`.
  */
 import { Clock, Effect, Schema } from "effect"
@@ -113,27 +113,6 @@ export const rollback = (
     })
     return { batchDate: date, file: target.file, previous, alreadyCurrent: false, builds } satisfies RollbackResult
   })
-
-/**
- * The rollback that still holds CURRENT, or null: the latest BatchRolledBack comes after the
- * latest BatchPublished, CURRENT still names its file, no raw file was observed since, and it
- * is not the newest build anyway (a roll forward to the newest batch holds nothing back).
- */
-export const rollbackHold = (
-  ledger: Ledger["Service"],
-  snapshotsDir: string,
-): { readonly batchDate: string; readonly file: string; readonly recordedAt: string } | null => {
-  const last = ledger.events("BatchRolledBack").at(-1)
-  if (last === undefined) return null
-  const lastPublished = ledger.events("BatchPublished").at(-1)?.seq ?? 0
-  const lastObserved = Math.max(
-    ...(["RawFileObserved", "RawFileReinstated", "RawFileWithdrawn"] as const).map((t) => ledger.events(t).at(-1)?.seq ?? 0),
-  )
-  if (lastPublished > last.seq || lastObserved > last.seq) return null
-  if (readCurrent(snapshotsDir) !== last.payload.file) return null
-  if (ledger.events("BatchBuilt").at(-1)?.payload.file === last.payload.file) return null
-  return { batchDate: last.payload.batch_date, file: last.payload.file, recordedAt: last.recordedAt }
-}
 
 /** `./fds pipeline rollback --to YYYY-MM-DD [--file SNAPSHOT] [--reason TEXT]`: exit 0 done, 1 refused, 2 bad arguments, 3 busy. */
 export const rollbackCommand = async (args: string[]): Promise<void> => {

@@ -2,7 +2,7 @@
  * Staging: parsed inputs → the snapshot's tables. It only renames, casts, deduplicates and keys
  * rows; no computation. Rows after the batch date are left out (a batch is a cutoff).
  *
- * Staging knows no data set by name: each adapter of the table (`sources/Sources.ts`) stages its own
+ * Staging knows no data set by name: each adapter of the table (`datasets/Registry.ts`) stages its own
  * files, in the table's order, into one context; later steps read what earlier ones staged (the
  * quota merge reads the renames; TAC reads the funds and series). Each step writes its tables to
  * the sink (the snapshot being built) as it stages them, and reads its files' data when it runs,
@@ -15,16 +15,15 @@
  */
 import { createHash } from "node:crypto"
 import { Effect } from "effect"
-import type { DataSetName } from "../schemas/CmfRecords.ts"
+import type { DataSetName } from "./datasets/DataSetName.ts"
 import { dateToInt } from "../schemas/Dates.ts"
-import type { StagedStep } from "../snapshots/Manifest.ts"
+import type { QuotaCorrection, StagedStep } from "../snapshots/Manifest.ts"
 import type { SeriesTable, SnapshotDatabase } from "../snapshots/Tables.ts"
-import type { IncrementBase } from "./increment/IncrementBase.ts"
-import type { StageContext, StagedCore, StageInput } from "./StageContext.ts"
-import type { CmfFileInvalid } from "./sources/CmfFileInvalid.ts"
-import type { DataSetAdapter, StageReads } from "./sources/DataSet.ts"
-import type { LoadedFile } from "./sources/LoadedFile.ts"
-import type { QuotaCorrection, QuotaSink } from "./staging/Quotas.ts"
+import type { IncrementBase } from "./datasets/IncrementBase.ts"
+import { coreOf, type StageContext, type StagedCore, type StageInput } from "./datasets/StageContext.ts"
+import type { CmfFileInvalid } from "./cmf/CmfFileInvalid.ts"
+import type { DataSetAdapter, StageReads } from "./datasets/DataSet.ts"
+import type { LoadedFile } from "./datasets/LoadedFile.ts"
 
 export type { StagedStep }
 
@@ -40,7 +39,7 @@ export interface StageSink {
   /** Rows of a table in key order; a table may come in several calls, each continuing the order. */
   readonly rows: <T extends keyof SnapshotDatabase>(table: T, rows: ReadonlyArray<SnapshotDatabase[T]>) => void
   /** The merged quota rows of one series; series come in asset-id order. */
-  readonly quotas: QuotaSink
+  readonly quotas: StageContext["quotaSink"]
   /**
    * An increment's update of a table cut by month (`months` in its spec) instead of writing it
    * again: deletes its rows dated `from` (YYYYMMDD) or later; the rows put after it are added.
@@ -81,11 +80,6 @@ export interface StagedBatch {
 }
 
 /** The core, for steps after the daily-values step. */
-export const coreOf = (context: StageContext): StagedCore => {
-  if (context.core === null) throw new Error("staging order: a step needs the series before the daily values were staged")
-  return context.core
-}
-
 const sha256 = (text: string): string => createHash("sha256").update(text, "utf8").digest("hex")
 
 /** The core as a fingerprint sees it: administrators, funds, the known series and the aliases. */
@@ -138,7 +132,7 @@ const guarded = (
 ): StageContext => {
   const allowed = new Set<DataSetName>([adapter.name, ...(reads.dataSets ?? [])])
   const refuse = (what: string): never => {
-    throw new Error(`staging step ${adapter.name} reads ${what}, which its stageReads does not declare (sources/Sources.ts)`)
+    throw new Error(`staging step ${adapter.name} reads ${what}, which its stageReads does not declare (datasets/Registry.ts)`)
   }
   const files = (dataSet: DataSetName) => (allowed.has(dataSet) ? context.files(dataSet) : refuse(`the ${dataSet} files`))
   return {

@@ -8,7 +8,7 @@ import { Effect, Schema } from "effect"
 import { join } from "node:path"
 import { withRunLock } from "./daemon/RunLock.ts"
 import { Ledger, type RawFileObserved } from "./ledger/Ledger.ts"
-import { printableName } from "./sources/PrintableName.ts"
+import { printableName } from "./cmf/PrintableName.ts"
 
 export class WithdrawRefused extends Schema.TaggedError<WithdrawRefused>()("WithdrawRefused", {
   reason: Schema.String,

@@ -16,7 +16,7 @@ import { argsOrExit, usageExit } from "./CliArgs.ts"
 import { statusCommand } from "./StatusCommand.ts"
 import { withdrawLive } from "./Withdraw.ts"
 import { failureText } from "./Failure.ts"
-import { printableName } from "./sources/PrintableName.ts"
+import { printableName } from "./cmf/PrintableName.ts"
 import { withJsonLogs } from "../snapshots/Log.ts"
 import { readSettings } from "./Settings.ts"
 

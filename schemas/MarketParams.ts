@@ -1,13 +1,13 @@
 /**
  * Query and path parameters of the market routes. Each is checked at the edge: a value outside
  * its set or range answers 422 naming the parameter (never clamped). Words are those of
- * schemas/FundClass.ts (categories, investor classes) and schemas/records/AfmCategories.ts (RAR
+ * schemas/FundClass.ts (categories, investor classes) and schemas/AfmFamilies.ts (RAR
  * families); the case-insensitive ones decode to their canonical spelling.
  */
 import { Schema } from "effect"
 import { FUND_TYPE_CATEGORY, INVESTOR_CLASSES } from "./FundClass.ts"
 import { caseInsensitive, QueryInt, QueryWord } from "./QueryParams.ts"
-import { AFM_FAMILIES, type AfmFamily } from "./records/AfmCategories.ts"
+import { AFM_FAMILIES, type AfmFamily } from "./AfmFamilies.ts"
 
 const FAMILY_KEYS: ReadonlyMap<string, AfmFamily> = new Map(
   Object.values(AFM_FAMILIES).flatMap((f) => [[f.familyRar.toLowerCase(), f] as const, [f.slug, f] as const]),

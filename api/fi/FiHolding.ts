@@ -6,7 +6,7 @@ const text = (v: unknown): string | null => (typeof v === "string" ? v : null)
 const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null)
 
 export const fiHolding = (h: FiHoldingsTable) => {
-  // `body` is the pipeline's JSON of the parsed record (schemas/records/FiPortfolio.ts field names).
+  // `body` is the pipeline's JSON of the parsed record (pipeline/datasets/fi/FiPortfolio.ts field names).
   const b = JSON.parse(h.body) as Record<string, unknown>
   const rut = num(b.issuerRut)
   return {

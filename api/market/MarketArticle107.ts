@@ -6,7 +6,7 @@
  */
 import type Database from "better-sqlite3"
 import { formatRun } from "../../schemas/Ids.ts"
-import type { Article107Status } from "../../schemas/records/Article107.ts"
+import type { Article107Status } from "../../schemas/Article107Status.ts"
 import { prepared } from "../../snapshots/readers/MarketDb.ts"
 import type { FundRef } from "./MarketCartera.ts"
 

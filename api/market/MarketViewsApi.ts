@@ -8,7 +8,7 @@ import { Category, Currency, FundFamily, Vehicle } from "../../schemas/MarketPar
 import { FamilyIndexResponse, MarketSummaryResponse } from "../../schemas/MarketSummary.ts"
 import { AllFundsResponse } from "../../schemas/MarketViews.ts"
 import { withDefault } from "../../schemas/QueryParams.ts"
-import { Article107Status } from "../../schemas/records/Article107.ts"
+import { Article107Status } from "../../schemas/Article107Status.ts"
 
 const dateParam = (description: string) => Schema.optionalKey(IsoDate.annotate({ description }))
 

@@ -5,10 +5,13 @@
  * again supersedes the earlier one. Both APIs take their credentials in the query string: every
  * address returned or thrown shows them as ***, and every message is cleaned of them.
  */
-import { Config, Effect, Redacted } from "effect"
-import type { IndicatorProvider } from "../../schemas/records/Indicators.ts"
+import { Config, Effect, Redacted, Schema } from "effect"
 import { invalidSetting, textSetting } from "../Settings.ts"
 import { type CmfResponse, CmfSourceError, defaultFetchOptions, type FetchOptions, send } from "./CmfHttp.ts"
+
+/** Which API answer a value came from: the Central Bank's SIETE series or the CMF (ex-SBIF) API. */
+export const IndicatorProvider = Schema.Literals(["bcentral_siete", "cmf_api"])
+export type IndicatorProvider = typeof IndicatorProvider.Type
 
 /** One fetched answer: a stable name per indicator and year, the address with credentials hidden, the bytes as served. */
 export interface IndicatorFile {

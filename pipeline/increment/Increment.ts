@@ -1,7 +1,7 @@
 /**
  * The daily increment: a batch built from the previous batch's snapshot instead of from nothing.
  *
- * The quota merge (staging/Quotas.ts) decides each (series, date) from the rows of that series and
+ * The quota merge (datasets/fm/Quotas.ts) decides each (series, date) from the rows of that series and
  * date alone, except a provisional value, judged against the series' previous kept value. So if
  * every input with a row before a date `from` is the same in both batches, and the previous
  * batch's cutoff was at least the day before `from`, the rows before `from` are the same in both
@@ -28,7 +28,6 @@
 import { existsSync } from "node:fs"
 import { join } from "node:path"
 import Database from "better-sqlite3"
-import type { DataSetName } from "../../schemas/CmfRecords.ts"
 import { dateToInt, intToDate } from "../../schemas/Dates.ts"
 import { type Manifest, readManifest } from "../../snapshots/Manifest.ts"
 import { FORMAT_VERSION, type SnapshotDatabase, TABLES } from "../../snapshots/Tables.ts"
@@ -36,21 +35,22 @@ import { COMPUTED_TABLES } from "../../snapshots/tables/Computed.ts"
 import type { IncrementFinish, SnapshotWriter } from "../../snapshots/Writer.ts"
 import type { ComputeIncrement } from "../compute/Computation.ts"
 import { COMPUTATIONS } from "../compute/Computations.ts"
-import type { BaseSeries, IncrementBase } from "./IncrementBase.ts"
+import type { BaseSeries, IncrementBase } from "../datasets/IncrementBase.ts"
 import type { LoadedInputs } from "../LoadedInputs.ts"
 import type { RawFileObserved } from "../ledger/Ledger.ts"
-import type { CartolaColumns, CartolaInput } from "../staging/CartolaInput.ts"
-import type { ParsedCache } from "../staging/ParsedCache.ts"
-import { printableName } from "../sources/PrintableName.ts"
+import type { DataSetAdapter } from "../datasets/DataSet.ts"
+import { ADAPTERS } from "../datasets/Registry.ts"
+import type { ParsedCache } from "../ParsedCache.ts"
+import { printableName } from "../cmf/PrintableName.ts"
 import { PIPELINE_VERSION } from "../Version.ts"
 
 /** A restatement further back than this rebuilds from nothing. */
 export const MAX_REGION_MONTHS = 24
 
 /** Data sets whose inputs must be the same for an increment (they relabel or describe the whole history). */
-const WHOLE_HISTORY: ReadonlyArray<DataSetName> = ["series_renames", "fm_registry"]
+const WHOLE_HISTORY: ReadonlyArray<DataSetAdapter> = ADAPTERS.filter((a) => a.wholeHistory === true)
 /** Data sets merged into the quotas. */
-const DAILY_VALUES: ReadonlyArray<DataSetName> = ["cartola_diaria", "fm_bpr_daily"]
+const DAILY_VALUES: ReadonlyArray<DataSetAdapter> = ADAPTERS.filter((a) => a.dailyValues === true)
 
 /** The previous published snapshot a daily build may start from. */
 export interface PreviousSnapshot {
@@ -78,24 +78,15 @@ const monthsBefore = (date: number, months: number): number => {
   return Math.floor(k / 12) * 10000 + ((k % 12) + 1) * 100 + 1
 }
 
-/** The earliest date of a cartola's rows (its first row need not be: files are not always in date order); 0 when empty. */
-const earliest = (columns: CartolaColumns): number => {
-  let min = 0
-  for (const d of columns.date) if (min === 0 || d < min) min = d
-  return min
-}
-
 /** The first date a withdrawn daily-values file held, from the parse cache; null when unknown. */
 const firstDateOf = (
-  input: { readonly data_set: string; readonly name: string; readonly sha256: string },
+  adapter: DataSetAdapter,
+  input: { readonly name: string; readonly sha256: string },
   cache: ParsedCache["Service"] | null,
 ): number | null => {
   if (cache === null) return null
   const entry = { sha256: input.sha256, name: input.name }
-  if (input.data_set === "cartola_diaria") {
-    const columns = cache.get(entry)
-    return columns === undefined ? null : earliest(columns)
-  }
+  if (adapter.firstDates !== undefined) return adapter.firstDates.cached(cache, entry)
   const parsed = cache.getRecords(entry)
   if (parsed === undefined) return null
   let first: number | null = null
@@ -131,26 +122,27 @@ export const planIncrement = (
   if (manifest.format_version !== FORMAT_VERSION) return cold(`the previous snapshot is of format ${manifest.format_version}`)
   if (manifest.pipeline_version !== PIPELINE_VERSION) return cold(`the previous snapshot was built by pipeline ${manifest.pipeline_version}`)
   if (manifest.table_digests === undefined || manifest.quota_month_digests === undefined) return cold("the previous manifest has no table digests")
-  for (const dataSet of WHOLE_HISTORY) {
-    if (shasOf(manifest.inputs, dataSet) !== shasOf(inputs, dataSet)) return cold(`the ${dataSet} inputs changed`)
+  for (const { name } of WHOLE_HISTORY) {
+    if (shasOf(manifest.inputs, name) !== shasOf(inputs, name)) return cold(`the ${name} inputs changed`)
   }
   const cutoff = dateToInt(batchDate)
   let from = dateToInt(manifest.batch_date) + 1
   const before = new Set(manifest.inputs.map((i) => i.sha256))
   const now = new Set(inputs.map((i) => i.sha256))
   // New daily-values files: their first date (as loaded).
-  for (const dataSet of DAILY_VALUES) {
-    for (const file of loaded.files.get(dataSet) ?? []) {
-      const input = inputs.find((i) => i.data_set === dataSet && i.name === file.name && !before.has(i.sha256))
+  for (const adapter of DAILY_VALUES) {
+    for (const file of loaded.files.get(adapter.name) ?? []) {
+      const input = inputs.find((i) => i.data_set === adapter.name && i.name === file.name && !before.has(i.sha256))
       if (input === undefined) continue
-      const first = dataSet === "cartola_diaria" ? earliest((file.data() as CartolaInput).load()) : (file.firstDate ?? 0)
+      const first = adapter.firstDates?.loaded(file) ?? file.firstDate ?? 0
       if (first > 0) from = Math.min(from, first)
     }
   }
   // Withdrawn or replaced daily-values files: their first date, from the parse cache.
   for (const input of manifest.inputs) {
-    if (!DAILY_VALUES.includes(input.data_set as DataSetName) || now.has(input.sha256)) continue
-    const first = firstDateOf(input, cache)
+    const adapter = DAILY_VALUES.find((a) => a.name === input.data_set)
+    if (adapter === undefined || now.has(input.sha256)) continue
+    const first = firstDateOf(adapter, input, cache)
     if (first === null) return cold(`the dates of the withdrawn ${input.data_set} file ${printableName(input.name)} are unknown`)
     if (first > 0) from = Math.min(from, first)
   }

@@ -8,7 +8,7 @@
 import { type SnapshotDatabase, TABLES } from "../../snapshots/Tables.ts"
 import type { SnapshotWriter } from "../../snapshots/Writer.ts"
 import type { StageSink } from "../Stage.ts"
-import type { IncrementBase } from "./IncrementBase.ts"
+import type { IncrementBase } from "../datasets/IncrementBase.ts"
 
 /** The core tables, last first (a table's foreign keys name the one after it here: series → funds → administrators). */
 const CORE_TABLES = ["series", "funds", "administrators"] as const satisfies ReadonlyArray<keyof SnapshotDatabase>

@@ -6,7 +6,7 @@
  */
 import Database from "better-sqlite3"
 import { Context, Effect, Layer } from "effect"
-import type { DataSetName } from "../../schemas/CmfRecords.ts"
+import type { DataSetName } from "../datasets/DataSetName.ts"
 
 export interface RawFileObserved {
   readonly data_set: DataSetName

@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { PARSE_CHILD_HEAP_MB } from "../sources/ParseLimits.ts"
+import { PARSE_CHILD_HEAP_MB } from "../cmf/ParseLimits.ts"
 
 /**
  * Starts `script` with the request, runs `work` on this thread meanwhile, then waits for the child

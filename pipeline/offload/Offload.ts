@@ -13,7 +13,7 @@
  * a machine with one CPU); without a layer, `currentOffload` reads the same setting.
  *
  * Its users are the folder collect's recognition (RecognizeAhead.ts), the cold build's parse
- * ahead (staging/ParseAhead.ts), the compute split (compute/Alongside.ts) and the snapshot's
+ * ahead (ParseAhead.ts), the compute split (compute/Alongside.ts) and the snapshot's
  * content hash (the writer's `finish`, given `beside`). A job's location (the raw store's folder, the parse cache's) is
  * a member of the store's port (`dir`, `dataDir`: null for a store in memory), never an
  * `instanceof` on a service.

@@ -43,7 +43,7 @@ export const priceStatus = (lastPriceDate: string | null, cutoff: string): Price
   return daysBefore(lastPriceDate, cutoff) <= PRICE_CURRENT_MAX_AGE_DAYS ? "current" : "stale"
 }
 
-/** The review states our fact-sheet file uses (schemas/records/FiFactSheets.ts). */
+/** The review states our fact-sheet file uses (pipeline/datasets/fi/FiFactSheets.ts). */
 export type FactSheetReviewText = "REVISADA" | "PENDIENTE" | "NO_INFORMADA" | "CONFLICTO"
 
 /** What tacStatus reads of a series' fact sheet line (a `fi_fact_sheets` row fits). */

@@ -6,7 +6,7 @@
  * same way (opening = the monthly base quote). The family's headline currency is the one with the
  * largest patrimony in CLP (ties: PESOS).
  */
-import { AFM_FAMILY_BY_NAME } from "../../schemas/records/AfmCategories.ts"
+import { AFM_FAMILY_BY_NAME } from "../../schemas/AfmFamilies.ts"
 import { round10 } from "./MarketRows.ts"
 import type { MarketRow } from "./MarketRows.ts"
 import { toClp } from "./MarketFx.ts"

@@ -1,7 +1,7 @@
 /**
  * Portfolio positions of the FI test snapshot (values chosen here; weights are exact binary
  * fractions so sums are exact). `body` holds the reported fields under the parsed record's names
- * (schemas/records/FiPortfolio.ts), as the pipeline stores them.
+ * (pipeline/datasets/fi/FiPortfolio.ts), as the pipeline stores them.
  *
  * 9251: 2025-06 N (ACC 30.25 %, BB 40.5 %) + E (ACC 20 %); 2025-09 N only (BB 35.5 %, ACC 25.25 %,
  *       DPF without weight). 7003: 2025-09 E only (ETFA 99.5 %). 7010 and the others: none.

@@ -8,7 +8,7 @@
  * and each default is a value its own schema allows.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { AFM_FAMILIES } from "../../schemas/records/AfmCategories.ts"
+import { AFM_FAMILIES } from "../../schemas/AfmFamilies.ts"
 import type { Json } from "../support/openApiSchema.ts"
 import { type CreatedKey, createKey, get, type RunningServer, startServer } from "../support/server.ts"
 import { fixtureA, makeFixtureA } from "../support/snapshotFixture.ts"

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { AfmCategoriesSource } from "../../pipeline/sources/AfmCategories.ts"
-import { AFM_CATEGORY_CODES, AFM_FAMILIES, afmFamilyOf } from "../../schemas/records/AfmCategories.ts"
+import { AfmCategoriesSource } from "../../pipeline/datasets/market/AfmCategories.ts"
+import { AFM_CATEGORY_CODES, AFM_FAMILIES, afmFamilyOf } from "../../schemas/AfmFamilies.ts"
 import { AFM_FILE, AFM_HEADER, failureOf, latin1, lines, parseWith } from "./marketFixtures.ts"
 
 const FILE = "afm_categorias.txt"

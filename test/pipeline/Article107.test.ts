@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { Article107Source } from "../../pipeline/sources/Article107.ts"
+import { Article107Source } from "../../pipeline/datasets/fm/Article107.ts"
 
 const HEADER = "REGLAMENTO INTERNO;RUN=8123;FECHA=2025-04-30"
 const FOOTER = "FIN REGLAMENTO INTERNO"

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { BenchmarkCatalogSource } from "../../pipeline/sources/BenchmarkCatalog.ts"
-import { BenchmarkPricesSource, symbolOfFileName } from "../../pipeline/sources/BenchmarkPrices.ts"
+import { BenchmarkCatalogSource } from "../../pipeline/datasets/market/BenchmarkCatalog.ts"
+import { BenchmarkPricesSource, symbolOfFileName } from "../../pipeline/datasets/market/BenchmarkPrices.ts"
 import {
   CATALOG_FILE,
   CATALOG_HEADER,

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { parseCartola } from "../../pipeline/sources/Cartola.ts"
+import { parseCartola } from "../../pipeline/datasets/fm/Cartola.ts"
 
 const COLUMNS = [
   "RUN_ADM", "NOM_ADM", "RUN_FM", "FECHA_INF", "ACTIVO_TOT", "MONEDA", "PARTICIPES_INST", "INVERSION_EN_FONDOS",

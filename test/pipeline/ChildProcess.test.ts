@@ -11,8 +11,8 @@ import { join } from "node:path"
 import { pathToFileURL } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 import { alongsideProcess } from "../../pipeline/offload/ChildProcess.ts"
-import { PARSE_CHILD_HEAP_MB } from "../../pipeline/sources/ParseLimits.ts"
-import type { ParseAheadAnswer } from "../../pipeline/staging/ParseAhead.ts"
+import { PARSE_CHILD_HEAP_MB } from "../../pipeline/cmf/ParseLimits.ts"
+import type { ParseAheadAnswer } from "../../pipeline/ParseAhead.ts"
 
 const dir = mkdtempSync(join(tmpdir(), "fds-alongside-test-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -100,7 +100,7 @@ describe("a child process alongside this thread", () => {
   })
 
   it("the parse ahead's child parses nothing when the code on disk is another pipeline version than its parent's", async () => {
-    const child = new URL("../../pipeline/staging/ParseChild.ts", import.meta.url)
+    const child = new URL("../../pipeline/ParseChild.ts", import.meta.url)
     const answer = await alongsideProcess<ParseAheadAnswer | typeof NO>(
       child,
       { versions: { pipeline: "0.0.1", cache: 1 }, rawDir: join(dir, "raw"), dataDir: join(dir, "data"), inputs: [] },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { CmfSpheresSource } from "../../pipeline/sources/CmfSpheres.ts"
+import { CmfSpheresSource } from "../../pipeline/datasets/market/CmfSpheres.ts"
 import { failureOf, latin1, lines, parseWith, SPHERES_FILE, SPHERES_HEADER, utf8 } from "./marketFixtures.ts"
 
 const FILE = "cmf_esferas.txt"

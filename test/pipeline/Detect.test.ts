@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { detect } from "../../pipeline/sources/Sources.ts"
+import { detect } from "../../pipeline/datasets/Registry.ts"
 
 const detectDataSet = (bytes: Uint8Array) => detect(bytes)?.name ?? null
 

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { EtfTickersSource } from "../../pipeline/sources/EtfTickers.ts"
+import { EtfTickersSource } from "../../pipeline/datasets/fi/EtfTickers.ts"
 
 const FILE = "etf_tickers.txt"
 const HEADER = "RUN;SERIE;TICKER;BOLSA"

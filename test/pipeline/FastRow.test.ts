@@ -22,7 +22,7 @@ import {
   Text,
   WholeNumber,
   YesNo,
-} from "../../pipeline/sources/CmfCells.ts"
+} from "../../pipeline/cmf/CmfCells.ts"
 
 const CELLS = {
   WholeNumber,

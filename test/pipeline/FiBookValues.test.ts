@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { FiBookValuesSource } from "../../pipeline/sources/FiBookValues.ts"
+import { FiBookValuesSource } from "../../pipeline/datasets/fi/FiBookValues.ts"
 
 const FILE = "valores_9251_2025.html"
 const HEADER =

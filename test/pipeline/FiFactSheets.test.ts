@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { FiFactSheetsSource } from "../../pipeline/sources/FiFactSheets.ts"
+import { FiFactSheetsSource } from "../../pipeline/datasets/fi/FiFactSheets.ts"
 
 const FILE = "fi_fichas.txt"
 const HEADER = "RUN;SERIE;TAC;ESTADO_REVISION;FECHA_FICHA"

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { FiPortfolioSource } from "../../pipeline/sources/FiPortfolio.ts"
+import { FiPortfolioSource } from "../../pipeline/datasets/fi/FiPortfolio.ts"
 
 const FILE = "ifrs_cartera_nac_9251_202503.html"
 const N_HEADER = [

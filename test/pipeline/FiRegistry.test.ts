@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { FiRegistrySource } from "../../pipeline/sources/FiRegistry.ts"
+import { FiRegistrySource } from "../../pipeline/datasets/fi/FiRegistry.ts"
 
 const FILE = "consulta_FIRES_VI.html"
 // Check digits by módulo 11: 9251 → 1·2+5·3+2·4+9·5 = 70, 11 − 70 mod 11 = 7; 9160 → 67, 11 − 1 = 10 → K;

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { FmPortfolioSource } from "../../pipeline/sources/FmPortfolio.ts"
+import { FmPortfolioSource } from "../../pipeline/datasets/fm/FmPortfolio.ts"
 
 const NACI =
   "Run Fondo;Nombre Fondo;FFM_6010100;FFM_6010211;FFM_6010212;FFM_6010300;FFM_6010400;FFM_6010500;FFM_6010600;" +

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { parseFmRegistry } from "../../pipeline/sources/FmRegistry.ts"
+import { parseFmRegistry } from "../../pipeline/datasets/fm/FmRegistry.ts"
 
 const HEADER =
   "RUT Administradora;Raz. Social Administradora;RUN Fondo;Nombre Fondo;Nombre Corto;Fecha Res. Aprobación del RI;Nro. Res. Aprobación del RI;Tipo de Fondo Mutuo;Fecha Inicio Operaciones;Fecha Término Operaciones;Moneda"

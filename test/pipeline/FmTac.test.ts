@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { FmTacSource, normalizeAdminName, normalizeFundName } from "../../pipeline/sources/FmTac.ts"
+import { FmTacSource, normalizeAdminName, normalizeFundName } from "../../pipeline/datasets/fm/FmTac.ts"
 
 const HEADER =
   "Periodo;Administradora;Nombre Fondo;Tipo Fondo;Moneda;Serie;Características;Remuneración Fija;Remuneración Variable;" +

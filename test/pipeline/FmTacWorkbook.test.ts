@@ -7,10 +7,10 @@
  */
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { FM_TAC_COLUMNS, FmTacSource } from "../../pipeline/sources/FmTac.ts"
-import { ADAPTERS as SOURCES } from "../../pipeline/sources/Sources.ts"
-import { detect } from "../../pipeline/sources/Sources.ts"
-import type { FmTacRecord } from "../../schemas/records/FmTac.ts"
+import { FM_TAC_COLUMNS, FmTacSource } from "../../pipeline/datasets/fm/FmTac.ts"
+import { ADAPTERS as SOURCES } from "../../pipeline/datasets/Registry.ts"
+import { detect } from "../../pipeline/datasets/Registry.ts"
+import type { FmTacRecord } from "../../pipeline/datasets/fm/FmTac.ts"
 import { type BookType, type Cell, type HtmlCell, htmlTable, workbookBytes } from "../support/workbooks.ts"
 
 const FILE = "costos_202512.xls"

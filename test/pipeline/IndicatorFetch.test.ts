@@ -7,7 +7,7 @@ import { Effect } from "effect"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { CmfSourceError } from "../../pipeline/fetch/CmfHttp.ts"
 import { cmfApiFetcher, type IndicatorFetcher, indicatorFetcher, indicatorYears } from "../../pipeline/fetch/IndicatorFetch.ts"
-import { IndicatorsSource } from "../../pipeline/sources/Indicators.ts"
+import { IndicatorsSource } from "../../pipeline/datasets/market/Indicators.ts"
 import { type IndicatorApis, startIndicatorApis } from "../support/indicatorApis.ts"
 import { envProvider, readSettings } from "../../pipeline/Settings.ts"
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { IndicatorsSource } from "../../pipeline/sources/Indicators.ts"
+import { IndicatorsSource } from "../../pipeline/datasets/market/Indicators.ts"
 import { CMF_UF, CMF_USD, failureOf, parseWith, SIETE_UF, SIETE_USD, siete, utf8 } from "./marketFixtures.ts"
 
 const parse = (text: string, file = "indicator.json") => parseWith(IndicatorsSource, utf8(text), file)

@@ -1,14 +1,14 @@
 /** Each market source recognises its own files by content, and none of the others' (CMF files included). */
 import { describe, expect, it } from "vitest"
-import { AfmCategoriesSource } from "../../pipeline/sources/AfmCategories.ts"
-import { BenchmarkCatalogSource } from "../../pipeline/sources/BenchmarkCatalog.ts"
-import { BenchmarkPricesSource } from "../../pipeline/sources/BenchmarkPrices.ts"
-import { CmfSpheresSource } from "../../pipeline/sources/CmfSpheres.ts"
-import type { DataSetSource } from "../../pipeline/sources/DataSet.ts"
-import { detect } from "../../pipeline/sources/Sources.ts"
+import { AfmCategoriesSource } from "../../pipeline/datasets/market/AfmCategories.ts"
+import { BenchmarkCatalogSource } from "../../pipeline/datasets/market/BenchmarkCatalog.ts"
+import { BenchmarkPricesSource } from "../../pipeline/datasets/market/BenchmarkPrices.ts"
+import { CmfSpheresSource } from "../../pipeline/datasets/market/CmfSpheres.ts"
+import type { DataSetSource } from "../../pipeline/datasets/DataSet.ts"
+import { detect } from "../../pipeline/datasets/Registry.ts"
 
 const detectDataSet = (bytes: Uint8Array) => detect(bytes)?.name ?? null
-import { IndicatorsSource } from "../../pipeline/sources/Indicators.ts"
+import { IndicatorsSource } from "../../pipeline/datasets/market/Indicators.ts"
 import {
   AFM_FILE,
   CARTOLA_FILE,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { repairMojibake } from "../../pipeline/sources/Mojibake.ts"
+import { repairMojibake } from "../../pipeline/cmf/Mojibake.ts"
 
 describe("repairMojibake", () => {
   it("repairs UTF-8 read as ISO-8859-1", () => {

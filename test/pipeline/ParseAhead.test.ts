@@ -1,5 +1,5 @@
 /**
- * The parse ahead of a cold build (pipeline/staging/ParseAhead.ts): the files not yet cached are
+ * The parse ahead of a cold build (pipeline/ParseAhead.ts): the files not yet cached are
  * parsed into the cache in two processes (this one and a child), and the build's load then finds every one cached and gives
  * what it gives without the parse ahead: the same rows, repairs, dates and records of every file.
  * A file that fails to parse is left to the load, which reports it as before.
@@ -18,8 +18,8 @@ import { childProcessOffload, offloadSetting } from "../../pipeline/offload/Offl
 import { FolderRawStore } from "../../pipeline/RawStore.ts"
 import { envProvider } from "../../pipeline/Settings.ts"
 import { writeSample } from "../../pipeline/sample/Sample.ts"
-import { halves, parseAhead } from "../../pipeline/staging/ParseAhead.ts"
-import { DiskParsedCache, ParsedCache } from "../../pipeline/staging/ParsedCache.ts"
+import { halves, parseAhead } from "../../pipeline/ParseAhead.ts"
+import { DiskParsedCache, ParsedCache } from "../../pipeline/ParsedCache.ts"
 
 /** A child process beside this thread, as on the two cores the build has. */
 const twoCores = childProcessOffload(2)

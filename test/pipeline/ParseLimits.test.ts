@@ -1,5 +1,5 @@
 /**
- * Workbooks and HTML tables over a parse limit (pipeline/sources/ParseLimits.ts) are refused before
+ * Workbooks and HTML tables over a parse limit (pipeline/cmf/ParseLimits.ts) are refused before
  * their cells are laid out, quickly and naming the sheet or table and the limit; the real
  * workbook and ordinary spans still read as before.
  */
@@ -8,10 +8,10 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { Effect, Result } from "effect"
 import { describe, expect, it } from "vitest"
-import { DETECT_BYTES } from "../../pipeline/sources/CmfHtmlTable.ts"
-import { FiBookValuesSource } from "../../pipeline/sources/FiBookValues.ts"
-import { MAX_CELLS, MAX_COLUMNS, MAX_DEPTH, MAX_SPAN } from "../../pipeline/sources/ParseLimits.ts"
-import { readWorkbook } from "../../pipeline/sources/Workbook.ts"
+import { DETECT_BYTES } from "../../pipeline/cmf/CmfHtmlTable.ts"
+import { FiBookValuesSource } from "../../pipeline/datasets/fi/FiBookValues.ts"
+import { MAX_CELLS, MAX_COLUMNS, MAX_DEPTH, MAX_SPAN } from "../../pipeline/cmf/ParseLimits.ts"
+import { readWorkbook } from "../../pipeline/cmf/Workbook.ts"
 import { htmlTable, spanBomb, sparseXlsx } from "../support/workbooks.ts"
 
 const refusal = (bytes: Uint8Array, rows?: number): { readonly message: string; readonly ms: number } => {

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { DiskParsedCache, PARSED_CACHE_VERSION } from "../../pipeline/staging/ParsedCache.ts"
+import { DiskParsedCache, PARSED_CACHE_VERSION } from "../../pipeline/ParsedCache.ts"
 
 describe("ParsedCache versions", () => {
   it("removes cartola-v*/records-v* folders of other versions, keeps its own and anything else", () => {

@@ -5,8 +5,8 @@
  */
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import type { CartolaColumns, CartolaInput } from "../../pipeline/staging/CartolaInput.ts"
-import { mergeQuotas } from "../../pipeline/staging/Quotas.ts"
+import type { CartolaColumns, CartolaInput } from "../../pipeline/datasets/fm/CartolaInput.ts"
+import { mergeQuotas } from "../../pipeline/datasets/fm/Quotas.ts"
 
 const series = [{ run: 8001, serie: "A", currencyCode: "$$", agfRut: 96639280, agfName: "AGF" }]
 const input = (file: string, rows: Array<[number, number]>, provisional = false): CartolaInput => {

@@ -1,13 +1,13 @@
 /**
- * The quota merge a chunk of series at a time (pipeline/staging/Quotas.ts): whatever the chunk
+ * The quota merge a chunk of series at a time (pipeline/datasets/fm/Quotas.ts): whatever the chunk
  * size, the sink gets the same series, in asset-id order, with the same rows, repairs and
  * corrections as one chunk holding everything; a chunk never holds more rows than its size (or
  * one series). Files in and out of date order, rows repeated across files, a renamed label.
  */
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import type { CartolaColumns, CartolaInput, CartolaSeriesInfo } from "../../pipeline/staging/CartolaInput.ts"
-import { mergeQuotasInto, type QuotaColumns, type StagedSeries } from "../../pipeline/staging/Quotas.ts"
+import type { CartolaColumns, CartolaInput, CartolaSeriesInfo } from "../../pipeline/datasets/fm/CartolaInput.ts"
+import { mergeQuotasInto, type QuotaColumns, type StagedSeries } from "../../pipeline/datasets/fm/Quotas.ts"
 import { assetId } from "../../schemas/Ids.ts"
 
 const info = (run: number, serie: string): CartolaSeriesInfo => ({ run, serie, currencyCode: "$$", agfRut: 96639280, agfName: "AGF" })

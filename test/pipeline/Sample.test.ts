@@ -4,13 +4,14 @@ import { tmpdir } from "node:os"
 import { basename, join } from "node:path"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { CartolaRecord, FmRegistryRecord } from "../../schemas/CmfRecords.ts"
+import type { FmRegistryRecord } from "../../pipeline/datasets/fm/FmRegistry.ts"
+import type { CartolaRecord } from "../../pipeline/datasets/fm/Cartola.ts"
 import { writeSample } from "../../pipeline/sample/Sample.ts"
-import { parseCartola } from "../../pipeline/sources/Cartola.ts"
-import { detect } from "../../pipeline/sources/Sources.ts"
+import { parseCartola } from "../../pipeline/datasets/fm/Cartola.ts"
+import { detect } from "../../pipeline/datasets/Registry.ts"
 
 const detectDataSet = (bytes: Uint8Array) => detect(bytes)?.name ?? null
-import { parseFmRegistry } from "../../pipeline/sources/FmRegistry.ts"
+import { parseFmRegistry } from "../../pipeline/datasets/fm/FmRegistry.ts"
 
 const END = "2026-11-20"
 const HOLIDAYS = new Set(["01-01", "05-01", "05-21", "06-29", "08-15", "09-18", "09-19", "10-12", "10-31", "11-01", "12-08", "12-25"])

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { SeriesRenamesSource } from "../../pipeline/sources/SeriesRenames.ts"
+import { SeriesRenamesSource } from "../../pipeline/datasets/fm/SeriesRenames.ts"
 
 const HEADER = "RUN;OLD_SERIE;NEW_SERIE;FIRST_DATE"
 const FILE = "series_renames.txt"

@@ -1,8 +1,8 @@
 /** The AFM classification's date a batch carries (meta afm_report_date, shown by the market summary). */
 import { crc32 } from "node:zlib"
 import { describe, expect, it } from "vitest"
-import { stageAfm } from "../../pipeline/staging/Market.ts"
-import type { AfmCategoryRecord } from "../../schemas/records/AfmCategories.ts"
+import { stageAfm } from "../../pipeline/datasets/market/AfmCategories.ts"
+import type { AfmCategoryRecord } from "../../pipeline/datasets/market/AfmCategories.ts"
 
 // asset_id = crc32("fm:<RUN>:<SERIE>"), computed here on its own
 const id = (run: number, serie: string) => crc32(`fm:${run}:${serie}`)

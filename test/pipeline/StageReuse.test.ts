@@ -7,10 +7,10 @@
 import { Effect, Exit } from "effect"
 import { describe, expect, it } from "vitest"
 import { type StagedBatch, stage } from "../../pipeline/Stage.ts"
-import type { StageContext, StageInput } from "../../pipeline/StageContext.ts"
-import type { DataSetAdapter, StageReads } from "../../pipeline/sources/DataSet.ts"
-import type { LoadedFile } from "../../pipeline/sources/LoadedFile.ts"
-import type { DataSetName } from "../../schemas/CmfRecords.ts"
+import type { StageContext, StageInput } from "../../pipeline/datasets/StageContext.ts"
+import type { DataSetAdapter, StageReads } from "../../pipeline/datasets/DataSet.ts"
+import type { LoadedFile } from "../../pipeline/datasets/LoadedFile.ts"
+import type { DataSetName } from "../../pipeline/datasets/DataSetName.ts"
 
 const BASE = { from: 20261020, seed: new Map<number, number>(), series: [] }
 

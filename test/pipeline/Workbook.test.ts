@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { Result } from "effect"
 import { describe, expect, it } from "vitest"
-import { cellText, columnLetter, readWorkbook, type Workbook, workbookFormat } from "../../pipeline/sources/Workbook.ts"
+import { cellText, columnLetter, readWorkbook, type Workbook, workbookFormat } from "../../pipeline/cmf/Workbook.ts"
 import { htmlTable, workbookBytes } from "../support/workbooks.ts"
 
 const AAFM = readFileSync(join(import.meta.dirname, "fixtures", "aafm_valor_cuotas_diarias_20150903.xls"))

@@ -1,6 +1,6 @@
 /** Small, hand-written files of the market data sets (and the CMF ones) shared by their tests. */
 import { Effect } from "effect"
-import type { DataSetSource } from "../../pipeline/sources/DataSet.ts"
+import type { DataSetSource } from "../../pipeline/datasets/DataSet.ts"
 
 export const latin1 = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, "latin1"))
 export const utf8 = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, "utf8"))

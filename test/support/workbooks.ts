@@ -5,8 +5,8 @@
  * report's layout, so a fake CMF can serve BPR days.
  */
 import * as XLSX from "@e965/xlsx"
-import type { FmBprDailyRecord } from "../../schemas/records/FmBprDaily.ts"
-import { formatRut } from "../../pipeline/sources/CmfRut.ts"
+import type { FmBprDailyRecord } from "../../pipeline/datasets/fm/FmBprDaily.ts"
+import { formatRut } from "../../pipeline/cmf/CmfRut.ts"
 
 export type Cell = string | number | null
 export type BookType = "biff8" | "biff5" | "xlsx"

@@ -7,7 +7,7 @@
  * foreign page with no positions (only the TOTAL row, zero).
  */
 import type { Prng } from "../Prng.ts"
-import { formatRut } from "../../sources/CmfRut.ts"
+import { formatRut } from "../../cmf/CmfRut.ts"
 import { chilean, escapeHtml, page, row } from "./FiHtml.ts"
 import type { SampleFile } from "./FiRegistryPages.ts"
 import type { FiFund, FiUniverse } from "./FiUniverse.ts"

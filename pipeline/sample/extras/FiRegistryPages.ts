@@ -4,7 +4,7 @@
  * declared; FIRES-NV UTF-8 bytes under a latin-1 declaration (mojibake, repaired by the parser);
  * FINRE-VI UTF-8 as declared; FINRE-NV latin-1 with no declaration. NV pages have an Estado column.
  */
-import { formatRut } from "../../sources/CmfRut.ts"
+import { formatRut } from "../../cmf/CmfRut.ts"
 import { escapeHtml, page, row } from "./FiHtml.ts"
 import type { FiUniverse } from "./FiUniverse.ts"
 

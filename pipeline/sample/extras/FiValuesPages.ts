@@ -7,7 +7,7 @@
  */
 import { dmyOf, isBusinessDay, isoOf } from "../Calendar.ts"
 import type { Prng } from "../Prng.ts"
-import { formatRut } from "../../sources/CmfRut.ts"
+import { formatRut } from "../../cmf/CmfRut.ts"
 import { chilean, escapeHtml, page, row } from "./FiHtml.ts"
 import type { SampleFile } from "./FiRegistryPages.ts"
 import { FI_EDGE, type FiFund, type FiUniverse } from "./FiUniverse.ts"

@@ -2,7 +2,7 @@
  * Sample AFM categories (`afm_categorias.txt`) and CMF spheres (`cmf_esferas.txt`) for the active
  * series of the universe, consistent with each fund's type, theme and currency.
  */
-import type { AfmCategoryCode } from "../../../schemas/records/AfmCategories.ts"
+import type { AfmCategoryCode } from "../../../schemas/AfmFamilies.ts"
 import { businessDayOnOrBefore, dayOf, isoOf } from "../Calendar.ts"
 import type { Prng } from "../Prng.ts"
 import type { SampleFund, SampleSeries, Universe } from "../Universe.ts"
