@@ -2,13 +2,13 @@
  * The service secret, the HMAC key of the unsubscribe tokens: FDS_SECRET, else data/secret.key
  * (32 random bytes in hex, generated once). Whoever knows the key can sign tokens, so a key under
  * 32 bytes (an empty file left by a crash, a short FDS_SECRET) is refused at start with what to do,
- * never used. The file is written whole or not at all: a temp file (0600 from its creation),
- * fsync, then hard-linked to its name, which fails rather than replace a file another process
- * wrote first (rename(2) would replace it, and the two would sign with different keys).
+ * never used. The file is written whole or not at all, and never over one another process wrote
+ * first (writeFileOnce, snapshots/Files.ts: the two would sign with different keys).
  */
+import { writeFileOnce } from "../snapshots/Files.ts"
 import { Effect, Option, Redacted, Schema } from "effect"
 import { randomBytes } from "node:crypto"
-import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 
 /** Shortest key accepted: SHA-256's block-size guidance for HMAC keys, and what secret.key holds. */
@@ -42,37 +42,13 @@ const fromEnv = (value: Redacted.Redacted<string>): Effect.Effect<Redacted.Redac
 }
 
 /** Writes a new key to `path` unless a file is there; the one that ends up there wins. */
-const writeOnce = (dir: string, path: string): void => {
-  mkdirSync(dir, { recursive: true })
-  const temp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`
-  const fd = openSync(temp, "wx", 0o600)
-  try {
-    writeSync(fd, `${randomBytes(SECRET_MIN_BYTES).toString("hex")}\n`)
-    fsyncSync(fd)
-  } finally {
-    closeSync(fd)
-  }
-  try {
-    linkSync(temp, path)
-  } catch (e) {
-    // another process wrote it first: use theirs
-    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e
-  } finally {
-    unlinkSync(temp)
-  }
-  const dirFd = openSync(dir, "r")
-  try {
-    fsyncSync(dirFd)
-  } finally {
-    closeSync(dirFd)
-  }
-}
+const writeOnce = (path: string): void => writeFileOnce(path, `${randomBytes(SECRET_MIN_BYTES).toString("hex")}\n`)
 
 const fromFile = (dataDir: string): Effect.Effect<Redacted.Redacted<Uint8Array>, SecretUnusable> => {
   const path = join(dataDir, "secret.key")
   return Effect.try({
     try: () => {
-      if (!existsSync(path)) writeOnce(dataDir, path)
+      if (!existsSync(path)) writeOnce(path)
       return keyOfFile(readFileSync(path, "utf8"))
     },
     catch: (e) =>

@@ -1,5 +1,6 @@
 /** Durable file writes: write a temporary file, fsync it, rename it over the target, fsync the folder. */
-import { closeSync, fsyncSync, openSync, renameSync, writeSync } from "node:fs"
+import { randomBytes } from "node:crypto"
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs"
 import { dirname } from "node:path"
 
 export const fsyncPath = (path: string): void => {
@@ -34,4 +35,33 @@ export const writeFileAtomic = (path: string, content: string | Uint8Array): voi
   }
   renameSync(tmp, path)
   fsyncPath(dirname(path))
+}
+
+/**
+ * Writes `content` to `path` unless a file is there, whole or not at all: a temporary file (0600
+ * from its creation) fsynced, then hard-linked to the name, which fails rather than replace a file
+ * another process wrote first (rename(2) would replace it): the one that ends up there wins. The
+ * folder is made if missing and fsynced. For secrets generated once (data/secret.key, the release
+ * signing key).
+ */
+export const writeFileOnce = (path: string, content: string): void => {
+  const dir = dirname(path)
+  mkdirSync(dir, { recursive: true })
+  const temp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`
+  const fd = openSync(temp, "wx", 0o600)
+  try {
+    writeSync(fd, content)
+    fsyncSync(fd)
+  } finally {
+    closeSync(fd)
+  }
+  try {
+    linkSync(temp, path)
+  } catch (e) {
+    // another process wrote it first: use theirs
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e
+  } finally {
+    unlinkSync(temp)
+  }
+  fsyncPath(dir)
 }

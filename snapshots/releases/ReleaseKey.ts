@@ -5,9 +5,10 @@
  * starting together keep one key) and reused. The private key is never logged: it stays inside a
  * Redacted, and an error names the setting or the file, never their contents.
  */
-import { generateKeyPairSync, type KeyObject, createPrivateKey, randomBytes } from "node:crypto"
-import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs"
-import { dirname, join } from "node:path"
+import { generateKeyPairSync, type KeyObject, createPrivateKey } from "node:crypto"
+import { existsSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+import { writeFileOnce } from "../Files.ts"
 import { Config, Effect, Option, Redacted, Schema } from "effect"
 
 export const GENERATED_KEY_FILE = "release-signing-key.pem"
@@ -35,37 +36,13 @@ const privateKeyOf = (pem: string, where: string): Effect.Effect<KeyObject, Rele
 }
 
 /** Writes a new key to `path` unless a file is there; the one that ends up there wins. */
-const writeOnce = (dir: string, path: string): void => {
-  mkdirSync(dir, { recursive: true })
-  const pem = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString()
-  const temp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`
-  const fd = openSync(temp, "wx", 0o600)
-  try {
-    writeSync(fd, pem)
-    fsyncSync(fd)
-  } finally {
-    closeSync(fd)
-  }
-  try {
-    linkSync(temp, path)
-  } catch (e) {
-    // another process wrote it first: use theirs
-    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e
-  } finally {
-    unlinkSync(temp)
-  }
-  const dirFd = openSync(dir, "r")
-  try {
-    fsyncSync(dirFd)
-  } finally {
-    closeSync(dirFd)
-  }
-}
+const writeOnce = (path: string): void =>
+  writeFileOnce(path, generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString())
 
 const readKeyFile = (path: string, generate: boolean): Effect.Effect<KeyObject, ReleaseKeyUnusable> =>
   Effect.try({
     try: () => {
-      if (generate && !existsSync(path)) writeOnce(dirname(path), path)
+      if (generate && !existsSync(path)) writeOnce(path)
       return readFileSync(path, "utf8")
     },
     catch: (e) => new ReleaseKeyUnusable({ message: `cannot read${generate ? " or write" : ""} ${path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}` }),
