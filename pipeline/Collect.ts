@@ -8,9 +8,7 @@ import { readdirSync, statSync } from "node:fs"
 import { basename, join } from "node:path"
 import { Effect, Result, Schema } from "effect"
 import { FolderMemo } from "./FolderMemo.ts"
-import type { CaptchaSolver } from "./fetch/CaptchaSolver.ts"
-import { CmfSourceError, type FetchOptions } from "./fetch/CmfHttp.ts"
-import type { IndicatorFetcher } from "./fetch/IndicatorFetch.ts"
+import { CmfSourceError } from "./fetch/CmfHttp.ts"
 import { readInboxFile } from "./InboxFile.ts"
 import type { Ledger, RawFileObserved } from "./ledger/Ledger.ts"
 import { currentOffload } from "./offload/Offload.ts"
@@ -19,6 +17,7 @@ import { type Recognized, recognizeAhead } from "./RecognizeAhead.ts"
 import { ParseLimitExceeded } from "./cmf/ParseLimits.ts"
 import { logLine } from "../snapshots/Log.ts"
 import { printableName } from "./cmf/PrintableName.ts"
+import type { FetchSettings } from "./datasets/DataSet.ts"
 import type { DataSetName } from "./datasets/DataSetName.ts"
 import { detect, FETCHES } from "./datasets/Registry.ts"
 import { readWorkbook, workbookFormat } from "./cmf/Workbook.ts"
@@ -174,20 +173,8 @@ export const collectFolder = (
 export const collectHttp = (
   ledger: Ledger["Service"],
   raw: RawStore["Service"],
-  options: {
-    readonly baseUrl: string
-    readonly historyStart: string
-    readonly until: string
-    readonly fetch: FetchOptions
-    /** How many closed months of portfolios to fetch. */
-    readonly portfolioMonths: number
-    /** Solves the cartola form's captcha; null: the cartola is not fetched (it waits for a drop). */
-    readonly captcha: CaptchaSolver | null
-    /** UF and dólar from an API; null: they wait for a drop. */
-    readonly indicators: IndicatorFetcher | null
-    /** How many weekdays back the daily BPR report is fetched when none is recorded yet. */
-    readonly bprDays: number
-  },
+  /** The CMF's base URL, and the settings each data set's fetch is given. */
+  options: FetchSettings & { readonly baseUrl: string },
 ) =>
   Effect.gen(function* () {
     const base = options.baseUrl.replace(/\/+$/, "")

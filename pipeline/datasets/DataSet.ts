@@ -118,14 +118,8 @@ export interface DataSetAdapter<R = unknown> extends DataSetSource<R> {
   readonly stageReads?: StageReads
 }
 
-/**
- * What a data set's `fetch` is given: where and how far to fetch, the run's fetchers, what the
- * ledger already holds, and where each fetched file goes (`record`, as soon as it is fetched: a
- * failure later in the run keeps what was recorded before it). `E` is the recording's failure.
- */
-export interface FetchContext<E> {
-  /** The CMF's base URL, without a trailing slash. */
-  readonly base: string
+/** How far and with what a run fetches: its settings and fetchers, the same for every data set. */
+export interface FetchSettings {
   readonly historyStart: string
   readonly until: string
   readonly fetch: FetchOptions
@@ -137,6 +131,16 @@ export interface FetchContext<E> {
   readonly indicators: IndicatorFetcher | null
   /** How many weekdays back a daily report is fetched when none is recorded yet. */
   readonly bprDays: number
+}
+
+/**
+ * What a data set's `fetch` is given: where and how far to fetch, the run's fetchers, what the
+ * ledger already holds, and where each fetched file goes (`record`, as soon as it is fetched: a
+ * failure later in the run keeps what was recorded before it). `E` is the recording's failure.
+ */
+export interface FetchContext<E> extends FetchSettings {
+  /** The CMF's base URL, without a trailing slash. */
+  readonly base: string
   /** Names of the current inputs built into the last built batch: final, not fetched again. */
   readonly known: ReadonlySet<string>
   /** Names of every current input, as the ledger holds them now. */
