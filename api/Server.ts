@@ -18,6 +18,7 @@ import { CatalogHandlers } from "./catalog/Catalog.ts"
 import { FiHandlers } from "./fi/Fi.ts"
 import { FiReturnsLive } from "./fi/FiReturns.ts"
 import { httpCachingLayer } from "./http/Caching.ts"
+import { HitPath, hitPathLayer } from "./http/HitPath.ts"
 import { ServiceMetrics } from "./http/Metrics.ts"
 import { DEFAULT_METRICS_ALLOW, instrumentedKeyStore, metricsRoute } from "./http/MetricsRoute.ts"
 import { type AccessLogSink, loggedServer } from "./http/RequestLog.ts"
@@ -30,8 +31,9 @@ import { McpRoute } from "./mcp/McpHttp.ts"
 import { RouteCaller } from "./mcp/RouteCaller.ts"
 import { BodyLimit, JsonNotFound, JsonUnmatched, OPENAPI_PATH } from "./NotFound.ts"
 import type { ConnectionLimits } from "./ratelimit/ConnectionGuard.ts"
-import { type EdgeOptions, edgeLayer } from "./ratelimit/Edge.ts"
+import { type EdgeOptions, edgeLayer, type TakeToken } from "./ratelimit/Edge.ts"
 import { sharedBuckets } from "./ratelimit/SharedBuckets.ts"
+import { TokenBuckets } from "./ratelimit/TokenBucket.ts"
 import { ReturnsHandlers } from "./returns/Returns.ts"
 import { ApiKeyAuthLive, RequestValidationLive } from "./security/SecurityLive.ts"
 import { AnswerCacheService } from "./snapshot/AnswerCache.ts"
@@ -123,14 +125,20 @@ const NoRequestSpans = Layer.succeed(HttpMiddleware.TracerDisabledWhen)(() => tr
  * The per-IP limit: the fleet's buckets in the accounts store when it is PostgreSQL (unless
  * FDS_RATE_LIMIT_STORE=process), else this process's own; refusals counted.
  */
-const edge = (options: ServerOptions, metrics: ServiceMetrics) =>
+const edge = (options: ServerOptions, metrics: ServiceMetrics, hits: HitPath) =>
   Layer.unwrap(
     Effect.gen(function* () {
       const db = yield* AccountsDb
       const store = options.rateLimitStore ?? (isPostgres(db) ? "shared" : "process")
       const limit = options.rateLimit
       const shared = store === "shared" && limit !== undefined && isPostgres(db) ? yield* sharedBuckets(db, limit) : undefined
-      return edgeLayer(options, { rateLimited: () => metrics.rateLimited(), shared })
+      // one set of buckets for the router's edge and the hit path (api/http/HitPath.ts)
+      const local = limit === undefined || shared !== undefined ? undefined : new TokenBuckets(limit)
+      const take: TakeToken | undefined = shared ?? (local === undefined ? undefined : (key, now) => local.take(key, now))
+      return Layer.mergeAll(
+        edgeLayer(options, { rateLimited: () => metrics.rateLimited(), take }),
+        hitPathLayer(hits, take === undefined ? null : { take, trustedProxies: options.trustedProxies ?? [] }),
+      )
     }),
   )
 
@@ -164,6 +172,7 @@ export const ServerLive = (options: ServerOptions) => {
   const metrics = options.metrics ?? new ServiceMetrics()
   const drain = options.drain ?? new DrainState()
   const swapWarm = new SwapWarm()
+  const hits = new HitPath()
   const readiness = Readiness.layer(drain, metrics.quotaStore).pipe(Layer.provide(options.fleetReadiness ?? FleetReadiness.layer))
   const observe = (method: string, url: string, status: number, seconds: number) =>
     metrics.answered(routeTemplate(method, url), method, status, seconds)
@@ -175,7 +184,7 @@ export const ServerLive = (options: ServerOptions) => {
       DocsRoutes,
       LandingRoutes,
       metricsRoute(metrics, options.metricsAllow ?? DEFAULT_METRICS_ALLOW),
-      edge(options, metrics),
+      edge(options, metrics, hits),
       JsonNotFound,
       JsonUnmatched,
       httpCachingLayer,
@@ -193,7 +202,7 @@ export const ServerLive = (options: ServerOptions) => {
     // answering 503 "starting" (and /livez 200) meanwhile (api/http/RequestLog.ts)
     Layer.provide(AccountsDb.layer(options.dataDir, { waitForStore: options.waitForAccountsStore === true })),
     // the request id and the access log are added at the Node level (api/http/RequestLog.ts)
-    Layer.provideMerge(NodeHttpServer.layer(loggedServer(options.accessLog, options, observe), { port: options.port, host: options.host })),
+    Layer.provideMerge(NodeHttpServer.layer(loggedServer(options.accessLog, options, observe, hits), { port: options.port, host: options.host })),
     Layer.provide(Layer.mergeAll(snapshotStore(options, metrics, swapWarm), OffThreadRenderer.layer, AnswerCacheService.layer)),
   )
 }

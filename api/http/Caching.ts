@@ -192,7 +192,7 @@ export const bodyTag = (body: Uint8Array, coding: Coding): string => {
 }
 
 /** The coding a 200 answer goes out in: the route's own encoding, else the preferred one for JSON of 1 KiB and more, else identity. */
-const codingOf = (response: HttpServerResponse.HttpServerResponse, acceptEncoding: string | undefined): Coding => {
+export const codingOf = (response: HttpServerResponse.HttpServerResponse, acceptEncoding: string | undefined): Coding => {
   const encoded = response.headers["content-encoding"]
   if (encoded !== undefined) return encoded === "gzip" || encoded === "br" ? encoded : "identity"
   const body = response.body
@@ -251,6 +251,30 @@ const sendable = (
     return { response: HttpServerResponse.setHeaders(response, headers), vary, etag, batchId, cacheControl }
   })
 
+/**
+ * The Cache-Control of a data answer: what the route set itself stands; else by what answered it,
+ * no one snapshot (the batches' list: asked again each time, validated by its bytes), a batch
+ * named in the query (it never changes), or the current batch (until the next one is expected).
+ */
+export const cacheControlOf = (ready: SendableAnswer, read: "none" | "named" | "current", nowMillis: number): string =>
+  ready.cacheControl ??
+  (read === "none"
+    ? "private, no-cache"
+    : read === "named"
+      ? `private, max-age=${IMMUTABLE_SECONDS}, immutable`
+      : `private, max-age=${secondsUntilNextBatch(nowMillis)}`)
+
+/** The headers of the 304 answering a conditional request for `ready` (its ETag named in If-None-Match). */
+export const notModifiedHeaders = (ready: SendableAnswer, cacheControl: string): Record<string, string> => ({
+  vary: ready.vary,
+  "cache-control": cacheControl,
+  ...(ready.etag === undefined ? {} : { etag: ready.etag }),
+  ...(ready.batchId === undefined ? {} : { [BATCH_ID_HEADER]: ready.batchId }),
+})
+
+/** The answer cache's key of a request: its target as sent (effect's `originalUrl`) and its Accept header (AnswerCache.ts). */
+export const answerKey = (originalUrl: string, accept: string | undefined): string => `${originalUrl}\naccept: ${accept ?? ""}`
+
 /** The middleware function, on a clock, with the server's answer cache (none: nothing kept). */
 export const httpCaching =
   (now: () => number = Date.now, answers: AnswerCache | null = null) =>
@@ -264,8 +288,7 @@ export const httpCaching =
         return answer.headers["cache-control"] === undefined ? HttpServerResponse.setHeader(answer, "cache-control", "no-store") : answer
       }
       // the route's PinSnapshot records the lease it answered from here
-      // the key: the request target as sent and the Accept header (AnswerCache.ts)
-      const key = `${request.originalUrl}\naccept: ${request.headers.accept ?? ""}`
+      const key = answerKey(request.originalUrl, request.headers.accept)
       const pinned: PinRecord = pinRecord(answers?.enabled === true ? { cache: answers, key } : null)
       const response = yield* Effect.provideService(app, PinnedRecord, pinned)
       // an error names no batch; a 206 (a download) names its own
@@ -284,26 +307,9 @@ export const httpCaching =
       } else {
         ready = yield* sendable(response, codingOf(response, request.headers["accept-encoding"]), pinned, request.originalUrl, null)
       }
-      // what the route set itself stands
-      const cacheControl =
-        ready.cacheControl ??
-        (pinned.lease === null
-          ? // read from no one snapshot (the batches' list): asked again each time, validated by its bytes
-            "private, no-cache"
-          : pinned.named
-            ? // a batch named in the query never changes
-              `private, max-age=${IMMUTABLE_SECONDS}, immutable`
-            : `private, max-age=${secondsUntilNextBatch(now())}`)
+      const cacheControl = cacheControlOf(ready, pinned.lease === null ? "none" : pinned.named ? "named" : "current", now())
       if (ready.etag !== undefined && ifNoneMatchHits(request.headers["if-none-match"], ready.etag)) {
-        return HttpServerResponse.empty({
-          status: 304,
-          headers: {
-            vary: ready.vary,
-            "cache-control": cacheControl,
-            etag: ready.etag,
-            ...(ready.batchId === undefined ? {} : { [BATCH_ID_HEADER]: ready.batchId }),
-          },
-        })
+        return HttpServerResponse.empty({ status: 304, headers: notModifiedHeaders(ready, cacheControl) })
       }
       return HttpServerResponse.setHeader(ready.response, "cache-control", cacheControl)
     })

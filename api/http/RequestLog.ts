@@ -16,6 +16,7 @@ import { parseKey } from "../../accounts/ApiKey.ts"
 import { PROBLEM_CONTENT_TYPE, problemOf } from "../../schemas/Problem.ts"
 import { type ConnectionLimits, guardConnections, timeoutOptions } from "../ratelimit/ConnectionGuard.ts"
 import { isAccountPath } from "../web/Cors.ts"
+import type { HitPath } from "./HitPath.ts"
 import { recent, requestUrl } from "./Recent.ts"
 import { routePath } from "./RoutePath.ts"
 import { decodedLoosely, holdsKey, SECRET_QUERY_NAMES } from "./Secrets.ts"
@@ -177,10 +178,11 @@ export const accessLogListener =
  * and logged as one, whatever `upgrade` listener effect's Node server adds. Slow and greedy
  * clients meet the limits of api/ratelimit/ConnectionGuard.ts.
  */
-export const loggedServer = (sink?: AccessLogSink, limits?: ConnectionLimits, observe?: AnswerObserver) => (): Server => {
+export const loggedServer = (sink?: AccessLogSink, limits?: ConnectionLimits, observe?: AnswerObserver, hits?: HitPath) => (): Server => {
   const server = createServer({ shouldUpgradeCallback: () => false, ...timeoutOptions(limits) })
   guardConnections(server, limits)
   const listener = accessLogListener(sink, observe)
+  if (hits !== undefined) answerHitsFirst(server, hits)
   for (const event of ["request", "checkContinue"] as const) {
     server.on(event, listener)
     server.on(event, headAsGet)
@@ -212,6 +214,30 @@ export const loggedServer = (sink?: AccessLogSink, limits?: ConnectionLimits, ob
     logLine("info", "port bound; routes attach once the stores are open", { url: `http://${host}:${address.port}` })
   })
   return server
+}
+
+/**
+ * The hit path (HitPath.ts) between the server's own listeners and the application's: a request
+ * is logged and its HEAD made a GET, then a kept answer may be sent at once; when it is not (or
+ * later, when the hit path hands it over), the listeners after them (the application, or the
+ * answer while it starts) run as they would have.
+ */
+const answerHitsFirst = (server: Server, hits: HitPath): void => {
+  const emit = server.emit
+  server.emit = function (this: Server, event: string | symbol, ...args: Array<unknown>): boolean {
+    const answer = hits.answer
+    if (event !== "request" || answer === null) return Reflect.apply(emit, this, [event, ...args]) as boolean
+    const [request, response] = args as [IncomingMessage, ServerResponse]
+    const listeners = this.listeners("request") as Array<(request: IncomingMessage, response: ServerResponse) => void>
+    // the server's own come first, up to HEAD as GET
+    const own = listeners.indexOf(headAsGet) + 1
+    for (const first of listeners.slice(0, own)) first.call(this, request, response)
+    const rest = () => {
+      for (const other of listeners.slice(own)) other.call(this, request, response)
+    }
+    if (!answer(request, response, rest)) rest()
+    return listeners.length > 0
+  } as Server["emit"]
 }
 
 /**

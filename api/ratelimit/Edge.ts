@@ -55,6 +55,48 @@ export const clientKey = (address: string): string => {
 export const clientAddress = (request: HttpServerRequest.HttpServerRequest): string =>
   clientKey(Option.getOrElse(request.remoteAddress, () => "unknown"))
 
+/** An address as effect's X-Forwarded-For rule reads it (bracketed IPv6, an address with a port), canonical; undefined when it is none. */
+const forwardedAddress = (input: string | undefined): NetAddress.IpAddress | undefined => {
+  if (input === undefined) return undefined
+  const ip = NetAddress.ipFromString(input.startsWith("[") && input.endsWith("]") ? input.slice(1, -1) : input)
+  if (Result.isSuccess(ip)) return NetAddress.toCanonical(ip.success)
+  const inet = NetAddress.inetAddressFromString(input)
+  return Result.isSuccess(inet) ? NetAddress.toCanonical(inet.success.address) : undefined
+}
+
+/**
+ * The bucket key of a request seen at the Node level (api/http/HitPath.ts), by the rule the
+ * router's edge applies through effect's `xForwardedHeaders`: the peer's address, or, when the
+ * peer is a trusted proxy, the X-Forwarded-For entry nearest to it that is not a trusted proxy
+ * (the first entry whatever it is); an entry that is not an address leaves the peer's.
+ */
+export const nodeClientKey = (
+  peer: string | undefined,
+  forwardedFor: string | undefined,
+  trusted: ReadonlyArray<IpNetwork.IpNetwork>,
+): string => {
+  const plain = clientKey(peer ?? "unknown")
+  if (trusted.length === 0) return plain
+  const isTrusted = (address: NetAddress.IpAddress) => trusted.some((network) => IpNetwork.contains(network, address))
+  const from = forwardedAddress(peer)
+  if (from === undefined || !isTrusted(from)) return plain
+  const addresses = forwardedFor?.split(",").map((a) => a.trim())
+  if (addresses === undefined) return plain
+  for (let index = addresses.length - 1; index >= 0; index--) {
+    const address = forwardedAddress(addresses[index])
+    if (address === undefined) return plain
+    if (index > 0 && isTrusted(address)) continue
+    return clientKey(NetAddress.formatIp(address))
+  }
+  return plain
+}
+
+/**
+ * Node requests whose token the hit path took (api/http/HitPath.ts) before handing them to the
+ * router: the edge does not take a second one.
+ */
+export const tokenTaken = new WeakSet<object>()
+
 const tooMany = (request: HttpServerRequest.HttpServerRequest, limit: { readonly perSecond: number; readonly burst: number }) =>
   HttpServerResponse.jsonUnsafe(
     {
@@ -79,7 +121,7 @@ const limited = <E, R>(
 ) =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
-    if (UNLIMITED.has(routePath(request.url) ?? "")) return yield* app
+    if (UNLIMITED.has(routePath(request.url) ?? "") || tokenTaken.has(request.source)) return yield* app
     const now = yield* Clock.currentTimeMillis
     const taken = take(clientAddress(request), now)
     const served = typeof taken === "boolean" ? taken : yield* Effect.promise(() => taken)
@@ -91,17 +133,17 @@ const limited = <E, R>(
   })
 
 /**
- * The edge as a global router middleware. `shared`: the buckets of the fleet (SharedBuckets.ts)
- * when they are kept in the accounts store, else each process keeps its own.
+ * The edge as a global router middleware. `take`: the buckets it shares (the fleet's in the
+ * accounts store, SharedBuckets.ts, or this process's shared with the hit path); else its own.
  */
-export const edgeLayer = (options: EdgeOptions, hooks: { readonly rateLimited?: () => void; readonly shared?: TakeToken | undefined } = {}) =>
+export const edgeLayer = (options: EdgeOptions, hooks: { readonly rateLimited?: () => void; readonly take?: TakeToken | undefined } = {}) =>
   HttpRouter.middleware(
     Effect.sync(() => {
       const forwarded = HttpMiddleware.xForwardedHeaders({ trustedProxies: parseNetworks(options.trustedProxies ?? []) })
       const limit = options.rateLimit
       if (limit === undefined) return (app: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>) => forwarded(cors(app))
-      const local = new TokenBuckets(limit)
-      const take: TakeToken = hooks.shared ?? ((key, now) => local.take(key, now))
+      const local = hooks.take === undefined ? new TokenBuckets(limit) : undefined
+      const take: TakeToken = hooks.take ?? ((key, now) => local!.take(key, now))
       const onRefused = hooks.rateLimited ?? (() => {})
       return (app: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>) => forwarded(limited(take, limit, onRefused, cors(app)))
     }),

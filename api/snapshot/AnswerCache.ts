@@ -159,6 +159,8 @@ export interface AnswerCacheStats {
   readonly maxBytes: number
   /** Answers computed for a new batch before it served (AnswerWarm.ts). */
   readonly warmed: number
+  /** Hits sent at the Node level, before the router (api/http/HitPath.ts); counted in `hits` too. */
+  readonly early: number
 }
 
 /** The budget and the recency order of every batch's kept answers (one per server). */
@@ -170,6 +172,8 @@ export class AnswerCache {
   compressions = 0
   /** Answers kept by the warm on swap (AnswerWarm.ts). */
   warmed = 0
+  /** Hits sent before the router (api/http/HitPath.ts). */
+  early = 0
   private bytes = 0
   /** Least recently used first. */
   private readonly order = new Set<CachedAnswer>()
@@ -197,11 +201,16 @@ export class AnswerCache {
       this.misses++
       return undefined
     }
+    this.hit(answer)
+    return answer
+  }
+
+  /** `answer` answered a request: its hit is counted and it is now the most recently used (if still kept). */
+  hit(answer: CachedAnswer): void {
     this.hits++
     answer.hits++
-    this.order.delete(answer)
+    if (!this.order.delete(answer)) return
     this.order.add(answer)
-    return answer
   }
 
   /** Keeps the route's answer under `key` when it may be kept and fits; the answer kept, or null. */
@@ -258,6 +267,7 @@ export class AnswerCache {
       bytes: this.bytes,
       maxBytes: this.maxBytes,
       warmed: this.warmed,
+      early: this.early,
     }
   }
 }

@@ -97,6 +97,12 @@ export const SETTINGS: ReadonlyArray<Setting> = [
     valid: numberAtLeast(0),
   },
   {
+    name: "FDS_HIT_PATH",
+    fallback: "1",
+    accepts: "0 or 1 (1: a kept answer is sent at the Node level, before the router; 0: every request goes through the router)",
+    valid: (t) => t.trim() === "0" || t.trim() === "1",
+  },
+  {
     name: "FDS_WARM_ANSWERS",
     fallback: "64",
     accepts: "a whole number from 0 to 1024 (0: none): how many of the previous batch's hottest answers a new batch computes before it serves",

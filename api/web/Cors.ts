@@ -21,11 +21,15 @@ const EXPOSED =
   "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag, X-Request-Id, Batch-Id, Link, " +
   "Accept-Ranges, Content-Range, Content-Disposition, Repr-Digest"
 
+const DATA_CORS: Readonly<Record<string, string>> = { "access-control-allow-origin": "*", "access-control-expose-headers": EXPOSED }
+
+/** The CORS headers of a response to a request for `url` with `origin` (none for account paths or without Origin). */
+export const corsHeadersFor = (origin: string | undefined, url: string): Readonly<Record<string, string>> | undefined =>
+  origin === undefined || isAccountPath(url) ? undefined : DATA_CORS
+
 /** The CORS headers of a response to `request` (none for account paths or without Origin). */
-export const corsHeaders = (request: HttpServerRequest.HttpServerRequest): Record<string, string> | undefined =>
-  request.headers.origin === undefined || isAccountPath(request.url)
-    ? undefined
-    : { "access-control-allow-origin": "*", "access-control-expose-headers": EXPOSED }
+export const corsHeaders = (request: HttpServerRequest.HttpServerRequest): Readonly<Record<string, string>> | undefined =>
+  corsHeadersFor(request.headers.origin, request.url)
 
 const preflight = HttpServerResponse.empty({
   status: 204,

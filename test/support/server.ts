@@ -38,6 +38,8 @@ export const startServer = async (options: {
   readonly env?: Record<string, string>
   /** The per-IP limit (`./fds serve` always sets one); none by default. */
   readonly rateLimit?: EdgeOptions["rateLimit"]
+  /** Proxies whose X-Forwarded-For is believed (FDS_TRUSTED_PROXIES); none by default. */
+  readonly trustedProxies?: ReadonlyArray<string>
   /** Who may read /metrics without an internal key (FDS_METRICS_ALLOW); loopback by default. */
   readonly metricsAllow?: ReadonlyArray<string>
   /** The fleet's part of readiness; always ready by default. */
@@ -53,6 +55,7 @@ export const startServer = async (options: {
     ...(options.pollMillis === undefined ? {} : { pollMillis: options.pollMillis }),
     ...(options.drainMillis === undefined ? {} : { drainMillis: options.drainMillis }),
     ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
+    ...(options.trustedProxies === undefined ? {} : { trustedProxies: options.trustedProxies }),
     ...(options.metricsAllow === undefined ? {} : { metricsAllow: options.metricsAllow }),
     ...(options.fleetReadiness === undefined ? {} : { fleetReadiness: options.fleetReadiness }),
   })

@@ -1,0 +1,166 @@
+/**
+ * The hit path (issue #32): a data request whose answer the answer cache holds, ready in the
+ * coding the client takes, is answered at the Node level, before effect's router runs. A kept
+ * answer is the route's answer to the same target on the same batch, so the router would only
+ * add what is per request, and that is done here, by the same rules and with the same services:
+ *   - the per-IP token (the edge's own buckets, api/ratelimit/Edge.ts, the fleet's when shared),
+ *     for the client address effect's X-Forwarded-For rule gives;
+ *   - the key, from X-Api-Key or `Authorization: Bearer`, checked and one request of its quota
+ *     counted in one step (KeyStore.verifyAndConsume, the instrumented store the routes use), and
+ *     the quota headers;
+ *   - Batch-Id, ETag, Vary and the coding (made once per kept answer, api/http/Caching.ts), the
+ *     Cache-Control of the current batch, the 304 of a conditional request, CORS for a request
+ *     with an Origin;
+ *   - the access log and the metrics, which are Node-level listeners already (RequestLog.ts).
+ *
+ * Everything else goes to the router, as before: a miss, an answer not yet made in the client's
+ * coding, `?batch=` or a `;` in the target, a request with a body, no key or one that is refused
+ * (401, 429, 503 are the router's to answer, with their problem bodies), a refused token, a
+ * replica out of step with the fleet, a batch being checked again. A request handed over after
+ * its token was taken is marked (`tokenTaken`), so the edge does not take a second one; a key
+ * that was refused was not counted, so the router's check counts nothing twice.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { Clock, Effect, Exit, Layer } from "effect"
+import { KEY_PREFIX } from "../../accounts/ApiKey.ts"
+import { KeyStore } from "../../accounts/KeyStore.ts"
+import { parseNetworks, nodeClientKey, type TakeToken, tokenTaken } from "../ratelimit/Edge.ts"
+import { quotaHeaders } from "../security/SecurityLive.ts"
+import { AnswerCacheService } from "../snapshot/AnswerCache.ts"
+import { SnapshotStore } from "../snapshot/SnapshotStore.ts"
+import { numberSetting } from "../system/Settings.ts"
+import { corsHeadersFor } from "../web/Cors.ts"
+import { answerKey, cacheControlOf, codingOf, ifNoneMatchHits, isCacheableDataRequest, notModifiedHeaders } from "./Caching.ts"
+
+/** Answers a request at the Node level: true when it took it (then it may still hand it to `router` later, once). */
+export type HitAnswer = (request: IncomingMessage, response: ServerResponse, router: () => void) => boolean
+
+/**
+ * Where the Node server finds the hit path (RequestLog.ts): empty until the routes' services are
+ * built, and when FDS_HIT_PATH is 0.
+ */
+export class HitPath {
+  answer: HitAnswer | null = null
+}
+
+/** The per-IP limit as the edge applies it; null: none. */
+export interface HitLimit {
+  readonly take: TakeToken
+  readonly trustedProxies: ReadonlyArray<string>
+}
+
+const bearerToken = (authorization: string | undefined): string | undefined => /^Bearer +(\S+)\s*$/i.exec(authorization ?? "")?.[1]
+
+/** The key as the router's check reads it (SecurityLive.ts checkKey): X-Api-Key, else a Bearer key; "" when neither. */
+const keyOf = (request: IncomingMessage): string => {
+  const header = request.headers["x-api-key"]
+  if (typeof header === "string" && header !== "") return header
+  const bearer = bearerToken(request.headers.authorization)
+  return bearer?.startsWith(KEY_PREFIX) ? bearer : ""
+}
+
+/**
+ * The target as effect's Node request names it (`originalUrl`): absolute, from the Host header,
+ * when the target is a path and Host is given (the answer cache's key holds it: a page's links are
+ * made from it).
+ */
+const originalUrl = (request: IncomingMessage, url: string): string => {
+  const host = request.headers.host
+  if (url[0] !== "/" || host === undefined) return url
+  return `${(request.socket as { encrypted?: boolean }).encrypted === true ? "https" : "http"}://${host}${url}`
+}
+
+/** A target the hit path may answer: no `;` (the router reads a query there) and no `batch` parameter. */
+const plainTarget = (url: string): boolean => {
+  if (url.includes(";") || url.includes("#")) return false
+  const query = url.indexOf("?")
+  return query < 0 || !new URLSearchParams(url.slice(query + 1)).has("batch")
+}
+
+/** The Node-level answer of kept answers, with the server's services (see the module's comment). */
+export const hitPathLayer = (path: HitPath, limit: HitLimit | null) =>
+  Layer.effectDiscard(
+    Effect.gen(function* () {
+      const cache = yield* AnswerCacheService
+      const store = yield* SnapshotStore
+      const keys = yield* KeyStore
+      // the edge's clock for the buckets (tests hold it still); the caching middleware's for Cache-Control
+      const clock = yield* Clock.Clock
+      const context = yield* Effect.context<never>()
+      const run = Effect.runCallbackWith(context)
+      const trusted = parseNetworks(limit?.trustedProxies ?? [])
+      if (!cache.enabled || (yield* numberSetting("FDS_HIT_PATH")) === 0) return
+
+      const answer: HitAnswer = (request, response, router) => {
+        if (request.method !== "GET") return false
+        const headers = request.headers
+        if ((headers["content-length"] !== undefined && headers["content-length"] !== "0") || headers["transfer-encoding"] !== undefined) return false
+        const url = request.url ?? "/"
+        if (!isCacheableDataRequest("GET", url) || !plainTarget(url)) return false
+        const handle = store.current()
+        if (handle === null || !handle.isOpen || handle.suspect !== null || store.fleetProblem() !== null) return false
+        const shelf = cache.shelfOn((key, compute) => handle.memo(key, compute))
+        const kept = shelf.answers.get(answerKey(originalUrl(request, url), headers.accept))
+        if (kept === undefined) return false
+        const ready = kept.sendable.get(codingOf(kept.sent, headers["accept-encoding"]))
+        if (ready === undefined) return false
+        const key = keyOf(request)
+        if (key === "") return false
+
+        const send = (quota: Record<string, string>): void => {
+          cache.hit(kept)
+          cache.early++
+          const cors = corsHeadersFor(headers.origin, url)
+          const cacheControl = cacheControlOf(ready, "current", Date.now())
+          if (ready.etag !== undefined && ifNoneMatchHits(headers["if-none-match"], ready.etag)) {
+            response.writeHead(304, { ...notModifiedHeaders(ready, cacheControl), ...quota, ...cors })
+            response.end()
+            return
+          }
+          const body = ready.response.body
+          response.writeHead(200, { ...ready.response.headers, "cache-control": cacheControl, ...quota, ...cors })
+          response.end(body._tag === "Uint8Array" ? body.body : undefined)
+        }
+        const checkKey = (): void => {
+          run(keys.verifyAndConsume(key), {
+            onExit: (exit) => {
+              if (Exit.isSuccess(exit) && exit.value?.quota.allowed) {
+                try {
+                  send(quotaHeaders(exit.value.quota))
+                } catch (error) {
+                  if (!response.headersSent) router()
+                  else response.destroy(error instanceof Error ? error : new Error(String(error)))
+                }
+                return
+              }
+              // refused or not checked: the router answers it (not counted: only an allowed request is)
+              router()
+            },
+          })
+        }
+        if (limit === null) {
+          checkKey()
+          return true
+        }
+        const client = nodeClientKey(request.socket.remoteAddress, headers["x-forwarded-for"] as string | undefined, trusted)
+        const taken = limit.take(client, clock.currentTimeMillisUnsafe())
+        if (taken === false) return false // the router refuses it (and counts the refusal)
+        if (taken === true) {
+          tokenTaken.add(request)
+          checkKey()
+          return true
+        }
+        taken.then(
+          (served) => {
+            if (served) {
+              tokenTaken.add(request)
+              checkKey()
+            } else router()
+          },
+          () => router(),
+        )
+        return true
+      }
+      path.answer = answer
+    }),
+  )
