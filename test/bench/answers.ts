@@ -9,6 +9,9 @@
  * beside the cache off, and the cache's memory: its byte count (/metrics) and the resident sets of
  * the servers with and without it.
  *
+ * The hit is measured twice: sent at the Node level (the hit path, api/http/HitPath.ts) and
+ * through the router (FDS_HIT_PATH=0, as before it), in the same rounds.
+ *
  * Answers: /days of the sample's longest series (~215 KB) and of one near 10 KB, all-funds
  * (vehicle=all), compare of 10 series, the screener by 1y, returns, and two MCP tools over POST
  * /mcp (get_fund, get_returns; /mcp answers identity only). Goals (the issue): on a hit ≥ 0.8×
@@ -93,7 +96,9 @@ export const benchAnswers = async (): Promise<Record<string, unknown>> => {
     const on = await startApi(env)
     const off = await startApi(env, { FDS_ANSWER_CACHE_MB: "0" })
     const small = await startApi(env, { FDS_ANSWER_CACHE_MB: "1" })
-    servers.push(on, off, small)
+    // the cache on, its hits answered through the router (before the hit path, api/http/HitPath.ts)
+    const routed = await startApi(env, { FDS_HIT_PATH: "0" })
+    servers.push(on, off, small, routed)
     const rssAtStart = { on: rssMb(on.child.pid), off: rssMb(off.child.pid) }
 
     // every series, with the size of its /days
@@ -149,9 +154,9 @@ export const benchAnswers = async (): Promise<Record<string, unknown>> => {
     servers.push(ceiling)
 
     console.log(`bench answers: ${rounds} rounds × ${seconds} s, ${connections} connections; hit / cache off / ceiling alternating`)
-    type Side = "hit" | "off" | "ceiling"
+    type Side = "hit" | "routed" | "off" | "ceiling"
     type Summary = ReturnType<typeof summarizeRounds> & { cpu_ms_per_request: number }
-    const rows: Array<Record<Side, Summary> & { answer: string; coding: string; bytes: number | null; hit_over_ceiling_throughput: number; hit_over_ceiling_p99: number; hit_over_off_throughput: number }> = []
+    const rows: Array<Record<Side, Summary> & { answer: string; coding: string; bytes: number | null; hit_over_ceiling_throughput: number; hit_over_ceiling_p99: number; hit_over_off_throughput: number; hit_over_routed_throughput: number }> = []
     const measure = async (server: Server, url: string, headers: Record<string, string>, extra: Partial<autocannon.Options>) => {
       const before = cpuMs(server.child.pid)
       const r = await round(url, headers, seconds, connections, extra)
@@ -165,13 +170,14 @@ export const benchAnswers = async (): Promise<Record<string, unknown>> => {
         const extra = c.mcp === undefined ? {} : { method: "POST" as const, body: c.mcp }
         const targets: Record<Side, [Server, string, Record<string, string>]> = {
           hit: [on, on.url + c.path, headers],
+          routed: [routed, routed.url + c.path, headers],
           off: [off, off.url + c.path, headers],
           ceiling: [ceiling, `${ceiling.url}/${i}`, coding === "gzip" ? { "accept-encoding": "gzip" } : {}],
         }
         for (const [, url, h] of Object.values(targets)) await round(url, h, 1, connections, extra) // warm-up
-        const results: Record<Side, Array<Round & { cpuMsPerRequest: number }>> = { hit: [], off: [], ceiling: [] }
+        const results: Record<Side, Array<Round & { cpuMsPerRequest: number }>> = { hit: [], routed: [], off: [], ceiling: [] }
         for (let r = 0; r < rounds; r++) {
-          for (const side of ["hit", "off", "ceiling"] as const) results[side].push(await measure(...targets[side], extra))
+          for (const side of ["hit", "routed", "off", "ceiling"] as const) results[side].push(await measure(...targets[side], extra))
         }
         const s = Object.fromEntries(
           Object.entries(results).map(([side, rs]) => [side, { ...summarizeRounds(rs), cpu_ms_per_request: median(rs.map((x) => x.cpuMsPerRequest)) }]),
@@ -184,10 +190,11 @@ export const benchAnswers = async (): Promise<Record<string, unknown>> => {
           hit_over_ceiling_throughput: s.hit.requests_per_second / s.ceiling.requests_per_second,
           hit_over_ceiling_p99: s.hit.p99_ms / s.ceiling.p99_ms,
           hit_over_off_throughput: s.hit.requests_per_second / s.off.requests_per_second,
+          hit_over_routed_throughput: s.hit.requests_per_second / s.routed.requests_per_second,
         }
         rows.push(row)
         console.log(
-          `${c.name} ${coding}: hit ${s.hit.requests_per_second.toFixed(0)} req/s p99 ${s.hit.p99_ms}, off ${s.off.requests_per_second.toFixed(0)} p99 ${s.off.p99_ms}, ceiling ${s.ceiling.requests_per_second.toFixed(0)} p99 ${s.ceiling.p99_ms}`,
+          `${c.name} ${coding}: hit ${s.hit.requests_per_second.toFixed(0)} req/s p99 ${s.hit.p99_ms}, routed ${s.routed.requests_per_second.toFixed(0)} p99 ${s.routed.p99_ms}, off ${s.off.requests_per_second.toFixed(0)} p99 ${s.off.p99_ms}, ceiling ${s.ceiling.requests_per_second.toFixed(0)} p99 ${s.ceiling.p99_ms}`,
         )
       }
     }
@@ -226,12 +233,12 @@ export const benchAnswers = async (): Promise<Record<string, unknown>> => {
       rss_mb_at_end: { on: rssMb(on.child.pid), off: rssMb(off.child.pid) },
     }
 
-    console.log("\n| answer | coding | bytes | hit req/s | hit p99 ms | off req/s | off p99 ms | ceiling req/s | ceiling p99 ms | hit/ceiling req/s | hit/ceiling p99 | hit/off req/s | CPU ms/req hit · off · ceiling |")
-    console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    console.log("\n| answer | coding | bytes | hit req/s | hit p99 ms | routed hit req/s | routed p99 ms | off req/s | off p99 ms | ceiling req/s | ceiling p99 ms | hit/ceiling req/s | hit/ceiling p99 | hit/routed req/s | hit/off req/s | CPU ms/req hit · routed · off · ceiling |")
+    console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for (const r of rows) {
-      const [h, o, c] = [r.hit, r.off, r.ceiling]
+      const [h, d, o, c] = [r.hit, r.routed, r.off, r.ceiling]
       console.log(
-        `| ${r.answer} | ${r.coding} | ${r.bytes} | ${h.requests_per_second.toFixed(0)} | ${h.p99_ms} | ${o.requests_per_second.toFixed(0)} | ${o.p99_ms} | ${c.requests_per_second.toFixed(0)} | ${c.p99_ms} | ${r.hit_over_ceiling_throughput.toFixed(2)} | ${r.hit_over_ceiling_p99.toFixed(2)} | ${r.hit_over_off_throughput.toFixed(2)} | ${h.cpu_ms_per_request.toFixed(3)} · ${o.cpu_ms_per_request.toFixed(3)} · ${c.cpu_ms_per_request.toFixed(3)} |`,
+        `| ${r.answer} | ${r.coding} | ${r.bytes} | ${h.requests_per_second.toFixed(0)} | ${h.p99_ms} | ${d.requests_per_second.toFixed(0)} | ${d.p99_ms} | ${o.requests_per_second.toFixed(0)} | ${o.p99_ms} | ${c.requests_per_second.toFixed(0)} | ${c.p99_ms} | ${r.hit_over_ceiling_throughput.toFixed(2)} | ${r.hit_over_ceiling_p99.toFixed(2)} | ${r.hit_over_routed_throughput.toFixed(2)} | ${r.hit_over_off_throughput.toFixed(2)} | ${h.cpu_ms_per_request.toFixed(3)} · ${d.cpu_ms_per_request.toFixed(3)} · ${o.cpu_ms_per_request.toFixed(3)} · ${c.cpu_ms_per_request.toFixed(3)} |`,
       )
     }
     console.log("\n| miss (/days, every series in turn) | coding | miss req/s | miss p99 ms | off req/s | off p99 ms | miss/off req/s | hit rate |\n|---|---|---|---|---|---|---|---|")
