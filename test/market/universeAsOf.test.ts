@@ -1,12 +1,13 @@
 /**
  * universe=as_of (issue #31 item 6: history without survivorship bias) over real HTTP against the
- * market fixture (fixtureFunds.ts, batch 2026-03-04). On AS_OF the fund 8300 (ended 2026-02-20)
+ * compare fixture (the market fixture of fixtureFunds.ts, batch 2026-03-04, with returns). On AS_OF the fund 8300 (ended 2026-02-20)
  * was alive and the absorbed series 8043-C still reported; 8106-B began on 2026-03-03. Which
  * series were alive, and their values, are worked out here from the fixture's inputs alone.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { expectErrorShape } from "../support/server.ts"
-import { type Json, type MarketClient, startMarket } from "./client.ts"
+import type { Json } from "./client.ts"
+import { type CompareClient, startCompare } from "./compareFixture.ts"
 import { marketFixtureData, sid } from "./fixtureFunds.ts"
 
 const AS_OF = "2026-02-10"
@@ -36,9 +37,9 @@ const aliveOn = (date: string) => {
   return alive
 }
 
-let c: MarketClient
+let c: CompareClient
 beforeAll(async () => {
-  c = await startMarket()
+  c = await startCompare()
 })
 afterAll(async () => {
   await c?.close()
@@ -123,6 +124,47 @@ describe("/api/market-summary", () => {
 
   it("as_of without date → 400 naming date", async () => {
     const r = await c.call("/api/market-summary?universe=as_of")
+    expect(r.status).toBe(400)
+    expectErrorShape(r.body, 400, r)
+    expect(r.body.parameter).toBe("date")
+  })
+})
+
+describe("/api/screener", () => {
+  const rowIds = (body: Json): string[] => body.data.map((d: Json) => d.id).sort()
+
+  it("as_of with a date: the series alive then, the ended fund at its price as of then", async () => {
+    const expected = aliveOn(AS_OF)
+    const body = await ok(`/api/screener?date=${AS_OF}&universe=as_of&limit=200`)
+    expect(body.meta).toMatchObject({ universe: "as_of", as_of_date: AS_OF, total: expected.size })
+    expect(rowIds(body)).toEqual([...expected.keys()].sort())
+    for (const item of body.data) {
+      const quote = expected.get(item.id)!
+      expect([item.id, item.attributes.price, item.attributes.price_as_of_date]).toEqual([item.id, quote.price, quote.date])
+      expect(item.attributes.returns.requested_as_of_date).toBe(AS_OF)
+    }
+  })
+
+  it("a date without universe is today's funds then: the ended fund and the absorbed series are left out", async () => {
+    const body = await ok(`/api/screener?date=${AS_OF}&limit=200`)
+    expect("universe" in body.meta).toBe(false)
+    expect(rowIds(body)).not.toContain(String(sid("8300:A")))
+    expect(rowIds(body)).not.toContain(String(sid("8043:C")))
+    expect(rowIds(body)).toContain(String(sid("8106:B"))) // today's: listed, its price unavailable before its first quote
+    expect(body.data.find((d: Json) => d.id === String(sid("8106:B"))).attributes.price).toBeNull()
+  })
+
+  it("the default names no universe; universe=current names it with the same rows", async () => {
+    const plain = await ok("/api/screener?limit=200")
+    expect("universe" in plain.meta).toBe(false)
+    expect(rowIds(plain)).not.toContain(String(sid("8300:A")))
+    const current = await ok("/api/screener?limit=200&universe=current")
+    expect(current.meta.universe).toBe("current_vigente")
+    expect(current.data).toEqual(plain.data)
+  })
+
+  it("as_of without date → 400 naming date", async () => {
+    const r = await c.call("/api/screener?universe=as_of")
     expect(r.status).toBe(400)
     expectErrorShape(r.body, 400, r)
     expect(r.body.parameter).toBe("date")
