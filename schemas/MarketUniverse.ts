@@ -26,5 +26,5 @@ export const universeWord = (universe: Universe): UniverseWord => (universe === 
 export const UniverseMeta = Schema.Literals(UNIVERSE_WORDS).annotate({
   description:
     "current_vigente: series of funds current in the CMF registry that still report; " +
-    "as_of: the series alive on meta.date's requested cutoff (universe=as_of), funds closed since included",
+    "as_of: the series alive on the requested date (universe=as_of), funds closed since included",
 })
