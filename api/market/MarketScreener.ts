@@ -169,7 +169,8 @@ export const screenerAnswer = Effect.fn(function* (screen: ScreenerQuery, graceW
     return { view: compareRowsAt(r.db, batch, graceWeekdays, batchInfo(lease.file, lease.contentHash, r.batchDate), which, cutoff) }
   })
   if (building === null) return yield* batchUnavailable()
-  const view = building.view === undefined ? undefined : yield* Effect.promise(() => building.view as Promise<ReadonlyArray<CompareRow>>)
+  const pending = building.view
+  const view = pending === undefined ? undefined : yield* Effect.promise(() => pending)
   const answer = yield* lease.read((r) =>
     memoLru(r.db, `screenerAnswer:${graceWeekdays}`, JSON.stringify(screen), KEPT_ANSWERS, () =>
       screenerText(r, lease, graceWeekdays, screen, view),
