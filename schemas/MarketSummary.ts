@@ -4,7 +4,7 @@
  */
 import { Schema } from "effect"
 import { MetaBatchId } from "./Batches.ts"
-import { UniverseMeta } from "./MarketUniverse.ts"
+import { UNIVERSE_META_DESCRIPTION } from "./MarketUniverse.ts"
 
 const Num = Schema.NullOr(Schema.Finite)
 
@@ -48,7 +48,8 @@ export const MarketSummaryResponse = Schema.Struct({
     monthlyBaseDate: Schema.String,
     batchDate: Schema.String,
     methodology: Schema.Record(Schema.String, Schema.String).annotate({ description: "The rules: changes, families, movers (outliers), universe" }),
-    universe: UniverseMeta,
+    // text, not the enum: a batch built before pipeline 0.3.3 keeps its stored `current_funds` (CHANGELOG)
+    universe: Schema.String.annotate({ description: UNIVERSE_META_DESCRIPTION }),
     backtest: Schema.Boolean.annotate({
       description: "True for a date before the batch's: a backtest over today's funds (universe current_vigente) or over those alive then (as_of)",
     }),

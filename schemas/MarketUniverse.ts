@@ -23,8 +23,8 @@ export type UniverseWord = (typeof UNIVERSE_WORDS)[number]
 
 export const universeWord = (universe: Universe): UniverseWord => (universe === "as_of" ? "as_of" : "current_vigente")
 
-export const UniverseMeta = Schema.Literals(UNIVERSE_WORDS).annotate({
-  description:
-    "current_vigente: series of funds current in the CMF registry that still report; " +
-    "as_of: the series alive on the requested date (universe=as_of), funds closed since included",
-})
+export const UNIVERSE_META_DESCRIPTION =
+  "current_vigente: series of funds current in the CMF registry that still report; " +
+  "as_of: the series alive on the requested date (universe=as_of), funds closed since included"
+
+export const UniverseMeta = Schema.Literals(UNIVERSE_WORDS).annotate({ description: UNIVERSE_META_DESCRIPTION })

@@ -2791,11 +2791,8 @@ export interface components {
                 methodology: {
                     [key: string]: string;
                 };
-                /**
-                 * @description current_vigente: series of funds current in the CMF registry that still report; as_of: the series alive on the requested date (universe=as_of), funds closed since included
-                 * @enum {string}
-                 */
-                universe: "current_vigente" | "as_of";
+                /** @description current_vigente: series of funds current in the CMF registry that still report; as_of: the series alive on the requested date (universe=as_of), funds closed since included */
+                universe: string;
                 /** @description True for a date before the batch's: a backtest over today's funds (universe current_vigente) or over those alive then (as_of) */
                 backtest: boolean;
                 /** @description What a backtest over today's funds leaves out; null at the batch's date and with universe=as_of */
