@@ -36,7 +36,7 @@ export const mutualFundPart = (
       return dates === null ? NO_ROWS : liveMutualFundPart(db, batchDate, graceWeekdays, dates, series)
     })
   } else if (latest === null) {
-    whole = { vehicle: "mutual_fund", rows: [], date: null, previousDate: null }
+    whole = NO_ROWS
   } else if (cutoff === null || cutoff >= latest.date) {
     whole =
       readyMutualFundPart(db, batchDate, graceWeekdays) ??
@@ -44,9 +44,7 @@ export const mutualFundPart = (
   } else {
     whole = memoLru(db, "mfPart", `${cutoff}:${graceWeekdays}`, 32, () => {
       const dates = marketDates(db, universe(db, batchDate, graceWeekdays), cutoff)
-      return dates === null
-        ? { vehicle: "mutual_fund" as const, rows: [], date: null, previousDate: null }
-        : liveMutualFundPart(db, batchDate, graceWeekdays, dates)
+      return dates === null ? NO_ROWS : liveMutualFundPart(db, batchDate, graceWeekdays, dates)
     })
   }
   return { ...whole, rows: filterRows(whole.rows, filters) }

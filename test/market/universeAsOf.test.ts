@@ -62,6 +62,7 @@ describe("/api/all-funds", () => {
     const body = await ok(`/api/all-funds?date=${AS_OF}&universe=as_of`)
     expect(body.meta.universe).toBe("as_of")
     expect(serieIds(body)).toEqual([...expected.keys()].sort())
+    expect(serieIds(body)).not.toContain(String(sid("8106:B"))) // started after AS_OF
     for (const row of body.data) {
       const quote = expected.get(row.serieId)!
       expect({ id: row.serieId, price: row.price, on: row.price_as_of_date }).toEqual({ id: row.serieId, price: quote.price, on: quote.date })
