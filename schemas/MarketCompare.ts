@@ -11,6 +11,7 @@ import { PageLinks } from "./Paging.ts"
 import { CmfSpheres } from "./ReturnsContext.ts"
 import { NoAdjustments, ReturnPeriods } from "./ReturnsPeriods.ts"
 import { SeriesContinuity } from "./SeriesContinuity.ts"
+import { UniverseMeta } from "./MarketUniverse.ts"
 
 const Num = Schema.NullOr(Schema.Finite)
 const Str = Schema.NullOr(Schema.String)
@@ -149,6 +150,7 @@ export const ScreenerMeta = Schema.Struct({
   total: Schema.Int.annotate({ description: "Series after filtering, before paging" }),
   limit: Schema.Int,
   offset: Schema.Int,
+  universe: Schema.optionalKey(UniverseMeta.annotate({ description: "Present when the request gave `universe`: current_vigente or as_of" })),
 }).annotate({ identifier: "ScreenerMeta" })
 
 export const ScreenerResponse = Schema.Struct({

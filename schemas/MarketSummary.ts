@@ -4,6 +4,7 @@
  */
 import { Schema } from "effect"
 import { MetaBatchId } from "./Batches.ts"
+import { UNIVERSE_META_DESCRIPTION } from "./MarketUniverse.ts"
 
 const Num = Schema.NullOr(Schema.Finite)
 
@@ -47,9 +48,14 @@ export const MarketSummaryResponse = Schema.Struct({
     monthlyBaseDate: Schema.String,
     batchDate: Schema.String,
     methodology: Schema.Record(Schema.String, Schema.String).annotate({ description: "The rules: changes, families, movers (outliers), universe" }),
-    universe: Schema.String.annotate({ description: "current_vigente: series of funds current in the CMF registry that still report" }),
-    backtest: Schema.Boolean.annotate({ description: "True for a date before the batch's: a backtest over today's funds" }),
-    survivorshipBias: Schema.NullOr(Schema.String),
+    // text, not the enum: a batch built before pipeline 0.3.3 keeps its stored `current_funds` (CHANGELOG)
+    universe: Schema.String.annotate({ description: UNIVERSE_META_DESCRIPTION }),
+    backtest: Schema.Boolean.annotate({
+      description: "True for a date before the batch's: a backtest over today's funds (universe current_vigente) or over those alive then (as_of)",
+    }),
+    survivorshipBias: Schema.NullOr(Schema.String).annotate({
+      description: "What a backtest over today's funds leaves out; null at the batch's date and with universe=as_of",
+    }),
     usdClp: Num,
     classification: Schema.Struct({
       available: Schema.Boolean,

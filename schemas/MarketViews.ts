@@ -11,6 +11,7 @@ import { MetaBatchId } from "./Batches.ts"
 import { FiUuid } from "./FiInstruments.ts"
 import { FiVehicle, PriceStatus } from "./FiStatus.ts"
 import { SeriesContinuity } from "./SeriesContinuity.ts"
+import { UniverseMeta } from "./MarketUniverse.ts"
 
 const Num = Schema.NullOr(Schema.Finite)
 
@@ -144,6 +145,7 @@ export const AllFundsMeta = Schema.Struct({
   investmentFundAgfCount: Schema.optionalKey(Schema.Int),
   datesByVehicle: Schema.optionalKey(Schema.Struct({ mutual_fund: Dates, etf: Dates, investment_fund: Dates })),
   count: Schema.Int,
+  universe: Schema.optionalKey(UniverseMeta.annotate({ description: "Present when the request gave `universe`: current_vigente or as_of" })),
 }).annotate({ identifier: "AllFundsMeta" })
 
 export const AllFundsResponse = Schema.Struct({

@@ -20,7 +20,7 @@ export const MarketHandlers = HttpApiBuilder.group(Api, "market", (handlers) =>
   Effect.map(seriesGraceWeekdays, (grace) =>
     handlers
       .handle("allFunds", ({ query }) => allFundsAnswer(query, grace))
-      .handle("marketSummary", ({ query }) => marketSummaryAnswer(query.date, grace))
+      .handle("marketSummary", ({ query }) => marketSummaryAnswer(query.date, grace, query.universe))
       .handle("familyIndex", ({ params, query }) => familyIndexAnswer(params.family_rar, query))
       .handle("benchmarks", ({ request }) => benchmarksAnswer(acceptsGzip(request)))
       .handle("benchmarkPrices", ({ params, query }) => benchmarkPricesAnswer(params.family_rar, query.from_date))

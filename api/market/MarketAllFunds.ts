@@ -6,6 +6,7 @@
  * unavailable answers 503 for the whole request (no FM rows alone either).
  */
 import { Effect } from "effect"
+import { InvalidParameter } from "../../schemas/ApiErrors.ts"
 import { batchIdOfFile } from "../../schemas/Batches.ts"
 import { dateToInt } from "../../schemas/Dates.ts"
 import { familyOf } from "../../schemas/MarketParams.ts"
@@ -13,7 +14,7 @@ import type { AllFundsFilters } from "../../snapshots/readers/MarketAllFunds.ts"
 import { keptLru } from "../../snapshots/readers/MarketDb.ts"
 import { readyAnswer, readyUniverseAnswer } from "../../snapshots/readers/MarketReady.ts"
 import { PinnedSnapshot } from "../snapshot/Pinned.ts"
-import { jsonBytes, notAfterBatch, stampedReadyResponse } from "./MarketResponses.ts"
+import { asOfNeedsDate, jsonBytes, notAfterBatch, stampedReadyResponse } from "./MarketResponses.ts"
 import { fiUnavailable } from "./MarketVehicles.ts"
 import type { AllFundsQuery } from "./MarketViewsApi.ts"
 import { OffThreadRenderer, vehicleUnavailable } from "./OffThreadRender.ts"
@@ -28,10 +29,18 @@ const filtersOf = (q: AllFundsQuery): AllFundsFilters => ({
 })
 
 export const allFundsAnswer = Effect.fn(function* (query: AllFundsQuery, graceWeekdays: number) {
+  yield* asOfNeedsDate(query.universe, query.date)
+  if (query.universe === "as_of" && query.vehicle !== "mutual_fund") {
+    return yield* new InvalidParameter({
+      parameter: "universe",
+      message: `invalid query parameter universe: as_of covers mutual funds only (vehicle=mutual_fund), not vehicle=${query.vehicle}`,
+    })
+  }
   yield* notAfterBatch("date", query.date)
   const requested = query.vehicle
   const filters = filtersOf(query)
-  const plain = query.date === undefined && Object.keys(filters).length === 0
+  // a request naming its universe is answered rendered, its meta naming it (the stored bytes name none)
+  const plain = query.date === undefined && query.universe === undefined && Object.keys(filters).length === 0
   const lease = yield* PinnedSnapshot
   const found = yield* lease.read((r) => {
     // a batch without FI data answers at once, without waiting for the rendering thread
@@ -48,12 +57,21 @@ export const allFundsAnswer = Effect.fn(function* (query: AllFundsQuery, graceWe
   if (found.fi !== null) return yield* vehicleUnavailable(found.fi)
   if (found.ready !== null) return stampedReadyResponse(found.ready, batchIdOfFile(lease.file))
   const cutoff = query.date === undefined ? null : dateToInt(query.date)
-  const key = JSON.stringify([requested, cutoff, filters, graceWeekdays])
+  const universe = query.universe
+  const key = JSON.stringify([requested, cutoff, filters, graceWeekdays, universe ?? null])
   const { path, kept } = yield* lease.read((r) => ({ path: r.path, kept: keptLru<Uint8Array>(r.db, "allFunds", KEPT_ANSWERS) }))
   const hit = kept.get(key)
   if (hit !== undefined) return jsonBytes(hit)
   const renderer = yield* OffThreadRenderer
-  const answer = yield* renderer.render({ kind: "allFunds", path, requested, cutoff, filters, graceWeekdays })
+  const answer = yield* renderer.render({
+    kind: "allFunds",
+    path,
+    requested,
+    cutoff,
+    filters,
+    graceWeekdays,
+    ...(universe === undefined ? {} : { universe }),
+  })
   if (answer === null) return yield* Effect.die(new Error("an all-funds rendering answered nothing"))
   kept.set(key, answer)
   return jsonBytes(answer)

@@ -5,10 +5,12 @@
  */
 import { Schema, SchemaTransformation } from "effect"
 import { HttpApiEndpoint, OpenApi } from "effect/http-api"
-import { dataErrors, NotFoundResponse } from "../../schemas/ApiErrors.ts"
+import { BadRequestResponse, dataErrors, NotFoundResponse } from "../../schemas/ApiErrors.ts"
+import { IsoDate } from "../../schemas/Dates.ts"
 import { parseUint32 } from "../../schemas/Ids.ts"
 import { CompareResponse, ScreenerResponse } from "../../schemas/MarketCompare.ts"
 import { Category, Currency, FundFamily, InvestorClass } from "../../schemas/MarketParams.ts"
+import { UniverseParam } from "../../schemas/MarketUniverse.ts"
 import { QueryInt, QueryText, ruleCheck, withDefault } from "../../schemas/QueryParams.ts"
 import { WINDOWS, type WindowKey } from "../../snapshots/compute/Windows.ts"
 
@@ -82,6 +84,14 @@ export const ScreenerQuery = Schema.Struct({
     .pipe(withDefault("asc")),
   limit: QueryInt(1, 200, "1 to 200, default 50").pipe(withDefault(50)),
   offset: QueryInt(0, 4_294_967_295, "Rows skipped after filtering and sorting, integer ≥ 0, default 0").pipe(withDefault(0)),
+  date: Schema.optionalKey(
+    IsoDate.annotate({
+      description:
+        "YYYY-MM-DD, not after the batch (latest when absent): values, returns, risk and TAC as of that date, computed from the quotas; " +
+        "over today's funds (survivorship bias) unless universe=as_of",
+    }),
+  ),
+  universe: Schema.optionalKey(UniverseParam),
 }).check(
   ruleCheck(
     (q) =>
@@ -111,5 +121,5 @@ export type ScreenerQuery = typeof ScreenerQuery.Type
 export const screener = HttpApiEndpoint.get("screener", "/api/screener", {
   query: ScreenerQuery,
   success: ScreenerResponse,
-  error: dataErrors(),
+  error: dataErrors(BadRequestResponse),
 }).annotate(OpenApi.Summary, "Filter and sort the series of the latest published batch, one page at a time")

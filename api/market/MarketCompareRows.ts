@@ -3,7 +3,9 @@
  * current id of a renamed series only), built once per snapshot from the catalog, the market
  * values at the batch's market date, the precomputed returns (returns_latest, accounting, price)
  * and risk (risk_latest), the latest TAC and the CMF spheres. Each row keeps the values the
- * screener filters and sorts on next to its rendered attributes.
+ * screener filters and sorts on next to its rendered attributes. The screener's `date` and
+ * `universe=as_of` ask for the rows of another view (compareRowsAt): today's universe or the one
+ * alive on a date, with values, returns, risk and TAC as of that date, computed from the quotas.
  */
 import type Database from "better-sqlite3"
 import { currencyOf, investorClassOf } from "../../schemas/FundClass.ts"
@@ -14,14 +16,17 @@ import { seriesReturns, TOLERANCE_DAYS } from "../../snapshots/compute/Policy.ts
 import type { ReturnPeriod, ReturnsResult } from "../../snapshots/compute/Returns.ts"
 import { DEFAULT_SERIES_GRACE_WEEKDAYS } from "../../snapshots/compute/SeriesActivity.ts"
 import { WINDOWS, type WindowKey } from "../../snapshots/compute/Windows.ts"
-import { isMemoised, memo, prepared } from "../../snapshots/readers/MarketDb.ts"
+import { type MarketDates, marketDates } from "../../snapshots/readers/MarketDates.ts"
+import { isMemoised, memo, memoLru, prepared } from "../../snapshots/readers/MarketDb.ts"
 import { categoryOf, seriesContinuity } from "../../snapshots/readers/MarketFundRow.ts"
 import { latestDates } from "../../snapshots/readers/MarketMutualFunds.ts"
+import { rowRisk } from "../../snapshots/readers/MarketRisk.ts"
 import { seriesValues } from "../../snapshots/readers/MarketRows.ts"
-import { universe } from "../../snapshots/readers/MarketUniverse.ts"
+import { type UniverseSeries, universe, universeAsOf } from "../../snapshots/readers/MarketUniverse.ts"
 import { historyFor, loadIndicators } from "../../snapshots/readers/ReturnsHistory.ts"
 import { storedReturns, storedRisk } from "../../snapshots/readers/ReturnsRows.ts"
-import { latestTac, spheresOf } from "../../snapshots/readers/ReturnsSeries.ts"
+import { latestTac, spheresOf, tacOnOrBefore } from "../../snapshots/readers/ReturnsSeries.ts"
+import type { Universe } from "../../schemas/MarketUniverse.ts"
 import type { CmfSpheresTable } from "../../snapshots/tables/Market.ts"
 import { cmfSpheresBody, quotaCurrencyOf } from "../returns/ReturnsLabels.ts"
 
@@ -143,16 +148,58 @@ export const warmCompareRows = async (
   }
 }
 
-/** The rows, read ROWS_PER_STEP series at a time (a yield between steps). */
+/** How many other views' rows a snapshot keeps (a full-size view is a few MB). */
+const KEPT_VIEWS = 8
+
+/**
+ * The rows of `which` universe at `cutoff` (YYYYMMDD, on or before the batch date): today's
+ * universe at an earlier date, or the series alive on `cutoff` (as_of). Built ROWS_PER_STEP series
+ * per turn of the event loop (their returns and risk are computed from the quotas: ~1 s at full
+ * size), once per snapshot and view while kept (requests for one view share the building).
+ */
+export const compareRowsAt = (
+  db: Database.Database,
+  batchDate: number,
+  graceWeekdays: number,
+  info: BatchInfo,
+  which: Universe,
+  cutoff: number,
+): Promise<ReadonlyArray<CompareRow>> =>
+  memoLru(db, `compareRowsAt:${info.batchId}`, `${which}:${cutoff}:${graceWeekdays}`, KEPT_VIEWS, async () => {
+    const series = which === "as_of" ? universeAsOf(db, cutoff, graceWeekdays) : universe(db, batchDate, graceWeekdays)
+    const steps = buildRows(db, batchDate, graceWeekdays, info, ROWS_PER_STEP, { series, cutoff })
+    for (;;) {
+      const step = steps.next()
+      if (step.done === true) return step.value
+      await new Promise<void>((resolve) => setImmediate(resolve))
+      if (!db.open) throw new Error("the snapshot closed while screener rows were built")
+    }
+  })
+
+/** Series and date of rows other than today's universe at the batch date. */
+interface RowsView {
+  readonly series: ReadonlyArray<UniverseSeries>
+  /** YYYYMMDD */
+  readonly cutoff: number
+}
+
+/** The rows, read ROWS_PER_STEP series at a time (a yield between steps); today's universe at the batch date without `view`. */
 function* buildRows(
   db: Database.Database,
   batchDate: number,
   graceWeekdays: number,
   info: BatchInfo,
   rowsPerStep = ROWS_PER_STEP,
+  view?: RowsView,
 ): Generator<void, ReadonlyArray<CompareRow>> {
-  const dates = latestDates(db, batchDate, graceWeekdays)
-  const cutoff = toIsoDate(batchDate)
+  const asOf = view?.cutoff ?? batchDate
+  // at the batch date the stored returns, risk and latest TAC; at an earlier one, computed as of it
+  const latest = asOf === batchDate
+  const series = view?.series ?? universe(db, batchDate, graceWeekdays)
+  const dates: MarketDates | null = view === undefined ? latestDates(db, batchDate, graceWeekdays) : marketDates(db, series, asOf)
+  const cutoff = toIsoDate(asOf)
+  const batchIso = toIsoDate(batchDate)
+  const asOfMonth = cutoff.slice(0, 7)
   let cachedIndicators: ReturnType<typeof loadIndicators> | undefined
   const indicators = () => {
     if (cachedIndicators === undefined) cachedIndicators = loadIndicators(db)
@@ -160,16 +207,19 @@ function* buildRows(
   }
   const rows: CompareRow[] = []
   let read = 0
-  for (const u of universe(db, batchDate, graceWeekdays)) {
+  for (const u of series) {
     if (++read % rowsPerStep === 0) yield
     const values = dates === null ? undefined : seriesValues(db, u.assetId, dates)
-    const stored = storedReturns(db, u.assetId, u.currencyCode, "accounting", "price", batchDate)
+    const stored = latest ? storedReturns(db, u.assetId, u.currencyCode, "accounting", "price", batchDate) : null
     const returns: ReturnsResult =
-      stored ??
-      seriesReturns(historyFor(db, u.assetId, batchDate, "price"), batchDate, u.currencyCode, "accounting", "price", indicators())
+      stored ?? seriesReturns(historyFor(db, u.assetId, asOf, "price"), asOf, u.currencyCode, "accounting", "price", indicators())
     const mode = stored === null ? ("direct" as const) : ("snapshot" as const)
-    const risk = storedRisk(db, u.assetId)
-    const tac = latestTac(db, u.assetId)
+    const risk = latest
+      ? storedRisk(db, u.assetId)
+      : dates === null
+        ? null
+        : rowRisk(db, u.assetId, u.currencyCode, batchDate, dates.date, false)
+    const tac = latest ? latestTac(db, u.assetId) : tacOnOrBefore(db, u.assetId, asOfMonth)
     const spheres = spheresOf(db, u.assetId)
     const sphereBody = cmfSpheresBody(spheres, cutoff)
     const currency = contractCurrency(u.currencyCode)
@@ -233,7 +283,7 @@ function* buildRows(
         calculation_date: info.calculationDate,
         batch_id: info.batchId,
         input_fingerprint: info.inputFingerprint,
-        latest_complete_date: cutoff,
+        latest_complete_date: batchIso,
         cutoff_age_days: 0,
         snapshot_lag_days: null,
         refresh_required: false,

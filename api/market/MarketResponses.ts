@@ -5,7 +5,8 @@
  */
 import { Effect } from "effect"
 import { type HttpServerRequest, HttpServerResponse } from "effect/http"
-import { InvalidParameter } from "../../schemas/ApiErrors.ts"
+import { BadRequest, InvalidParameter } from "../../schemas/ApiErrors.ts"
+import type { Universe } from "../../schemas/MarketUniverse.ts"
 import type { ReadyBytes } from "../../snapshots/readers/MarketReady.ts"
 import { admitsCoding } from "../http/Caching.ts"
 import { read } from "../snapshot/Pinned.ts"
@@ -51,4 +52,11 @@ export const notAfterBatch = Effect.fn(function* (parameter: string, date: strin
   if (date === undefined) return
   const batchDate = yield* read((r) => r.batchDate)
   if (date > batchDate) return yield* afterBatch(parameter, date, batchDate)
+})
+
+/** 400 for universe=as_of without `date`: the universe of which date is not said (the parameter missing is named). */
+export const asOfNeedsDate = Effect.fn(function* (universe: Universe | undefined, date: string | undefined) {
+  if (universe === "as_of" && date === undefined) {
+    return yield* new BadRequest({ parameter: "date", message: "missing query parameter date: required with universe=as_of" })
+  }
 })

@@ -5,7 +5,9 @@
  * ascending numeric id; no match → [] with total 0; paging is stable within a batch (the order is
  * a total order on the rows); a renamed series is one row (the rows hold current ids only); a
  * batch without returns → 503 with Retry-After. The page's links (and Link header) name the batch
- * it was read from, so following them never crosses a swap (api/http/PageLinks.ts).
+ * it was read from, so following them never crosses a swap (api/http/PageLinks.ts). With `date`
+ * (or universe=as_of, which needs one: 400 without) the rows are those of that view
+ * (compareRowsAt in MarketCompareRows.ts): today's funds at that date, or those alive then.
  */
 import type Database from "better-sqlite3"
 import { Effect } from "effect"
@@ -22,8 +24,9 @@ import { PinnedSnapshot } from "../snapshot/Pinned.ts"
 import type { Lease } from "../snapshot/SnapshotStore.ts"
 import { batchMeta, batchUnavailable } from "./MarketCompare.ts"
 import type { ScreenerQuery, SortKey } from "./MarketCompareApi.ts"
-import { type BatchInfo, batchInfo, type CompareRow, compareRows, hasReturns } from "./MarketCompareRows.ts"
-import { jsonBytes } from "./MarketResponses.ts"
+import { type BatchInfo, batchInfo, type CompareRow, compareRows, compareRowsAt, hasReturns } from "./MarketCompareRows.ts"
+import { asOfNeedsDate, jsonBytes, notAfterBatch } from "./MarketResponses.ts"
+import { universeWord } from "../../schemas/MarketUniverse.ts"
 
 const eqi = (a: string | null, b: string): boolean => a !== null && a.toLowerCase() === b.toLowerCase()
 
@@ -88,9 +91,23 @@ const itemText = (row: CompareRow): string => {
   return text
 }
 
-/** Every row in the order of one sort key and direction (a total order: stable paging), once per snapshot and grace. */
-const ordered = (db: Database.Database, info: BatchInfo, graceWeekdays: number, rows: ReadonlyArray<CompareRow>, s: ScreenerQuery) =>
-  memo(db, `screenerOrder:${info.batchId}:${graceWeekdays}:${s.sort}:${s.order}`, () => [...rows].sort(screenOrder(s.sort, s.order)))
+/**
+ * Every row in the order of one sort key and direction (a total order: stable paging), once per
+ * snapshot and grace; another view's (`view` rows, a date or universe=as_of) kept while recent.
+ */
+const ordered = (
+  db: Database.Database,
+  info: BatchInfo,
+  graceWeekdays: number,
+  rows: ReadonlyArray<CompareRow>,
+  s: ScreenerQuery,
+  view: ReadonlyArray<CompareRow> | undefined,
+) => {
+  const sort = () => [...rows].sort(screenOrder(s.sort, s.order))
+  return view === undefined
+    ? memo(db, `screenerOrder:${info.batchId}:${graceWeekdays}:${s.sort}:${s.order}`, sort)
+    : memoLru(db, `screenerViewOrder:${info.batchId}:${graceWeekdays}`, `${s.universe ?? "current"}:${s.date}:${s.sort}:${s.order}`, KEPT_ANSWERS, sort)
+}
 
 /** An answer but its links: its bytes up to them (no closing brace) and its total. */
 interface ScreenerHead {
@@ -99,18 +116,33 @@ interface ScreenerHead {
 }
 
 /** The answer's bytes but its links: the matching rows in order (filtering keeps the order), the page cut from them. */
-const screenerText = (r: SnapshotReader, lease: Lease, graceWeekdays: number, s: ScreenerQuery): ScreenerHead => {
+const screenerText = (
+  r: SnapshotReader,
+  lease: Lease,
+  graceWeekdays: number,
+  s: ScreenerQuery,
+  view: ReadonlyArray<CompareRow> | undefined,
+): ScreenerHead => {
   const info = batchInfo(lease.file, lease.contentHash, r.batchDate)
-  const rows = compareRows(r.db, dateToInt(r.batchDate), graceWeekdays, info)
+  const rows = view ?? compareRows(r.db, dateToInt(r.batchDate), graceWeekdays, info)
   const test = matches(s)
   const page: string[] = []
   let total = 0
-  for (const row of ordered(r.db, info, graceWeekdays, rows, s)) {
+  for (const row of ordered(r.db, info, graceWeekdays, rows, s, view)) {
     if (!test(row)) continue
     if (total >= s.offset && page.length < s.limit) page.push(itemText(row))
     total++
   }
-  const meta: ScreenerBody["meta"] = { ...batchMeta(info, rows.length), total, limit: s.limit, offset: s.offset }
+  const batch = batchMeta(info, rows.length)
+  const meta: ScreenerBody["meta"] = {
+    ...batch,
+    // a dated request's rows are as of its date (absent: the batch's, as always)
+    ...(s.date === undefined ? {} : { as_of_date: s.date }),
+    total,
+    limit: s.limit,
+    offset: s.offset,
+    ...(s.universe === undefined ? {} : { universe: universeWord(s.universe) }),
+  }
   // the shape JSON.stringify gives the ScreenerBody { data, meta, total, limit, offset, links },
   // with each row's text reused; the links (from the request as it was spelt) are added per request
   const paging = `"total":${total},"limit":${s.limit},"offset":${s.offset}`
@@ -124,13 +156,26 @@ const screenerText = (r: SnapshotReader, lease: Lease, graceWeekdays: number, s:
  * universe's with `graceWeekdays` (FDS_SERIES_GRACE_DAYS).
  */
 export const screenerAnswer = Effect.fn(function* (screen: ScreenerQuery, graceWeekdays: number) {
+  yield* asOfNeedsDate(screen.universe, screen.date)
+  yield* notAfterBatch("date", screen.date)
   const lease = yield* PinnedSnapshot
+  const building = yield* lease.read((r) => {
+    if (!hasReturns(r.db)) return null
+    const batch = dateToInt(r.batchDate)
+    const cutoff = screen.date === undefined ? batch : dateToInt(screen.date)
+    const which = screen.universe ?? "current"
+    // today's funds at the batch date are the rows kept per snapshot; any other view is built for it
+    if (which === "current" && cutoff >= batch) return { view: undefined }
+    return { view: compareRowsAt(r.db, batch, graceWeekdays, batchInfo(lease.file, lease.contentHash, r.batchDate), which, cutoff) }
+  })
+  if (building === null) return yield* batchUnavailable()
+  const pending = building.view
+  const view = pending === undefined ? undefined : yield* Effect.promise(() => pending)
   const answer = yield* lease.read((r) =>
-    hasReturns(r.db)
-      ? memoLru(r.db, `screenerAnswer:${graceWeekdays}`, JSON.stringify(screen), KEPT_ANSWERS, () => screenerText(r, lease, graceWeekdays, screen))
-      : null,
+    memoLru(r.db, `screenerAnswer:${graceWeekdays}`, JSON.stringify(screen), KEPT_ANSWERS, () =>
+      screenerText(r, lease, graceWeekdays, screen, view),
+    ),
   )
-  if (answer === null) return yield* batchUnavailable()
   const { path, query } = yield* requestTarget
   const links = offsetLinks(path, query, { total: answer.total, limit: screen.limit, offset: screen.offset }, batchIdOfFile(lease.file))
   return HttpServerResponse.setHeader(jsonBytes(withLinks(answer.head, links)), LINK_HEADER, linkHeaderOf(links))

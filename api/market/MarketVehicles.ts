@@ -18,6 +18,7 @@ import {
   type Vehicle,
   type VehiclePart,
 } from "../../snapshots/readers/MarketAllFunds.ts"
+import { type Universe, universeWord } from "../../schemas/MarketUniverse.ts"
 import { mutualFundPart } from "./MarketLatest.ts"
 
 export interface VehicleRequest {
@@ -26,6 +27,8 @@ export interface VehicleRequest {
   readonly filters: AllFundsFilters
   /** FDS_SERIES_GRACE_DAYS: which mutual-fund series are in the universe. */
   readonly graceWeekdays: number
+  /** The `universe` parameter as given (undefined: current, and the answer names none); as_of covers mutual funds only. */
+  readonly universe?: Universe
 }
 
 /** Why a vehicle's rows cannot be served now (the request then answers 503 with this reason). */
@@ -59,7 +62,7 @@ export const VEHICLE_SOURCES: Readonly<Record<Vehicle, VehicleSource>> = {
   mutual_fund: {
     vehicle: "mutual_fund",
     part: (reader, request) =>
-      mutualFundPart(reader.db, dateToInt(reader.batchDate), request.graceWeekdays, request.cutoff, request.filters),
+      mutualFundPart(reader.db, dateToInt(reader.batchDate), request.graceWeekdays, request.cutoff, request.filters, request.universe),
   },
   etf: fiSource("etf"),
   investment_fund: fiSource("investment_fund"),
@@ -79,5 +82,5 @@ export const renderAllFunds = (
     if (isUnavailable(part)) return part
     parts.push(part)
   }
-  return allFundsJson(requested, parts)
+  return allFundsJson(requested, parts, request.universe === undefined ? undefined : universeWord(request.universe))
 }

@@ -1,11 +1,12 @@
 /** Market views: all funds, the market summary, family indices, benchmarks (contract only). */
 import { Schema } from "effect"
 import { HttpApiEndpoint, OpenApi } from "effect/http-api"
-import { dataErrors } from "../../schemas/ApiErrors.ts"
+import { BadRequestResponse, dataErrors } from "../../schemas/ApiErrors.ts"
 import { IsoDate } from "../../schemas/Dates.ts"
 import { BenchmarkCatalog, BenchmarkPrices } from "../../schemas/MarketBenchmarks.ts"
 import { Category, Currency, FundFamily, Vehicle } from "../../schemas/MarketParams.ts"
 import { FamilyIndexResponse, MarketSummaryResponse } from "../../schemas/MarketSummary.ts"
+import { UniverseParam } from "../../schemas/MarketUniverse.ts"
 import { AllFundsResponse } from "../../schemas/MarketViews.ts"
 import { withDefault } from "../../schemas/QueryParams.ts"
 import { Article107Status } from "../../schemas/Article107Status.ts"
@@ -18,21 +19,25 @@ export const AllFundsQuery = Schema.Struct({
   date: dateParam("Cutoff date YYYY-MM-DD (latest when absent): values at the last quote date on or before it"),
   article107_regulation_status: Schema.optionalKey(Article107Status),
   vehicle: Vehicle.pipe(withDefault("mutual_fund")),
+  universe: Schema.optionalKey(UniverseParam),
 })
 export type AllFundsQuery = typeof AllFundsQuery.Type
 
 export const allFunds = HttpApiEndpoint.get("allFunds", "/api/all-funds", {
   query: AllFundsQuery,
   success: AllFundsResponse,
-  error: dataErrors(),
+  error: dataErrors(BadRequestResponse),
 }).annotate(OpenApi.Summary, "All active funds with price, daily and monthly change (decimal fractions) and TAC")
 
 export const marketSummary = HttpApiEndpoint.get("marketSummary", "/api/market-summary", {
   query: {
-    date: dateParam("YYYY-MM-DD (latest when absent). A historical date is a backtest over today's funds (survivorship bias)"),
+    date: dateParam(
+      "YYYY-MM-DD (latest when absent). A historical date is a backtest over today's funds (survivorship bias) unless universe=as_of",
+    ),
+    universe: Schema.optionalKey(UniverseParam),
   },
   success: MarketSummaryResponse,
-  error: dataErrors(),
+  error: dataErrors(BadRequestResponse),
 }).annotate(OpenApi.Summary, "AFM families as indices (per currency, weighted by opening patrimony) and top movers")
 
 export const FamilyIndexQuery = Schema.Struct({

@@ -16,6 +16,7 @@
 import { Worker } from "node:worker_threads"
 import { Context, Effect, Layer } from "effect"
 import { ServiceUnavailable } from "../../schemas/ApiErrors.ts"
+import type { Universe } from "../../schemas/MarketUniverse.ts"
 import type { AllFundsFilters, RequestedVehicle } from "../../snapshots/readers/MarketAllFunds.ts"
 import { FI_RETRY_AFTER_SECONDS } from "../snapshot/FiSnapshot.ts"
 import { snapshotDamaged } from "../snapshot/SnapshotStore.ts"
@@ -32,13 +33,17 @@ export type RenderTask =
       readonly filters: AllFundsFilters
       /** The server's FDS_SERIES_GRACE_DAYS: which series are in the universe. */
       readonly graceWeekdays: number
+      /** The `universe` parameter as given (undefined: current, named in no answer). */
+      readonly universe?: Universe
     }
   | {
       readonly kind: "marketSummary"
       readonly path: string
-      /** YYYYMMDD, at most the latest market date. */
+      /** YYYYMMDD, at most the latest market date (universe=as_of: the requested date). */
       readonly cutoff: number
       readonly graceWeekdays: number
+      /** Today's funds when absent. */
+      readonly universe?: Universe
     }
 
 export type RenderRequest = RenderTask & { readonly id: number }

@@ -34,8 +34,13 @@ const answer = (m: RenderRequest): { answer: RenderAnswer; transfer: ArrayBuffer
   const reader = readerOf(m.path)
   const out =
     m.kind === "allFunds"
-      ? renderAllFunds(reader, m.requested, { cutoff: m.cutoff, filters: m.filters, graceWeekdays: m.graceWeekdays })
-      : marketSummaryText(reader, m.cutoff, m.graceWeekdays)
+      ? renderAllFunds(reader, m.requested, {
+          cutoff: m.cutoff,
+          filters: m.filters,
+          graceWeekdays: m.graceWeekdays,
+          ...(m.universe === undefined ? {} : { universe: m.universe }),
+        })
+      : marketSummaryText(reader, m.cutoff, m.graceWeekdays, m.universe)
   if (out === null) return { answer: { id: m.id, empty: true }, transfer: [] }
   if (typeof out !== "string") return { answer: { id: m.id, unavailable: out }, transfer: [] }
   // the renderers are the pipeline's too, which cannot know the batch id: it is written in here

@@ -33,7 +33,7 @@ const MARKET_HEADER = ["id", "fund", "serie", "currency", "TAC", "1y", "ytd", "3
 const searchFunds: Tool = {
   name: "search_funds",
   description:
-    "Find mutual fund series (the screener, GET /api/screener): by name or RUN (q), administrator, category, currency, family, investor class, CMF spheres; sorted by TAC, spheres or a return window; paged. Text: one row per series with TAC, 1y, ytd and 3y returns, volatility and risk.",
+    "Find mutual fund series (the screener, GET /api/screener): by name or RUN (q), administrator, category, currency, family, investor class, CMF spheres; sorted by TAC, spheres or a return window; paged; at a past date (today's funds, or with universe=as_of the funds alive then). Text: one row per series with TAC, 1y, ytd and 3y returns, volatility and risk.",
   input: fieldsOf(screener.query),
   output: successOf(screener),
   run: (args, get) =>

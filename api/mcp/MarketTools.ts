@@ -18,7 +18,7 @@ const moverRows = (rows: ReadonlyArray<Json>, change: "dailyChange" | "monthlyCh
 const marketSummaryTool: Tool = {
   name: "market_summary",
   description:
-    "The market at a date (GET /api/market-summary): AFM families as indices per currency, and the top daily and monthly movers. A past date is a backtest over today's funds. Text: each family's daily and monthly change, then the top five movers each way.",
+    "The market at a date (GET /api/market-summary): AFM families as indices per currency, and the top daily and monthly movers. A past date is a backtest over today's funds, unless universe=as_of (with date): the funds alive then, those closed since included. Text: each family's daily and monthly change, then the top five movers each way.",
   input: fieldsOf(marketSummary.query),
   output: successOf(marketSummary),
   run: (args, get) =>
@@ -35,7 +35,7 @@ const marketSummaryTool: Tool = {
       return {
         structured: body,
         text: [
-          `Market on ${m.date} (daily vs ${m.previousDate}, monthly vs ${m.monthlyBaseDate}): ${body.families.length} families.`,
+          `Market on ${m.date} (daily vs ${m.previousDate}, monthly vs ${m.monthlyBaseDate}; universe ${m.universe}): ${body.families.length} families.`,
           families,
           movers("Top daily gainers", body.topGainersDaily, "dailyChange"),
           movers("Top daily losers", body.topLosersDaily, "dailyChange"),

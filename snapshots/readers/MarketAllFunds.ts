@@ -41,7 +41,13 @@ const agfCount = (part: VehiclePart | undefined): number =>
 
 const datesOf = (part: VehiclePart | undefined) => ({ date: part?.date ?? null, previousDate: part?.previousDate ?? null })
 
-export const allFundsMeta = (requested: RequestedVehicle, parts: ReadonlyArray<VehiclePart>) => {
+/** `universe`: the meta.universe word when the request named a universe (without it the answer names none, as before). */
+export const allFundsMeta = (requested: RequestedVehicle, parts: ReadonlyArray<VehiclePart>, universe?: string) => {
+  const meta = vehicleMeta(requested, parts)
+  return universe === undefined ? meta : { ...meta, universe }
+}
+
+const vehicleMeta = (requested: RequestedVehicle, parts: ReadonlyArray<VehiclePart>) => {
   const part = (v: Vehicle) => parts.find((p) => p.vehicle === v)
   const count = parts.reduce((n, p) => n + p.rows.length, 0)
   switch (requested) {
@@ -75,7 +81,7 @@ export const allFundsMeta = (requested: RequestedVehicle, parts: ReadonlyArray<V
 }
 
 /** The answer's JSON text: rows joined as they are (already JSON), then meta. */
-export const allFundsJson = (requested: RequestedVehicle, parts: ReadonlyArray<VehiclePart>): string => {
+export const allFundsJson = (requested: RequestedVehicle, parts: ReadonlyArray<VehiclePart>, universe?: string): string => {
   const rows = parts.flatMap((p) => p.rows.map((r) => r.json))
-  return `{"data":[${rows.join(",")}],"meta":${JSON.stringify(allFundsMeta(requested, parts))}}`
+  return `{"data":[${rows.join(",")}],"meta":${JSON.stringify(allFundsMeta(requested, parts, universe))}}`
 }

@@ -11,7 +11,7 @@ import { type MarketDates, marketDates } from "./MarketDates.ts"
 import { type RenderedRow, renderMutualFundRow } from "./MarketFundRow.ts"
 import { rowRisk } from "./MarketRisk.ts"
 import { marketRows } from "./MarketRows.ts"
-import { universe } from "./MarketUniverse.ts"
+import { type UniverseSeries, universe } from "./MarketUniverse.ts"
 
 /** The market dates of the batch's own date over the universe of `graceWeekdays` (memoised per snapshot). */
 export const latestDates = (db: Database.Database, batchDate: number, graceWeekdays: number): MarketDates | null =>
@@ -26,13 +26,20 @@ const part = (dates: MarketDates, rows: ReadonlyArray<RenderedRow>): VehiclePart
 
 /**
  * Rows computed now at `dates`, risk included: the published risk snapshot when `dates` are the
- * batch's own, else the risk at `dates.date` (MarketRisk.ts).
+ * batch's own, else the risk at `dates.date` (MarketRisk.ts). The rows are those of `series`
+ * (universe=as_of: MarketUniverse.ts `universeAsOf`), by default today's universe.
  */
-export const liveMutualFundPart = (db: Database.Database, batchDate: number, graceWeekdays: number, dates: MarketDates): VehiclePart => {
+export const liveMutualFundPart = (
+  db: Database.Database,
+  batchDate: number,
+  graceWeekdays: number,
+  dates: MarketDates,
+  series: ReadonlyArray<UniverseSeries> = universe(db, batchDate, graceWeekdays),
+): VehiclePart => {
   const latest = latestDates(db, batchDate, graceWeekdays)?.date === dates.date
   return part(
     dates,
-    marketRows(db, universe(db, batchDate, graceWeekdays), dates).map((r) =>
+    marketRows(db, series, dates).map((r) =>
       renderMutualFundRow(r, rowRisk(db, r.assetId, r.currencyCode, batchDate, dates.date, latest)),
     ),
   )

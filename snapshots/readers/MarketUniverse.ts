@@ -2,11 +2,13 @@
  * The market universe: the series the market views list, those active at the batch date
  * (compute/SeriesActivity.ts: the fund not ended in the CMF registry, and a value within the
  * grace period of weekdays; a series absorbed by another stops reporting and drops out). The
- * universe is today's: a historical date is a backtest over it.
+ * universe is today's: a historical date is a backtest over it. The universe as of a date D
+ * (`universeAsOf`, `universe=as_of`) is the same rule applied at D: the series alive then,
+ * those ended since included.
  */
 import type Database from "better-sqlite3"
 import { earliestActiveDate, seriesActive } from "../compute/SeriesActivity.ts"
-import { memo, prepared } from "./MarketDb.ts"
+import { memo, memoLru, prepared } from "./MarketDb.ts"
 
 /** A quote more than this many calendar days before its target date is stale (DESIGN: tolerance_days). */
 export const TOLERANCE_DAYS = 7
@@ -95,48 +97,84 @@ interface UniverseRow {
   a107: string | null
 }
 
+const SELECT_UNIVERSE = `SELECT f.end_date AS fund_end_date, s.asset_id, s.concept_id, f.provider_id, s.run, s.serie, s.currency,
+         f.name AS fund_name, f.fund_type, a.name AS agf,
+         c.family_rar, c.family_slug, c.currency AS afm_currency,
+         CASE WHEN p.status = 'declares_eligible' AND EXISTS (
+             SELECT 1 FROM json_each(p.series_exception) e WHERE upper(trim(e.value)) = upper(trim(s.serie)))
+           THEN 'declares_not_eligible' ELSE p.status END AS a107`
+
+const FROM_UNIVERSE = `FROM series s
+       JOIN funds f ON f.concept_id = s.concept_id
+       JOIN administrators a ON a.provider_id = f.provider_id
+       LEFT JOIN afm_categories c ON c.asset_id = s.asset_id
+       LEFT JOIN article107 p ON p.run = s.run`
+
+const ORDER_UNIVERSE = "ORDER BY a.name, f.name, s.serie, s.asset_id"
+
+/** The rows active at `date` (YYYYMMDD), their `last_date` being their last value on or before it. */
+const activeRows = (db: Database.Database, rows: ReadonlyArray<UniverseRow>, date: number, graceWeekdays: number) => {
+  const renames = continuities(db)
+  return rows
+    .filter((r) => seriesActive({ fundEndDate: r.fund_end_date, lastDate: r.last_date, batchDate: date, graceWeekdays }))
+    .map(
+      (r): UniverseSeries => ({
+        assetId: r.asset_id,
+        conceptId: r.concept_id,
+        providerId: r.provider_id,
+        run: r.run,
+        serie: r.serie,
+        currencyCode: r.currency,
+        lastDate: r.last_date,
+        fundName: r.fund_name,
+        fundType: r.fund_type,
+        agf: r.agf,
+        familyRar: r.family_rar,
+        familySlug: r.family_slug,
+        afmCurrency: r.afm_currency,
+        article107Status: r.a107,
+        continuity: renames.get(r.asset_id) ?? null,
+      }),
+    )
+}
+
 /**
  * Today's universe for a batch date (YYYYMMDD), the series active with `graceWeekdays` (the
  * API's FDS_SERIES_GRACE_DAYS), ordered by administrator, fund, series label.
  */
 export const universe = (db: Database.Database, batchDate: number, graceWeekdays: number): ReadonlyArray<UniverseSeries> =>
   memo(db, `universe:${batchDate}:${graceWeekdays}`, () => {
-    const renames = continuities(db)
     const rows = prepared(
       db,
-      `SELECT f.end_date AS fund_end_date, s.asset_id, s.concept_id, f.provider_id, s.run, s.serie, s.currency, s.last_date,
-         f.name AS fund_name, f.fund_type, a.name AS agf,
-         c.family_rar, c.family_slug, c.currency AS afm_currency,
-         CASE WHEN p.status = 'declares_eligible' AND EXISTS (
-             SELECT 1 FROM json_each(p.series_exception) e WHERE upper(trim(e.value)) = upper(trim(s.serie)))
-           THEN 'declares_not_eligible' ELSE p.status END AS a107
-       FROM series s
-       JOIN funds f ON f.concept_id = s.concept_id
-       JOIN administrators a ON a.provider_id = f.provider_id
-       LEFT JOIN afm_categories c ON c.asset_id = s.asset_id
-       LEFT JOIN article107 p ON p.run = s.run
+      `${SELECT_UNIVERSE}, s.last_date
+       ${FROM_UNIVERSE}
        WHERE s.last_date >= ?
-       ORDER BY a.name, f.name, s.serie, s.asset_id`,
+       ${ORDER_UNIVERSE}`,
     ).all(earliestActiveDate(batchDate, graceWeekdays)) as UniverseRow[]
-    return rows
-      .filter((r) => seriesActive({ fundEndDate: r.fund_end_date, lastDate: r.last_date, batchDate, graceWeekdays }))
-      .map(
-        (r): UniverseSeries => ({
-          assetId: r.asset_id,
-          conceptId: r.concept_id,
-          providerId: r.provider_id,
-          run: r.run,
-          serie: r.serie,
-          currencyCode: r.currency,
-          lastDate: r.last_date,
-          fundName: r.fund_name,
-          fundType: r.fund_type,
-          agf: r.agf,
-          familyRar: r.family_rar,
-          familySlug: r.family_slug,
-          afmCurrency: r.afm_currency,
-          article107Status: r.a107,
-          continuity: renames.get(r.asset_id) ?? null,
-        }),
-      )
+    return activeRows(db, rows, batchDate, graceWeekdays)
+  })
+
+/** Universes as of past dates kept per snapshot (a client walking through dates asks for many). */
+const KEPT_AS_OF = 32
+
+/**
+ * The universe as of `date` (YYYYMMDD, on or before the batch date): the series alive then, by
+ * the rule of `universe` applied at that date. A series is alive on D when it has a value on or
+ * before D (its first value is), its fund had no registry end date on or before D, and its last
+ * value on or before D is at most `graceWeekdays` weekdays before D. Funds closed since and series
+ * absorbed since are in it; series that began after D are not. The registry's start date is not
+ * asked: a value is proof the series had started, and the registry can date a fund's start after
+ * a series' first value (a re-registration). Same order as `universe`.
+ */
+export const universeAsOf = (db: Database.Database, date: number, graceWeekdays: number): ReadonlyArray<UniverseSeries> =>
+  memoLru(db, "universeAsOf", `${date}:${graceWeekdays}`, KEPT_AS_OF, () => {
+    const rows = prepared(
+      db,
+      `${SELECT_UNIVERSE},
+         (SELECT max(q.date) FROM quotas q WHERE q.asset_id = s.asset_id AND q.date <= ?) AS last_date
+       ${FROM_UNIVERSE}
+       WHERE s.first_date <= ? AND s.last_date >= ?
+       ${ORDER_UNIVERSE}`,
+    ).all(date, date, earliestActiveDate(date, graceWeekdays)) as UniverseRow[]
+    return activeRows(db, rows, date, graceWeekdays)
   })

@@ -21,6 +21,7 @@ interface Statements {
   readonly renames: Database.Statement
   readonly spheres: Database.Statement
   readonly tacLatest: Database.Statement
+  readonly tacOnOrBefore: Database.Statement
   readonly tacHistory: Database.Statement
 }
 const statements = (db: Database.Database): Statements =>
@@ -30,6 +31,7 @@ const statements = (db: Database.Database): Statements =>
     renames: db.prepare("SELECT * FROM series_aliases WHERE asset_id = ? ORDER BY first_current_date, alias_id"),
     spheres: db.prepare("SELECT * FROM cmf_spheres WHERE asset_id = ?"),
     tacLatest: db.prepare("SELECT * FROM tac WHERE asset_id = ? ORDER BY month DESC LIMIT 1"),
+    tacOnOrBefore: db.prepare("SELECT * FROM tac WHERE asset_id = ? AND month <= ? ORDER BY month DESC LIMIT 1"),
     tacHistory: db.prepare("SELECT * FROM tac WHERE asset_id = ? AND month >= ? ORDER BY month"),
   }))
 
@@ -69,6 +71,10 @@ export const spheresOf = (db: Database.Database, assetId: number): CmfSpheresTab
 /** The latest month's TAC of the series, if any. */
 export const latestTac = (db: Database.Database, assetId: number): TacTable | undefined =>
   statements(db).tacLatest.get(assetId) as TacTable | undefined
+
+/** The TAC of the series' latest month on or before `month` (YYYY-MM), if any. */
+export const tacOnOrBefore = (db: Database.Database, assetId: number, month: string): TacTable | undefined =>
+  statements(db).tacOnOrBefore.get(assetId, month) as TacTable | undefined
 
 /** The monthly TAC of the series from `fromMonth` (YYYY-MM, inclusive), ascending. */
 export const tacHistory = (db: Database.Database, assetId: number, fromMonth: string): TacTable[] =>

@@ -241,10 +241,10 @@ describe("the contract", () => {
     expect(queryNames(screenerOp).sort()).toEqual(
       [
         "q", "fund_family", "investor_class", "currency", "category", "administrator", "cmf_spheres_min", "cmf_spheres_max",
-        "cmf_family", "cmf_investor_type", "sort", "order", "limit", "offset", "batch",
+        "cmf_family", "cmf_investor_type", "sort", "order", "limit", "offset", "batch", "date", "universe",
       ].sort(),
     )
-    for (const status of ["200", "422", "503"]) expect(Object.keys(screenerOp.responses)).toContain(status)
+    for (const status of ["200", "400", "422", "503"]) expect(Object.keys(screenerOp.responses)).toContain(status)
     const schemas = Object.keys(spec.components.schemas)
     for (const name of [
       "CompareResponse", "CompareMeta", "ScreenerResponse", "ScreenerMeta", "ReturnAttributes", "MarketResource",

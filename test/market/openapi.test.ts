@@ -13,8 +13,8 @@ afterAll(async () => {
 })
 
 const ROUTES: ReadonlyArray<readonly [string, ReadonlyArray<string>, ReadonlyArray<string>]> = [
-  ["/api/all-funds", ["category", "fund_family", "date", "article107_regulation_status", "vehicle"], ["200", "422", "503"]],
-  ["/api/market-summary", ["date"], ["200", "422"]],
+  ["/api/all-funds", ["category", "fund_family", "date", "article107_regulation_status", "vehicle", "universe"], ["200", "400", "422", "503"]],
+  ["/api/market-summary", ["date", "universe"], ["200", "400", "422"]],
   ["/api/families/{family_rar}/index", ["family_rar", "currency", "from_date"], ["200", "422"]],
   ["/api/benchmarks", [], ["200"]],
   ["/api/benchmarks/{family_rar}/prices", ["family_rar", "from_date"], ["200", "422"]],

@@ -169,7 +169,9 @@ class Api:
         article107_regulation_status: Optional[str] = None,
         vehicle: Optional[str] = None,
         batch: Optional[str] = None,
+        universe: Optional[str] = None,
     ) -> dict:
+        """`universe="as_of"` with `date`: the funds alive on that date, those closed since included."""
         params = {
             "category": category,
             "fund_family": fund_family,
@@ -177,11 +179,13 @@ class Api:
             "article107_regulation_status": article107_regulation_status,
             "vehicle": vehicle,
             "batch": batch,
+            "universe": universe,
         }
         return self.get("/api/all-funds", params)
 
-    def market_summary(self, date: Optional[str] = None, batch: Optional[str] = None) -> dict:
-        return self.get("/api/market-summary", {"date": date, "batch": batch})
+    def market_summary(self, date: Optional[str] = None, batch: Optional[str] = None, universe: Optional[str] = None) -> dict:
+        """`universe="as_of"` with `date`: over the funds alive on that date (no survivorship bias)."""
+        return self.get("/api/market-summary", {"date": date, "batch": batch, "universe": universe})
 
     def family_index(self, family_rar: str, currency: Optional[str] = None, from_date: Optional[str] = None, batch: Optional[str] = None) -> dict:
         return self.get(f"/api/families/{_q(family_rar)}/index", {"currency": currency, "from_date": from_date, "batch": batch})

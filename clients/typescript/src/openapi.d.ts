@@ -253,7 +253,7 @@ export interface paths {
         };
         /**
          * All active funds with price, daily and monthly change (decimal fractions) and TAC
-         * @description All active funds with price, daily and monthly change (decimal fractions) and TAC. Needs an API key (X-Api-Key header). Query parameters: `category`, `fund_family`, `date`, `article107_regulation_status`, `vehicle`, `batch`; any other is refused with 422 naming it.
+         * @description All active funds with price, daily and monthly change (decimal fractions) and TAC. Needs an API key (X-Api-Key header). Query parameters: `category`, `fund_family`, `date`, `article107_regulation_status`, `vehicle`, `universe`, `batch`; any other is refused with 422 naming it.
          */
         get: operations["market.allFunds"];
         put?: never;
@@ -273,7 +273,7 @@ export interface paths {
         };
         /**
          * AFM families as indices (per currency, weighted by opening patrimony) and top movers
-         * @description AFM families as indices (per currency, weighted by opening patrimony) and top movers. Needs an API key (X-Api-Key header). Query parameters: `date`, `batch`; any other is refused with 422 naming it.
+         * @description AFM families as indices (per currency, weighted by opening patrimony) and top movers. Needs an API key (X-Api-Key header). Query parameters: `date`, `universe`, `batch`; any other is refused with 422 naming it.
          */
         get: operations["market.marketSummary"];
         put?: never;
@@ -493,7 +493,7 @@ export interface paths {
         };
         /**
          * Filter and sort the series of the latest published batch, one page at a time
-         * @description Filter and sort the series of the latest published batch, one page at a time. Needs an API key (X-Api-Key header). Query parameters: `q`, `fund_family`, `investor_class`, `currency`, `category`, `administrator`, `cmf_spheres_min`, `cmf_spheres_max`, `cmf_family`, `cmf_investor_type`, `sort`, `order`, `limit`, `offset`, `batch`; any other is refused with 422 naming it.
+         * @description Filter and sort the series of the latest published batch, one page at a time. Needs an API key (X-Api-Key header). Query parameters: `q`, `fund_family`, `investor_class`, `currency`, `category`, `administrator`, `cmf_spheres_min`, `cmf_spheres_max`, `cmf_family`, `cmf_investor_type`, `sort`, `order`, `limit`, `offset`, `date`, `universe`, `batch`; any other is refused with 422 naming it.
          */
         get: operations["market.screener"];
         put?: never;
@@ -2255,6 +2255,11 @@ export interface components {
             total: number;
             limit: number;
             offset: number;
+            /**
+             * @description Present when the request gave `universe`: current_vigente or as_of
+             * @enum {string}
+             */
+            universe?: "current_vigente" | "as_of";
         };
         MarketResource: {
             /** @description Decimal series id (the current id of a renamed series) */
@@ -2786,10 +2791,11 @@ export interface components {
                 methodology: {
                     [key: string]: string;
                 };
-                /** @description current_vigente: series of funds current in the CMF registry that still report */
+                /** @description current_vigente: series of funds current in the CMF registry that still report; as_of: the series alive on the requested date (universe=as_of), funds closed since included */
                 universe: string;
-                /** @description True for a date before the batch's: a backtest over today's funds */
+                /** @description True for a date before the batch's: a backtest over today's funds (universe current_vigente) or over those alive then (as_of) */
                 backtest: boolean;
+                /** @description What a backtest over today's funds leaves out; null at the batch's date and with universe=as_of */
                 survivorshipBias: string | null;
                 usdClp: number | null;
                 classification: {
@@ -2876,6 +2882,11 @@ export interface components {
                 };
             };
             count: number;
+            /**
+             * @description Present when the request gave `universe`: current_vigente or as_of
+             * @enum {string}
+             */
+            universe?: "current_vigente" | "as_of";
         };
         /** @description An investment fund or ETF row (vehicle etf or investment_fund): one per series, or one for an instrument without series (serieId null) */
         AllFundsFiRow: components["schemas"]["AllFundsFiSeriesRow"] | components["schemas"]["AllFundsFiNoSeriesRow"];
@@ -4948,6 +4959,8 @@ export interface operations {
                 article107_regulation_status?: "declares_eligible" | "declares_not_eligible" | "unknown";
                 /** @description mutual_fund (default), etf, investment_fund or all */
                 vehicle?: "mutual_fund" | "etf" | "investment_fund" | "all";
+                /** @description current (default): today's funds (a historical date is a backtest over them: survivorship bias); as_of: the funds and series alive on `date` (required), including those ended since, with their values as of that date */
+                universe?: "current" | "as_of";
                 /** @description Answer from this published batch, exactly as it answered while it was current (`meta.batch_id` names it; strong ETag, `Cache-Control: private, max-age=31536000, immutable`). Default: the current batch. Expected: a batch id: <batch date>-<16 hex digits of its content hash>, e.g. 2026-11-20-0123456789abcdef (GET /api/batches lists them). Unknown: 404; published but its file no longer retained: 410 batch_not_retained; malformed: 422. */
                 batch?: string;
             };
@@ -4987,6 +5000,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description BadRequest */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestError"];
+                };
             };
             /** @description Unauthorized */
             401: {
@@ -5074,8 +5100,10 @@ export interface operations {
     "market.marketSummary": {
         parameters: {
             query?: {
-                /** @description YYYY-MM-DD (latest when absent). A historical date is a backtest over today's funds (survivorship bias) */
+                /** @description YYYY-MM-DD (latest when absent). A historical date is a backtest over today's funds (survivorship bias) unless universe=as_of */
                 date?: string;
+                /** @description current (default): today's funds (a historical date is a backtest over them: survivorship bias); as_of: the funds and series alive on `date` (required), including those ended since, with their values as of that date */
+                universe?: "current" | "as_of";
                 /** @description Answer from this published batch, exactly as it answered while it was current (`meta.batch_id` names it; strong ETag, `Cache-Control: private, max-age=31536000, immutable`). Default: the current batch. Expected: a batch id: <batch date>-<16 hex digits of its content hash>, e.g. 2026-11-20-0123456789abcdef (GET /api/batches lists them). Unknown: 404; published but its file no longer retained: 410 batch_not_retained; malformed: 422. */
                 batch?: string;
             };
@@ -5115,6 +5143,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description BadRequest */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestError"];
+                };
             };
             /** @description Unauthorized */
             401: {
@@ -6562,6 +6603,10 @@ export interface operations {
                 limit?: number;
                 /** @description Rows skipped after filtering and sorting, integer ≥ 0, default 0 */
                 offset?: number;
+                /** @description YYYY-MM-DD, not after the batch (latest when absent): values, returns, risk and TAC as of that date, computed from the quotas; over today's funds (survivorship bias) unless universe=as_of */
+                date?: string;
+                /** @description current (default): today's funds (a historical date is a backtest over them: survivorship bias); as_of: the funds and series alive on `date` (required), including those ended since, with their values as of that date */
+                universe?: "current" | "as_of";
                 /** @description Answer from this published batch, exactly as it answered while it was current (`meta.batch_id` names it; strong ETag, `Cache-Control: private, max-age=31536000, immutable`). Default: the current batch. Expected: a batch id: <batch date>-<16 hex digits of its content hash>, e.g. 2026-11-20-0123456789abcdef (GET /api/batches lists them). Unknown: 404; published but its file no longer retained: 410 batch_not_retained; malformed: 422. */
                 batch?: string;
             };
@@ -6602,6 +6647,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description BadRequest */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestError"];
+                };
             };
             /** @description Unauthorized */
             401: {
