@@ -18,14 +18,15 @@
  * (401, 429, 503 are the router's to answer, with their problem bodies), a refused token, a
  * replica out of step with the fleet, a batch being checked again. A request handed over after
  * its token was taken is marked (`tokenTaken`), so the edge does not take a second one; a key
- * that was refused was not counted, so the router's check counts nothing twice.
+ * that was refused was not counted, so the router's check counts nothing twice; a store that did
+ * not answer is not asked again by the router (`keyCheckFailed`: its 503 at once).
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Clock, Effect, Exit, Layer } from "effect"
 import { KEY_PREFIX } from "../../accounts/ApiKey.ts"
 import { KeyStore } from "../../accounts/KeyStore.ts"
 import { parseNetworks, nodeClientKey, type TakeToken, tokenTaken } from "../ratelimit/Edge.ts"
-import { quotaHeaders } from "../security/SecurityLive.ts"
+import { keyCheckFailed, quotaHeaders } from "../security/SecurityLive.ts"
 import { AnswerCacheService } from "../snapshot/AnswerCache.ts"
 import { SnapshotStore } from "../snapshot/SnapshotStore.ts"
 import { numberSetting } from "../system/Settings.ts"
@@ -133,7 +134,9 @@ export const hitPathLayer = (path: HitPath, limit: HitLimit | null) =>
                 }
                 return
               }
-              // refused or not checked: the router answers it (not counted: only an allowed request is)
+              // refused or not checked: the router answers it (not counted: only an allowed request is),
+              // without asking a store that did not answer a second time
+              if (Exit.isFailure(exit)) keyCheckFailed.add(request)
               router()
             },
           })

@@ -34,6 +34,12 @@ const bearerToken = (authorization: string | undefined): string | undefined => {
 const keyInPath = (target: string): boolean => decodedLoosely(beforeQuery(target)).includes(KEY_PREFIX)
 
 /**
+ * Node requests whose key check failed (the store did not answer) on the hit path
+ * (api/http/HitPath.ts), which then hands them to the router: answered 503 without asking again.
+ */
+export const keyCheckFailed = new WeakSet<object>()
+
+/**
  * The key check of every keyed request, the routes' (ApiKeyAuthLive) and /mcp's: the key from
  * `headerKey` (X-Api-Key) or `Authorization: Bearer`, never from the URL; verified, and when
  * `counted`, one request of its quota decided and counted. Fails with the API's 401, 429 or 503.
@@ -69,6 +75,8 @@ export const checkKey = Effect.fnUntraced(function* (
         : "missing API key: send the X-Api-Key header",
     })
   }
+  // the hit path (api/http/HitPath.ts) asked the store already and it did not answer: not asked twice
+  if (keyCheckFailed.has(request.source)) return yield* keyCheckUnavailable()
   const checked = yield* (
     counted
       ? keys.verifyAndConsume(key)
