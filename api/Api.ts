@@ -7,6 +7,7 @@ import { DownloadsApi } from "./batches/DownloadsApi.ts"
 import { ReleaseKeyApi, ReleasesApi } from "./batches/ReleasesApi.ts"
 import { CatalogApi } from "./catalog/CatalogApi.ts"
 import { FiApi } from "./fi/FiApi.ts"
+import { HoldersApi } from "./holders/HoldersApi.ts"
 import { documentHttp } from "./http/OpenApiMeta.ts"
 import { documentOperations } from "./http/OperationDocs.ts"
 import { documentQueryTypes } from "./http/QueryDocs.ts"
@@ -24,6 +25,7 @@ const Contract = HttpApi.make("fund-data-service")
   .add(ReturnsApi)
   .add(MarketApi)
   .add(FiApi)
+  .add(HoldersApi)
   .add(BatchesApi)
   .add(ChangesApi)
   .add(AccountApi)

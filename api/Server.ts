@@ -17,6 +17,7 @@ import { ReleaseKeyHandlers, ReleasesHandlers } from "./batches/Releases.ts"
 import { CatalogHandlers } from "./catalog/Catalog.ts"
 import { FiHandlers } from "./fi/Fi.ts"
 import { FiReturnsLive } from "./fi/FiReturns.ts"
+import { HoldersHandlers } from "./holders/Holders.ts"
 import { httpCachingLayer } from "./http/Caching.ts"
 import { HitPath, hitPathLayer } from "./http/HitPath.ts"
 import { ServiceMetrics } from "./http/Metrics.ts"
@@ -83,6 +84,7 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: OPENAPI_PATH }
     ReturnsHandlers,
     MarketHandlers,
     FiHandlers,
+    HoldersHandlers,
     BatchesHandlers,
     ChangesHandlers,
     AccountHandlers,

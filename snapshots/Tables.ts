@@ -150,6 +150,21 @@ CREATE TABLE quotas (
 ) WITHOUT ROWID;
 `
 
-export const DDL = [CORE_DDL, ...[...FM_EXTRA_TABLES, ...MARKET_TABLES, ...FI_TABLES, ...COMPUTED_TABLES].map((t) => t.ddl)].join(
+/**
+ * The "who holds this" indexes (api/holders/): the monthly FM positions by instrument code and by
+ * issuer RUT, and the quarterly FI positions by the nemotécnico, ISIN or issuer RUT their reported
+ * fields hold, so that every portfolio holding one instrument in a month is found by an index
+ * search, not a scan. Created with a new file and, when missing, on an increment's copy of the
+ * previous one (rows and their digests are unchanged by them).
+ */
+export const HOLDER_INDEXES = `
+CREATE INDEX IF NOT EXISTS fm_holdings_instrument ON fm_holdings(instrument_code, month);
+CREATE INDEX IF NOT EXISTS fm_holdings_issuer ON fm_holdings(issuer_rut, month);
+CREATE INDEX IF NOT EXISTS fi_holdings_nemotecnico ON fi_holdings(json_extract(body, '$.nemotecnico'), period);
+CREATE INDEX IF NOT EXISTS fi_holdings_isin ON fi_holdings(json_extract(body, '$.isin'), period);
+CREATE INDEX IF NOT EXISTS fi_holdings_issuer ON fi_holdings(json_extract(body, '$.issuerRut'), period);
+`
+
+export const DDL = [CORE_DDL, ...[...FM_EXTRA_TABLES, ...MARKET_TABLES, ...FI_TABLES, ...COMPUTED_TABLES].map((t) => t.ddl), HOLDER_INDEXES].join(
   "\n",
 )

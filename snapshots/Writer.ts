@@ -15,7 +15,7 @@ import { type KnownDigests, QuotaDigest, rowCounts, type SnapshotDigests } from 
 import { fsyncPath } from "./Files.ts"
 import { type HashAnswer, hashJob } from "./HashJob.ts"
 import type { AdministratorsTable, FundsTable, QuotasTable, SeriesTable, SnapshotDatabase } from "./Tables.ts"
-import { DDL, FORMAT_VERSION } from "./Tables.ts"
+import { DDL, FORMAT_VERSION, HOLDER_INDEXES } from "./Tables.ts"
 
 export interface FinishedSnapshot {
   readonly file: string
@@ -110,7 +110,8 @@ export class SnapshotWriter {
     journalOff(this.db)
     this.db.pragma("synchronous = OFF")
     this.db.pragma("temp_store = MEMORY")
-    if (base === undefined) this.db.exec(DDL)
+    // an increment's copy of the previous file has its tables; what the indexes add since is made on it
+    this.db.exec(base === undefined ? DDL : HOLDER_INDEXES)
     this.db.exec("BEGIN")
     const row = `(${Array(QUOTA_COLUMNS).fill("?").join(",")})`
     this.quotaInsertBatch = this.db.prepare(`INSERT INTO quotas VALUES ${Array(BATCH).fill(row).join(",")}`)

@@ -7,6 +7,7 @@ import { BatchesApi } from "../batches/BatchesApi.ts"
 import { ChangesApi } from "../batches/ChangesApi.ts"
 import { CatalogApi } from "../catalog/CatalogApi.ts"
 import { FiApi } from "../fi/FiApi.ts"
+import { HoldersApi } from "../holders/HoldersApi.ts"
 import { MarketApi } from "../market/MarketApi.ts"
 import { ReturnsApi } from "../returns/ReturnsApi.ts"
 import { RequestValidation } from "../security/Security.ts"
@@ -18,6 +19,7 @@ export class McpApi extends HttpApi.make("fund-data-service")
   .add(ReturnsApi)
   .add(MarketApi)
   .add(FiApi)
+  .add(HoldersApi)
   .add(BatchesApi)
   .add(ChangesApi)
   .middleware(RequestValidation) {}

@@ -5,10 +5,11 @@
 import { BATCH_TOOLS } from "./BatchTools.ts"
 import { FUND_TOOLS } from "./FundTools.ts"
 import { HISTORY_TOOLS } from "./HistoryTools.ts"
+import { HOLDERS_TOOLS } from "./HoldersTools.ts"
 import { MARKET_TOOLS } from "./MarketTools.ts"
 import type { Tool } from "./McpTool.ts"
 
-const byName = new Map([...FUND_TOOLS, ...HISTORY_TOOLS, ...MARKET_TOOLS, ...BATCH_TOOLS].map((t) => [t.name, t]))
+const byName = new Map([...FUND_TOOLS, ...HISTORY_TOOLS, ...MARKET_TOOLS, ...HOLDERS_TOOLS, ...BATCH_TOOLS].map((t) => [t.name, t]))
 const tool = (name: string): Tool => byName.get(name)!
 
 export const TOOLS: ReadonlyArray<Tool> = [
@@ -18,6 +19,7 @@ export const TOOLS: ReadonlyArray<Tool> = [
   "compare_funds",
   "market_summary",
   "fund_portfolio",
+  "who_holds",
   "list_investment_funds",
   "tac_changes",
   "data_status",

@@ -17,6 +17,7 @@ import { BatchesHandlers } from "../batches/Batches.ts"
 import { ChangesHandlers } from "../batches/Changes.ts"
 import { CatalogHandlers } from "../catalog/Catalog.ts"
 import { FiHandlers } from "../fi/Fi.ts"
+import { HoldersHandlers } from "../holders/Holders.ts"
 import { FiReturnsLive } from "../fi/FiReturns.ts"
 import { MarketHandlers } from "../market/Market.ts"
 import { OffThreadRenderer } from "../market/OffThreadRender.ts"
@@ -55,7 +56,7 @@ const leasingCall = (store: SnapshotStore["Service"]): SnapshotStore["Service"] 
   })
 
 const routes = HttpApiBuilder.layer(McpApi).pipe(
-  Layer.provide([PublicHandlers, CatalogHandlers, ReturnsHandlers, MarketHandlers, FiHandlers, BatchesHandlers, ChangesHandlers]),
+  Layer.provide([PublicHandlers, CatalogHandlers, ReturnsHandlers, MarketHandlers, FiHandlers, HoldersHandlers, BatchesHandlers, ChangesHandlers]),
   Layer.provide([CheckedKey, RequestValidationLive, FiReturnsLive, PinSnapshotLive, PinCurrentSnapshotLive]),
 )
 

@@ -225,6 +225,8 @@ export const LATER_OPERATIONS: ReadonlyArray<SpecOperation> = [
   },
   { method: "get", path: "/api/batches/{batch_id}/manifest.json", params: ["path:batch_id"], security: K, errors: ["404"] },
   { method: "get", path: "/.well-known/fds-release-key.pem", params: [], security: N, errors: ["404"], media: "application/x-pem-file" },
+  // #31: who holds this
+  { method: "get", path: "/api/holders", params: ["query:instrument", "query:isin", "query:issuer_rut", "query:month"], security: K },
 ]
 
 /** The spec's operations and the later ones: every operation /openapi.json holds. */

@@ -336,6 +336,20 @@ export const dataCalls = (b: Batch, key: string): Call[] => {
       },
       h,
     ),
+    // #31: who holds this (an instrument, an ISIN, an issuer; a month; none or two of them refused)
+    ...calls(
+      "get",
+      "/api/holders",
+      {
+        base: [["instrument", "PDBC300526"]],
+        query: { month: months, instrument: ["NOBODYHOLDSTHIS", " pdbc300526 ", ""] },
+      },
+      h,
+    ),
+    ...calls("get", "/api/holders", { base: [["issuer_rut", "97.029.000-1"]], query: { issuer_rut: ["97029000", "97029000-5", "x"] } }, h),
+    ...calls("get", "/api/holders", { base: [["isin", "US0378331005"]], query: { month: months } }, h),
+    { method: "get", path: "/api/holders", params: {}, query: [], headers: h },
+    { method: "get", path: "/api/holders", params: {}, query: [["instrument", "A"], ["isin", "US0378331005"]], headers: h },
     ...calls("get", "/api/funds/{run}/cartera/resumen", { params: { run: runs }, query: { month: months } }, h),
     ...calls(
       "get",

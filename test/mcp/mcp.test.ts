@@ -68,6 +68,7 @@ beforeAll(async () => {
   const snapshot = new Database(join(dataDir, "snapshots", `${batchId}.sqlite`), { readonly: true })
   const run = snapshot.prepare("SELECT run FROM fm_holdings ORDER BY run LIMIT 1").pluck().get() as number
   const fiRun = snapshot.prepare("SELECT run FROM fi_holdings ORDER BY run LIMIT 1").pluck().get() as number
+  const heldCode = snapshot.prepare("SELECT instrument_code FROM fm_holdings ORDER BY month DESC, pct_fund_assets DESC LIMIT 1").pluck().get() as string
   snapshot.close()
   const instruments = await route("/api/fi/instruments?status=all&limit=500")
   const instrument = (instruments.data as Json[]).find((i) => i.run.split("-")[0] === String(fiRun))
@@ -79,6 +80,7 @@ beforeAll(async () => {
     { tool: "market_summary", args: {}, route: "/api/market-summary" },
     { tool: "fund_portfolio", args: { run: String(run) }, route: `/api/funds/${run}/cartera/holdings` },
     { tool: "fund_portfolio", args: { instrument_id: instrument.instrument_id }, route: `/api/fi/instruments/${instrument.instrument_id}/cartera/holdings` },
+    { tool: "who_holds", args: { instrument: heldCode }, route: `/api/holders?instrument=${encodeURIComponent(heldCode)}` },
     { tool: "list_investment_funds", args: { is_etf: "false", limit: "3" }, route: "/api/fi/instruments?is_etf=false&limit=3" },
     { tool: "tac_changes", args: { direction: "up" }, route: "/api/reports/tac-changes?direction=up" },
     { tool: "data_status", args: {}, route: "/health" },

@@ -94,6 +94,7 @@ export const TOOL_NAMES = [
   "compare_funds",
   "market_summary",
   "fund_portfolio",
+  "who_holds",
   "list_investment_funds",
   "tac_changes",
   "data_status",
