@@ -6,7 +6,7 @@
  *
  * Each answer is the route's own: the request target and Accept of its key are sent, one at a
  * time, to a router of the data routes (the groups that pin a batch: catalog, returns, market,
- * fi) whose snapshot store leases the new batch, its key middleware a pass-through that keeps the
+ * fi, holders) whose snapshot store leases the new batch, its key middleware a pass-through that keeps the
  * strict query check; the route's PinSnapshot keeps what it answers under the key, as for a
  * client (so a warmed answer also counts as a miss: the route ran). The key check, the quota,
  * Batch-Id and the caching headers stay per request, as for any hit. Not warmed: a key whose
@@ -31,6 +31,8 @@ import { CatalogApi } from "../catalog/CatalogApi.ts"
 import { FiHandlers } from "../fi/Fi.ts"
 import { FiApi } from "../fi/FiApi.ts"
 import { FiReturnsLive } from "../fi/FiReturns.ts"
+import { HoldersHandlers } from "../holders/Holders.ts"
+import { HoldersApi } from "../holders/HoldersApi.ts"
 import { refuseUnknownQuery } from "../http/StrictQuery.ts"
 import { MarketHandlers } from "../market/Market.ts"
 import { MarketApi } from "../market/MarketApi.ts"
@@ -83,6 +85,7 @@ class WarmApi extends HttpApi.make("fund-data-service")
   .add(ReturnsApi)
   .add(MarketApi)
   .add(FiApi)
+  .add(HoldersApi)
   .middleware(RequestValidation) {}
 
 /** No route reachable here reads the key; the request's own key check and quota come with the request that is answered. */
@@ -96,7 +99,7 @@ const NoKey = Layer.succeed(ApiKeyAuth)(
 )
 
 const routes = HttpApiBuilder.layer(WarmApi).pipe(
-  Layer.provide([CatalogHandlers, ReturnsHandlers, MarketHandlers, FiHandlers]),
+  Layer.provide([CatalogHandlers, ReturnsHandlers, MarketHandlers, FiHandlers, HoldersHandlers]),
   Layer.provide([NoKey, RequestValidationLive, FiReturnsLive, PinSnapshotLive]),
 )
 

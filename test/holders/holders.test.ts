@@ -12,6 +12,8 @@ import Database from "better-sqlite3"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { lookupSql } from "../../api/holders/Holders.ts"
 import { readCurrent } from "../../snapshots/Pointer.ts"
+import { DDL } from "../../snapshots/Tables.ts"
+import { SnapshotWriter } from "../../snapshots/Writer.ts"
 import { createKey, get, type RunningServer, startServer } from "../support/server.ts"
 import { publishSmallSample } from "../support/smallSample.ts"
 
@@ -182,6 +184,40 @@ describe("GET /api/holders", () => {
         expect(plan.join(" | "), `${vehicle} ${by}`).toMatch(/SEARCH h USING INDEX (fm|fi)_holdings_/)
         expect(plan.some((d) => /^SCAN h\b/.test(d)), `${vehicle} ${by}`).toBe(false)
       }
+    }
+  })
+})
+
+describe("the holders' indexes on a daily increment", () => {
+  it("an increment's copy of a snapshot written before them gets them, its rows untouched", () => {
+    const dir = mkdtempSync(join(tmpdir(), "fds-holder-indexes-"))
+    try {
+      const base = join(dir, "older.sqlite")
+      const older = new Database(base)
+      older.exec(DDL)
+      older.prepare("INSERT INTO fm_holdings VALUES (8043, '2026-10', 'N', 1, 'BCP0800327', 97029000, 'BANCO', 'CL', 'BB', NULL, 1500.5, 12.5)").run()
+      const names = () =>
+        (older.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'f%_holdings_%' ORDER BY name").pluck().all() as string[])
+      const expected = names()
+      expect(expected).toEqual(["fi_holdings_isin", "fi_holdings_issuer", "fi_holdings_nemotecnico", "fm_holdings_instrument", "fm_holdings_issuer"])
+      // a snapshot of before the indexes
+      for (const name of expected) older.exec(`DROP INDEX ${name}`)
+      expect(names()).toEqual([])
+      older.close()
+      const writer = new SnapshotWriter(join(dir, "out"), base)
+      try {
+        const db = (writer as unknown as { readonly db: Database.Database }).db
+        expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'f%_holdings_%' ORDER BY name").pluck().all()).toEqual(expected)
+        expect(db.prepare("SELECT run, instrument_code, valuation_thousands FROM fm_holdings").all()).toEqual([
+          { run: 8043, instrument_code: "BCP0800327", valuation_thousands: 1500.5 },
+        ])
+        const plan = (db.prepare(`EXPLAIN QUERY PLAN ${lookupSql("mutual_fund", "instrument")}`).all("X", "2026-10") as Array<{ detail: string }>).map((r) => r.detail)
+        expect(plan.join(" | ")).toMatch(/SEARCH h USING INDEX fm_holdings_instrument/)
+      } finally {
+        writer.abort()
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 })
