@@ -241,6 +241,17 @@ class Api:
     ) -> dict:
         return self.get("/api/reports/tac-changes", {"date": date, "direction": direction, "limit": limit, "category": category, "batch": batch})
 
+    def holders(
+        self,
+        instrument: Optional[str] = None,
+        isin: Optional[str] = None,
+        issuer_rut: Optional[str] = None,
+        month: Optional[str] = None,
+        batch: Optional[str] = None,
+    ) -> dict:
+        """Who holds an instrument (nemotécnico), an ISIN or an issuer (RUT) in a month: give exactly one of the three."""
+        return self.get("/api/holders", {"instrument": instrument, "isin": isin, "issuer_rut": issuer_rut, "month": month, "batch": batch})
+
     # -- published batches, corrections, downloads ------------------------------------------
     def batches(self, limit: Optional[int] = None, offset: Optional[int] = None, batch: Optional[str] = None) -> dict:
         return self.get("/api/batches", {"limit": limit, "offset": offset, "batch": batch})
