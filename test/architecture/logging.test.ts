@@ -38,7 +38,7 @@ const NOT_LOGS: Readonly<Record<string, readonly [count: number, why: string]>> 
   "accounts/KeysCommand.ts": [1, "`keys …`: the command's answer"],
   "ops/main.ts": [2, "a bad setting or an unknown command, in words"],
   "ops/FollowCommand.ts": [1, "a usage error of `follow`"],
-  "ops/VerifyCommand.ts": [5, "`verify`: each check that held, its verdict, the check that failed and its usage errors, in words"],
+  "ops/VerifyCommand.ts": [6, "`verify`: each check that held, its verdict, its warning (a key not pinned), the check that failed and its usage errors, in words"],
   "ops/PublishCommand.ts": [2, "usage errors of `publish`"],
   "ops/AlertsCommand.ts": [8, "`alerts send`: its answer and its usage errors"],
   [LOGGER]: [2, "the logger itself"],
