@@ -76,9 +76,9 @@ const NEW_KEY_HINT = "set FDS_RELEASE_NEW_KEY=true to start a new signing key on
 /**
  * The release signing key (see the module's comment for where it comes from), refused when it is
  * not the one the releases in `snapshotsDir` were signed with, unless FDS_RELEASE_NEW_KEY says to
- * start a new one.
+ * start a new one. `generate` false: null instead of generating the data folder's key.
  */
-export const releaseSigningKey = Effect.fn("releaseSigningKey")(function* (dataDir: string, snapshotsDir: string = join(dataDir, "snapshots")) {
+const findKey = Effect.fn("findKey")(function* (dataDir: string, snapshotsDir: string, generate: boolean) {
   const inline = yield* Config.option(Config.Redacted("FDS_RELEASE_SIGNING_KEY"))
   const file = yield* Config.option(Config.NonEmptyString("FDS_RELEASE_SIGNING_KEY_FILE"))
   const newKey = yield* Config.Boolean("FDS_RELEASE_NEW_KEY").pipe(Config.withDefault(false))
@@ -87,13 +87,16 @@ export const releaseSigningKey = Effect.fn("releaseSigningKey")(function* (dataD
   }
   const earlier = newKey ? null : earlierKey(snapshotsDir)
   const generated = join(dataDir, GENERATED_KEY_FILE)
-  if (Option.isNone(inline) && Option.isNone(file) && earlier !== null && !existsSync(generated)) {
-    // a lost key file: generating another would break the chain without a word
-    return yield* new ReleaseKeyUnusable({
-      message:
-        `${generated} is missing, but releases were signed before (key sha256 ${earlier}): restore that key file (it is not regenerated), ` +
-        `or give the key with FDS_RELEASE_SIGNING_KEY(_FILE), or ${NEW_KEY_HINT}`,
-    })
+  if (Option.isNone(inline) && Option.isNone(file) && !existsSync(generated)) {
+    if (earlier !== null) {
+      // a lost key file: generating another would break the chain without a word
+      return yield* new ReleaseKeyUnusable({
+        message:
+          `${generated} is missing, but releases were signed before (key sha256 ${earlier}): restore that key file (it is not regenerated), ` +
+          `or give the key with FDS_RELEASE_SIGNING_KEY(_FILE), or ${NEW_KEY_HINT}`,
+      })
+    }
+    if (!generate) return null
   }
   const key = Option.isSome(inline)
     ? yield* privateKeyOf(Redacted.value(inline.value), "FDS_RELEASE_SIGNING_KEY")
@@ -106,5 +109,23 @@ export const releaseSigningKey = Effect.fn("releaseSigningKey")(function* (dataD
       message: `the key in ${where} (sha256 ${keyFingerprint(key)}) is not the one the releases so far were signed with (sha256 ${earlier}): give that key, or ${NEW_KEY_HINT}`,
     })
   }
-  return Redacted.make(key)
+  return { key, where }
+})
+
+/** The release signing key (see findKey), generated into the data folder when none is given nor there. */
+export const releaseSigningKey = Effect.fn("releaseSigningKey")(function* (dataDir: string, snapshotsDir: string = join(dataDir, "snapshots")) {
+  const found = yield* findKey(dataDir, snapshotsDir, true)
+  if (found === null) return yield* new ReleaseKeyUnusable({ message: `no release signing key in ${join(dataDir, GENERATED_KEY_FILE)}` })
+  return Redacted.make(found.key)
+})
+
+/**
+ * The release signing key checked as the next publish would check it, nothing generated
+ * (`config check`): where it comes from and its public key's SHA-256, in words.
+ */
+export const releaseKeyCheck = Effect.fn("releaseKeyCheck")(function* (dataDir: string, snapshotsDir: string = join(dataDir, "snapshots")) {
+  const found = yield* findKey(dataDir, snapshotsDir, false)
+  return found === null
+    ? `none yet: generated into ${join(dataDir, GENERATED_KEY_FILE)} at the first publish`
+    : `Ed25519 from ${found.where}, public key sha256 ${keyFingerprint(found.key)}`
 })

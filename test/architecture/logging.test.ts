@@ -30,7 +30,7 @@ const NOT_LOGS: Readonly<Record<string, readonly [count: number, why: string]>> 
   "pipeline/Pipeline.ts": [1, "`fds: warning: the previous pipeline run was killed`, said to whoever starts the next run (test/ops/kill.test.ts, runState.test.ts)"],
   "pipeline/offload/ChildProcess.ts": [1, "the child's answer to its parent on stdout: a protocol, not a log"],
   "pipeline/daemon/Log.ts": [1, "the daemon's lines on stdout (its contract with journald and the tests); made by formatLine"],
-  "api/main.ts": [2, "`config check`'s answer, and a command's error in words"],
+  "api/main.ts": [3, "`config check`'s answer (the settings, the release signing key), and a command's error in words"],
   "api/http/RequestLog.ts": [1, "the access log: its own line format, batched on stdout"],
   "api/http/ServerErrors.ts": [1, "the access log's line of a request that failed (500), beside the access log's"],
   "api/mcp/McpStdio.ts": [1, "stdout is the MCP protocol's: console.log is sent to stderr"],

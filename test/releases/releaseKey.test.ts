@@ -5,13 +5,16 @@
  * a key that is not the one earlier releases were signed with, or a generated key file gone while
  * releases exist, refused (never regenerated) unless FDS_RELEASE_NEW_KEY=true.
  */
+import { execFile } from "node:child_process"
 import { generateKeyPairSync, type KeyObject } from "node:crypto"
+import { promisify } from "node:util"
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { ConfigProvider, Effect, Redacted } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { releaseSigningKey } from "../../snapshots/releases/ReleaseKey.ts"
+import { main, root } from "../replicas/support/replica.ts"
 import { keyFingerprint, publicKeyPem } from "../../snapshots/releases/Release.ts"
 
 const dir = mkdtempSync(join(tmpdir(), "fds-release-key-"))
@@ -104,4 +107,29 @@ describe("a signing key that is not the one earlier releases were signed with", 
     expect(messageOf(keyWith({}, data))).toContain(`the key in ${join(data, "release-signing-key.pem")} (sha256 ${keyFingerprint(other)}) is not the one`)
     expect(keyWith({ FDS_RELEASE_SIGNING_KEY: pemOf(other), FDS_RELEASE_NEW_KEY: "true" }, data)._tag).toBe("Success")
   })
+})
+
+describe("./fds config check", () => {
+  /** `node api/main.ts config check` on the data folder `data`. */
+  const configCheck = (data: string, env: Record<string, string> = {}) =>
+    promisify(execFile)(process.execPath, [main, "config", "check"], { cwd: root, env: { ...process.env, FDS_DATA_DIR: data, ...env }, timeout: 30_000 }).then(
+      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+    )
+
+  it("checks the release signing key as a publish would (nothing generated): its SHA-256, or why it cannot sign", async () => {
+    const earlier = generateKeyPairSync("ed25519").privateKey
+    const data = mkdtempSync(join(dir, "check-"))
+    mkdirSync(join(data, "snapshots"))
+    writeFileSync(join(data, "snapshots", "release-key.pem"), publicKeyPem(earlier))
+    const lost = await configCheck(data)
+    expect(lost.code).toBe(2)
+    expect(lost.stderr).toContain(`fds: ${join(data, "release-signing-key.pem")} is missing, but releases were signed before`)
+    expect(existsSync(join(data, "release-signing-key.pem"))).toBe(false)
+    writeFileSync(join(data, "release-signing-key.pem"), pemOf(earlier), { mode: 0o600 })
+    const ok = await configCheck(data)
+    expect(ok.code, ok.stderr).toBe(0)
+    expect(ok.stdout).toContain(`release signing key: Ed25519 from ${join(data, "release-signing-key.pem")}, public key sha256 ${keyFingerprint(earlier)}`)
+    expect(ok.stdout).not.toContain("PRIVATE KEY")
+  }, 60_000)
 })
