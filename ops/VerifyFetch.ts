@@ -44,7 +44,7 @@ const reason = (e: unknown, timeoutMs: number): string => {
   return e.cause instanceof Error ? e.cause.message : e.message
 }
 
-/** An answer in flight: its body is read with `read`, which re-arms the timeout at each piece. */
+/** An answer in flight: its body is read with `pieces`, which re-arms the timeout at each piece. */
 interface Answer {
   readonly url: URL
   readonly response: Response
