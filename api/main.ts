@@ -6,6 +6,7 @@ import { Config, ConfigProvider, Effect, Layer } from "effect"
 import { AccountsDb } from "../accounts/AccountsDb.ts"
 import { KeyStore } from "../accounts/KeyStore.ts"
 import { withJsonLogs } from "../snapshots/Log.ts"
+import { releaseKeyCheck } from "../snapshots/releases/ReleaseKey.ts"
 import { CliError, keysCommand } from "../accounts/KeysCommand.ts"
 import { DrainState, runWithDrain } from "./system/Drain.ts"
 import { formatSettings, readSettings, SettingInvalid, withSecretFiles } from "./system/Settings.ts"
@@ -40,10 +41,14 @@ const listenFailure = (error: unknown, host: string, port: number): unknown => {
 /** The drain SIGTERM begins (api/system/Drain.ts); its grace period is set from FDS_DRAIN_SECONDS. */
 const drain = new DrainState()
 
-/** `config check`: every setting, validated; the effective values (secrets as ***). */
+/**
+ * `config check`: every setting, validated; the effective values (secrets as ***); and the release
+ * signing key the pipeline would sign with, checked as a publish checks it (never generated here).
+ */
 const configCheck = Effect.gen(function* () {
   const settings = yield* readSettings
   console.log(formatSettings(settings))
+  console.log(`release signing key: ${yield* releaseKeyCheck(yield* DataDir)}`)
 }).pipe(Effect.provideServiceEffect(ConfigProvider.ConfigProvider, withSecretFiles))
 
 const serve = Effect.gen(function* () {

@@ -33,6 +33,13 @@ export interface DownloadPaths {
   readonly maxBytes?: number
 }
 
+/** A batch's signed release as a source keeps it, unchecked: the manifest's bytes, its signature, the signer's public key (PEM). */
+export interface SourceRelease {
+  readonly release: Uint8Array
+  readonly signature: Uint8Array
+  readonly publicKeyPem: string
+}
+
 export interface BatchSource {
   /** For log lines: the primary's URL or the bucket's address, never a secret. */
   readonly describe: string
@@ -45,4 +52,11 @@ export interface BatchSource {
    * (TransferRefused, part removed) as soon as it would hold more than `paths.maxBytes`.
    */
   readonly downloadSnapshot: (batchId: string, paths: DownloadPaths) => Promise<Downloaded>
+  /**
+   * The batch's signed release, or null when the source has none for it (published before
+   * releases were signed). Absent: the source keeps no releases (the bucket, for now).
+   */
+  readonly fetchRelease?: (batchId: string) => Promise<SourceRelease | null>
+  /** The build manifest's bytes (the file a release lists), at most `maxBytes`; with fetchRelease. */
+  readonly fetchManifestFile?: (batchId: string, maxBytes: number) => Promise<Uint8Array>
 }

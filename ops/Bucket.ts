@@ -180,6 +180,10 @@ export const bucketKeys = {
   index: (s: BucketSettings): string => under(s, "index.json"),
   snapshot: (s: BucketSettings, batchId: string): string => batchKey(s, batchId, ".sqlite"),
   manifest: (s: BucketSettings, batchId: string): string => batchKey(s, batchId, ".manifest.json"),
+  release: (s: BucketSettings, batchId: string): string => batchKey(s, batchId, ".release.json"),
+  signature: (s: BucketSettings, batchId: string): string => batchKey(s, batchId, ".release.sig"),
+  /** The public key the releases are signed with (the primary's snapshots/release-key.pem). */
+  releaseKey: (s: BucketSettings): string => under(s, "release-key.pem"),
 }
 
 /** A bucket to read or write, through a client; `signal` aborts the request in flight. */
@@ -195,8 +199,8 @@ export const sendOptions = (t: Target) => (t.signal === undefined ? {} : { abort
 /** The HTTP status of an SDK error (404 for a missing key), or undefined. */
 export const statusOf = (e: unknown): number | undefined => (e as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode
 
-/** A small object's text, or null when the bucket has nothing at `key`; more than `maxBytes` is refused. */
-export const getText = async (t: Target, key: string, maxBytes: number): Promise<string | null> => {
+/** A small object's bytes, or null when the bucket has nothing at `key`; more than `maxBytes` is refused. */
+export const getBytes = async (t: Target, key: string, maxBytes: number): Promise<Buffer | null> => {
   let got: GetObjectCommandOutput
   try {
     got = await t.client.send(new GetObjectCommand({ Bucket: t.bucket, Key: key }), sendOptions(t))
@@ -220,5 +224,9 @@ export const getText = async (t: Target, key: string, maxBytes: number): Promise
     }
     chunks.push(Buffer.from(chunk))
   }
-  return Buffer.concat(chunks).toString("utf8")
+  return Buffer.concat(chunks)
 }
+
+/** A small object's text, or null when the bucket has nothing at `key`; more than `maxBytes` is refused. */
+export const getText = async (t: Target, key: string, maxBytes: number): Promise<string | null> =>
+  (await getBytes(t, key, maxBytes))?.toString("utf8") ?? null

@@ -2,7 +2,9 @@
  * `./fds publish` and the daemon's upload after each publish: every batch the data folder's ledger
  * says was published, whose file is here and not yet in the bucket, goes up — its snapshot
  * (`<prefix>/batches/<id>.sqlite`, with its SHA-256), then its manifest
- * (`<prefix>/batches/<id>.manifest.json`), each checked with HEAD — oldest first; then, last,
+ * (`<prefix>/batches/<id>.manifest.json`), and its signed release when it has one
+ * (`<prefix>/batches/<id>.release.json` and `.release.sig`, the public key at
+ * `<prefix>/release-key.pem`), each checked with HEAD — oldest first; then, last,
  * `<prefix>/index.json` (BucketIndex.ts) is rewritten when what it says changed (a new batch, or
  * CURRENT moved: a rollback). A failure stops before the index, which keeps announcing only what
  * is whole in the bucket. Running it again uploads nothing new and leaves the index as it is.
@@ -19,6 +21,8 @@ import { dataDir as dataDirSetting } from "../pipeline/daemon/RunConfig.ts"
 import { readSettings } from "../pipeline/Settings.ts"
 import { paths } from "../pipeline/RunOptions.ts"
 import { manifestPath } from "../snapshots/Manifest.ts"
+import { PUBLIC_KEY_FILE, releasePath, signaturePath } from "../snapshots/releases/Release.ts"
+import { hasRelease } from "../snapshots/releases/WriteRelease.ts"
 import { PublishedLedger } from "../snapshots/PublishedHistory.ts"
 import { readCurrent } from "../snapshots/Pointer.ts"
 import { type BucketSettings, bucketClient, bucketKeys, bucketSettings, sendOptions, type Target } from "./Bucket.ts"
@@ -77,6 +81,16 @@ export const publishToBucket = async (o: PublishOptions): Promise<PublishReport>
       await putFile(t, snapshotKey, file, digest, { contentType: "application/vnd.sqlite3", ...(o.partBytes === undefined ? {} : { partBytes: o.partBytes }) })
     }
     await putFile(t, bucketKeys.manifest(o.settings, batch.id), manifest, await fileDigest(manifest), { contentType: "application/json" })
+    // its signed release, when it has one: a follower copies it beside the batch (ops/FollowRelease.ts)
+    const release = hasRelease(p.snapshots, batch.id)
+    if (release) {
+      const publicKey = join(p.snapshots, PUBLIC_KEY_FILE)
+      await putFile(t, bucketKeys.releaseKey(o.settings), publicKey, await fileDigest(publicKey), { contentType: "application/x-pem-file" })
+      const releaseFile = releasePath(p.snapshots, batch.id)
+      await putFile(t, bucketKeys.release(o.settings, batch.id), releaseFile, await fileDigest(releaseFile), { contentType: "application/json" })
+      const signature = signaturePath(p.snapshots, batch.id)
+      await putFile(t, bucketKeys.signature(o.settings, batch.id), signature, await fileDigest(signature), { contentType: "application/octet-stream" })
+    }
     inBucket.set(batch.id, digest)
     uploaded.push(batch.id)
     o.log("info", "batch uploaded", {
@@ -84,6 +98,7 @@ export const publishToBucket = async (o: PublishOptions): Promise<PublishReport>
       bytes: digest.bytes,
       sha256: digest.sha256,
       snapshot_already_there: already,
+      release,
       ms: Math.round(performance.now() - started),
     })
   }

@@ -5,7 +5,9 @@
  * the `.part` file, resumed with `Range` when an earlier attempt was cut (the object's ETag is kept
  * beside the part: another object behind the same key is fetched whole). The SHA-256 the index
  * records comes back as `reprDigest` (`sha-256=:<base64>:`), so the follower checks the bytes as
- * it checks the primary's `Repr-Digest`. Sizes are bounded: a file longer than the index says, or
+ * it checks the primary's `Repr-Digest`. A batch's signed release, when the publisher uploaded one,
+ * from `<prefix>/batches/<id>.release.json` and `.release.sig` with `<prefix>/release-key.pem`
+ * (checked by FollowRelease.ts). Sizes are bounded: a file longer than the index says, or
  * a JSON object over its limit, is refused. Each chunk is written as it arrives, so a cut transfer
  * keeps every byte it got.
  */
@@ -13,8 +15,19 @@ import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync, writeF
 import type { Readable } from "node:stream"
 import { GetObjectCommand, type GetObjectCommandOutput, type S3Client } from "@aws-sdk/client-s3"
 import type { Manifest } from "../snapshots/Manifest.ts"
-import type { BatchSource, Downloaded, PrimaryBatch } from "./BatchSource.ts"
-import { type BucketSettings, BucketRefused, bucketClient, bucketKeys, describeBucket, getText, sendOptions, statusOf, type Target } from "./Bucket.ts"
+import type { BatchSource, Downloaded, PrimaryBatch, SourceRelease } from "./BatchSource.ts"
+import {
+  type BucketSettings,
+  BucketRefused,
+  bucketClient,
+  bucketKeys,
+  describeBucket,
+  getBytes,
+  getText,
+  sendOptions,
+  statusOf,
+  type Target,
+} from "./Bucket.ts"
 import { type BucketBatch, readIndex } from "./BucketIndex.ts"
 import { TransferRefused } from "./FollowTransfer.ts"
 
@@ -29,6 +42,10 @@ export interface BucketSourceOptions {
 }
 
 const MAX_MANIFEST_BYTES = 64 * 1024 * 1024
+/** The most bytes of a release manifest, its signature and the public key read. */
+const MAX_RELEASE_BYTES = 4 * 1024 * 1024
+const MAX_SIGNATURE_BYTES = 1024
+const MAX_KEY_BYTES = 16 * 1024
 
 /** The index's SHA-256 (hex) as `Repr-Digest` writes it (RFC 9530). */
 export const reprDigestOfHex = (hex: string): string => `sha-256=:${Buffer.from(hex, "hex").toString("base64")}:`
@@ -193,5 +210,19 @@ export const bucketSource = (options: BucketSourceOptions): BatchSource => {
       return manifest as Manifest
     },
     downloadSnapshot,
+    fetchRelease: async (batchId: string): Promise<SourceRelease | null> => {
+      const release = await getBytes(t, bucketKeys.release(settings, batchId), MAX_RELEASE_BYTES)
+      if (release === null) return null
+      const signature = await getBytes(t, bucketKeys.signature(settings, batchId), MAX_SIGNATURE_BYTES)
+      const key = await getBytes(t, bucketKeys.releaseKey(settings), MAX_KEY_BYTES)
+      if (signature === null || key === null) throw new BucketRefused(`${describeBucket(settings)}: the release of ${batchId} is there without its signature or key`)
+      return { release, signature, publicKeyPem: key.toString("utf8") }
+    },
+    fetchManifestFile: async (batchId: string, maxBytes: number): Promise<Uint8Array> => {
+      const key = bucketKeys.manifest(settings, batchId)
+      const bytes = await getBytes(t, key, maxBytes)
+      if (bytes === null) throw new BucketRefused(`${describeBucket(settings)}: ${key} is not there`)
+      return bytes
+    },
   }
 }

@@ -8,7 +8,8 @@
  *      then the primary's current one. Each is downloaded (resuming a cut transfer with Range),
  *      checked (Repr-Digest, manifest content hash and row counts: FollowTransfer.ts), then put in
  *      place as the pipeline puts a snapshot (fsync, rename, fsync of the folder), with its
- *      manifest beside it;
+ *      manifest beside it, and its signed release when the source has one that verifies and
+ *      describes these files (FollowRelease.ts: the replica then serves the release routes);
  *   3. publishes it as the pipeline does, holding the pipeline's lock of the data folder: CURRENT
  *      rewritten atomically, the publication recorded in the replica's ledger (BatchPublished, or
  *      BatchRolledBack when the primary went back to a batch this replica served before: a
@@ -41,6 +42,7 @@ import { applyRetention, filesToRemove } from "../snapshots/Retention.ts"
 import type { BatchSource, PrimaryBatch } from "./BatchSource.ts"
 import type { FleetTarget } from "./FleetTarget.ts"
 import { apiRefusal, checkAsTheApi, checkListing, checkManifest } from "./FollowChecks.ts"
+import { type FollowedRelease, followedRelease, writeFollowedRelease } from "./FollowRelease.ts"
 import { partPaths, removePart, TransferRefused, verifyDownload } from "./FollowTransfer.ts"
 import { withJsonLogs } from "../snapshots/Log.ts"
 
@@ -110,17 +112,23 @@ const bringIn = async (options: FollowOptions, batch: PrimaryBatch): Promise<voi
   const part = partPaths(dir, batch.id)
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES
   const got = await options.source.downloadSnapshot(batch.id, { ...part, maxBytes })
+  let release: FollowedRelease | null = null
   try {
     const size = existsSync(part.part) ? statSync(part.part).size : 0
     if (size > maxBytes) throw new TransferRefused(`${batch.id}: the file is ${size} bytes, more than the ${maxBytes} allowed`)
     await verifyDownload(part.part, batch, manifest, got.reprDigest)
-    checkAsTheApi(dir, part.part, manifest)
+    release = await followedRelease(options.source, batch, manifest, { reprDigest: got.reprDigest, size: statSync(part.part).size }, options.log)
+    checkAsTheApi(dir, part.part, manifest, release?.manifestBytes ?? null)
   } catch (e) {
     // a refused file is fetched whole next time
     if (e instanceof TransferRefused) removePart(part)
     throw e
   }
   removePart(part)
+  if (release !== null) {
+    const key = writeFollowedRelease(dir, batch.id, release)
+    options.log("info", "release copied", { batch: batch.id, key_sha256: key })
+  }
   options.log("info", "batch downloaded and checked", {
     batch: batch.id,
     bytes: got.size,

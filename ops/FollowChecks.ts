@@ -12,7 +12,7 @@ import { join } from "node:path"
 import { fileIdentity } from "../api/snapshot/FileIdentity.ts"
 import { verifySnapshot } from "../api/snapshot/SnapshotVerification.ts"
 import { isBatchId } from "../schemas/Batches.ts"
-import { renameDurably } from "../snapshots/Files.ts"
+import { renameDurably, writeFileAtomic } from "../snapshots/Files.ts"
 import { type Manifest, manifestPath, writeManifest } from "../snapshots/Manifest.ts"
 import type { PrimaryBatch } from "./BatchSource.ts"
 import { MAX_BATCHES, TransferRefused } from "./FollowTransfer.ts"
@@ -90,11 +90,12 @@ const identityOf = (dir: string, file: string): string => `${fileIdentity(join(d
 
 /**
  * Puts the checked download beside its manifest in a folder of its own and runs the API's checks
- * on it there; moves it to `<id>.sqlite` only when they pass. Throws TransferRefused otherwise.
+ * on it there; moves it to `<id>.sqlite` only when they pass, its manifest beside it (`manifestBytes`
+ * when given: the build manifest's own bytes). Throws TransferRefused otherwise.
  * The download's content hash was checked against this manifest by verifyDownload, on these
  * bytes: it is not computed again.
  */
-export const checkAsTheApi = (dir: string, part: string, manifest: Manifest): void => {
+export const checkAsTheApi = (dir: string, part: string, manifest: Manifest, manifestBytes: Uint8Array | null = null): void => {
   const id = manifest.file.replace(/\.sqlite$/, "")
   const staging = join(dir, `.follow-${id}.check`)
   rmSync(staging, { recursive: true, force: true })
@@ -111,7 +112,9 @@ export const checkAsTheApi = (dir: string, part: string, manifest: Manifest): vo
   } finally {
     rmSync(staging, { recursive: true, force: true })
   }
-  writeManifest(dir, manifest)
+  // the build manifest's own bytes when a checked release lists them (they describe the same batch: FollowRelease.ts)
+  if (manifestBytes === null) writeManifest(dir, manifest)
+  else writeFileAtomic(manifestPath(dir, manifest.file), manifestBytes)
   passed.set(join(dir, manifest.file), identityOf(dir, manifest.file))
 }
 

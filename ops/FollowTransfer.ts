@@ -23,7 +23,7 @@ import Database from "better-sqlite3"
 import { request } from "undici"
 import { contentHashFor, hashSnapshotFile } from "../snapshots/ContentHash.ts"
 import type { Manifest } from "../snapshots/Manifest.ts"
-import type { BatchSource, Downloaded, DownloadPaths, PrimaryBatch } from "./BatchSource.ts"
+import type { BatchSource, Downloaded, DownloadPaths, PrimaryBatch, SourceRelease } from "./BatchSource.ts"
 
 /** The primary answered something else than what was asked (the status, its words, when to retry). */
 export class PrimaryRefused extends Error {
@@ -128,25 +128,56 @@ const refused = async (what: string, res: Answer): Promise<PrimaryRefused> => {
   return new PrimaryRefused(res.statusCode, `${what}: ${res.statusCode} ${message}`, Number.isFinite(retry) ? retry : null)
 }
 
-/** A JSON answer of the primary, read up to maxJsonBytes, within requestMillis. Its shape is the caller's to check. */
-const getJson = async (primary: Primary, path: string): Promise<unknown> => {
-  const { requestMillis, maxJsonBytes } = limitsOf(primary)
+/** An answer of the primary, read up to `max` bytes, within requestMillis; null on a 404 when `missing` allows it. */
+const getBytes = async (primary: Primary, path: string, max: number, accept: string, missing: "null" | "refuse"): Promise<Buffer | null> => {
+  const { requestMillis } = limitsOf(primary)
   const signal = deadline(primary, requestMillis)
   const what = `GET ${path}`
   try {
-    const res = await request(`${primary.url}${path}`, requestOptions(primary, signal, { accept: "application/json" }))
-    if (res.statusCode !== 200) throw await refused(what, res)
-    const body = await readUpTo(res, maxJsonBytes)
-    if (body === null) throw new TransferRefused(`${what}: the answer is more than ${maxJsonBytes} bytes`)
-    try {
-      return JSON.parse(body.toString("utf8"))
-    } catch {
-      throw new TransferRefused(`${what}: the answer is not JSON`)
+    const res = await request(`${primary.url}${path}`, requestOptions(primary, signal, { accept }))
+    if (res.statusCode === 404 && missing === "null") {
+      await res.body.dump()
+      return null
     }
+    if (res.statusCode !== 200) throw await refused(what, res)
+    const body = await readUpTo(res, max)
+    if (body === null) throw new TransferRefused(`${what}: the answer is more than ${max} bytes`)
+    return body
   } catch (e) {
     throw timedOut(what, signal, requestMillis, e)
   }
 }
+
+/** A JSON answer of the primary, read up to maxJsonBytes, within requestMillis. Its shape is the caller's to check. */
+const getJson = async (primary: Primary, path: string): Promise<unknown> => {
+  const body = (await getBytes(primary, path, limitsOf(primary).maxJsonBytes, "application/json", "refuse")) ?? Buffer.alloc(0)
+  try {
+    return JSON.parse(body.toString("utf8"))
+  } catch {
+    throw new TransferRefused(`GET ${path}: the answer is not JSON`)
+  }
+}
+
+/** The most bytes of a release manifest, its signature and the public key a follower reads. */
+const RELEASE_CAPS = { release: 4 * 1024 * 1024, signature: 1024, key: 16 * 1024 } as const
+
+/**
+ * A batch's signed release as the primary serves it (the manifest's bytes, its signature, the
+ * primary's public key), or null when it has none (404: published before releases were signed).
+ * Follow.ts checks it before keeping it.
+ */
+export const fetchRelease = async (primary: Primary, batchId: string): Promise<SourceRelease | null> => {
+  const base = `/api/batches/${encodeURIComponent(batchId)}`
+  const release = await getBytes(primary, `${base}/release`, RELEASE_CAPS.release, "application/json", "null")
+  if (release === null) return null
+  const signature = await getBytes(primary, `${base}/release.sig`, RELEASE_CAPS.signature, "application/octet-stream", "refuse")
+  const key = await getBytes(primary, "/.well-known/fds-release-key.pem", RELEASE_CAPS.key, "application/x-pem-file", "refuse")
+  return { release, signature: signature ?? Buffer.alloc(0), publicKeyPem: (key ?? Buffer.alloc(0)).toString("utf8") }
+}
+
+/** The build manifest's bytes as the primary keeps them (GET /api/batches/{id}/manifest.json), at most `max`. */
+export const fetchManifestFile = async (primary: Primary, batchId: string, max: number): Promise<Uint8Array> =>
+  (await getBytes(primary, `/api/batches/${encodeURIComponent(batchId)}/manifest.json`, max, "application/json", "refuse")) ?? Buffer.alloc(0)
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v)
 
@@ -294,6 +325,8 @@ export const primarySource = (primary: Primary): BatchSource => ({
   listBatches: () => listBatches(primary),
   fetchManifest: (batchId) => fetchManifest(primary, batchId),
   downloadSnapshot: (batchId, paths) => downloadSnapshot(primary, batchId, paths),
+  fetchRelease: (batchId) => fetchRelease(primary, batchId),
+  fetchManifestFile: (batchId, max) => fetchManifestFile(primary, batchId, max),
 })
 
 /** The SHA-256 of a file, as `Repr-Digest` writes it (RFC 9530). */

@@ -1,19 +1,25 @@
 /**
  * `./fds verify --from URL [--key K] [--batch ID] [--back N | --to BATCH] [--pubkey FILE]
- * [--files DIR]`: checks a server's signed releases (ops/VerifyRelease.ts). `--files DIR`: the
- * batch's files as downloaded before (named as the release names them), checked there instead of
- * downloaded. The API key: `--key`, else FDS_VERIFY_KEY (read redacted). Exit 0 when every check
- * holds, 1 naming the first that failed, 2 for bad arguments.
+ * [--files DIR] [--timeout SECONDS]`: checks a server's signed releases (ops/VerifyRelease.ts).
+ * `--files DIR`: the batch's files as downloaded before (named as the release names them), checked
+ * there instead of downloaded. `--pubkey FILE`: the public key pinned (a private key is refused);
+ * without it the server's own key is used, with a warning on stderr. `--timeout`: how long an
+ * answer may keep verify waiting (default 30 s). The API key: `--key`, else FDS_VERIFY_KEY (read
+ * redacted). Exit 0 when every check holds, 1 naming the first that failed (one line, no stack),
+ * 2 for bad arguments.
  */
-import { readFileSync } from "node:fs"
+import { readFileSync, statSync } from "node:fs"
 import { parseArgs } from "node:util"
 import { Config, Redacted } from "effect"
 import { isBatchId } from "../schemas/Batches.ts"
 import { readSettings } from "../pipeline/Settings.ts"
-import { VerifyFailed, verifyReleases } from "./VerifyRelease.ts"
+import { publicKeyOf, VerifyFailed, verifyReleases } from "./VerifyRelease.ts"
 
 const usage =
-  "usage: verify --from URL [--key K] [--batch ID] [--back N | --to BATCH] [--pubkey FILE] [--files DIR]   (FDS_VERIFY_KEY: the API key)"
+  "usage: verify --from URL [--key K] [--batch ID] [--back N | --to BATCH] [--pubkey FILE] [--files DIR] [--timeout SECONDS]   (FDS_VERIFY_KEY: the API key)"
+
+/** The largest key file read (a PEM public key is a few hundred bytes). */
+const MAX_PUBKEY_BYTES = 16 * 1024
 
 export const verifyCommand = async (argv: ReadonlyArray<string>): Promise<number> => {
   let values: Record<string, string | undefined>
@@ -28,6 +34,7 @@ export const verifyCommand = async (argv: ReadonlyArray<string>): Promise<number
         to: { type: "string" },
         pubkey: { type: "string" },
         files: { type: "string" },
+        timeout: { type: "string" },
       },
     }).values
   } catch (e) {
@@ -45,6 +52,8 @@ export const verifyCommand = async (argv: ReadonlyArray<string>): Promise<number
   for (const [name, id] of [["--to", values.to], ["--batch", values.batch]] as const) {
     if (id !== undefined && !isBatchId(id)) return bad(`${name} takes a batch id (<date>-<16 hex digits>)`)
   }
+  const timeout = Number(values.timeout ?? "30")
+  if (values.timeout === "" || !(Number.isFinite(timeout) && timeout > 0 && timeout <= 3600)) return bad("--timeout takes a number of seconds, more than 0 and at most 3600")
   let apiKey = values.key ?? ""
   if (apiKey === "") {
     try {
@@ -57,9 +66,16 @@ export const verifyCommand = async (argv: ReadonlyArray<string>): Promise<number
   let publicKeyPem: string | null = null
   if (values.pubkey !== undefined) {
     try {
+      const size = statSync(values.pubkey).size
+      if (size > MAX_PUBKEY_BYTES) return bad(`${values.pubkey} is ${size} bytes: not a PEM public key (at most ${MAX_PUBKEY_BYTES})`)
       publicKeyPem = readFileSync(values.pubkey, "utf8")
     } catch (e) {
       return bad(`cannot read ${values.pubkey}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`)
+    }
+    try {
+      publicKeyOf(publicKeyPem, values.pubkey)
+    } catch (e) {
+      return bad((e as Error).message)
     }
   }
   try {
@@ -71,13 +87,16 @@ export const verifyCommand = async (argv: ReadonlyArray<string>): Promise<number
       files: values.files ?? null,
       to: values.to ?? null,
       back,
+      timeoutMs: timeout * 1000,
       say: (line) => console.log(line),
+      warn: (line) => console.error(line),
     })
     console.log(`verified: ${checked[0]} and its files; the chain back to ${checked.at(-1)} (${checked.length} release(s))`)
     return 0
   } catch (e) {
-    if (!(e instanceof VerifyFailed)) throw e
-    console.error(`verify failed: ${e.message}`)
+    // whatever went wrong, one line naming it: a hostile or foreign server is no reason for a stack trace
+    const message = e instanceof VerifyFailed ? e.message : `unexpected error checking ${values.from}: ${e instanceof Error ? e.message : String(e)}`
+    console.error(`verify failed: ${message.replace(/\s+/g, " ")}`)
     return 1
   }
 }

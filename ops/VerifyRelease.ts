@@ -4,23 +4,23 @@
  * signature, then each file the release lists, downloaded and hashed as it streams (size and
  * SHA-256; or, with a folder of files downloaded before, those files), then the chain: each `previous` link's release fetched, its signature checked and its
  * SHA-256 compared with the one the newer release names, back to the batch asked for, N links,
- * or the start of the chain. Stops at the first check that fails, naming it.
+ * or the start of the chain. Each release must name the key it is checked with (`key_sha256`).
+ * Stops at the first check that fails, naming it. The server is read as VerifyFetch.ts says: a
+ * timeout on each request, a cap on each answer.
  */
-import { createHash, createPublicKey, type KeyObject } from "node:crypto"
+import { createHash, createPrivateKey, createPublicKey, type KeyObject } from "node:crypto"
 import { createReadStream, existsSync } from "node:fs"
 import { basename, join } from "node:path"
 import type { ReleaseManifest } from "../schemas/Releases.ts"
+import { CAPS, jsonAnswer, type Server, smallAnswer, streamDigest, VerifyFailed } from "./VerifyFetch.ts"
 import { checkFile, checkLink, checkSignedRelease } from "../snapshots/releases/ReleaseChain.ts"
 import { keyFingerprint } from "../snapshots/releases/Release.ts"
+import { isBatchId } from "../schemas/Batches.ts"
 
-export interface VerifyOptions {
-  /** The server's base URL. */
-  readonly from: string
-  /** An API key of the server (the release routes are keyed like the other batch downloads). */
-  readonly apiKey: string
+export interface VerifyOptions extends Server {
   /** The batch to check; null: the one the server serves now (/health). */
   readonly batch: string | null
-  /** The public key to trust (PEM); null: the server's well-known one. */
+  /** The public key to trust (PEM), pinned; null: the server's well-known one (trust on first use). */
   readonly publicKeyPem: string | null
   /** How far back: the batch to reach, N links, or (both null) the start of the chain. */
   readonly to: string | null
@@ -29,55 +29,11 @@ export interface VerifyOptions {
   readonly files: string | null
   /** Progress, one line per check that held. */
   readonly say: (line: string) => void
+  /** A warning: what was checked holds, but trusts more than it should. */
+  readonly warn: (line: string) => void
 }
 
-/** A check that failed: what, in words naming the batch and the file. */
-export class VerifyFailed extends Error {}
-
-const RETRIES = 5
-
-/** GET `path`, retried on 429 and 503 as Retry-After says (at most a few times). */
-const get = async (options: VerifyOptions, path: string, keyed: boolean): Promise<Response> => {
-  const url = new URL(path, options.from)
-  for (let attempt = 0; ; attempt++) {
-    let response: Response
-    try {
-      response = await fetch(url, { headers: keyed ? { "x-api-key": options.apiKey } : {} })
-    } catch (e) {
-      throw new VerifyFailed(`GET ${url}: ${e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e)}`)
-    }
-    if (response.ok) return response
-    const wait = Number(response.headers.get("retry-after") ?? "")
-    if ((response.status === 429 || response.status === 503) && attempt < RETRIES && Number.isFinite(wait) && wait <= 10) {
-      await response.body?.cancel()
-      await new Promise((r) => setTimeout(r, Math.max(wait, 0.2) * 1000))
-      continue
-    }
-    const text = await response.text()
-    let detail = text.slice(0, 300)
-    try {
-      detail = (JSON.parse(text) as { detail?: string }).detail ?? detail
-    } catch {}
-    throw new VerifyFailed(`GET ${url}: ${response.status} ${detail}`)
-  }
-}
-
-const bytesOf = async (options: VerifyOptions, path: string, keyed: boolean): Promise<Uint8Array> =>
-  new Uint8Array(await (await get(options, path, keyed)).arrayBuffer())
-
-/** A file's size and SHA-256 as it streams in (a snapshot is never held whole). */
-const streamDigest = async (options: VerifyOptions, path: string): Promise<{ size: number; sha256: string }> => {
-  const response = await get(options, path, true)
-  const hash = createHash("sha256")
-  let size = 0
-  if (response.body !== null) {
-    for await (const chunk of response.body) {
-      hash.update(chunk)
-      size += chunk.length
-    }
-  }
-  return { size, sha256: hash.digest("hex") }
-}
+export { VerifyFailed } from "./VerifyFetch.ts"
 
 /** A local file's size and SHA-256, read in pieces; null when there is no such file. */
 const localDigest = async (path: string): Promise<{ size: number; sha256: string } | null> => {
@@ -99,7 +55,14 @@ export const filePath = (batchId: string, name: string): string | null =>
       ? `/api/batches/${batchId}/manifest.json`
       : null
 
-const publicKeyOf = (pem: string, where: string): KeyObject => {
+/** The Ed25519 public key in `pem`; a private key is refused (a public key is what a verifier holds). */
+export const publicKeyOf = (pem: string, where: string): KeyObject => {
+  let isPrivate = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/.test(pem)
+  try {
+    createPrivateKey(pem)
+    isPrivate = true
+  } catch {}
+  if (isPrivate) throw new VerifyFailed(`${where} holds a private key; give the public key (openssl pkey -in FILE -pubout), and keep the private one off this machine`)
   let key: KeyObject
   try {
     key = createPublicKey(pem)
@@ -112,8 +75,8 @@ const publicKeyOf = (pem: string, where: string): KeyObject => {
 
 /** A batch's release, its signature checked. */
 const signedRelease = async (options: VerifyOptions, key: KeyObject, batchId: string): Promise<{ manifest: ReleaseManifest; bytes: Uint8Array }> => {
-  const bytes = await bytesOf(options, `/api/batches/${batchId}/release`, true)
-  const signature = await bytesOf(options, `/api/batches/${batchId}/release.sig`, true)
+  const bytes = await smallAnswer(options, `/api/batches/${batchId}/release`, true, CAPS.release, "a release manifest")
+  const signature = await smallAnswer(options, `/api/batches/${batchId}/release.sig`, true, CAPS.signature, "a signature")
   const checked = checkSignedRelease(batchId, bytes, signature, key)
   if ("failed" in checked) throw new VerifyFailed(checked.failed)
   return { manifest: checked.manifest, bytes }
@@ -121,13 +84,22 @@ const signedRelease = async (options: VerifyOptions, key: KeyObject, batchId: st
 
 /** Checks the batch, its files and the chain back; resolves with the releases checked (newest first), rejects with VerifyFailed. */
 export const verifyReleases = async (options: VerifyOptions): Promise<ReadonlyArray<string>> => {
-  const keyPem = options.publicKeyPem ?? new TextDecoder().decode(await bytesOf(options, "/.well-known/fds-release-key.pem", false))
-  const key = publicKeyOf(keyPem, options.publicKeyPem === null ? "/.well-known/fds-release-key.pem" : "the key given")
+  const wellKnown = new URL("/.well-known/fds-release-key.pem", options.from).href
+  const keyPem = options.publicKeyPem ?? new TextDecoder().decode(await smallAnswer(options, wellKnown, false, CAPS.key, "a public key"))
+  const key = publicKeyOf(keyPem, options.publicKeyPem === null ? `GET ${wellKnown}: the answer` : "the key given (--pubkey)")
   options.say(`key: Ed25519, sha256 ${keyFingerprint(key)}`)
+  if (options.publicKeyPem === null) {
+    options.warn(
+      `warning: the public key came from ${wellKnown}, the server being checked (trust on first use): ` +
+        `a server that altered its releases could sign them with a key of its own. Pin the key you trust with --pubkey FILE`,
+    )
+  }
   let batchId = options.batch
   if (batchId === null) {
-    const health = (await (await get(options, "/health", false)).json()) as { batch_id?: string | null }
-    if (typeof health.batch_id !== "string") throw new VerifyFailed("the server serves no batch (/health's batch_id is null)")
+    const health = await jsonAnswer(options, "/health", CAPS.health, "/health's answer")
+    if (typeof health.batch_id !== "string" || !isBatchId(health.batch_id)) {
+      throw new VerifyFailed(`GET ${new URL("/health", options.from)}: names no batch served (batch_id ${JSON.stringify(health.batch_id ?? null).slice(0, 80)})`)
+    }
     batchId = health.batch_id
   }
   let newer = await signedRelease(options, key, batchId)
@@ -141,7 +113,7 @@ export const verifyReleases = async (options: VerifyOptions): Promise<ReadonlyAr
     } else {
       const path = filePath(batchId, entry.name)
       if (path === null) throw new VerifyFailed(`release ${batchId}: lists ${entry.name}, which no route serves`)
-      received = await streamDigest(options, path)
+      received = await streamDigest(options, path, entry.name, entry.size)
     }
     const failed = checkFile(batchId, entry, received)
     if (failed !== null) throw new VerifyFailed(failed)
@@ -157,6 +129,7 @@ export const verifyReleases = async (options: VerifyOptions): Promise<ReadonlyAr
       if (options.back !== null) throw new VerifyFailed(`the chain starts at ${newer.manifest.batch_id}, ${links} link(s) back, not ${options.back}`)
       break
     }
+    if (!isBatchId(previous.batch_id)) throw new VerifyFailed(`release ${newer.manifest.batch_id}: its previous release names ${JSON.stringify(previous.batch_id).slice(0, 80)}, not a batch id`)
     const older = await signedRelease(options, key, previous.batch_id)
     const broken = checkLink(newer.manifest, previous.batch_id, older.bytes)
     if (broken !== null) throw new VerifyFailed(broken)

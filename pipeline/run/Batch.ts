@@ -17,7 +17,7 @@ import { paths, type RunOptions } from "../RunOptions.ts"
 import type { CmfFileInvalid } from "../cmf/CmfFileInvalid.ts"
 import type { ParsedCache } from "../ParsedCache.ts"
 import { BatchRejectedError, type RunOutcome } from "./Outcome.ts"
-import { collect, decide, load, planBatch, type Reject, refusing, publish } from "./Phases.ts"
+import { collect, decide, load, planBatch, type Reject, refusing, publish, signingKey } from "./Phases.ts"
 
 export const runBatch = Effect.fn("batch")(function* (options: RunOptions): Effect.fn.Return<RunOutcome, BatchRejectedError, Ledger | RawStore | ParsedCache> {
   const { snapshots } = paths(options.dataDir)
@@ -52,6 +52,8 @@ export const runBatch = Effect.fn("batch")(function* (options: RunOptions): Effe
   const { decision, served, gate } = yield* decide(options, inputs, loaded, snapshots)
   if (decision.kind !== "publish") return yield* carryOut(decision, { sources, waiting })
   const { batchDate } = decision
+  // a signing key that cannot be used stops the run here, before the build
+  const key = yield* signingKey(snapshots)
   const previous = served === null || options.increment === false ? null : { dir: snapshots, file: served.file }
   /** A build phase's failure as a rejection: a refused staged batch or file (content), or a failed write (build). */
   const refused = <A, R>(phase: Effect.Effect<A, BuildFailed | CmfFileInvalid | StagedBatchRefused, R>): Effect.Effect<A, BatchRejectedError, R> =>
@@ -66,7 +68,7 @@ export const runBatch = Effect.fn("batch")(function* (options: RunOptions): Effe
   const staging = yield* refused(stageBatch(snapshots, inputs, loaded, batchDate, gate, previous, cache))
   const computed = yield* refused(computeBatch(staging))
   const finished = yield* refused(writeBatch(staging, computed, inputs, loaded, previous))
-  yield* publish(snapshots, inputs, batchDate, finished, options.retentionDays ?? 14)
+  yield* publish(snapshots, inputs, batchDate, finished, options.retentionDays ?? 14, key)
   return {
     sources,
     waiting,

@@ -4,6 +4,7 @@
  * load (parse) them, decide which batch to build, and publish it. Each is an `Effect.fn` with a log span of its name; each takes what the
  * phase before it handed on and gives what the next one needs.
  */
+import type { KeyObject } from "node:crypto"
 import { existsSync } from "node:fs"
 import { dirname, join } from "node:path"
 import Database from "better-sqlite3"
@@ -175,10 +176,24 @@ export const decide = Effect.fn("decide")(
 )
 
 /**
+ * The release signing key, read (and checked: an Ed25519 private key, the one the releases so far
+ * were signed with) before the build, so that a key that cannot be used stops the run before any
+ * work is spent and before CURRENT moves. Its failure is a defect naming the setting or the file.
+ */
+export const signingKey = Effect.fn("signingKey")(function* (snapshotsDir: string) {
+  // the data folder holds snapshots/; the generated key sits beside them, not among the served files
+  return yield* releaseSigningKey(dirname(snapshotsDir), snapshotsDir).pipe(
+    Effect.mapError((e) => new Error(`release signing key: ${e._tag === "ReleaseKeyUnusable" ? e.message : String(e)}`)),
+    Effect.orDie,
+  )
+})
+
+/**
  * Publish: the built batch recorded, its release signed (snapshots/releases/: its files' SHA-256,
  * chained to the release of the batch published before it), CURRENT pointed at it, and old
  * snapshot files let go by the retention. A signing key that cannot be used stops the run before
- * CURRENT moves (the data folder's key is generated once and reused: snapshots/releases/ReleaseKey.ts).
+ * CURRENT moves (the data folder's key is generated once and reused: snapshots/releases/ReleaseKey.ts;
+ * it is read by signingKey before the build).
  */
 export const publish = Effect.fn("publish")(
   function* (
@@ -187,12 +202,8 @@ export const publish = Effect.fn("publish")(
     batchDate: string,
     finished: { readonly file: string; readonly contentHash: string },
     retentionDays: number,
+    key: Redacted.Redacted<KeyObject>,
   ) {
-    // the data folder holds snapshots/; the generated key sits beside them, not among the served files
-    const key = yield* releaseSigningKey(dirname(snapshotsDir)).pipe(
-      Effect.mapError((e) => new Error(`release signing key: ${e._tag === "ReleaseKeyUnusable" ? e.message : String(e)}`)),
-      Effect.orDie,
-    )
     const ledger = yield* Ledger
     ledger.append({
       type: "BatchBuilt",

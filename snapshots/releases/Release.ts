@@ -88,6 +88,7 @@ export const parseRelease = (bytes: Uint8Array): ReleaseManifest | string => {
   if (m === null || typeof m !== "object") return "not a JSON object"
   if (m.format !== RELEASE_FORMAT) return `format is ${JSON.stringify(m.format)}, not ${RELEASE_FORMAT}`
   if (typeof m.batch_id !== "string") return "no batch_id"
+  if (!/^[0-9a-f]{64}$/.test(String(m.key_sha256))) return "no key_sha256"
   if (!Array.isArray(m.files)) return "no files"
   for (const f of m.files) {
     if (typeof f?.name !== "string" || !Number.isSafeInteger(f.size) || !/^[0-9a-f]{64}$/.test(String(f.sha256))) {

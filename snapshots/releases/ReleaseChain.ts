@@ -7,7 +7,10 @@ import type { KeyObject } from "node:crypto"
 import type { ReleaseFile, ReleaseManifest } from "../../schemas/Releases.ts"
 import { keyFingerprint, parseRelease, sha256Hex, signatureHolds } from "./Release.ts"
 
-/** The manifest in `bytes` when `signature` is its signature by `publicKey` and it is of `batchId`; else what failed. */
+/**
+ * The manifest in `bytes` when `signature` is its signature by `publicKey`, it is of `batchId` and
+ * its `key_sha256` names `publicKey`; else what failed.
+ */
 export const checkSignedRelease = (
   batchId: string,
   bytes: Uint8Array,
@@ -20,6 +23,11 @@ export const checkSignedRelease = (
   const manifest = parseRelease(bytes)
   if (typeof manifest === "string") return { failed: `release ${batchId}: the manifest is malformed: ${manifest}` }
   if (manifest.batch_id !== batchId) return { failed: `release ${batchId}: the manifest is of batch ${manifest.batch_id}` }
+  // the signature holds, so this key signed it: a release naming another says it was meant for another key
+  const fingerprint = keyFingerprint(publicKey)
+  if (manifest.key_sha256 !== fingerprint) {
+    return { failed: `release ${batchId}: names key_sha256 ${manifest.key_sha256}, not the key it is checked with (sha256 ${fingerprint})` }
+  }
   return { manifest }
 }
 

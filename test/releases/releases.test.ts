@@ -9,7 +9,7 @@
  */
 import { spawn, spawnSync } from "node:child_process"
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify } from "node:crypto"
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -248,14 +248,27 @@ describe("fds verify --from", () => {
 })
 
 describe("publishing with the signing key", () => {
-  it("a key that is not Ed25519 stops the run before CURRENT moves, naming the setting, never the key; the next run chains to the last batch published", async () => {
+  it("a key that is not Ed25519, or a lost key file, stops the run before the build, naming the setting or the file, never the key; the next run chains to the last batch published", async () => {
     const before = readFileSync(join(snapshots, "CURRENT"), "utf8")
+    const files = readdirSync(snapshots).sort()
     const rsa = generateKeyPairSync("rsa", { modulusLength: 1024 }).privateKey.export({ type: "pkcs8", format: "pem" }).toString()
     const refused = await runCli(dataDir, ["pipeline", "run", "--source", mini, "--date", "2026-11-18"], { env: { FDS_RELEASE_SIGNING_KEY: rsa } })
     expect(refused.code).not.toBe(0)
     expect(refused.stdout + refused.stderr).toContain("FDS_RELEASE_SIGNING_KEY holds a rsa key")
     expect(refused.stdout + refused.stderr).not.toContain("PRIVATE KEY")
     expect(readFileSync(join(snapshots, "CURRENT"), "utf8")).toBe(before)
+    // checked before the build: no snapshot of the day was written
+    expect(readdirSync(snapshots).sort()).toEqual(files)
+    // the generated key lost: refused, not regenerated (the chain would go on under another key)
+    const keyFile = join(dataDir, "release-signing-key.pem")
+    const kept = readFileSync(keyFile)
+    rmSync(keyFile)
+    const lost = await runCli(dataDir, ["pipeline", "run", "--source", mini, "--date", "2026-11-18"])
+    expect(lost.code).not.toBe(0)
+    expect(lost.stdout + lost.stderr).toContain(`${keyFile} is missing, but releases were signed before`)
+    expect(existsSync(keyFile)).toBe(false)
+    expect(readdirSync(snapshots).sort()).toEqual(files)
+    writeFileSync(keyFile, kept, { mode: 0o600 })
     // an earlier day published on purpose: its release names the batch published last (2026-11-20), not the day before it
     const published = await runCli(dataDir, ["pipeline", "run", "--source", mini, "--date", "2026-11-18"])
     expect(published.stdout, published.stderr).toMatch(/^published 2026-11-18: /)
