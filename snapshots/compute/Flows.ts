@@ -1,6 +1,6 @@
 /**
  * Fund flows (net subscriptions), the arithmetic the pipeline's totals (pipeline/compute/MarketFlows.ts)
- * and the API's per-series and per-fund days (snapshots/readers/MarketFlows.ts) share: a series-day
+ * and the API's per-series and per-fund days (api/market/MarketFlowsRows.ts) share: a series-day
  * flows (CUOTAS_APORTADAS − CUOTAS_RESCATADAS) × VALOR_CUOTA of that day's cartola row, in the
  * series' accounting currency; in CLP, CLP as it is and USD × the observed dollar of the same date
  * (snapshots/readers/MarketFx.ts); EUR and unknown currencies have no CLP value (left out, counted).

@@ -225,6 +225,14 @@ export const LATER_OPERATIONS: ReadonlyArray<SpecOperation> = [
   },
   { method: "get", path: "/api/batches/{batch_id}/manifest.json", params: ["path:batch_id"], security: K, errors: ["404"] },
   { method: "get", path: "/.well-known/fds-release-key.pem", params: [], security: N, errors: ["404"], media: "application/x-pem-file" },
+  // #31 item 4: fund flows
+  {
+    method: "get",
+    path: "/api/market/flows",
+    params: ["query:level", "query:id", "query:period", "query:from", "query:to", "query:currency", "query:limit", "query:offset"],
+    security: K,
+    errors: ["400", "404"],
+  },
 ]
 
 /** The spec's operations and the later ones: every operation /openapi.json holds. */
