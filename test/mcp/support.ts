@@ -101,4 +101,5 @@ export const TOOL_NAMES = [
   "get_tac_history",
   "list_batches",
   "list_changes_since_batch",
+  "fund_flows",
 ]
