@@ -36,7 +36,9 @@ export const FlowRow = Schema.Struct({
   series_count: Schema.Int.annotate({ description: "Distinct series summed" }),
   series_days: Schema.Int.annotate({ description: "Series-days summed (one cartola row each)" }),
   unreported_days: Schema.Int.annotate({ description: "Series-days with a quota value but no units reported (provisional BPR values): left out" }),
-  unconverted_days: Schema.Int.annotate({ description: "currency=CLP: series-days left out for want of a rate (EUR, or USD without an observed dollar within 7 days)" }),
+  unconverted_days: Schema.Int.annotate({
+    description: "Series-days without a CLP value (EUR, or USD without an observed dollar within 7 days): left out of the amounts when currency=CLP",
+  }),
 })
 
 export const FlowsResponse = Schema.Struct({

@@ -2651,7 +2651,7 @@ export interface components {
                 series_days: number;
                 /** @description Series-days with a quota value but no units reported (provisional BPR values): left out */
                 unreported_days: number;
-                /** @description currency=CLP: series-days left out for want of a rate (EUR, or USD without an observed dollar within 7 days) */
+                /** @description Series-days without a CLP value (EUR, or USD without an observed dollar within 7 days): left out of the amounts when currency=CLP */
                 unconverted_days: number;
             }[];
             meta: {
