@@ -11,6 +11,7 @@ import { formatRun } from "../../schemas/Ids.ts"
 import type { FlowLevel, FlowPeriod } from "../../schemas/MarketFlows.ts"
 import { familyOf, isYearMonth } from "../../schemas/MarketParams.ts"
 import { endOfMonth } from "../../snapshots/compute/Calendar.ts"
+import { prepared } from "../../snapshots/readers/MarketDb.ts"
 import { read } from "../snapshot/Pinned.ts"
 import type { FlowsQuery } from "./MarketFlowsApi.ts"
 import { flowRows } from "./MarketFlowsRows.ts"
@@ -50,16 +51,16 @@ const entityOf = (db: Database.Database, level: FlowLevel, id: string): { readon
   switch (level) {
     case "series": {
       // a renamed series' previous id reads as the current one
-      const current = (db.prepare("SELECT asset_id FROM series_aliases WHERE alias_id = ?").pluck().get(n) as number | undefined) ?? n
-      const s = db.prepare("SELECT run, serie FROM series WHERE asset_id = ?").get(current) as { run: number; serie: string } | undefined
+      const current = (prepared(db, "SELECT asset_id FROM series_aliases WHERE alias_id = ?").pluck().get(n) as number | undefined) ?? n
+      const s = prepared(db, "SELECT run, serie FROM series WHERE asset_id = ?").get(current) as { run: number; serie: string } | undefined
       return s === undefined ? null : { key: String(current), name: `${formatRun(s.run)} ${s.serie}` }
     }
     case "fund": {
-      const name = db.prepare("SELECT name FROM funds WHERE concept_id = ?").pluck().get(n) as string | undefined
+      const name = prepared(db, "SELECT name FROM funds WHERE concept_id = ?").pluck().get(n) as string | undefined
       return name === undefined ? null : { key: String(n), name }
     }
     case "administrator": {
-      const name = db.prepare("SELECT name FROM administrators WHERE provider_id = ?").pluck().get(n) as string | undefined
+      const name = prepared(db, "SELECT name FROM administrators WHERE provider_id = ?").pluck().get(n) as string | undefined
       return name === undefined ? null : { key: String(n), name }
     }
   }
