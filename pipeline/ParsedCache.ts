@@ -21,9 +21,9 @@ type CartolaSummary = NonNullable<ReturnType<ParsedFiles["getSummary"]>>
 /**
  * Bump when the parser or CartolaColumns changes what a file yields (or refuses: 2, the length
  * limits of codes and names, so that a file parsed before them is read again, as reproduce does;
- * 3, entries keyed by name as well as content).
+ * 3, entries keyed by name as well as content; 4, the units subscribed and redeemed as columns).
  */
-export const PARSED_CACHE_VERSION = 3
+export const PARSED_CACHE_VERSION = 4
 
 const entryKey = (entry: CacheEntry): string =>
   `${entry.sha256}-${createHash("sha256").update(entry.name, "utf8").digest("hex").slice(0, 16)}`

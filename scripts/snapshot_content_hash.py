@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """
-The content hash of a Fund Data Service snapshot (format 4), recomputed from the file alone with
+The content hash of a Fund Data Service snapshot (format 5), recomputed from the file alone with
 Python's standard library: what a snapshot's manifest (`content_hash`), its batch id (the first 16
 hex digits) and GET /api/batches give. docs/snapshot-format.md defines it; snapshots/ContentHash.ts
 is the service's own implementation, and the tests check that both agree.
@@ -49,9 +49,19 @@ TABLES = [
     ("market_family_index", "family_slug, currency, date"),
     ("market_family_currencies", "family_slug, currency"),
     ("market_agf_monthly", "provider_id, month"),
+    ("market_flows", "level, entity, period, date_ymd, currency"),
 ]
 
-QUOTA_COLUMNS = "asset_id, date, price, patrimony, holders, factor_ajuste, factor_reparto"
+# A quotas row as hashed by month: format 5 added the units subscribed and redeemed (format 4: the first seven).
+QUOTA_COLUMNS = "asset_id, date, price, patrimony, holders, factor_ajuste, factor_reparto, units_subscribed, units_redeemed"
+# A quotas row as hashed whole, before pipeline 0.5.0: seven values.
+WHOLE_QUOTA_COLUMNS = "asset_id, date, price, patrimony, holders, factor_ajuste, factor_reparto"
+
+
+def quota_columns(db: sqlite3.Connection) -> str:
+    """The columns a quotas row is hashed by month with: all nine in format 5, the first seven in a format-4 file."""
+    names = {row[1] for row in db.execute("PRAGMA table_info(quotas)")}
+    return QUOTA_COLUMNS if "units_subscribed" in names else WHOLE_QUOTA_COLUMNS
 
 
 def js_number(x: float) -> str:
@@ -96,14 +106,14 @@ def canonical(v) -> float:
 
 
 def quota_month_digests(db: sqlite3.Connection) -> dict:
-    """Each calendar month's digest (YYYYMM → hex): its rows in (asset_id, date) order, seven float64 each."""
+    """Each calendar month's digest (YYYYMM → hex): its rows in (asset_id, date) order, nine float64 each (format 4: seven)."""
     months = {}
-    for row in db.execute(f"SELECT {QUOTA_COLUMNS} FROM quotas ORDER BY asset_id, date"):
+    for row in db.execute(f"SELECT {quota_columns(db)} FROM quotas ORDER BY asset_id, date"):
         month = str(row[1] // 100)
         h = months.get(month)
         if h is None:
             h = months[month] = hashlib.sha256()
-        h.update(struct.pack("<7d", *(canonical(v) for v in row)))
+        h.update(struct.pack(f"<{len(row)}d", *(canonical(v) for v in row)))
     return {m: months[m].hexdigest() for m in sorted(months)}
 
 
@@ -132,7 +142,7 @@ def json_month_digests(db: sqlite3.Connection, name: str, order: str) -> dict:
 def table_digest(db: sqlite3.Connection, name: str, order: str, months: dict, quotas_whole: bool, table_months: dict) -> str:
     h = hashlib.sha256()
     if name == "quotas" and quotas_whole:
-        for row in db.execute(f"SELECT {QUOTA_COLUMNS} FROM quotas ORDER BY {order}"):
+        for row in db.execute(f"SELECT {WHOLE_QUOTA_COLUMNS} FROM quotas ORDER BY {order}"):
             h.update(struct.pack("<7d", *(canonical(v) for v in row)))
     elif name == "quotas":
         for month, digest in months.items():

@@ -4,8 +4,9 @@
  * It depends on the data only, not on SQLite's file layout, so it survives a SQLite upgrade and
  * means "same data".
  *
- * The dump of `quotas` (nine in ten rows) is binary: per row, seven little-endian float64 values
- * (asset_id, date, price, patrimony, holders, factor_ajuste, factor_reparto; NULL as NaN, −0 as 0),
+ * The dump of `quotas` (nine in ten rows) is binary: per row, nine little-endian float64 values
+ * (asset_id, date, price, patrimony, holders, factor_ajuste, factor_reparto, units_subscribed,
+ * units_redeemed; NULL as NaN, −0 as 0),
  * cut by calendar month: the table's digest is SHA-256 over `<YYYYMM> <month digest>\n` lines,
  * months ascending, each month digest SHA-256 over that month's rows in key order. Every other
  * table's dump is its rows as JSON arrays, one per line; a table that names a `months` column
@@ -49,7 +50,7 @@ const jsonDigest = (db: Database.Database, table: Table): string => {
   return hash.digest("hex")
 }
 
-const QUOTA_VALUES = 7
+const QUOTA_VALUES = 9
 /** Rows buffered per month before they go to its hash (≈240 months at full scale: ~12 MB of buffers). */
 const CHUNK_ROWS = 1024
 
@@ -91,6 +92,8 @@ export class QuotaDigest {
     holders: number | null,
     factorAjuste: number | null,
     factorReparto: number | null,
+    unitsSubscribed: number | null,
+    unitsRedeemed: number | null,
   ): void {
     if (assetId < this.lastAsset || (assetId === this.lastAsset && date <= this.lastDate)) this.ordered = false
     this.lastAsset = assetId
@@ -109,7 +112,9 @@ export class QuotaDigest {
     c[at++] = canonical(patrimony)
     c[at++] = canonical(holders)
     c[at++] = canonical(factorAjuste)
-    c[at] = canonical(factorReparto)
+    c[at++] = canonical(factorReparto)
+    c[at++] = canonical(unitsSubscribed)
+    c[at] = canonical(unitsRedeemed)
     this.rows++
     if (++m.filled === CHUNK_ROWS) m.flush()
   }
@@ -137,7 +142,7 @@ export const quotaTableDigest = (months: Readonly<Record<string, string>>): stri
   return hash.digest("hex")
 }
 
-type QuotaRow = [number, number, number, number | null, number | null, number | null, number | null]
+type QuotaRow = [number, number, number, number | null, number | null, number | null, number | null, number | null, number | null]
 
 /**
  * The month digests of the quotas from `fromDate` (YYYYMMDD, the first of a month; 0: all), read
@@ -149,11 +154,11 @@ export const quotaMonthDigests = (db: Database.Database, fromDate = 0): Record<s
   const assets = db.prepare("SELECT DISTINCT asset_id FROM quotas ORDER BY 1").pluck().all()
   const rowsOf = db
     .prepare(
-      "SELECT asset_id, date, price, patrimony, holders, factor_ajuste, factor_reparto FROM quotas WHERE asset_id = ? AND date >= ? ORDER BY date",
+      "SELECT asset_id, date, price, patrimony, holders, factor_ajuste, factor_reparto, units_subscribed, units_redeemed FROM quotas WHERE asset_id = ? AND date >= ? ORDER BY date",
     )
     .raw(true)
   for (const asset of assets) {
-    for (const r of rowsOf.all(asset, fromDate) as QuotaRow[]) digest.add(r[0], r[1], r[2], r[3], r[4], r[5], r[6])
+    for (const r of rowsOf.all(asset, fromDate) as QuotaRow[]) digest.add(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8])
   }
   return digest.monthDigests()
 }
@@ -193,6 +198,9 @@ export const jsonMonthDigests = (db: Database.Database, table: Table, fromDate =
   return out
 }
 
+/** Values a row of the whole-table digest had (before the units subscribed and redeemed). */
+const LEGACY_QUOTA_VALUES = 7
+
 /**
  * The quotas digest of pipeline 0.4 and before, for snapshots they built: SHA-256 over every row in
  * (asset_id, date) order, each row seven little-endian float64 (NULL as NaN), with no months. A
@@ -209,12 +217,12 @@ export const wholeQuotaDigest = (db: Database.Database): string => {
   const c = chunk.chunk
   const flush = () => {
     if (chunk.filled === 0) return
-    hash.update(new Uint8Array(c.buffer, 0, chunk.filled * QUOTA_VALUES * 8))
+    hash.update(new Uint8Array(c.buffer, 0, chunk.filled * LEGACY_QUOTA_VALUES * 8))
     chunk.filled = 0
   }
   for (const asset of assets) {
     for (const r of rowsOf.all(asset) as QuotaRow[]) {
-      let at = chunk.filled * QUOTA_VALUES
+      let at = chunk.filled * LEGACY_QUOTA_VALUES
       for (const v of r) c[at++] = canonical(v)
       if (++chunk.filled === CHUNK_ROWS) flush()
     }

@@ -17,7 +17,7 @@ import type {
 } from "./tables/Market.ts"
 import { MARKET_TABLES } from "./tables/Market.ts"
 
-export const FORMAT_VERSION = 4
+export const FORMAT_VERSION = 5
 
 export interface MetaTable {
   key: string
@@ -58,6 +58,10 @@ export interface QuotasTable {
   holders: number | null
   factor_ajuste: number | null
   factor_reparto: number | null
+  /** CUOTAS_APORTADAS: units subscribed that day; null when not reported (a BPR value). Absent: null. */
+  units_subscribed?: number | null
+  /** CUOTAS_RESCATADAS: units redeemed that day; null when not reported. Absent: null. */
+  units_redeemed?: number | null
 }
 
 export interface SnapshotDatabase {
@@ -146,6 +150,8 @@ CREATE TABLE quotas (
   holders INTEGER,
   factor_ajuste REAL,
   factor_reparto REAL,
+  units_subscribed REAL,
+  units_redeemed REAL,
   PRIMARY KEY (asset_id, date)
 ) WITHOUT ROWID;
 `

@@ -72,7 +72,7 @@ export const journalOff = (db: Database.Database): void => {
   }
 }
 
-const QUOTA_COLUMNS = 7
+const QUOTA_COLUMNS = 9
 const BATCH = 100
 /** Rows per statement for the other tables (rows × columns stays far under SQLite's 32,766 parameters). */
 const ROWS_BATCH = 50
@@ -158,7 +158,9 @@ export class SnapshotWriter {
 
   /** Quota rows, ideally in (asset_id, date) order: key-ordered multi-row inserts are ~5× faster. */
   insertQuotas(rows: ReadonlyArray<QuotasTable>): void {
-    for (const r of rows) this.quotaDigest.add(r.asset_id, r.date, r.price, r.patrimony, r.holders, r.factor_ajuste, r.factor_reparto)
+    for (const r of rows) {
+      this.quotaDigest.add(r.asset_id, r.date, r.price, r.patrimony, r.holders, r.factor_ajuste, r.factor_reparto, r.units_subscribed ?? null, r.units_redeemed ?? null)
+    }
     const args: Array<number | null> = []
     let i = 0
     for (; i + BATCH <= rows.length; i += BATCH) {
@@ -217,13 +219,15 @@ export class SnapshotWriter {
       readonly holders: Float64Array
       readonly factorAjuste: Float64Array
       readonly factorReparto: Float64Array
+      readonly unitsSubscribed: Float64Array
+      readonly unitsRedeemed: Float64Array
     },
     start: number,
     end: number,
   ): void {
     const digest = this.quotaDigest
     for (let i = start; i < end; i++) {
-      digest.add(assetId, cols.date[i]!, cols.price[i]!, cols.patrimony[i]!, cols.holders[i]!, cols.factorAjuste[i]!, cols.factorReparto[i]!)
+      digest.add(assetId, cols.date[i]!, cols.price[i]!, cols.patrimony[i]!, cols.holders[i]!, cols.factorAjuste[i]!, cols.factorReparto[i]!, cols.unitsSubscribed[i]!, cols.unitsRedeemed[i]!)
     }
     const args: Array<number | null> = []
     const push = (i: number) => {
@@ -235,6 +239,8 @@ export class SnapshotWriter {
         nullIfNaN(cols.holders[i]!),
         nullIfNaN(cols.factorAjuste[i]!),
         nullIfNaN(cols.factorReparto[i]!),
+        nullIfNaN(cols.unitsSubscribed[i]!),
+        nullIfNaN(cols.unitsRedeemed[i]!),
       )
     }
     let i = start
@@ -416,5 +422,5 @@ const BESIDE_HASH_MIN_BYTES = 32 << 20
 const nullIfNaN = (x: number): number | null => (Number.isNaN(x) ? null : x)
 
 const pushQuota = (args: Array<number | null>, r: QuotasTable): void => {
-  args.push(r.asset_id, r.date, r.price, r.patrimony, r.holders, r.factor_ajuste, r.factor_reparto)
+  args.push(r.asset_id, r.date, r.price, r.patrimony, r.holders, r.factor_ajuste, r.factor_reparto, r.units_subscribed ?? null, r.units_redeemed ?? null)
 }

@@ -10,6 +10,7 @@ import { seriesGraceWeekdays } from "../snapshot/SeriesGrace.ts"
 import { allFundsAnswer } from "./MarketAllFunds.ts"
 import { benchmarkPricesAnswer, benchmarksAnswer } from "./MarketBenchmarks.ts"
 import { compareAnswer } from "./MarketCompare.ts"
+import { flowsAnswer } from "./MarketFlows.ts"
 import { article107Answer, carteraHoldingsAnswer, carteraResumenAnswer } from "./MarketFund.ts"
 import { acceptsGzip } from "./MarketResponses.ts"
 import { screenerAnswer } from "./MarketScreener.ts"
@@ -27,6 +28,7 @@ export const MarketHandlers = HttpApiBuilder.group(Api, "market", (handlers) =>
       .handle("agfRanking", ({ query }) => agfRankingAnswer(query, grace))
       .handle("agfEvolution", ({ query }) => agfEvolutionAnswer(query))
       .handle("tacChanges", ({ query }) => tacChangesAnswer(query))
+      .handle("flows", ({ query }) => flowsAnswer(query))
       .handle("carteraResumen", ({ params, query }) => carteraResumenAnswer(params.run, query))
       .handle("carteraHoldings", ({ params, query }) => carteraHoldingsAnswer(params.run, query))
       .handle("article107", ({ params }) => article107Answer(params.run))

@@ -1,6 +1,7 @@
-/** The MCP tools about the market: its summary, a fund's holdings, investment funds and ETFs, TAC changes. */
+/** The MCP tools about the market: its summary, a fund's holdings, investment funds and ETFs, TAC changes, fund flows. */
 import { Effect, Schema } from "effect"
 import { FiApi } from "../fi/FiApi.ts"
+import { flows } from "../market/MarketFlowsApi.ts"
 import { carteraHoldings } from "../market/MarketFundApi.ts"
 import { tacChanges } from "../market/MarketStatsApi.ts"
 import { marketSummary } from "../market/MarketViewsApi.ts"
@@ -126,4 +127,30 @@ const tacChangesTool: Tool = {
     }),
 }
 
-export const MARKET_TOOLS: ReadonlyArray<Tool> = [marketSummaryTool, fundPortfolio, listInvestmentFunds, tacChangesTool]
+const fundFlows: Tool = {
+  name: "fund_flows",
+  description:
+    "Net subscriptions (units subscribed − units redeemed, × the day's quota value) of a series (asset_id), fund (concept_id), administrator (provider_id) or AFM family (name or slug), by day or month, in the accounting currency or in CLP (GET /api/market/flows). Text: one row per date and currency with subscriptions, redemptions and the net.",
+  input: fieldsOf(flows.query),
+  output: successOf(flows),
+  run: (args, get) =>
+    Effect.gen(function* () {
+      const body = yield* get("/api/market/flows", args)
+      const m = body.meta
+      return {
+        structured: body,
+        text: answerText(
+          `Flows of ${m.level} ${m.name} (${m.id}) by ${m.period}, ${m.currency === "CLP" ? "in CLP" : "in its accounting currency"}: ${m.total} rows, ${body.data.length} shown from ${m.offset} (data through ${m.through_date}).`,
+          body.data.length === 0
+            ? undefined
+            : table(
+                ["date", "currency", "subscribed", "redeemed", "net", "series", "series-days"],
+                body.data.map((f: Json) => [f.date, f.currency, num(f.subscribed, 2), num(f.redeemed, 2), num(f.net, 2), f.series_count, f.series_days]),
+                40,
+              ),
+        ),
+      }
+    }),
+}
+
+export const MARKET_TOOLS: ReadonlyArray<Tool> = [marketSummaryTool, fundPortfolio, listInvestmentFunds, tacChangesTool, fundFlows]

@@ -27,4 +27,5 @@ export const TOOLS: ReadonlyArray<Tool> = [
   "get_tac_history",
   "list_batches",
   "list_changes_since_batch",
+  "fund_flows",
 ].map(tool)

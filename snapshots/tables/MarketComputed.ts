@@ -63,6 +63,40 @@ export interface MarketAgfMonthlyTable {
   unconverted_series: number
 }
 
+/**
+ * Net subscriptions summed per entity, period and accounting currency (pipeline/compute/MarketFlows.ts):
+ * every level by month; administrators and families also by day (a series' or a fund's days are
+ * read from the quotas, snapshots/readers/MarketFlows.ts). Amounts: Σ units × VALOR_CUOTA of the day.
+ */
+export interface MarketFlowsTable {
+  /** series | fund | administrator | family */
+  level: string
+  /** asset_id, concept_id or provider_id (decimal), or the AFM family slug */
+  entity: string
+  /** day | month */
+  period: string
+  /** YYYYMMDD: the day, or the month's first day */
+  date_ymd: number
+  /** The series' accounting currency (CLP, USD, EUR; another CMF code as given) */
+  currency: string
+  subscribed: number
+  redeemed: number
+  /** Σ (CUOTAS_APORTADAS − CUOTAS_RESCATADAS) × VALOR_CUOTA */
+  net: number
+  /** The same in CLP over the series-days with a rate (USD × observed dollar of the date); null when none has one. */
+  subscribed_clp: number | null
+  redeemed_clp: number | null
+  net_clp: number | null
+  /** Distinct series summed. */
+  series_count: number
+  /** Series-days summed. */
+  series_days: number
+  /** Series-days with a value but no units reported (provisional BPR values): left out. */
+  unreported_days: number
+  /** Series-days summed in native currency but left out of the CLP sums (EUR, or USD without a rate). */
+  unconverted_days: number
+}
+
 export const MARKET_COMPUTED_TABLES: ReadonlyArray<TableSpec> = [
   {
     name: "market_ready",
@@ -96,5 +130,15 @@ export const MARKET_COMPUTED_TABLES: ReadonlyArray<TableSpec> = [
     ddl: `CREATE TABLE market_agf_monthly (provider_id INTEGER NOT NULL, month TEXT NOT NULL, patrimony_clp REAL NOT NULL,
       shareholders INTEGER NOT NULL, fund_count INTEGER NOT NULL, series_count INTEGER NOT NULL,
       unconverted_series INTEGER NOT NULL, PRIMARY KEY (provider_id, month)) WITHOUT ROWID;`,
+  },
+  {
+    name: "market_flows",
+    orderBy: "level, entity, period, date_ymd, currency",
+    ddl: `CREATE TABLE market_flows (level TEXT NOT NULL, entity TEXT NOT NULL, period TEXT NOT NULL, date_ymd INTEGER NOT NULL,
+      currency TEXT NOT NULL, subscribed REAL NOT NULL, redeemed REAL NOT NULL, net REAL NOT NULL, subscribed_clp REAL,
+      redeemed_clp REAL, net_clp REAL, series_count INTEGER NOT NULL, series_days INTEGER NOT NULL,
+      unreported_days INTEGER NOT NULL, unconverted_days INTEGER NOT NULL,
+      PRIMARY KEY (level, entity, period, date_ymd, currency)) WITHOUT ROWID;
+    CREATE INDEX market_flows_by_date ON market_flows(level, period, date_ymd);`,
   },
 ]

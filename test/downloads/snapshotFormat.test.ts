@@ -60,7 +60,7 @@ describe("docs/snapshot-format.md", () => {
     const db = new Database(join(fi.snapshotsDir, fi.file), { readonly: true })
     try {
       const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[]
-      expect(tables.length).toBe(27)
+      expect(tables.length).toBe(28)
       const missing: string[] = []
       for (const table of tables) {
         const paragraph = paragraphOf(table)
@@ -76,7 +76,7 @@ describe("docs/snapshot-format.md", () => {
   })
 
   it("gives the content hash's tables in the order the service hashes them", () => {
-    const listed = /for the 27 tables in this\s+order: ([^.]+)\./.exec(doc)?.[1] ?? ""
+    const listed = /for the 28 tables in this\s+order: ([^.]+)\./.exec(doc)?.[1] ?? ""
     expect([...listed.matchAll(/`(\w+)`/g)].map((m) => m[1])).toEqual(TABLES.map((t) => t.name))
   })
 
@@ -109,7 +109,7 @@ describe("a batch the real pipeline built, checked against its manifest by the P
     const path = join(dataDir, "snapshots", file)
     const manifest = join(dataDir, "snapshots", file.replace(/\.sqlite$/, ".manifest.json"))
     const recorded = JSON.parse(readFileSync(manifest, "utf8"))
-    expect(Object.keys(recorded.table_digests ?? {}).length).toBe(27)
+    expect(Object.keys(recorded.table_digests ?? {}).length).toBe(28)
     const good = await pythonCheck(path, manifest)
     expect(good.out.trim()).toBe(`${recorded.content_hash} matches ${manifest}`)
     expect(good.code).toBe(0)

@@ -227,6 +227,14 @@ export const LATER_OPERATIONS: ReadonlyArray<SpecOperation> = [
   { method: "get", path: "/.well-known/fds-release-key.pem", params: [], security: N, errors: ["404"], media: "application/x-pem-file" },
   // #31: who holds this
   { method: "get", path: "/api/holders", params: ["query:instrument", "query:isin", "query:issuer_rut", "query:month"], security: K },
+  // #31 item 4: fund flows
+  {
+    method: "get",
+    path: "/api/market/flows",
+    params: ["query:level", "query:id", "query:period", "query:from", "query:to", "query:currency", "query:limit", "query:offset"],
+    security: K,
+    errors: ["400", "404"],
+  },
 ]
 
 /** The spec's operations and the later ones: every operation /openapi.json holds. */

@@ -312,6 +312,28 @@ export const dataCalls = (b: Batch, key: string): Call[] => {
       h,
     ),
     ...calls("get", "/api/agf_stats/evolution", {}, h),
+    // fund flows: each level by day and month, native and CLP, with malformed and unknown values
+    ...calls(
+      "get",
+      "/api/market/flows",
+      {
+        base: [["level", "fund"], ["id", b.concept]],
+        query: {
+          level: ["series", "administrator", "FAMILY", "planet", ""],
+          period: ["day", "month", "year"],
+          from: [d.valid[1]!, lastMonth(b), "garbage", ""],
+          to: [b.date, lastMonth(b), "2026-02-30"],
+          currency: ["native", "clp", "EUR"],
+          limit: ["1", "5000", "0", "5001", "abc"],
+          offset: ["0", "3", "-1"],
+        },
+      },
+      h,
+    ),
+    ...calls("get", "/api/market/flows", { base: [["level", "series"], ["id", b.fmSerie]], query: { id: [b.renamedSerie, "4294967295", "abc"] } }, h),
+    ...calls("get", "/api/market/flows", { base: [["level", "administrator"], ["id", b.fmProvider]], query: { period: ["day", "month"], currency: ["CLP"] } }, h),
+    ...calls("get", "/api/market/flows", { base: [["level", "family"], ["id", b.family]], query: { period: ["day", "month"], id: ["no such family"] } }, h),
+    ...calls("get", "/api/market/flows", {}, h),
     {
       method: "get",
       path: "/api/agf_stats/evolution",

@@ -4,7 +4,7 @@
  * process per call as a user runs it, on the small sample built by the real pipeline. Over stdio
  * it starts `node api/main.ts mcp` (what `./fds mcp` runs, without the wrapper's `make install`)
  * on the data folder; over HTTP it calls /mcp of the real server (ephemeral port) with a key from
- * the real KeyStore. The tool list is checked against the thirteen names the docs publish, and the
+ * the real KeyStore. The tool list is checked against the fifteen names the docs publish, and the
  * calls' structured results against the JSON of the routes they map onto, fetched over HTTP.
  */
 import { execFile } from "node:child_process"
@@ -86,7 +86,7 @@ afterAll(async () => {
 })
 
 describe("the MCP Inspector's CLI as a client", () => {
-  it("over stdio, tools/list names the thirteen tools, each with an object input schema and an output schema", { timeout: 150_000 }, async () => {
+  it("over stdio, tools/list names the fifteen tools, each with an object input schema and an output schema", { timeout: 150_000 }, async () => {
     // --strict: the Inspector's check of the tool schemas' portability exits 6 on an error-severity problem
     const { tools } = await stdio(["--strict", "--method", "tools/list"])
     expect((tools as Json[]).map((t) => t.name)).toEqual(TOOL_NAMES)

@@ -83,6 +83,7 @@ beforeAll(async () => {
     { tool: "who_holds", args: { instrument: heldCode }, route: `/api/holders?instrument=${encodeURIComponent(heldCode)}` },
     { tool: "list_investment_funds", args: { is_etf: "false", limit: "3" }, route: "/api/fi/instruments?is_etf=false&limit=3" },
     { tool: "tac_changes", args: { direction: "up" }, route: "/api/reports/tac-changes?direction=up" },
+    { tool: "fund_flows", args: { level: "fund", id: fundId, period: "month" }, route: `/api/market/flows?level=fund&id=${fundId}&period=month` },
     { tool: "data_status", args: {}, route: "/health" },
     { tool: "get_tac_history", args: { asset_id: a.id }, route: `/api/real_assets/${a.id}/expense_ratio/history` },
     { tool: "list_batches", args: {}, route: "/api/batches" },
@@ -103,7 +104,7 @@ afterAll(async () => {
 })
 
 describe("/mcp over HTTP with the SDK's client", () => {
-  it("connects with the API key and lists the thirteen tools, each input schema a JSON Schema the SDK's validator compiles and applies", async () => {
+  it("connects with the API key and lists the fifteen tools, each input schema a JSON Schema the SDK's validator compiles and applies", async () => {
     const { tools } = await client.listTools()
     expect(tools.map((t) => t.name)).toEqual(TOOL_NAMES)
     const ajv = new AjvJsonSchemaValidator()

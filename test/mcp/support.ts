@@ -102,4 +102,5 @@ export const TOOL_NAMES = [
   "get_tac_history",
   "list_batches",
   "list_changes_since_batch",
+  "fund_flows",
 ]

@@ -62,7 +62,7 @@ const updatedOf = (manifest: Manifest) => (manifest.build?.kind === "increment" 
 const continuedOf = (manifest: Manifest) => (manifest.build?.kind === "increment" ? manifest.build.computed_from : undefined)
 
 /** The computations that keep their rows before the increment's month. */
-const INCREMENTAL = ["market_family_index", "market_agf_monthly"]
+const INCREMENTAL = ["market_family_index", "market_agf_monthly", "market_flows"]
 const keptOf = (manifest: Manifest): ReadonlyArray<string> => (manifest.build?.kind === "increment" ? (manifest.build.kept ?? []) : [])
 
 /** The staging steps whose inputs the plain days do not change: their tables are kept. */

@@ -25,6 +25,8 @@ const file = (name: string, series: ReadonlyArray<CartolaSeriesInfo>, rows: Read
     holders: new Float64Array(n).fill(Number.NaN),
     factorAjuste: new Float64Array(n).fill(Number.NaN),
     factorReparto: new Float64Array(n).fill(Number.NaN),
+    unitsSubscribed: new Float64Array(n).fill(Number.NaN),
+    unitsRedeemed: new Float64Array(n).fill(Number.NaN),
     line: Int32Array.from(rows.map((_, i) => i + 2)),
     repairs: {},
   }

@@ -18,17 +18,23 @@ const dir = makeDataDir()
 afterAll(() => dir.cleanup())
 
 const quotaBytes = (row: Array<number | null>): Buffer => {
-  const bytes = Buffer.alloc(56)
+  const bytes = Buffer.alloc(row.length * 8)
   for (const [i, v] of row.entries()) bytes.writeDoubleLE(v === null ? Number.NaN : v, i * 8)
   return bytes
 }
 
-/** Pipeline 0.5's quotas digest, from the rows: `<YYYYMM> <month digest>` lines over each month's rows. */
+/**
+ * Pipeline 0.5's quotas digest, from the rows: `<YYYYMM> <month digest>` lines over each month's
+ * rows, each row every column of the file's format (format 5 adds units_subscribed and
+ * units_redeemed to 0.5's seven; a format-4 file is refused by the reader before its hash).
+ */
 const monthlyDigest = (path: string): string => {
   const db = new Database(path, { readonly: true })
   try {
     const rows = db
-      .prepare("SELECT asset_id, date, price, patrimony, holders, factor_ajuste, factor_reparto FROM quotas ORDER BY asset_id, date")
+      .prepare(
+        "SELECT asset_id, date, price, patrimony, holders, factor_ajuste, factor_reparto, units_subscribed, units_redeemed FROM quotas ORDER BY asset_id, date",
+      )
       .raw(true)
       .all() as Array<Array<number | null>>
     const months = new Map<number, Buffer[]>()

@@ -404,6 +404,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/market/flows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Net subscriptions of a series, fund, administrator or AFM family by day or month, native or in CLP
+         * @description Net subscriptions of a series, fund, administrator or AFM family by day or month, native or in CLP. Needs an API key (X-Api-Key header). Query parameters: `level`, `id`, `period`, `from`, `to`, `currency`, `limit`, `offset`, `batch`; any other is refused with 422 naming it.
+         */
+        get: operations["market.flows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/funds/{run}/cartera/resumen": {
         parameters: {
             query?: never;
@@ -2616,6 +2636,54 @@ export interface components {
                 valuation_unit: string;
                 percentage_unit: string;
                 count: number;
+            };
+        };
+        FlowsResponse: {
+            data: {
+                /** @description YYYY-MM-DD (period=day) or YYYY-MM (period=month) */
+                date: string;
+                /** @description CLP, USD or EUR (another CMF currency code as given); CLP with currency=CLP */
+                currency: string;
+                /** @description Σ CUOTAS_APORTADAS × VALOR_CUOTA; null (currency=CLP) when no series-day had a rate */
+                subscribed: number | null;
+                /** @description Σ CUOTAS_RESCATADAS × VALOR_CUOTA */
+                redeemed: number | null;
+                /** @description Σ (CUOTAS_APORTADAS − CUOTAS_RESCATADAS) × VALOR_CUOTA: net subscriptions, negative for net redemptions */
+                net: number | null;
+                /** @description Distinct series summed */
+                series_count: number;
+                /** @description Series-days summed (one cartola row each) */
+                series_days: number;
+                /** @description Series-days with a quota value but no units reported (provisional BPR values): left out */
+                unreported_days: number;
+                /** @description Series-days without a CLP value (EUR, or USD without an observed dollar within 7 days): left out of the amounts when currency=CLP */
+                unconverted_days: number;
+            }[];
+            meta: {
+                /**
+                 * @description The batch that answered (<batch date>-<16 hex digits of its content hash>); the same as the Batch-Id response header
+                 * @example 2026-11-20-0123456789abcdef
+                 */
+                batch_id: string;
+                level: string;
+                id: string;
+                /** @description The series (RUN-serie), fund, administrator or family named by id */
+                name: string;
+                /**
+                 * @description day (default) or month (calendar months)
+                 * @enum {string}
+                 */
+                period: "day" | "month";
+                /** @description native or CLP, as asked */
+                currency: string;
+                from: string | null;
+                to: string | null;
+                /** @description The batch date: the last day or month may be partial */
+                through_date: string;
+                total: number;
+                limit: number;
+                offset: number;
+                methodology: string;
             };
         };
         TacChangesResponse: {
@@ -5944,6 +6012,161 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description BatchNotRetained */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BatchNotRetainedError"];
+                };
+            };
+            /** @description InvalidParameter */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description QuotaExceeded | RateLimited */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Reset"?: string;
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["QuotaExceededError"] | components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description ServiceUnavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    "market.flows": {
+        parameters: {
+            query: {
+                /** @description series (id: asset_id), fund (id: concept_id), administrator (id: provider_id) or family (id: AFM RAR family name or slug) */
+                level: "series" | "fund" | "administrator" | "family";
+                /** @description The entity of the level: asset_id, concept_id, provider_id, or an AFM RAR family name or slug */
+                id: string;
+                /** @description day (default) or month (calendar months) */
+                period?: "day" | "month";
+                /** @description First date or month, inclusive: YYYY-MM-DD with period=day, YYYY-MM with period=month */
+                from?: string;
+                /** @description Last date or month (default: the batch date), inclusive: YYYY-MM-DD with period=day, YYYY-MM with period=month */
+                to?: string;
+                /** @description native (default): amounts in the series' accounting currency, one row per date and currency; CLP: one row per date, USD × the observed dollar of each day, EUR left out (counted in unconverted_days) */
+                currency?: "native" | "CLP";
+                /** @description Rows per page, 1 to 5000 (default 1000) */
+                limit?: number;
+                /** @description Rows skipped, oldest first (default 0) */
+                offset?: number;
+                /** @description Answer from this published batch, exactly as it answered while it was current (`meta.batch_id` names it; strong ETag, `Cache-Control: private, max-age=31536000, immutable`). Default: the current batch. Expected: a batch id: <batch date>-<16 hex digits of its content hash>, e.g. 2026-11-20-0123456789abcdef (GET /api/batches lists them). Unknown: 404; published but its file no longer retained: 410 batch_not_retained; malformed: 422. */
+                batch?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description FlowsResponse */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "Batch-Id": components["headers"]["Batch-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowsResponse"];
+                };
+            };
+            /** @description Not Modified: the request's If-None-Match header names this answer's ETag (counts against the quota; quota headers present) */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Batch-Id": components["headers"]["Batch-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description BadRequest */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestError"];
+                };
             };
             /** @description Unauthorized */
             401: {

@@ -75,6 +75,8 @@ export const toColumns = (
     holders: new Float64Array(n),
     factorAjuste: new Float64Array(n),
     factorReparto: new Float64Array(n),
+    unitsSubscribed: new Float64Array(n),
+    unitsRedeemed: new Float64Array(n),
     line: new Int32Array(n),
   }
   for (let i = 0; i < n; i++) {
@@ -100,6 +102,8 @@ export const toColumns = (
     cols.holders[i] = orNaN(r.holders)
     cols.factorAjuste[i] = orNaN(r.factorAjuste)
     cols.factorReparto[i] = orNaN(r.factorReparto)
+    cols.unitsSubscribed[i] = orNaN(r.unitsSubscribed)
+    cols.unitsRedeemed[i] = orNaN(r.unitsRedeemed)
     cols.line[i] = r.line
   }
   return { file, series, ...cols, repairs }

@@ -26,6 +26,10 @@ export interface CartolaColumns {
   readonly holders: Float64Array
   readonly factorAjuste: Float64Array
   readonly factorReparto: Float64Array
+  /** CUOTAS_APORTADAS: units subscribed that day (NaN when blank or not reported, as in the BPR). */
+  readonly unitsSubscribed: Float64Array
+  /** CUOTAS_RESCATADAS: units redeemed that day. */
+  readonly unitsRedeemed: Float64Array
   readonly line: Int32Array
   readonly repairs: Readonly<Record<string, number>>
 }

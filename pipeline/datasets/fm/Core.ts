@@ -172,6 +172,9 @@ const bprInputs = (context: StageContext): CartolaInput[] =>
       holders: new Float64Array(n),
       factorAjuste: new Float64Array(n).fill(Number.NaN),
       factorReparto: new Float64Array(n).fill(Number.NaN),
+      // the BPR reports no flows
+      unitsSubscribed: new Float64Array(n).fill(Number.NaN),
+      unitsRedeemed: new Float64Array(n).fill(Number.NaN),
       line: new Int32Array(n),
     }
     kept.forEach((r, i) => {

@@ -36,6 +36,8 @@ export interface StagedQuotas {
   readonly holders: Float64Array
   readonly factorAjuste: Float64Array
   readonly factorReparto: Float64Array
+  readonly unitsSubscribed: Float64Array
+  readonly unitsRedeemed: Float64Array
   readonly repairs: Record<string, number>
   readonly corrections: ReadonlyArray<QuotaCorrection>
   /** Every series the inputs name (rows or not), by asset id, with the info the merge settled on. */
@@ -67,6 +69,9 @@ export interface QuotaColumns {
   readonly holders: Float64Array
   readonly factorAjuste: Float64Array
   readonly factorReparto: Float64Array
+  /** CUOTAS_APORTADAS and CUOTAS_RESCATADAS (NaN when not reported). */
+  readonly unitsSubscribed: Float64Array
+  readonly unitsRedeemed: Float64Array
 }
 
 /** A merged series as the sink gets it: its rows are [start, end) of the columns it comes with. */
@@ -113,6 +118,8 @@ export const mergeQuotas = (
         holders: copy(columns.holders, series) as Float64Array,
         factorAjuste: copy(columns.factorAjuste, series) as Float64Array,
         factorReparto: copy(columns.factorReparto, series) as Float64Array,
+        unitsSubscribed: copy(columns.unitsSubscribed, series) as Float64Array,
+        unitsRedeemed: copy(columns.unitsRedeemed, series) as Float64Array,
       }
       parts.push({ series, columns: part })
     }),
@@ -125,6 +132,8 @@ export const mergeQuotas = (
         holders: new Float64Array(total),
         factorAjuste: new Float64Array(total),
         factorReparto: new Float64Array(total),
+        unitsSubscribed: new Float64Array(total),
+        unitsRedeemed: new Float64Array(total),
       }
       const series: StagedSeries[] = []
       let at = 0
@@ -239,6 +248,8 @@ export const mergeQuotasInto = (
       holders: new Float64Array(size),
       factorAjuste: new Float64Array(size),
       factorReparto: new Float64Array(size),
+      unitsSubscribed: new Float64Array(size),
+      unitsRedeemed: new Float64Array(size),
     }
     const fileOf = new Int32Array(size)
     const lineOf = new Int32Array(size)
@@ -256,6 +267,8 @@ export const mergeQuotasInto = (
       cols.holders[to] = cols.holders[from]!
       cols.factorAjuste[to] = cols.factorAjuste[from]!
       cols.factorReparto[to] = cols.factorReparto[from]!
+      cols.unitsSubscribed[to] = cols.unitsSubscribed[from]!
+      cols.unitsRedeemed[to] = cols.unitsRedeemed[from]!
       fileOf[to] = fileOf[from]!
       lineOf[to] = lineOf[from]!
     }
@@ -279,6 +292,8 @@ export const mergeQuotasInto = (
           cols.holders[at] = f.holders[i]!
           cols.factorAjuste[at] = f.factorAjuste[i]!
           cols.factorReparto[at] = f.factorReparto[i]!
+          cols.unitsSubscribed[at] = f.unitsSubscribed[i]!
+          cols.unitsRedeemed[at] = f.unitsRedeemed[i]!
           fileOf[at] = fi
           lineOf[at] = f.line[i]!
         }
@@ -328,7 +343,9 @@ export const mergeQuotasInto = (
               same(cols.patrimony[i]!, cols.patrimony[p]!) &&
               same(cols.holders[i]!, cols.holders[p]!) &&
               same(cols.factorAjuste[i]!, cols.factorAjuste[p]!) &&
-              same(cols.factorReparto[i]!, cols.factorReparto[p]!)
+              same(cols.factorReparto[i]!, cols.factorReparto[p]!) &&
+              same(cols.unitsSubscribed[i]!, cols.unitsSubscribed[p]!) &&
+              same(cols.unitsRedeemed[i]!, cols.unitsRedeemed[p]!)
             if (!identical) {
               return Effect.fail(
                 cmfFileInvalid({
@@ -386,7 +403,7 @@ export const mergeQuotasInto = (
 const sortSegment = (
   from: number,
   to: number,
-  cols: Record<"date" | "price" | "patrimony" | "holders" | "factorAjuste" | "factorReparto", Int32Array | Float64Array>,
+  cols: Record<keyof QuotaColumns, Int32Array | Float64Array>,
   fileOf: Int32Array,
   lineOf: Int32Array,
 ): void => {
