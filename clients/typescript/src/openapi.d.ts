@@ -624,6 +624,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/holders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who holds this: every mutual and investment fund portfolio holding an instrument or issuer in a month, largest weight first
+         * @description Who holds this: every mutual and investment fund portfolio holding an instrument or issuer in a month, largest weight first. Needs an API key (X-Api-Key header). Query parameters: `instrument`, `isin`, `issuer_rut`, `month`, `batch`; any other is refused with 422 naming it.
+         */
+        get: operations["holders.holders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/batches": {
         parameters: {
             query?: never;
@@ -1827,6 +1847,68 @@ export interface components {
             retained: boolean;
             /** @description It is the batch this server answers from when a request names none */
             current: boolean;
+        };
+        HoldersResponse: {
+            data: components["schemas"]["Holder"][];
+            meta: {
+                /**
+                 * @description The batch that answered (<batch date>-<16 hex digits of its content hash>); the same as the Batch-Id response header
+                 * @example 2026-11-20-0123456789abcdef
+                 */
+                batch_id: string;
+                /**
+                 * @description Which parameter named what is held
+                 * @enum {string}
+                 */
+                by: "instrument" | "isin" | "issuer_rut";
+                /** @description What was looked for, as matched (trimmed, upper case; a RUT without check digit) */
+                value: string;
+                /** @description The mutual funds' month (the latest FM portfolio month when not given); null when none */
+                month: string | null;
+                /** @description The investment funds' quarter: the latest FI portfolio period on or before the month; null when none */
+                fi_period: string | null;
+                total: number;
+                /** @description How the rows are ordered */
+                order: string;
+            };
+        };
+        Holder: {
+            /** @description <vehicle>_<run>_<month or quarter>_<market>_<position> */
+            id: string;
+            /** @enum {string} */
+            type: "holder";
+            attributes: {
+                /**
+                 * @description mutual_fund: a monthly FM portfolio (CMF Circular 1333); investment_fund: a quarterly FI or ETF portfolio
+                 * @enum {string}
+                 */
+                vehicle: "mutual_fund" | "investment_fund";
+                /** @description The holding fund's RUN, without check digit */
+                run: number;
+                fund_name: string | null;
+                /** @description The FI/ETF instrument UUID (investment funds); null for mutual funds */
+                instrument_id: string | null;
+                /** @description The portfolio's month, YYYY-MM (an FI portfolio's quarter-end month) */
+                month: string;
+                /**
+                 * @description N national, E foreign portfolio
+                 * @enum {string}
+                 */
+                market_code: "N" | "E";
+                position: number;
+                nemotecnico: string | null;
+                /** @description ISIN or CUSIP where the portfolio reports one (FI foreign positions) */
+                isin: string | null;
+                emisor: string | null;
+                emisor_rut: number | null;
+                tipo_instrumento: string;
+                /** @description As CMF reports it: thousands of the holding fund's functional currency */
+                valorizacion: number;
+                /** @description CMF's percentage of the fund's assets (12.5 = 12.5 %) */
+                pct_activo_fondo: number | null;
+                /** @description pct_activo_fondo as a decimal fraction (0.125) */
+                weight: number | null;
+            };
         };
         /** @description The one error shape of this API: an RFC 9457 problem document */
         BadRequestError: {
@@ -7579,6 +7661,140 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["BadRequestError"];
                 };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description BatchNotRetained */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BatchNotRetainedError"];
+                };
+            };
+            /** @description InvalidParameter */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description QuotaExceeded | RateLimited */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Reset"?: string;
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["QuotaExceededError"] | components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description ServiceUnavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    "holders.holders": {
+        parameters: {
+            query?: {
+                /** @description Nemotécnico or instrument code as CMF reports it (matched trimmed and in upper case) */
+                instrument?: string;
+                /** @description ISIN (12 characters) or CUSIP (9) */
+                isin?: string;
+                /** @description The issuer's RUT, with or without dots and check digit (a given check digit must be right) */
+                issuer_rut?: string;
+                /** @description YYYY-MM (default: the latest FM portfolio month) */
+                month?: string;
+                /** @description Answer from this published batch, exactly as it answered while it was current (`meta.batch_id` names it; strong ETag, `Cache-Control: private, max-age=31536000, immutable`). Default: the current batch. Expected: a batch id: <batch date>-<16 hex digits of its content hash>, e.g. 2026-11-20-0123456789abcdef (GET /api/batches lists them). Unknown: 404; published but its file no longer retained: 410 batch_not_retained; malformed: 422. */
+                batch?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HoldersResponse */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "Batch-Id": components["headers"]["Batch-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HoldersResponse"];
+                };
+            };
+            /** @description Not Modified: the request's If-None-Match header names this answer's ETag (counts against the quota; quota headers present) */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Batch-Id": components["headers"]["Batch-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unauthorized */
             401: {
