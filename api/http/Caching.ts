@@ -272,8 +272,27 @@ export const notModifiedHeaders = (ready: SendableAnswer, cacheControl: string):
   ...(ready.batchId === undefined ? {} : { [BATCH_ID_HEADER]: ready.batchId }),
 })
 
-/** The answer cache's key of a request: its target as sent (effect's `originalUrl`) and its Accept header (AnswerCache.ts). */
-export const answerKey = (originalUrl: string, accept: string | undefined): string => `${originalUrl}\naccept: ${accept ?? ""}`
+/** A plain authority: a host name or bracketed IPv6 address, and a port (effect's own check of a forwarded host). */
+export const PLAIN_AUTHORITY = /^(?:\[[0-9a-f:.]+\]|[a-z0-9._-]+)(?::\d{1,5})?$/i
+
+/**
+ * The answer cache's key of a request: its target as sent (effect's `originalUrl`: absolute, from
+ * the Host header, when the target is a path) and its Accept header (AnswerCache.ts); null when
+ * its answer is not to be kept: a Host, or a target's authority, that is not a plain host and port
+ * (a Host holding `/`, `?` or `#`, which Node lets through, or a userinfo), or a fragment. Either
+ * would make one key stand for two requests (a Host of `h/api/x` and a target of `/y` read as the
+ * target `/api/x/y` of `h`), so that one route's answer could be sent for another.
+ */
+export const answerKey = (originalUrl: string, host: string | undefined, accept: string | undefined): string | null => {
+  if (originalUrl.includes("#") || (host !== undefined && !PLAIN_AUTHORITY.test(host))) return null
+  const scheme = /^https?:\/\//i.exec(originalUrl)
+  if (scheme !== null) {
+    const rest = originalUrl.slice(scheme[0].length)
+    const slash = rest.indexOf("/")
+    if (slash < 0 || !PLAIN_AUTHORITY.test(rest.slice(0, slash))) return null
+  } else if (!originalUrl.startsWith("/")) return null
+  return `${originalUrl}\naccept: ${accept ?? ""}`
+}
 
 /** The middleware function, on a clock, with the server's answer cache (none: nothing kept). */
 export const httpCaching =
@@ -288,8 +307,8 @@ export const httpCaching =
         return answer.headers["cache-control"] === undefined ? HttpServerResponse.setHeader(answer, "cache-control", "no-store") : answer
       }
       // the route's PinSnapshot records the lease it answered from here
-      const key = answerKey(request.originalUrl, request.headers.accept)
-      const pinned: PinRecord = pinRecord(answers?.enabled === true ? { cache: answers, key } : null)
+      const key = answerKey(request.originalUrl, request.headers.host, request.headers.accept)
+      const pinned: PinRecord = pinRecord(answers?.enabled === true && key !== null ? { cache: answers, key } : null)
       const response = yield* Effect.provideService(app, PinnedRecord, pinned)
       // an error names no batch; a 206 (a download) names its own
       if (response.status !== 200) return response

@@ -31,7 +31,7 @@ import { AnswerCacheService } from "../snapshot/AnswerCache.ts"
 import { SnapshotStore } from "../snapshot/SnapshotStore.ts"
 import { numberSetting } from "../system/Settings.ts"
 import { corsHeadersFor } from "../web/Cors.ts"
-import { answerKey, cacheControlOf, codingOf, ifNoneMatchHits, isCacheableDataRequest, notModifiedHeaders } from "./Caching.ts"
+import { answerKey, cacheControlOf, PLAIN_AUTHORITY, codingOf, ifNoneMatchHits, isCacheableDataRequest, notModifiedHeaders } from "./Caching.ts"
 
 /** Answers a request at the Node level: true when it took it (then it may still hand it to `router` later, once). */
 export type HitAnswer = (request: IncomingMessage, response: ServerResponse, router: () => void) => boolean
@@ -71,6 +71,12 @@ const originalUrl = (request: IncomingMessage, url: string): string => {
   return `${(request.socket as { encrypted?: boolean }).encrypted === true ? "https" : "http"}://${host}${url}`
 }
 
+/** A target in origin form (a path: not `http://…`, whose key check the router makes on its whole URL) with a plain Host. */
+const originForm = (request: IncomingMessage, url: string): boolean => {
+  const host = request.headers.host
+  return url[0] === "/" && (host === undefined || PLAIN_AUTHORITY.test(host))
+}
+
 /** A target the hit path may answer: no `;` (the router reads a query there) and no `batch` parameter. */
 const plainTarget = (url: string): boolean => {
   if (url.includes(";") || url.includes("#")) return false
@@ -97,16 +103,17 @@ export const hitPathLayer = (path: HitPath, limit: HitLimit | null) =>
         const headers = request.headers
         if ((headers["content-length"] !== undefined && headers["content-length"] !== "0") || headers["transfer-encoding"] !== undefined) return false
         const url = request.url ?? "/"
-        if (!isCacheableDataRequest("GET", url) || !plainTarget(url)) return false
+        if (!isCacheableDataRequest("GET", url) || !plainTarget(url) || !originForm(request, url)) return false
         const handle = store.current()
         if (handle === null || !handle.isOpen || handle.suspect !== null || store.fleetProblem() !== null) return false
         const shelf = cache.shelfOn((key, compute) => handle.memo(key, compute))
-        const kept = shelf.answers.get(answerKey(originalUrl(request, url), headers.accept))
+        const key = answerKey(originalUrl(request, url), headers.host, headers.accept)
+        const kept = key === null ? undefined : shelf.answers.get(key)
         if (kept === undefined) return false
         const ready = kept.sendable.get(codingOf(kept.sent, headers["accept-encoding"]))
         if (ready === undefined) return false
-        const key = keyOf(request)
-        if (key === "") return false
+        const apiKey = keyOf(request)
+        if (apiKey === "") return false
 
         const send = (quota: Record<string, string>): void => {
           cache.hit(kept)
@@ -123,14 +130,14 @@ export const hitPathLayer = (path: HitPath, limit: HitLimit | null) =>
           response.end(body._tag === "Uint8Array" ? body.body : undefined)
         }
         const checkKey = (): void => {
-          run(keys.verifyAndConsume(key), {
+          run(keys.verifyAndConsume(apiKey), {
             onExit: (exit) => {
               if (Exit.isSuccess(exit) && exit.value?.quota.allowed) {
                 try {
                   send(quotaHeaders(exit.value.quota))
                 } catch (error) {
-                  if (!response.headersSent) router()
-                  else response.destroy(error instanceof Error ? error : new Error(String(error)))
+                  // counted already: not handed to the router, which would count it again
+                  response.destroy(error instanceof Error ? error : new Error(String(error)))
                 }
                 return
               }

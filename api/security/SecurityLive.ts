@@ -33,6 +33,12 @@ const bearerToken = (authorization: string | undefined): string | undefined => {
  */
 const keyInPath = (target: string): boolean => decodedLoosely(beforeQuery(target)).includes(KEY_PREFIX)
 
+/** A key's prefix in the authority of an absolute-form target (`GET http://<key>@host/…`), whose `url` shows only the path. */
+const keyInAuthority = (originalUrl: string): boolean => {
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(originalUrl)?.[1]
+  return authority !== undefined && decodedLoosely(authority).includes(KEY_PREFIX)
+}
+
 /**
  * Node requests whose key check failed (the store did not answer) on the hit path
  * (api/http/HitPath.ts), which then hands them to the router: answered 503 without asking again.
@@ -51,7 +57,11 @@ export const checkKey = Effect.fnUntraced(function* (
   counted: boolean,
 ) {
   const query = requestUrl(request.url).searchParams
-  if ([...query].some(([name, value]) => name.includes(KEY_PREFIX) || value.includes(KEY_PREFIX)) || keyInPath(request.url)) {
+  if (
+    [...query].some(([name, value]) => name.includes(KEY_PREFIX) || value.includes(KEY_PREFIX)) ||
+    keyInPath(request.url) ||
+    keyInAuthority(request.originalUrl)
+  ) {
     // Refused even with a valid header: URLs end up in logs and browser history.
     return yield* new Unauthorized({
       message: "keys in the query string are not accepted (this one may have leaked: rotate it); send the X-Api-Key header",

@@ -123,7 +123,7 @@ describe("a kept answer is byte for byte the answer (the contract sweep, cache o
     const metrics = (await (await request(`${cached.url}/metrics`)).body.text()).split("\n")
     const value = (name: string) => Number(metrics.find((l) => l.startsWith(`${name} `))?.split(" ")[1] ?? Number.NaN)
     counts = { hits: value("fds_answer_cache_hits_total"), misses: value("fds_answer_cache_misses_total") }
-  }, 300_000)
+  }, 600_000)
   afterAll(async () => {
     await cached?.close()
     await uncached?.close()

@@ -6,6 +6,7 @@
  * Byte identity over the whole contract sweep is test/http/answerCacheSweep.test.ts, whose hits
  * take this path.
  */
+import { connect } from "node:net"
 import { request } from "undici"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { batchIdOfFile } from "../../schemas/Batches.ts"
@@ -136,6 +137,68 @@ describe("a kept answer sent before the router", () => {
     expect((await counts(early.url)).early - counted.early).toBe(1)
     expect(again.headers["batch-id"]).toBe(newId)
     expect(again.headers.etag).not.toBe(before.headers.etag)
+  })
+})
+
+/** One request written as it is (a Host or a target no HTTP client would send), on its own connection: status and body. */
+const raw = (port: number, head: string): Promise<{ status: number; body: string }> =>
+  new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1", () => socket.write(`${head}\r\nConnection: close\r\n\r\n`))
+    const chunks: Buffer[] = []
+    socket.on("data", (c) => chunks.push(c))
+    socket.on("error", reject)
+    socket.on("end", () => {
+      const text = Buffer.concat(chunks).toString("latin1")
+      const [top, ...rest] = text.split("\r\n\r\n")
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(top ?? "")?.[1])
+      const chunked = /transfer-encoding: chunked/i.test(top ?? "")
+      const body = rest.join("\r\n\r\n")
+      resolve({ status, body: chunked ? body.replace(/^[0-9a-f]+\r\n|\r\n[0-9a-f]+\r\n/gi, "").replace(/\r\n0\r\n$/, "") : body })
+    })
+  })
+
+describe("one request's kept answer is never another's (a Host or a target that would make one key stand for two)", () => {
+  const fx = makeFixtureA()
+  let server: RunningServer
+  let key: CreatedKey
+
+  beforeAll(async () => {
+    key = await createKey(fx.dataDir, { email: "hosts@example.cl" })
+    server = await startServer({ dataDir: fx.dataDir })
+  })
+  afterAll(async () => {
+    await server.close()
+    fx.cleanup()
+  })
+
+  it("a Host holding a path keeps nothing: the target its key would name is the router's (404), not that answer", async () => {
+    const h = `127.0.0.1:${server.port}`
+    for (let i = 0; i < 2; i++) {
+      const odd = await raw(server.port, `GET /api/asset_providers HTTP/1.1\r\nHost: ${h}/api/zzz\r\nX-Api-Key: ${key.key}`)
+      expect(odd.status).toBe(200)
+    }
+    const before = await counts(server.url)
+    const other = await raw(server.port, `GET /api/zzz/api/asset_providers HTTP/1.1\r\nHost: ${h}\r\nX-Api-Key: ${key.key}`)
+    expect(other.status).toBe(404)
+    expect((await counts(server.url)).early).toBe(before.early)
+  })
+
+  it("a Host holding a fragment does not make one route's answer another's", async () => {
+    const h = `127.0.0.1:${server.port}`
+    const providers = await send(`${server.url}/api/asset_providers`, { "x-api-key": key.key })
+    for (let i = 0; i < 2; i++) await raw(server.port, `GET http://${h}/api/asset_providers#/api/all-funds HTTP/1.1\r\nHost: ${h}\r\nX-Api-Key: ${key.key}`)
+    const allFunds = await raw(server.port, `GET /api/all-funds HTTP/1.1\r\nHost: ${h}/api/asset_providers#\r\nX-Api-Key: ${key.key}`)
+    expect(allFunds.status).toBe(200)
+    expect(allFunds.body).not.toBe(providers.bytes.toString("latin1"))
+    expect(JSON.parse(allFunds.body)).toHaveProperty("meta")
+    expect(JSON.stringify(JSON.parse(allFunds.body))).not.toBe(JSON.stringify(JSON.parse(providers.bytes.toString("utf8"))))
+  })
+
+  it("a key in the authority of an absolute-form target is refused as a key in the URL", async () => {
+    const h = `127.0.0.1:${server.port}`
+    const res = await raw(server.port, `GET http://${key.key}@${h}/api/asset_providers HTTP/1.1\r\nHost: ${h}\r\nX-Api-Key: ${key.key}`)
+    expect(res.status).toBe(401)
+    expect(JSON.parse(res.body)).toMatchObject({ error: "unauthorized" })
   })
 })
 
