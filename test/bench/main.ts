@@ -9,6 +9,7 @@ import { benchAnswers } from "./answers.ts"
 import { benchBatches } from "./batches.ts"
 import { benchBeforeAfter } from "./beforeAfter.ts"
 import { benchDays } from "./days.ts"
+import { benchLookups } from "./lookups.ts"
 import { benchMarket } from "./market.ts"
 import { benchMcp } from "./mcp.ts"
 import { benchPipeline } from "./pipeline.ts"
@@ -23,6 +24,7 @@ const parts: Record<string, () => Promise<Record<string, unknown>>> = {
   quota: benchQuota,
   returns: benchReturns,
   market: benchMarket,
+  lookups: benchLookups,
   mcp: benchMcp,
   postgres: benchPostgres,
   swap: benchSwap,
