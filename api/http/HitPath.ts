@@ -14,7 +14,9 @@
  *   - the access log and the metrics, which are Node-level listeners already (RequestLog.ts).
  *
  * Everything else goes to the router, as before: a miss, an answer not yet made in the client's
- * coding, `?batch=` or a `;` in the target, a request with a body, no key or one that is refused
+ * coding, `?batch=` or a `;` in the target, a target in absolute form (`GET http://…`, whose key
+ * check the router makes on the whole URL) or with a Host that is not a plain host and port (no
+ * answer is kept for one: Caching.ts answerKey), a request with a body, no key or one that is refused
  * (401, 429, 503 are the router's to answer, with their problem bodies), a refused token, a
  * replica out of step with the fleet, a batch being checked again. A request handed over after
  * its token was taken is marked (`tokenTaken`), so the edge does not take a second one; a key
