@@ -1,0 +1,97 @@
+/**
+ * One Parquet file written from rows as they come, a row group at a time (hyparquet-writer's
+ * ParquetWriter onto its buffered file writer): memory holds one row group's columns, never the
+ * table. Each column is one of a few kinds, named for what it holds; dates arrive as the snapshot
+ * stores them (YYYYMMDD integers) and are written as Parquet DATE (days since 1970-01-01), which
+ * DuckDB, pandas and hyparquet read as dates.
+ */
+import { type ColumnSource, fileWriter, ParquetWriter, type SchemaElement } from "hyparquet-writer"
+
+export type ColumnKind = "int64" | "int32" | "date" | "double" | "string"
+
+export interface ParquetColumn {
+  readonly name: string
+  readonly kind: ColumnKind
+  readonly nullable: boolean
+}
+
+/** Rows per row group: a series' year of daily values is a few hundred rows, so a range read of one series fetches one group. */
+export const ROW_GROUP_ROWS = 65_536
+
+const element = (c: ParquetColumn): SchemaElement => {
+  const repetition_type = c.nullable ? "OPTIONAL" : "REQUIRED"
+  switch (c.kind) {
+    case "int64":
+      return { name: c.name, type: "INT64", repetition_type }
+    case "int32":
+      return { name: c.name, type: "INT32", repetition_type }
+    case "date":
+      return { name: c.name, type: "INT32", converted_type: "DATE", logical_type: { type: "DATE" }, repetition_type }
+    case "double":
+      return { name: c.name, type: "DOUBLE", repetition_type }
+    case "string":
+      return { name: c.name, type: "BYTE_ARRAY", converted_type: "UTF8", logical_type: { type: "STRING" }, repetition_type }
+  }
+}
+
+/** YYYYMMDD → days since 1970-01-01. */
+export const epochDay = (ymd: number): number => Date.UTC(Math.floor(ymd / 10000), (Math.floor(ymd / 100) % 100) - 1, ymd % 100) / 86_400_000
+
+const cell = (kind: ColumnKind, value: unknown): unknown => {
+  if (value === null || value === undefined) return null
+  switch (kind) {
+    case "int64":
+      return BigInt(value as number)
+    case "date":
+      return epochDay(value as number)
+    default:
+      return value
+  }
+}
+
+/** A Parquet file being written to `path`; `add` a row at a time, then `finish`. */
+export class ParquetTable {
+  private readonly writer: ParquetWriter
+  private readonly spec: ReadonlyArray<ParquetColumn>
+  private columns: unknown[][]
+  private rows = 0
+  total = 0
+
+  constructor(
+    path: string,
+    spec: ReadonlyArray<ParquetColumn>,
+    kvMetadata: ReadonlyArray<{ key: string; value: string }> = [],
+  ) {
+    this.spec = spec
+    this.writer = new ParquetWriter({
+      writer: fileWriter(path),
+      schema: [{ name: "root", num_children: spec.length }, ...spec.map(element)],
+      kvMetadata: [...kvMetadata],
+      createdBy: "fund-data-service (hyparquet-writer)",
+    })
+    this.columns = spec.map(() => [])
+  }
+
+  /** One row, its values in the columns' order. */
+  add(row: ReadonlyArray<unknown>): void {
+    for (let i = 0; i < this.spec.length; i++) this.columns[i]!.push(cell(this.spec[i]!.kind, row[i]))
+    this.rows++
+    if (this.rows === ROW_GROUP_ROWS) this.flush()
+  }
+
+  private flush(): void {
+    if (this.rows === 0) return
+    const columnData: ColumnSource[] = this.spec.map((c, i) => ({ name: c.name, data: this.columns[i]! as ColumnSource["data"] }))
+    // the file writer is synchronous: write returns nothing to wait for
+    void this.writer.write({ columnData, rowGroupSize: ROW_GROUP_ROWS })
+    this.total += this.rows
+    this.columns = this.spec.map(() => [])
+    this.rows = 0
+  }
+
+  /** Writes the last row group and the footer; the file is then whole (not yet fsynced). */
+  finish(): void {
+    this.flush()
+    void this.writer.finish()
+  }
+}
