@@ -10,6 +10,7 @@ import { createHash, createPublicKey, type KeyObject } from "node:crypto"
 import { createReadStream, existsSync } from "node:fs"
 import { basename, join } from "node:path"
 import type { ReleaseManifest } from "../schemas/Releases.ts"
+import { PARQUET_FILE } from "../snapshots/parquet/ParquetFiles.ts"
 import { checkFile, checkLink, checkSignedRelease } from "../snapshots/releases/ReleaseChain.ts"
 import { keyFingerprint } from "../snapshots/releases/Release.ts"
 
@@ -91,13 +92,29 @@ const localDigest = async (path: string): Promise<{ size: number; sha256: string
   return { size, sha256: hash.digest("hex") }
 }
 
+/** A Parquet file a release lists (`<batch id>.parquet/<file>`): its file name, or null. */
+const parquetOf = (batchId: string, name: string): string | null => {
+  const file = name.startsWith(`${batchId}.parquet/`) ? name.slice(batchId.length + ".parquet/".length) : null
+  return file !== null && PARQUET_FILE.test(file) ? file : null
+}
+
 /** Where a file a release lists is downloaded from. */
-export const filePath = (batchId: string, name: string): string | null =>
-  name === `${batchId}.sqlite`
+export const filePath = (batchId: string, name: string): string | null => {
+  const parquet = parquetOf(batchId, name)
+  return name === `${batchId}.sqlite`
     ? `/api/batches/${batchId}/snapshot`
     : name === `${batchId}.manifest.json`
       ? `/api/batches/${batchId}/manifest.json`
-      : null
+      : parquet !== null
+        ? `/api/batches/${batchId}/parquet/${parquet}`
+        : null
+}
+
+/** Where a file a release lists is in a folder of downloaded files: by its name, a Parquet file in `<batch id>.parquet/`. */
+const localPath = (files: string, batchId: string, name: string): string => {
+  const parquet = parquetOf(batchId, name)
+  return parquet === null ? join(files, basename(name)) : join(files, `${batchId}.parquet`, parquet)
+}
 
 const publicKeyOf = (pem: string, where: string): KeyObject => {
   let key: KeyObject
@@ -135,7 +152,7 @@ export const verifyReleases = async (options: VerifyOptions): Promise<ReadonlyAr
   for (const entry of newer.manifest.files) {
     let received: { size: number; sha256: string }
     if (options.files !== null) {
-      const local = await localDigest(join(options.files, basename(entry.name)))
+      const local = await localDigest(localPath(options.files, batchId, entry.name))
       if (local === null) throw new VerifyFailed(`batch ${batchId}: file ${entry.name} is not in ${options.files}`)
       received = local
     } else {
