@@ -604,6 +604,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/holders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who holds this: every mutual and investment fund portfolio holding an instrument or issuer in a month, largest weight first
+         * @description Who holds this: every mutual and investment fund portfolio holding an instrument or issuer in a month, largest weight first. Needs an API key (X-Api-Key header). Query parameters: `instrument`, `isin`, `issuer_rut`, `month`, `batch`; any other is refused with 422 naming it.
+         */
+        get: operations["holders.holders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/batches": {
         parameters: {
             query?: never;
@@ -904,6 +924,26 @@ export interface paths {
          * @description Streams the file itself (docs/snapshot-format.md). One request of quota per download: a range that resumes a download the same key started today is not counted. Unknown batch: 404; a published batch whose file retention removed: 410 with its content hash and the command that rebuilds it.
          */
         get: operations["downloads.batchSnapshot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/batches/{batch_id}/parquet/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of the batch's Parquet files (daily values by year, series, returns, TAC, holdings), by byte ranges
+         * @description Streams the file itself, written by the pipeline beside the snapshot and listed, with its size and SHA-256, in the batch's signed release (`<batch_id>.parquet/<file>`). `days-<YYYY>.parquet`: asset_id, date, price, total_net_assets, shareholders, sorted by asset_id then date, row groups of 65,536 rows with min/max statistics, so a reader fetches the footer and the one row group of a series. Served as the snapshot: ETag and Repr-Digest (SHA-256), Last-Modified, one range per request (206, 416, If-Range), HEAD; one request of quota per download (a range past byte 0 of a file the key started today is free, 8 per start). Unknown batch or file: 404; a batch whose files retention removed: 410.
+         */
+        get: operations["downloads.batchParquet"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1342,7 +1382,7 @@ export interface components {
         };
         /** @description One file of the batch */
         ReleaseFile: {
-            /** @description The file's name: `<batch id>.sqlite` (GET /api/batches/{batch_id}/snapshot) or `<batch id>.manifest.json` (GET /api/batches/{batch_id}/manifest.json) */
+            /** @description The file's name: `<batch id>.sqlite` (GET /api/batches/{batch_id}/snapshot), `<batch id>.manifest.json` (GET /api/batches/{batch_id}/manifest.json) or `<batch id>.parquet/<file>` (GET /api/batches/{batch_id}/parquet/{file}) */
             name: string;
             /** @description The file's size in bytes */
             size: number;
@@ -1721,7 +1761,7 @@ export interface components {
         };
         /** @enum {string} */
         RegistryEntity: "administrator" | "fund" | "series" | "fi_instrument" | "fi_series";
-        /** @description A published batch with its manifest */
+        /** @description A published batch with its manifest and its Parquet files */
         BatchDetail: {
             data: {
                 id: string;
@@ -1749,6 +1789,8 @@ export interface components {
                     /** @description It is the batch this server answers from when a request names none */
                     current: boolean;
                     manifest: components["schemas"]["BatchManifest"];
+                    /** @description The batch's Parquet files on this server, by name (GET /api/batches/{batch_id}/parquet/{file}; sizes and SHA-256 in its release); empty once retention removed them, or for a batch published before they were written */
+                    parquet_files: string[];
                 };
             };
         };
@@ -1807,6 +1849,68 @@ export interface components {
             retained: boolean;
             /** @description It is the batch this server answers from when a request names none */
             current: boolean;
+        };
+        HoldersResponse: {
+            data: components["schemas"]["Holder"][];
+            meta: {
+                /**
+                 * @description The batch that answered (<batch date>-<16 hex digits of its content hash>); the same as the Batch-Id response header
+                 * @example 2026-11-20-0123456789abcdef
+                 */
+                batch_id: string;
+                /**
+                 * @description Which parameter named what is held
+                 * @enum {string}
+                 */
+                by: "instrument" | "isin" | "issuer_rut";
+                /** @description What was looked for, as matched (trimmed, upper case; a RUT without check digit) */
+                value: string;
+                /** @description The mutual funds' month (the latest FM portfolio month when not given); null when none */
+                month: string | null;
+                /** @description The investment funds' quarter: the latest FI portfolio period on or before the month; null when none */
+                fi_period: string | null;
+                total: number;
+                /** @description How the rows are ordered */
+                order: string;
+            };
+        };
+        Holder: {
+            /** @description <vehicle>_<run>_<month or quarter>_<market>_<position> */
+            id: string;
+            /** @enum {string} */
+            type: "holder";
+            attributes: {
+                /**
+                 * @description mutual_fund: a monthly FM portfolio (CMF Circular 1333); investment_fund: a quarterly FI or ETF portfolio
+                 * @enum {string}
+                 */
+                vehicle: "mutual_fund" | "investment_fund";
+                /** @description The holding fund's RUN, without check digit */
+                run: number;
+                fund_name: string | null;
+                /** @description The FI/ETF instrument UUID (investment funds); null for mutual funds */
+                instrument_id: string | null;
+                /** @description The portfolio's month, YYYY-MM (an FI portfolio's quarter-end month) */
+                month: string;
+                /**
+                 * @description N national, E foreign portfolio
+                 * @enum {string}
+                 */
+                market_code: "N" | "E";
+                position: number;
+                nemotecnico: string | null;
+                /** @description ISIN or CUSIP where the portfolio reports one (FI foreign positions) */
+                isin: string | null;
+                emisor: string | null;
+                emisor_rut: number | null;
+                tipo_instrumento: string;
+                /** @description As CMF reports it: thousands of the holding fund's functional currency */
+                valorizacion: number;
+                /** @description CMF's percentage of the fund's assets (12.5 = 12.5 %) */
+                pct_activo_fondo: number | null;
+                /** @description pct_activo_fondo as a decimal fraction (0.125) */
+                weight: number | null;
+            };
         };
         /** @description The one error shape of this API: an RFC 9457 problem document */
         BadRequestError: {
@@ -7440,6 +7544,140 @@ export interface operations {
             };
         };
     };
+    "holders.holders": {
+        parameters: {
+            query?: {
+                /** @description Nemotécnico or instrument code as CMF reports it (matched trimmed and in upper case) */
+                instrument?: string;
+                /** @description ISIN (12 characters) or CUSIP (9) */
+                isin?: string;
+                /** @description The issuer's RUT, with or without dots and check digit (a given check digit must be right) */
+                issuer_rut?: string;
+                /** @description YYYY-MM (default: the latest FM portfolio month) */
+                month?: string;
+                /** @description Answer from this published batch, exactly as it answered while it was current (`meta.batch_id` names it; strong ETag, `Cache-Control: private, max-age=31536000, immutable`). Default: the current batch. Expected: a batch id: <batch date>-<16 hex digits of its content hash>, e.g. 2026-11-20-0123456789abcdef (GET /api/batches lists them). Unknown: 404; published but its file no longer retained: 410 batch_not_retained; malformed: 422. */
+                batch?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HoldersResponse */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "Batch-Id": components["headers"]["Batch-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HoldersResponse"];
+                };
+            };
+            /** @description Not Modified: the request's If-None-Match header names this answer's ETag (counts against the quota; quota headers present) */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Batch-Id": components["headers"]["Batch-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description BatchNotRetained */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BatchNotRetainedError"];
+                };
+            };
+            /** @description InvalidParameter */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description QuotaExceeded | RateLimited */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Reset"?: string;
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["QuotaExceededError"] | components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description ServiceUnavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
     "batches.batches": {
         parameters: {
             query?: {
@@ -7567,7 +7805,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A published batch with its manifest */
+            /** @description A published batch with its manifest and its Parquet files */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8765,6 +9003,189 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.sqlite3": string;
+                };
+            };
+            /** @description Not Modified: the request's If-None-Match header names this answer's ETag (counts against the quota; quota headers present) */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Batch-Id": components["headers"]["Batch-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description BatchNotRetained */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BatchNotRetainedError"];
+                };
+            };
+            /** @description RangeNotSatisfiable */
+            416: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Content-Range": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RangeNotSatisfiableError"];
+                };
+            };
+            /** @description InvalidParameter */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description QuotaExceeded | RateLimited */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Reset"?: string;
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["QuotaExceededError"] | components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description ServiceUnavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    "downloads.batchParquet": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description One byte range, `bytes=<first>-[<last>]` or `bytes=-<suffix length>`; several ranges, or another unit, get the whole file */
+                Range?: string;
+                /** @description The ETag (or Last-Modified date) of the file the first part came from: the range is sent only while the file is that one, else the whole file */
+                "If-Range"?: string;
+            };
+            path: {
+                batch_id: string;
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description Bytes in this answer (the whole file on 200, the range on 206) */
+                    "Content-Length"?: number;
+                    /** @description SHA-256 of the whole file (RFC 9530), e.g. `sha-256=:<base64>:`, on 200 and 206 alike */
+                    "Repr-Digest"?: string;
+                    /** @description `bytes`: a reader fetches the footer, then the row groups and columns it needs */
+                    "Accept-Ranges"?: string;
+                    ETag: components["headers"]["ETag"];
+                    /** @description When the file was written */
+                    "Last-Modified"?: string;
+                    /** @description attachment; filename="<batch_id>-<file>" */
+                    "Content-Disposition"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "Batch-Id": components["headers"]["Batch-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.apache.parquet": string;
+                };
+            };
+            /** @description Partial Content: the one range asked for; a range past byte 0 of a file the key started today is not counted (8 of them per start) */
+            206: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description Bytes in this answer (the whole file on 200, the range on 206) */
+                    "Content-Length"?: number;
+                    /** @description SHA-256 of the whole file (RFC 9530), e.g. `sha-256=:<base64>:`, on 200 and 206 alike */
+                    "Repr-Digest"?: string;
+                    /** @description `bytes`: a reader fetches the footer, then the row groups and columns it needs */
+                    "Accept-Ranges"?: string;
+                    /** @description Strong validator of the file: its SHA-256 in hex, quoted */
+                    ETag?: string;
+                    /** @description When the file was written */
+                    "Last-Modified"?: string;
+                    /** @description attachment; filename="<batch_id>-<file>" */
+                    "Content-Disposition"?: string;
+                    /** @description bytes <first>-<last>/<file size> */
+                    "Content-Range"?: string;
+                    "Batch-Id": components["headers"]["Batch-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.apache.parquet": string;
                 };
             };
             /** @description Not Modified: the request's If-None-Match header names this answer's ETag (counts against the quota; quota headers present) */
