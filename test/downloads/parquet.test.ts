@@ -8,13 +8,15 @@
  * lists the files with their SHA-256.
  */
 import { createHash } from "node:crypto"
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { DuckDBInstance } from "@duckdb/node-api"
 import Database from "better-sqlite3"
 import { asyncBufferFromUrl, parquetMetadataAsync, parquetReadObjects } from "hyparquet"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { publishCurrent } from "../../snapshots/Pointer.ts"
+import { applyRetention } from "../../snapshots/Retention.ts"
 import { createKey, expectErrorShape, get, type RunningServer, startServer } from "../support/server.ts"
 import { publishSmallSample } from "../support/smallSample.ts"
 
@@ -160,4 +162,20 @@ describe("GET /api/batches/{batch_id}/parquet/{file}", () => {
     )
     expect((await api(`/api/batches/${batchId}`)).data.attributes.parquet_files).toEqual(files)
   }, 20_000)
+})
+
+describe("retention", () => {
+  it("removes a batch's Parquet folder with its snapshot, and keeps the kept batches' folders", () => {
+    const dir = mkdtempSync(join(work, "retention-"))
+    const old = "2026-11-19-0000000000000001"
+    const kept = "2026-11-20-0000000000000002"
+    for (const id of [old, kept]) {
+      writeFileSync(join(dir, `${id}.sqlite`), "")
+      mkdirSync(join(dir, `${id}.parquet`))
+      writeFileSync(join(dir, `${id}.parquet`, "returns.parquet"), "")
+    }
+    publishCurrent(dir, `${kept}.sqlite`)
+    expect(applyRetention(dir, 1)).toEqual([`${old}.sqlite`])
+    expect(readdirSync(dir).sort()).toEqual([`${kept}.parquet`, `${kept}.sqlite`, "CURRENT"])
+  })
 })
