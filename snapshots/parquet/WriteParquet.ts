@@ -27,12 +27,13 @@ import { parquetDir } from "./ParquetFiles.ts"
 import { type ParquetColumn, ParquetTable } from "./ParquetTable.ts"
 
 const col = (name: string, kind: ParquetColumn["kind"], nullable = true): ParquetColumn => ({ name, kind, nullable })
+const split = (c: ParquetColumn): ParquetColumn => ({ ...c, encoding: "BYTE_STREAM_SPLIT" })
 
 const DAYS: ParquetColumn[] = [
   col("asset_id", "int64", false),
   col("date", "date", false),
-  col("price", "double", false),
-  col("total_net_assets", "double"),
+  split(col("price", "double", false)),
+  split(col("total_net_assets", "double")),
   col("shareholders", "int64"),
 ]
 
