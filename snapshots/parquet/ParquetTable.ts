@@ -49,23 +49,38 @@ const DELTA = "DELTA_BINARY_PACKED"
 /** YYYYMMDD → days since 1970-01-01. */
 export const epochDay = (ymd: number): number => Date.UTC(Math.floor(ymd / 10000), (Math.floor(ymd / 100) % 100) - 1, ymd % 100) / 86_400_000
 
-const cell = (kind: ColumnKind, value: unknown): unknown => {
-  if (value === null || value === undefined) return null
+/**
+ * One column's values of the row group being filled: numbers in a typed array (8 bytes a value,
+ * not a boxed number), with a null mask for a nullable column; text in an array.
+ */
+type Buffer = Float64Array | Int32Array | BigInt64Array | Array<string | null>
+
+const bufferOf = (kind: ColumnKind): Buffer => {
   switch (kind) {
-    case "int64":
-      return BigInt(value as number)
+    case "double":
+      return new Float64Array(ROW_GROUP_ROWS)
+    case "int32":
     case "date":
-      return epochDay(value as number)
-    default:
-      return value
+      return new Int32Array(ROW_GROUP_ROWS)
+    case "int64":
+      return new BigInt64Array(ROW_GROUP_ROWS)
+    case "string":
+      return []
   }
+}
+
+const put = (buffer: Buffer, kind: ColumnKind, at: number, value: unknown): void => {
+  if (kind === "int64") (buffer as BigInt64Array)[at] = BigInt(value as number)
+  else if (kind === "date") (buffer as Int32Array)[at] = epochDay(value as number)
+  else (buffer as Float64Array | Array<string | null>)[at] = value as never
 }
 
 /** A Parquet file being written to `path`; `add` a row at a time, then `finish`. */
 export class ParquetTable {
   private readonly writer: ParquetWriter
   private readonly spec: ReadonlyArray<ParquetColumn>
-  private columns: unknown[][]
+  private readonly buffers: Buffer[]
+  private readonly nulls: Array<Uint8Array | null>
   private rows = 0
   total = 0
 
@@ -81,27 +96,46 @@ export class ParquetTable {
       kvMetadata: [...kvMetadata],
       createdBy: "fund-data-service (hyparquet-writer)",
     })
-    this.columns = spec.map(() => [])
+    this.buffers = spec.map((c) => bufferOf(c.kind))
+    this.nulls = spec.map((c) => (c.nullable && c.kind !== "string" ? new Uint8Array(ROW_GROUP_ROWS) : null))
   }
 
   /** One row, its values in the columns' order. */
   add(row: ReadonlyArray<unknown>): void {
-    for (let i = 0; i < this.spec.length; i++) this.columns[i]!.push(cell(this.spec[i]!.kind, row[i]))
+    const at = this.rows
+    for (let i = 0; i < this.spec.length; i++) {
+      const value = row[i]
+      const kind = this.spec[i]!.kind
+      if (value === null || value === undefined) {
+        if (kind === "string") (this.buffers[i] as Array<string | null>)[at] = null
+        else this.nulls[i]![at] = 1
+      } else put(this.buffers[i]!, kind, at, value)
+    }
     this.rows++
     if (this.rows === ROW_GROUP_ROWS) this.flush()
+  }
+
+  /** The group's values of column `i` as the writer takes them: the typed array's part, or an array with nulls. */
+  private data(i: number): ColumnSource["data"] {
+    const buffer = this.buffers[i]!
+    const nulls = this.nulls[i] ?? null
+    if (Array.isArray(buffer)) return buffer.slice(0, this.rows)
+    if (nulls === null) return buffer.subarray(0, this.rows)
+    return Array.from({ length: this.rows }, (_, j) => (nulls[j] === 1 ? null : buffer[j]!)) as ColumnSource["data"]
   }
 
   private flush(): void {
     if (this.rows === 0) return
     const columnData: ColumnSource[] = this.spec.map((c, i) => ({
       name: c.name,
-      data: this.columns[i]! as ColumnSource["data"],
+      data: this.data(i),
       ...(c.encoding !== undefined ? { encoding: c.encoding } : c.kind === "string" || c.kind === "double" ? {} : { encoding: DELTA }),
     }))
-    // the file writer is synchronous: write returns nothing to wait for
+    // the file writer is synchronous: the group is encoded and written before the buffers are reused
     void this.writer.write({ columnData, rowGroupSize: ROW_GROUP_ROWS })
     this.total += this.rows
-    this.columns = this.spec.map(() => [])
+    for (const n of this.nulls) n?.fill(0)
+    for (const b of this.buffers) if (Array.isArray(b)) b.length = 0
     this.rows = 0
   }
 
