@@ -199,7 +199,7 @@ const snapshotDownload = Effect.fn(function* (
 
 const noParquetFile = (batchId: string, file: string) =>
   new NotFound({
-    message: `batch ${batchId} has no Parquet file ${file} (its files: GET /api/batches/${batchId}/release; days-<YYYY>, series, returns, tac, holdings)`,
+    message: `batch ${batchId} has no Parquet file ${file} (GET /api/batches/${batchId} lists its parquet_files)`,
     parameter: "file",
   })
 
