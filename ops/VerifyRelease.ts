@@ -13,6 +13,7 @@ import { createReadStream, existsSync } from "node:fs"
 import { basename, join } from "node:path"
 import type { ReleaseManifest } from "../schemas/Releases.ts"
 import { CAPS, jsonAnswer, type Server, smallAnswer, streamDigest, VerifyFailed } from "./VerifyFetch.ts"
+import { PARQUET_FILE } from "../snapshots/parquet/ParquetFiles.ts"
 import { checkFile, checkLink, checkSignedRelease } from "../snapshots/releases/ReleaseChain.ts"
 import { keyFingerprint } from "../snapshots/releases/Release.ts"
 import { isBatchId } from "../schemas/Batches.ts"
@@ -47,13 +48,29 @@ const localDigest = async (path: string): Promise<{ size: number; sha256: string
   return { size, sha256: hash.digest("hex") }
 }
 
+/** A Parquet file a release lists (`<batch id>.parquet/<file>`): its file name, or null. */
+const parquetOf = (batchId: string, name: string): string | null => {
+  const file = name.startsWith(`${batchId}.parquet/`) ? name.slice(batchId.length + ".parquet/".length) : null
+  return file !== null && PARQUET_FILE.test(file) ? file : null
+}
+
 /** Where a file a release lists is downloaded from. */
-export const filePath = (batchId: string, name: string): string | null =>
-  name === `${batchId}.sqlite`
+export const filePath = (batchId: string, name: string): string | null => {
+  const parquet = parquetOf(batchId, name)
+  return name === `${batchId}.sqlite`
     ? `/api/batches/${batchId}/snapshot`
     : name === `${batchId}.manifest.json`
       ? `/api/batches/${batchId}/manifest.json`
-      : null
+      : parquet !== null
+        ? `/api/batches/${batchId}/parquet/${parquet}`
+        : null
+}
+
+/** Where a file a release lists is in a folder of downloaded files: by its name, a Parquet file in `<batch id>.parquet/`. */
+const localPath = (files: string, batchId: string, name: string): string => {
+  const parquet = parquetOf(batchId, name)
+  return parquet === null ? join(files, basename(name)) : join(files, `${batchId}.parquet`, parquet)
+}
 
 /** The Ed25519 public key in `pem`; a private key is refused (a public key is what a verifier holds). */
 export const publicKeyOf = (pem: string, where: string): KeyObject => {
@@ -107,7 +124,7 @@ export const verifyReleases = async (options: VerifyOptions): Promise<ReadonlyAr
   for (const entry of newer.manifest.files) {
     let received: { size: number; sha256: string }
     if (options.files !== null) {
-      const local = await localDigest(join(options.files, basename(entry.name)))
+      const local = await localDigest(localPath(options.files, batchId, entry.name))
       if (local === null) throw new VerifyFailed(`batch ${batchId}: file ${entry.name} is not in ${options.files}`)
       received = local
     } else {

@@ -10,6 +10,8 @@ import Database from "better-sqlite3"
 import { Effect, Layer, Schema } from "effect"
 import { contentHash } from "../snapshots/ContentHash.ts"
 import { manifestPath } from "../snapshots/Manifest.ts"
+import { writeParquet } from "../snapshots/parquet/WriteParquet.ts"
+import { batchIdOfFile } from "../schemas/Batches.ts"
 import { buildSnapshot } from "./Build.ts"
 import { loadInputs } from "./Load.ts"
 import { Ledger, type RawFileObserved } from "./ledger/Ledger.ts"
@@ -104,6 +106,8 @@ export const reproduce = (dataDir: string, batchDate: string, options: Reproduce
         if (!existsSync(manifestPath(p.snapshots, built.file))) {
           renameSync(manifestPath(scratch, finished.file), manifestPath(p.snapshots, built.file))
         }
+        // its Parquet files (retention removed them with it): the same rows give the same bytes
+        writeParquet(p.snapshots, batchIdOfFile(built.file))
         restored = true
       }
       return {

@@ -191,6 +191,13 @@ export const BatchDetail = Schema.Struct({
   data: Schema.Struct({
     id: Schema.String,
     type: Schema.Literal("batch"),
-    attributes: Schema.Struct({ ...BatchAttributes.fields, manifest: BatchManifest }),
+    attributes: Schema.Struct({
+      ...BatchAttributes.fields,
+      manifest: BatchManifest,
+      parquet_files: Schema.Array(Schema.String).annotate({
+        description:
+          "The batch's Parquet files on this server, by name (GET /api/batches/{batch_id}/parquet/{file}; sizes and SHA-256 in its release); empty once retention removed them, or for a batch published before they were written",
+      }),
+    }),
   }),
-}).annotate({ identifier: "BatchDetail", description: "A published batch with its manifest" })
+}).annotate({ identifier: "BatchDetail", description: "A published batch with its manifest and its Parquet files" })

@@ -13,7 +13,8 @@ const Sha256 = Schema.String.check(Schema.isPattern(/^[0-9a-f]{64}$/)).annotate(
 
 export const ReleaseFile = Schema.Struct({
   name: Schema.String.annotate({
-    description: "The file's name: `<batch id>.sqlite` (GET /api/batches/{batch_id}/snapshot) or `<batch id>.manifest.json` (GET /api/batches/{batch_id}/manifest.json)",
+    description:
+      "The file's name: `<batch id>.sqlite` (GET /api/batches/{batch_id}/snapshot), `<batch id>.manifest.json` (GET /api/batches/{batch_id}/manifest.json) or `<batch id>.parquet/<file>` (GET /api/batches/{batch_id}/parquet/{file})",
   }),
   size: Schema.Int.annotate({ description: "The file's size in bytes" }),
   sha256: Sha256.annotate({ description: "SHA-256 (hex) of the file's bytes" }),

@@ -1,7 +1,7 @@
 /**
  * Which snapshot files to keep: the published one, the last `days` batch dates, and the last
- * batch of every month. Manifests are kept forever; a removed day is rebuilt on demand by
- * `pipeline reproduce --date D --restore`.
+ * batch of every month. A removed snapshot's Parquet folder goes with it. Manifests are kept
+ * forever; a removed day is rebuilt on demand by `pipeline reproduce --date D --restore`.
  */
 import { readdirSync, rmSync } from "node:fs"
 import { join } from "node:path"
@@ -24,6 +24,10 @@ export const filesToRemove = (files: ReadonlyArray<string>, current: string | nu
 
 export const applyRetention = (dir: string, days: number): string[] => {
   const removed = filesToRemove(readdirSync(dir), readCurrent(dir), days)
-  for (const f of removed) rmSync(join(dir, f), { force: true })
+  for (const f of removed) {
+    // the Parquet files first: a folder left by a crash between the two would outlive its snapshot
+    rmSync(join(dir, f.replace(/\.sqlite$/, ".parquet")), { recursive: true, force: true })
+    rmSync(join(dir, f), { force: true })
+  }
   return removed
 }

@@ -7,6 +7,7 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { NotFound } from "../../schemas/ApiErrors.ts"
 import { type Manifest, readManifest } from "../../snapshots/Manifest.ts"
+import { parquetFiles } from "../../snapshots/parquet/ParquetFiles.ts"
 import type { PublishedBatch } from "../../snapshots/PublishedHistory.ts"
 import { Api } from "../Api.ts"
 import { offsetPageLinks } from "../http/PageLinks.ts"
@@ -79,7 +80,7 @@ export const BatchesHandlers = HttpApiBuilder.group(Api, "batches", (handlers) =
           return yield* new NotFound({ message: `the manifest of batch ${batch.id} is not on this server`, parameter: "batch_id" })
         }
         const served = currentFile(store)
-        return { data: { id: batch.id, type: "batch" as const, attributes: { ...attributes(batch, store.retained, served), manifest } } }
+        return { data: { id: batch.id, type: "batch" as const, attributes: { ...attributes(batch, store.retained, served), manifest, parquet_files: parquetFiles(store.dir, batch.id) } } }
       }),
     ),
 )

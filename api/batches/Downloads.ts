@@ -5,11 +5,13 @@
  * counting (api/security/SecurityLive.ts): the handler counts, once per download
  * (DownloadsQuota.ts says which requests are resumes). The CSV files (days.csv.gz, series.csv)
  * are counted per request, like any data route; series.csv is read on the batch's lease, after the
- * checks `?batch=` runs; days.csv.gz on a connection of its own (DownloadsDaysCsv.ts).
+ * checks `?batch=` runs; days.csv.gz on a connection of its own (DownloadsDaysCsv.ts). A batch's
+ * Parquet files (snapshots/parquet/) are sent as the snapshot is (sendFile), each its own download.
  */
 import { existsSync } from "node:fs"
 import type { FileHandle } from "node:fs/promises"
 import { open } from "node:fs/promises"
+import { dirname, join } from "node:path"
 import { Effect } from "effect"
 import { HttpEffect, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
@@ -17,12 +19,13 @@ import { KeyStore } from "../../accounts/KeyStore.ts"
 import { BatchNotRetained, NotFound, QuotaExceeded, ServiceUnavailable } from "../../schemas/ApiErrors.ts"
 import { BATCH_ID_HEADER } from "../../schemas/Batches.ts"
 import { dateToInt } from "../../schemas/Dates.ts"
+import { PARQUET_FILE, parquetDir } from "../../snapshots/parquet/ParquetFiles.ts"
 import { Api } from "../Api.ts"
 import { cameAsHead } from "../http/RequestLog.ts"
 import { CurrentKey } from "../security/Security.ts"
 import { quotaHeaders } from "../security/SecurityLive.ts"
 import { SnapshotStore, snapshotDamaged } from "../snapshot/SnapshotStore.ts"
-import { SNAPSHOT_MEDIA_TYPE } from "./DownloadsApi.ts"
+import { PARQUET_MEDIA_TYPE, SNAPSHOT_MEDIA_TYPE } from "./DownloadsApi.ts"
 import { openDaysCsv } from "./DownloadsDaysCsv.ts"
 import { FileChanged, fileDigest, identityOf } from "./DownloadsDigest.ts"
 import { RangeNotSatisfiable } from "./DownloadsErrors.ts"
@@ -115,6 +118,71 @@ const countRequest = Effect.fn(function* () {
   return quota
 })
 
+/** A file of a batch as a download names it: where it is, what it is, and the name the quota's resumes go by. */
+interface BatchFile {
+  readonly batchId: string
+  readonly path: string
+  readonly filename: string
+  readonly mediaType: string
+  /** What a free resume must be of: the same download (the snapshot: the batch id; a Parquet file: the batch id and its name). */
+  readonly download: string
+}
+
+/**
+ * Sends the open file `handle` (`file`) with its SHA-256 as ETag and Repr-Digest, Last-Modified,
+ * one Range (206, 416, If-Range), HEAD without reading it; one request of quota per download.
+ */
+const sendFile = Effect.fn(function* (
+  file: BatchFile,
+  handle: FileHandle,
+  range: string | undefined,
+  ifRange: string | undefined,
+  ifNoneMatch: string | undefined,
+  head: boolean,
+) {
+  const stats = yield* Effect.promise(() => handle.stat({ bigint: true }))
+  const size = Number(stats.size)
+  const digest = yield* Effect.tryPromise({ try: () => fileDigest(file.path, identityOf(stats)), catch: (e) => e }).pipe(
+    Effect.catch((e) => (e instanceof FileChanged || isMissing(e) ? Effect.fail(changedMeanwhile) : Effect.die(e))),
+  )
+  const etag = `"${digest.toString("hex")}"`
+  const lastModified = stats.mtime.toUTCString()
+  const asked =
+    rangeApplies(head, ifNoneMatch, etag) && ifRangeHolds(ifRange, etag, lastModified) ? parseRange(range, size) : ({ _tag: "Whole" } as const)
+  // A resume of a download this key started today is free (FREE_RESUMES of them); anything else
+  // counts (and is a start).
+  const key = yield* CurrentKey
+  const resumes = asked._tag === "Part" && asked.start > 0 && takeFreeResume(key.id, file.download, Math.floor(Date.now() / 1000))
+  if (!resumes) {
+    const quota = yield* countRequest()
+    recordDownloadStart(key.id, file.download, quota.resetAt)
+  }
+  if (asked._tag === "Unsatisfiable") return yield* new RangeNotSatisfiable({ size })
+  const headers = {
+    "accept-ranges": "bytes",
+    "repr-digest": `sha-256=:${digest.toString("base64")}:`,
+    etag,
+    "last-modified": lastModified,
+    "cache-control": IMMUTABLE,
+    vary: VARY,
+    "content-disposition": `attachment; filename="${file.filename}"`,
+    [BATCH_ID_HEADER]: file.batchId,
+  }
+  const [start, end] = asked._tag === "Part" ? [asked.start, asked.end] : [0, size - 1]
+  const status = asked._tag === "Part" ? 206 : 200
+  const all = asked._tag === "Part" ? { ...headers, "content-range": `bytes ${start}-${end}/${size}` } : headers
+  // a HEAD (seen here as a GET, its body dropped by Node) gets the headers without the file being read
+  if (head) {
+    return HttpServerResponse.empty({
+      status,
+      headers: { ...all, "content-type": file.mediaType, "content-length": String(end - start + 1) },
+    })
+  }
+  // the handle stays open until the request's scope closes, after the answer is written
+  const body = handle.createReadStream({ start, end, autoClose: false, highWaterMark: 256 * 1024 })
+  return HttpServerResponse.raw(body, { status, contentType: file.mediaType, contentLength: end - start + 1, headers: all })
+})
+
 const snapshotDownload = Effect.fn(function* (
   batchId: string,
   range: string | undefined,
@@ -125,47 +193,45 @@ const snapshotDownload = Effect.fn(function* (
   const found = yield* findBatch(batchId).pipe(Effect.tapError(() => countRequest()))
   yield* checked(found).pipe(Effect.tapError(() => countRequest()))
   const handle = yield* openFile(found).pipe(Effect.tapError(() => countRequest()))
-  const stats = yield* Effect.promise(() => handle.stat({ bigint: true }))
-  const size = Number(stats.size)
-  const digest = yield* Effect.tryPromise({ try: () => fileDigest(found.path, identityOf(stats)), catch: (e) => e }).pipe(
-    Effect.catch((e) => (e instanceof FileChanged || isMissing(e) ? Effect.fail(changedMeanwhile) : Effect.die(e))),
-  )
-  const etag = `"${digest.toString("hex")}"`
-  const lastModified = stats.mtime.toUTCString()
-  const asked =
-    rangeApplies(head, ifNoneMatch, etag) && ifRangeHolds(ifRange, etag, lastModified) ? parseRange(range, size) : ({ _tag: "Whole" } as const)
-  // A resume of a download this key started today is free (FREE_RESUMES of them); anything else
-  // counts (and is a start).
-  const key = yield* CurrentKey
-  const resumes = asked._tag === "Part" && asked.start > 0 && takeFreeResume(key.id, batchId, Math.floor(Date.now() / 1000))
-  if (!resumes) {
-    const quota = yield* countRequest()
-    recordDownloadStart(key.id, batchId, quota.resetAt)
+  const file = { batchId, path: found.path, filename: `${batchId}.sqlite`, mediaType: SNAPSHOT_MEDIA_TYPE, download: batchId }
+  return yield* sendFile(file, handle, range, ifRange, ifNoneMatch, head)
+})
+
+const noParquetFile = (batchId: string, file: string) =>
+  new NotFound({
+    message: `batch ${batchId} has no Parquet file ${file} (GET /api/batches/${batchId} lists its parquet_files)`,
+    parameter: "file",
+  })
+
+/**
+ * One of the batch's Parquet files (snapshots/parquet/), served as the snapshot is: a file of the
+ * batch, immutable, by ranges. Its snapshot's checks are not run (the file is not the snapshot;
+ * the release lists its SHA-256); 410 once retention removed the batch (the folder goes with the
+ * snapshot), 404 for a name that is not one of its files.
+ */
+const parquetDownload = Effect.fn(function* (
+  batchId: string,
+  name: string,
+  range: string | undefined,
+  ifRange: string | undefined,
+  ifNoneMatch: string | undefined,
+  head: boolean,
+) {
+  const found = yield* findBatch(batchId).pipe(Effect.tapError(() => countRequest()))
+  if (!PARQUET_FILE.test(name)) {
+    yield* countRequest()
+    return yield* noParquetFile(batchId, name)
   }
-  if (asked._tag === "Unsatisfiable") return yield* new RangeNotSatisfiable({ size })
-  const headers = {
-    "accept-ranges": "bytes",
-    "repr-digest": `sha-256=:${digest.toString("base64")}:`,
-    etag,
-    "last-modified": lastModified,
-    "cache-control": IMMUTABLE,
-    vary: VARY,
-    "content-disposition": `attachment; filename="${batchId}.sqlite"`,
-    [BATCH_ID_HEADER]: batchId,
-  }
-  const [start, end] = asked._tag === "Part" ? [asked.start, asked.end] : [0, size - 1]
-  const status = asked._tag === "Part" ? 206 : 200
-  const all = asked._tag === "Part" ? { ...headers, "content-range": `bytes ${start}-${end}/${size}` } : headers
-  // a HEAD (seen here as a GET, its body dropped by Node) gets the headers without the file being read
-  if (head) {
-    return HttpServerResponse.empty({
-      status,
-      headers: { ...all, "content-type": SNAPSHOT_MEDIA_TYPE, "content-length": String(end - start + 1) },
-    })
-  }
-  // the handle stays open until the request's scope closes, after the answer is written
-  const body = handle.createReadStream({ start, end, autoClose: false, highWaterMark: 256 * 1024 })
-  return HttpServerResponse.raw(body, { status, contentType: SNAPSHOT_MEDIA_TYPE, contentLength: end - start + 1, headers: all })
+  const path = join(parquetDir(dirname(found.path), batchId), name)
+  const handle = yield* Effect.acquireRelease(
+    Effect.tryPromise({
+      try: () => open(path, "r"),
+      catch: (e) => (!isMissing(e) ? changedMeanwhile : existsSync(found.path) ? noParquetFile(batchId, name) : notRetained(found)),
+    }),
+    (h: FileHandle) => Effect.promise(() => h.close()),
+  ).pipe(Effect.tapError(() => countRequest()))
+  const file = { batchId, path, filename: `${batchId}-${name}`, mediaType: PARQUET_MEDIA_TYPE, download: `${batchId}/${name}` }
+  return yield* sendFile(file, handle, range, ifRange, ifNoneMatch, head)
 })
 
 /**
@@ -287,6 +353,16 @@ export const DownloadsHandlers = HttpApiBuilder.group(Api, "downloads", (handler
     .handle("batchSnapshot", ({ params, request }) =>
       snapshotDownload(
         params.batch_id,
+        request.headers.range,
+        request.headers["if-range"],
+        request.headers["if-none-match"],
+        cameAsHead(request.source),
+      ),
+    )
+    .handle("batchParquet", ({ params, request }) =>
+      parquetDownload(
+        params.batch_id,
+        params.file,
         request.headers.range,
         request.headers["if-range"],
         request.headers["if-none-match"],

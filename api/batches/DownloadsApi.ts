@@ -1,6 +1,6 @@
 /**
  * Bulk downloads of a published batch: its SQLite snapshot file as it is (resumable, with its
- * SHA-256), every series' daily values as gzip-compressed CSV (all, or from a date on), and the
+ * SHA-256), its Parquet files the same way (snapshots/parquet/), every series' daily values as gzip-compressed CSV (all, or from a date on), and the
  * series' catalog beside them (series.csv). docs/snapshot-format.md describes the file and the
  * CSV files; api/batches/Downloads.ts answers.
  */
@@ -13,9 +13,19 @@ import { ApiKeyAuth } from "../security/Security.ts"
 import { RangeNotSatisfiableResponse } from "./DownloadsErrors.ts"
 
 export const SNAPSHOT_MEDIA_TYPE = "application/vnd.sqlite3"
+/** Parquet's registered media type (IANA, 2024). */
+export const PARQUET_MEDIA_TYPE = "application/vnd.apache.parquet"
 
 const SnapshotFile = HttpApiSchema.StreamUint8Array({ contentType: SNAPSHOT_MEDIA_TYPE }).annotate({
   description: "The snapshot file, byte for byte (docs/snapshot-format.md)",
+})
+const ParquetFile = HttpApiSchema.StreamUint8Array({ contentType: PARQUET_MEDIA_TYPE }).annotate({
+  description: "The Parquet file, byte for byte (README, \"Bulk downloads\")",
+})
+const ParquetFileName = Schema.String.annotate({
+  description:
+    "`days-<YYYY>.parquet` (one per year of daily values), `series.parquet`, `returns.parquet`, `tac.parquet` or `holdings.parquet`; any other name: 404",
+  examples: ["days-2026.parquet", "returns.parquet"],
 })
 const DaysCsvGz = HttpApiSchema.StreamUint8Array({ contentType: "application/gzip" }).annotate({
   description:
@@ -74,6 +84,27 @@ const documentSnapshotDownload = (op: Json): Json => {
   return op
 }
 
+/** A Parquet file's headers, Range, the 206 and If-Range: the snapshot's. */
+const documentParquetDownload = (op: Json): Json => {
+  const fileHeaders = {
+    "Content-Length": header("Bytes in this answer (the whole file on 200, the range on 206)", { type: "integer" }),
+    "Repr-Digest": header("SHA-256 of the whole file (RFC 9530), e.g. `sha-256=:<base64>:`, on 200 and 206 alike"),
+    "Accept-Ranges": header("`bytes`: a reader fetches the footer, then the row groups and columns it needs"),
+    ETag: header("Strong validator of the file: its SHA-256 in hex, quoted"),
+    "Last-Modified": header("When the file was written"),
+    "Content-Disposition": header("attachment; filename=\"<batch_id>-<file>\""),
+  }
+  const ok = op.responses["200"]
+  ok.headers = { ...ok.headers, ...fileHeaders }
+  op.responses["206"] = {
+    description: "Partial Content: the one range asked for; a range past byte 0 of a file the key started today is not counted (8 of them per start)",
+    headers: { ...ok.headers, "Content-Range": header("bytes <first>-<last>/<file size>") },
+    content: { [PARQUET_MEDIA_TYPE]: ok.content[PARQUET_MEDIA_TYPE] },
+  }
+  op.parameters = [...(op.parameters ?? []), ...rangeParameters("The ETag (or Last-Modified date)")]
+  return op
+}
+
 /** series.csv's headers, Range, the 206 and If-Range, as the snapshot's (a strong ETag, no Last-Modified). */
 const documentSeriesCsv = (op: Json): Json => {
   const fileHeaders = {
@@ -118,6 +149,17 @@ export class DownloadsApi extends HttpApiGroup.make("downloads")
         "Streams the file itself (docs/snapshot-format.md). One request of quota per download: a range that resumes a download the same key started today is not counted. Unknown batch: 404; a published batch whose file retention removed: 410 with its content hash and the command that rebuilds it.",
       )
       .annotate(OpenApi.Transform, documentSnapshotDownload),
+    HttpApiEndpoint.get("batchParquet", "/api/batches/:batch_id/parquet/:file", {
+      params: { batch_id: BatchId, file: ParquetFileName },
+      success: ParquetFile,
+      error: dataErrors(NotFoundResponse, BatchNotRetainedResponse, RangeNotSatisfiableResponse),
+    })
+      .annotate(OpenApi.Summary, "One of the batch's Parquet files (daily values by year, series, returns, TAC, holdings), by byte ranges")
+      .annotate(
+        OpenApi.Description,
+        "Streams the file itself, written by the pipeline beside the snapshot and listed, with its size and SHA-256, in the batch's signed release (`<batch_id>.parquet/<file>`). `days-<YYYY>.parquet`: asset_id, date, price, total_net_assets, shareholders, sorted by asset_id then date, row groups of 65,536 rows with min/max statistics, so a reader fetches the footer and the one row group of a series. Served as the snapshot: ETag and Repr-Digest (SHA-256), Last-Modified, one range per request (206, 416, If-Range), HEAD; one request of quota per download (a range past byte 0 of a file the key started today is free, 8 per start). Unknown batch or file: 404; a batch whose files retention removed: 410.",
+      )
+      .annotate(OpenApi.Transform, documentParquetDownload),
     HttpApiEndpoint.get("batchDaysCsv", "/api/batches/:batch_id/days.csv.gz", {
       params: { batch_id: BatchId },
       query: {
@@ -147,4 +189,4 @@ export class DownloadsApi extends HttpApiGroup.make("downloads")
       .annotate(OpenApi.Transform, documentSeriesCsv),
   )
   .middleware(ApiKeyAuth)
-  .annotateMerge(OpenApi.annotations({ title: "Downloads", description: "A batch's snapshot file, its daily values in bulk and its series' catalog" })) {}
+  .annotateMerge(OpenApi.annotations({ title: "Downloads", description: "A batch's snapshot file, its Parquet files, its daily values in bulk and its series' catalog" })) {}

@@ -8,7 +8,7 @@ import { ruleCheck } from "../../schemas/QueryParams.ts"
 import { ApiKeyAuth } from "../security/Security.ts"
 import { PinSnapshot } from "../snapshot/Pinned.ts"
 
-const Code = Schema.String.check(Schema.isPattern(/^(?=.*\S)[^\u0000-\u001f\u007f]{1,48}$/u))
+const Code = Schema.String.check(Schema.isPattern(/^(?=.*\S)\P{Cc}{1,48}$/u))
 
 export const HoldersQuery = Schema.Struct({
   instrument: Schema.optionalKey(Code.annotate({ description: "Nemotécnico or instrument code as CMF reports it (matched trimmed and in upper case)" })),

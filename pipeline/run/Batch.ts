@@ -86,5 +86,6 @@ const TEMPORARY = /\.tmp(?:-wal|-shm|-journal)?$/u
 
 /** Removes build leftovers of a crashed run (never a published file). */
 const sweepTemporaryFiles = (dir: string): void => {
-  for (const name of readdirSync(dir)) if (TEMPORARY.test(name)) rmSync(join(dir, name), { force: true })
+  // recursive: a Parquet folder being written is `<batch>.parquet.<pid>.tmp` (snapshots/parquet/)
+  for (const name of readdirSync(dir)) if (TEMPORARY.test(name)) rmSync(join(dir, name), { recursive: true, force: true })
 }

@@ -11,6 +11,7 @@ import Database from "better-sqlite3"
 import { Clock, Effect, Redacted } from "effect"
 import { batchIdOfFile } from "../../schemas/Batches.ts"
 import { dateToInt, intToDate } from "../../schemas/Dates.ts"
+import { writeParquet } from "../../snapshots/parquet/WriteParquet.ts"
 import { publishCurrent, readCurrent } from "../../snapshots/Pointer.ts"
 import { releaseSigningKey } from "../../snapshots/releases/ReleaseKey.ts"
 import { writeRelease } from "../../snapshots/releases/WriteRelease.ts"
@@ -189,8 +190,9 @@ export const signingKey = Effect.fn("signingKey")(function* (snapshotsDir: strin
 })
 
 /**
- * Publish: the built batch recorded, its release signed (snapshots/releases/: its files' SHA-256,
- * chained to the release of the batch published before it), CURRENT pointed at it, and old
+ * Publish: the built batch recorded, its Parquet files written beside it (snapshots/parquet/), its
+ * release signed (snapshots/releases/: its files' SHA-256, chained to the release of the batch
+ * published before it), CURRENT pointed at it, and old
  * snapshot files let go by the retention. A signing key that cannot be used stops the run before
  * CURRENT moves (the data folder's key is generated once and reused: snapshots/releases/ReleaseKey.ts;
  * it is read by signingKey before the build).
@@ -217,6 +219,8 @@ export const publish = Effect.fn("publish")(
     })
     const previous = ledger.events("BatchPublished").findLast((e) => e.payload.file !== finished.file)?.payload.file ?? null
     const now = yield* Clock.currentTimeMillis
+    const parquet = writeParquet(snapshotsDir, batchIdOfFile(finished.file))
+    if (parquet.length > 0) yield* Effect.log("parquet written").pipe(Effect.annotateLogs({ stage: "parquet", files: parquet.length }))
     writeRelease({
       snapshotsDir,
       batchId: batchIdOfFile(finished.file),

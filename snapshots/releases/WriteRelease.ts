@@ -11,6 +11,7 @@ import { join } from "node:path"
 import type { ReleaseFile, ReleaseManifest } from "../../schemas/Releases.ts"
 import { writeFileAtomic } from "../Files.ts"
 import { manifestPath } from "../Manifest.ts"
+import { parquetDir, parquetFiles, parquetReleaseName } from "../parquet/ParquetFiles.ts"
 import { makeRelease, PUBLIC_KEY_FILE, publicKeyPem, releaseBytes, releasePath, sha256Hex, signaturePath, signRelease } from "./Release.ts"
 
 const CHUNK = 1024 * 1024
@@ -34,13 +35,14 @@ export const describeFile = (path: string, name: string): ReleaseFile => {
   return { name, size, sha256: hash.digest("hex") }
 }
 
-/** The files of a batch a release lists: its snapshot and, when there, its build manifest. */
+/** The files of a batch a release lists: its snapshot and, when there, its build manifest and its Parquet files. */
 export const batchFiles = (snapshotsDir: string, batchId: string): ReleaseFile[] => {
   const snapshot = `${batchId}.sqlite`
   const manifest = manifestPath(snapshotsDir, snapshot)
   return [
     describeFile(join(snapshotsDir, snapshot), snapshot),
     ...(existsSync(manifest) ? [describeFile(manifest, `${batchId}.manifest.json`)] : []),
+    ...parquetFiles(snapshotsDir, batchId).map((f) => describeFile(join(parquetDir(snapshotsDir, batchId), f), parquetReleaseName(batchId, f))),
   ]
 }
 

@@ -407,8 +407,9 @@ describe.each([
       return null
     }
     const naming = [...new Set(outcomes.filter((o) => named(o.call) !== null).map((o) => operationOf(o.call)))].sort()
-    // the data routes: the 28 that take ?batch= (/api/holders and /api/market/flows among them, #31), the three downloads, the three release files (#31) and /api/changes; the document says so of each
-    expect(naming.length).toBe(35)
+    // the data routes: the 28 that take ?batch= (/api/holders and /api/market/flows among them, #31), the three downloads, the three release files (#31),
+    // the Parquet files (#31) and /api/changes; the document says so of each
+    expect(naming.length).toBe(36)
     const documented = Object.entries(doc.paths as Record<string, Json>).flatMap(([path, item]) =>
       Object.entries(item as Record<string, Json>)
         .filter(([, op]) => ["200", "304"].every((s) => op.responses?.[s]?.headers?.["Batch-Id"] !== undefined))

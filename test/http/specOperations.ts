@@ -225,6 +225,15 @@ export const LATER_OPERATIONS: ReadonlyArray<SpecOperation> = [
   },
   { method: "get", path: "/api/batches/{batch_id}/manifest.json", params: ["path:batch_id"], security: K, errors: ["404"] },
   { method: "get", path: "/.well-known/fds-release-key.pem", params: [], security: N, errors: ["404"], media: "application/x-pem-file" },
+  // #31: a batch's Parquet files, served as the snapshot is
+  {
+    method: "get",
+    path: "/api/batches/{batch_id}/parquet/{file}",
+    params: ["path:batch_id", "path:file"],
+    security: K,
+    errors: ["404", "410", "416"],
+    media: "application/vnd.apache.parquet",
+  },
   // #31: who holds this
   { method: "get", path: "/api/holders", params: ["query:instrument", "query:isin", "query:issuer_rut", "query:month"], security: K },
   // #31 item 4: fund flows

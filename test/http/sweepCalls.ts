@@ -229,6 +229,24 @@ export const dataCalls = (b: Batch, key: string): Call[] => {
       params: { batch_id: b.batchId },
       headers: { ...h, range },
     })),
+    // #31: the batch's Parquet files (the small sample has them; fixture batches have none: 404)
+    ...calls(
+      "get",
+      "/api/batches/{batch_id}/parquet/{file}",
+      {
+        params: {
+          batch_id: { valid: [b.batchId], invalid: [`${b.date}-0000000000000000`, "garbage"] },
+          file: { valid: ["returns.parquet", "days-2026.parquet"], invalid: ["days-26.parquet", "other.parquet", `${b.batchId}.sqlite`] },
+        },
+      },
+      h,
+    ),
+    ...["bytes=0-99", "bytes=-8", "bytes=999999999-"].map((range) => ({
+      method: "get" as const,
+      path: "/api/batches/{batch_id}/parquet/{file}",
+      params: { batch_id: b.batchId, file: "returns.parquet" },
+      headers: { ...h, range },
+    })),
     ...["release", "release.sig", "manifest.json"].flatMap((file) =>
       calls(
         "get",

@@ -9,7 +9,7 @@
  */
 import { spawn, spawnSync } from "node:child_process"
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify } from "node:crypto"
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -85,7 +85,9 @@ describe("release manifests", () => {
     for (const id of ids) {
       const release = JSON.parse(releaseOf(id).toString("utf8"))
       expect(release).toMatchObject({ format: "fds-release/1", batch_id: id, batch_date: id.slice(0, 10) })
-      const expected = [`${id}.manifest.json`, `${id}.sqlite`].map((name) => {
+      const parquet = readdirSync(join(snapshots, `${id}.parquet`)).map((f) => `${id}.parquet/${f}`)
+      expect(parquet).toContain(`${id}.parquet/returns.parquet`)
+      const expected = [`${id}.manifest.json`, ...parquet.sort(), `${id}.sqlite`].map((name) => {
         const bytes = readFileSync(join(snapshots, name))
         return { name, size: bytes.length, sha256: sha256(bytes) }
       })
@@ -189,6 +191,13 @@ describe("fds verify --from", () => {
     for (const name of [`${id}.sqlite`, `${id}.manifest.json`]) {
       const res = await fetch(`${server.url}/api/batches/${id}/${name.endsWith(".sqlite") ? "snapshot" : "manifest.json"}`, { headers: { "x-api-key": apiKey } })
       writeFileSync(join(dir, name), Buffer.from(await res.arrayBuffer()))
+    }
+    // the Parquet files, in `<batch id>.parquet/` as the release names them
+    mkdirSync(join(dir, `${id}.parquet`))
+    for (const file of readdirSync(join(snapshots, `${id}.parquet`))) {
+      const res = await fetch(`${server.url}/api/batches/${id}/parquet/${file}`, { headers: { "x-api-key": apiKey } })
+      expect(res.status).toBe(200)
+      writeFileSync(join(dir, `${id}.parquet`, file), Buffer.from(await res.arrayBuffer()))
     }
     const good = await fdsVerify("--from", server.url, "--key", apiKey, "--batch", id, "--files", dir, "--back", "0")
     expect(good.code, good.stderr).toBe(0)

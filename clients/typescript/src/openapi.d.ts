@@ -952,6 +952,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/batches/{batch_id}/parquet/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of the batch's Parquet files (daily values by year, series, returns, TAC, holdings), by byte ranges
+         * @description Streams the file itself, written by the pipeline beside the snapshot and listed, with its size and SHA-256, in the batch's signed release (`<batch_id>.parquet/<file>`). `days-<YYYY>.parquet`: asset_id, date, price, total_net_assets, shareholders, sorted by asset_id then date, row groups of 65,536 rows with min/max statistics, so a reader fetches the footer and the one row group of a series. Served as the snapshot: ETag and Repr-Digest (SHA-256), Last-Modified, one range per request (206, 416, If-Range), HEAD; one request of quota per download (a range past byte 0 of a file the key started today is free, 8 per start). Unknown batch or file: 404; a batch whose files retention removed: 410.
+         */
+        get: operations["downloads.batchParquet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/batches/{batch_id}/days.csv.gz": {
         parameters: {
             query?: never;
@@ -1382,7 +1402,7 @@ export interface components {
         };
         /** @description One file of the batch */
         ReleaseFile: {
-            /** @description The file's name: `<batch id>.sqlite` (GET /api/batches/{batch_id}/snapshot) or `<batch id>.manifest.json` (GET /api/batches/{batch_id}/manifest.json) */
+            /** @description The file's name: `<batch id>.sqlite` (GET /api/batches/{batch_id}/snapshot), `<batch id>.manifest.json` (GET /api/batches/{batch_id}/manifest.json) or `<batch id>.parquet/<file>` (GET /api/batches/{batch_id}/parquet/{file}) */
             name: string;
             /** @description The file's size in bytes */
             size: number;
@@ -1761,7 +1781,7 @@ export interface components {
         };
         /** @enum {string} */
         RegistryEntity: "administrator" | "fund" | "series" | "fi_instrument" | "fi_series";
-        /** @description A published batch with its manifest */
+        /** @description A published batch with its manifest and its Parquet files */
         BatchDetail: {
             data: {
                 id: string;
@@ -1789,6 +1809,8 @@ export interface components {
                     /** @description It is the batch this server answers from when a request names none */
                     current: boolean;
                     manifest: components["schemas"]["BatchManifest"];
+                    /** @description The batch's Parquet files on this server, by name (GET /api/batches/{batch_id}/parquet/{file}; sizes and SHA-256 in its release); empty once retention removed them, or for a batch published before they were written */
+                    parquet_files: string[];
                 };
             };
         };
@@ -8006,7 +8028,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A published batch with its manifest */
+            /** @description A published batch with its manifest and its Parquet files */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9204,6 +9226,189 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.sqlite3": string;
+                };
+            };
+            /** @description Not Modified: the request's If-None-Match header names this answer's ETag (counts against the quota; quota headers present) */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Batch-Id": components["headers"]["Batch-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description BatchNotRetained */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BatchNotRetainedError"];
+                };
+            };
+            /** @description RangeNotSatisfiable */
+            416: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Content-Range": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RangeNotSatisfiableError"];
+                };
+            };
+            /** @description InvalidParameter */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description QuotaExceeded | RateLimited */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Reset"?: string;
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["QuotaExceededError"] | components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description ServiceUnavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    "downloads.batchParquet": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description One byte range, `bytes=<first>-[<last>]` or `bytes=-<suffix length>`; several ranges, or another unit, get the whole file */
+                Range?: string;
+                /** @description The ETag (or Last-Modified date) of the file the first part came from: the range is sent only while the file is that one, else the whole file */
+                "If-Range"?: string;
+            };
+            path: {
+                batch_id: string;
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description Bytes in this answer (the whole file on 200, the range on 206) */
+                    "Content-Length"?: number;
+                    /** @description SHA-256 of the whole file (RFC 9530), e.g. `sha-256=:<base64>:`, on 200 and 206 alike */
+                    "Repr-Digest"?: string;
+                    /** @description `bytes`: a reader fetches the footer, then the row groups and columns it needs */
+                    "Accept-Ranges"?: string;
+                    ETag: components["headers"]["ETag"];
+                    /** @description When the file was written */
+                    "Last-Modified"?: string;
+                    /** @description attachment; filename="<batch_id>-<file>" */
+                    "Content-Disposition"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "Batch-Id": components["headers"]["Batch-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.apache.parquet": string;
+                };
+            };
+            /** @description Partial Content: the one range asked for; a range past byte 0 of a file the key started today is not counted (8 of them per start) */
+            206: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description Bytes in this answer (the whole file on 200, the range on 206) */
+                    "Content-Length"?: number;
+                    /** @description SHA-256 of the whole file (RFC 9530), e.g. `sha-256=:<base64>:`, on 200 and 206 alike */
+                    "Repr-Digest"?: string;
+                    /** @description `bytes`: a reader fetches the footer, then the row groups and columns it needs */
+                    "Accept-Ranges"?: string;
+                    /** @description Strong validator of the file: its SHA-256 in hex, quoted */
+                    ETag?: string;
+                    /** @description When the file was written */
+                    "Last-Modified"?: string;
+                    /** @description attachment; filename="<batch_id>-<file>" */
+                    "Content-Disposition"?: string;
+                    /** @description bytes <first>-<last>/<file size> */
+                    "Content-Range"?: string;
+                    "Batch-Id": components["headers"]["Batch-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.apache.parquet": string;
                 };
             };
             /** @description Not Modified: the request's If-None-Match header names this answer's ETag (counts against the quota; quota headers present) */

@@ -1,0 +1,167 @@
+/**
+ * A batch's Parquet files, written from its finished snapshot into the folder beside it
+ * (ParquetFiles.ts), for readers that fetch a column or a row group over HTTP ranges (hyparquet,
+ * DuckDB's httpfs, pyarrow) instead of the whole SQLite file:
+ *
+ * - `days-<YYYY>.parquet`: the mutual fund series' daily values of that year (quotas), sorted by
+ *   asset_id then date: asset_id INT64, date DATE, price DOUBLE, total_net_assets DOUBLE,
+ *   shareholders INT64 (the last two null when CMF gave none). Row groups of ROW_GROUP_ROWS rows
+ *   with min/max statistics, so a reader finds one series' group from the footer.
+ * - `series.parquet`: the catalog, as series.csv's mutual fund lines: asset_id, run (with check
+ *   digit), fund, series, administrator, currency, first_date, last_date.
+ * - `returns.parquet`: returns_latest, one row per series, valuation, basis and window.
+ * - `tac.parquet`: the monthly TAC history (tac; tac_fixed, tac_variable, tac_expenses when split).
+ * - `holdings.parquet`: the monthly mutual fund portfolios (fm_holdings).
+ *
+ * One pass over quotas feeds every year's file at once. The files are written into a temporary
+ * folder, each fsynced, and the folder renamed into place: a folder under the batch's name is
+ * whole. A batch that has its folder keeps it (its release may list those bytes already).
+ */
+import { existsSync, mkdirSync, rmSync } from "node:fs"
+import { join } from "node:path"
+import Database from "better-sqlite3"
+import { currencyOf } from "../../schemas/FundClass.ts"
+import { formatRun } from "../../schemas/Ids.ts"
+import { fsyncPath, renameDurably } from "../Files.ts"
+import { parquetDir } from "./ParquetFiles.ts"
+import { type ParquetColumn, ParquetTable } from "./ParquetTable.ts"
+
+const col = (name: string, kind: ParquetColumn["kind"], nullable = true): ParquetColumn => ({ name, kind, nullable })
+const split = (c: ParquetColumn): ParquetColumn => ({ ...c, encoding: "BYTE_STREAM_SPLIT" })
+
+const DAYS: ParquetColumn[] = [
+  col("asset_id", "int64", false),
+  col("date", "date", false),
+  split(col("price", "double", false)),
+  split(col("total_net_assets", "double")),
+  col("shareholders", "int64"),
+]
+
+/** The other files: their columns, and the query giving them in that order, sorted. */
+const TABLES: ReadonlyArray<{
+  readonly file: string
+  readonly columns: ParquetColumn[]
+  readonly sql: string
+  readonly map?: (row: unknown[]) => unknown[]
+}> = [
+  {
+    file: "series.parquet",
+    columns: [
+      col("asset_id", "int64", false),
+      col("run", "string", false),
+      col("fund", "string"),
+      col("series", "string", false),
+      col("administrator", "string"),
+      col("currency", "string"),
+      col("first_date", "date", false),
+      col("last_date", "date", false),
+    ],
+    sql: `SELECT s.asset_id, s.run, f.name, s.serie, a.name, s.currency, s.first_date, s.last_date
+      FROM series s LEFT JOIN funds f ON f.concept_id = s.concept_id LEFT JOIN administrators a ON a.provider_id = f.provider_id
+      ORDER BY s.asset_id`,
+    map: (r) => [r[0], formatRun(r[1] as number), r[2], r[3], r[4], currencyOf(r[5] as string | null), r[6], r[7]],
+  },
+  {
+    file: "returns.parquet",
+    columns: [
+      col("asset_id", "int64", false),
+      col("valuation", "string", false),
+      col("return_basis", "string", false),
+      col("period", "string", false),
+      col("as_of_date", "date"),
+      col("value", "double"),
+      col("reason", "string"),
+      col("target_start_date", "date"),
+      col("target_end_date", "date"),
+      col("effective_start_date", "date"),
+      col("effective_end_date", "date"),
+      col("start_price", "double"),
+      col("end_price", "double"),
+      col("distribution_multiplier", "double"),
+      col("exchange_multiplier", "double"),
+    ],
+    sql: `SELECT asset_id, valuation, return_basis, period, as_of_date, value, reason, target_start_date, target_end_date,
+        effective_start_date, effective_end_date, start_price, end_price, distribution_multiplier, exchange_multiplier
+      FROM returns_latest ORDER BY asset_id, valuation, return_basis, period`,
+  },
+  {
+    file: "tac.parquet",
+    columns: [
+      col("asset_id", "int64", false),
+      col("month", "string", false),
+      col("tac", "double", false),
+      col("tac_fixed", "double"),
+      col("tac_variable", "double"),
+      col("tac_expenses", "double"),
+    ],
+    sql: "SELECT asset_id, month, tac, tac_fixed, tac_variable, tac_expenses FROM tac ORDER BY asset_id, month",
+  },
+  {
+    file: "holdings.parquet",
+    columns: [
+      col("run", "string", false),
+      col("month", "string", false),
+      col("market", "string", false),
+      col("position", "int32", false),
+      col("instrument_code", "string", false),
+      col("issuer_rut", "int64"),
+      col("issuer_name", "string"),
+      col("issuer_country", "string"),
+      col("instrument_type", "string", false),
+      col("maturity_date", "string"),
+      col("valuation_thousands", "double", false),
+      col("pct_fund_assets", "double", false),
+    ],
+    sql: `SELECT run, month, market, position, instrument_code, issuer_rut, issuer_name, issuer_country, instrument_type,
+        maturity_date, valuation_thousands, pct_fund_assets FROM fm_holdings ORDER BY run, month, market, position`,
+    map: (r) => [formatRun(r[0] as number), ...r.slice(1)],
+  },
+]
+
+/** What was written: each file and its rows. */
+export type ParquetWritten = ReadonlyArray<{ readonly file: string; readonly rows: number }>
+
+/**
+ * Writes the Parquet files of `batchId` (its snapshot `<batchId>.sqlite` in `snapshotsDir`) into
+ * their folder; nothing when the folder is there. Returns the files written (empty when kept).
+ */
+export const writeParquet = (snapshotsDir: string, batchId: string): ParquetWritten => {
+  const dir = parquetDir(snapshotsDir, batchId)
+  if (existsSync(dir)) return []
+  const temp = `${dir}.${process.pid}.tmp`
+  rmSync(temp, { recursive: true, force: true })
+  mkdirSync(temp)
+  const meta = [{ key: "fds.batch_id", value: batchId }]
+  const written: Array<{ file: string; rows: number }> = []
+  const db = new Database(join(snapshotsDir, `${batchId}.sqlite`), { readonly: true, fileMustExist: true })
+  try {
+    const years = new Map<number, ParquetTable>()
+    for (const row of db.prepare("SELECT asset_id, date, price, patrimony, holders FROM quotas ORDER BY asset_id, date").raw(true).iterate()) {
+      const year = Math.floor(((row as unknown[])[1] as number) / 10000)
+      let table = years.get(year)
+      if (table === undefined) {
+        table = new ParquetTable(join(temp, `days-${year}.parquet`), DAYS, meta)
+        years.set(year, table)
+      }
+      table.add(row as unknown[])
+    }
+    for (const [year, table] of [...years].sort(([a], [b]) => a - b)) {
+      table.finish()
+      written.push({ file: `days-${year}.parquet`, rows: table.total })
+    }
+    for (const t of TABLES) {
+      const table = new ParquetTable(join(temp, t.file), t.columns, meta)
+      for (const row of db.prepare(t.sql).raw(true).iterate()) table.add(t.map === undefined ? (row as unknown[]) : t.map(row as unknown[]))
+      table.finish()
+      written.push({ file: t.file, rows: table.total })
+    }
+    for (const { file } of written) fsyncPath(join(temp, file))
+    renameDurably(temp, dir)
+    return written
+  } catch (e) {
+    rmSync(temp, { recursive: true, force: true })
+    throw e
+  } finally {
+    db.close()
+  }
+}
