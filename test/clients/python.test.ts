@@ -25,6 +25,7 @@ import { gunzipSync } from "node:zlib"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { readManifest } from "../../snapshots/Manifest.ts"
 import { writeRelease } from "../../snapshots/releases/WriteRelease.ts"
+import { writeParquet } from "../../snapshots/parquet/WriteParquet.ts"
 import { recordPublished } from "../downloads/ledger.ts"
 import { INSTRUMENTS as FI_INSTRUMENTS, PRICES as FI_PRICES } from "../fi/fiData.ts"
 import { makeFiFixture } from "../fi/fiFixture.ts"
@@ -74,7 +75,8 @@ describe("fds_client (clients/python) driven by /usr/bin/python3", () => {
 
   beforeAll(async () => {
     batch = recorded(dir, publishMarketSnapshot(dir.snapshotsDir, { returns: true, extra: (w) => w.insertRows("cmf_spheres", SPHERES) }))
-    // the batch's signed release (the pipeline writes one at each publish; this fixture is written directly)
+    // its Parquet files and signed release (the pipeline writes them at each publish; this fixture is written directly)
+    writeParquet(dir.snapshotsDir, batch)
     writeRelease({ snapshotsDir: dir.snapshotsDir, batchId: batch, previousBatchId: null, key: generateKeyPairSync("ed25519").privateKey, now: new Date() })
     key = (await createKey(dir.dataDir, { email: "py-client@example.cl", tier: "internal" })).key
     fiKey = (await createKey(fiDir.dataDir, { email: "py-fi@example.cl", tier: "internal" })).key
@@ -129,6 +131,8 @@ calls = {
     "cartera_holdings": lambda: a.cartera_holdings("8043", month="2026-02"),
     "article107": lambda: a.article107("8043"),
     "tac_changes": lambda: a.tac_changes(),
+    "holders": lambda: a.holders(instrument="NOBODYHOLDSTHIS"),
+    "market_flows": lambda: a.market_flows("fund", ${fundOf(8043).conceptId}, period="month"),
     "batches": lambda: a.batches(),
     "batch": lambda: a.batch(batch),
     "release": lambda: a.batch_release(batch).decode("utf-8"),
@@ -145,7 +149,9 @@ calls = {
     "iter_fi_prices": lambda: list(fi.iter_fi_prices("${fiId}", limit=3)),
 }
 got = {name: call() for name, call in calls.items()}
+parquet = a.batch(batch)["data"]["attributes"]["parquet_files"]
 done = [a.batch_snapshot(batch, work + "/all.sqlite"), a.batch_series_csv(batch, work + "/series.csv"), a.batch_days_csv(batch, dest=work + "/days.csv.gz")]
+done += [a.batch_parquet(batch, parquet[0], work + "/" + parquet[0])] if parquet else []
 got["downloads"] = [{"path": d.path, "size": d.size, "sha256": d.sha256, "status": d.status} for d in done]
 out(got)
 `,
@@ -167,7 +173,8 @@ out(got)
     expect(operations.filter((path) => !sent.some((s) => asked(path).test(s.url)))).toEqual([])
     expect(operations.length).toBeGreaterThanOrEqual(36)
     // one request per call, each answered 200, with the key in X-Api-Key only and the package's User-Agent
-    expect(sent.length).toBe(Object.keys(got).length - 1 + 2 + 3)
+    // iter_fi_prices's two pages more, the parquet_files look-up, and the four downloads
+    expect(sent.length).toBe(Object.keys(got).length - 1 + 2 + 1 + 4)
     expect(fiSent.length).toBe(8)
     for (const s of sent) {
       expect([s.method, s.status]).toEqual(["GET", 200])
@@ -259,7 +266,10 @@ out(got)
     expect(got.fi_resumen.data.map((r: Json) => r.valuation_national_thousands).sort()).toEqual(positions.map((h) => h.valuation_thousands).sort())
 
     // the downloads: the snapshot as on disk, series.csv one line per series, days.csv.gz one per quote
-    const [snapshot, seriesCsv, daysCsv] = got.downloads as Json[]
+    const [snapshot, seriesCsv, daysCsv, parquetFile] = got.downloads as Json[]
+    expect(parquetFile).toMatchObject({ status: 200, path: expect.stringMatching(/\.parquet$/) })
+    expect(got.holders).toMatchObject({ data: [], meta: { by: "instrument", value: "NOBODYHOLDSTHIS", total: 0 } })
+    expect(got.market_flows.meta).toBeDefined()
     const onDisk = readFileSync(join(dir.snapshotsDir, `${batch}.sqlite`))
     expect([snapshot.size, snapshot.sha256, snapshot.status]).toEqual([onDisk.length, sha256Hex(onDisk), 200])
     expect(readFileSync(snapshot.path).equals(onDisk)).toBe(true)

@@ -241,6 +241,12 @@ class Api:
     ) -> dict:
         return self.get("/api/reports/tac-changes", {"date": date, "direction": direction, "limit": limit, "category": category, "batch": batch})
 
+    def market_flows(self, level: str, id: Id, batch: Optional[str] = None, **params: Any) -> dict:
+        """Net subscriptions of a series, fund, administrator or family (level); params: period (day, month), from_ (from), to, currency (native, CLP), limit, offset."""
+        if "from_" in params:
+            params["from"] = params.pop("from_")
+        return self.get("/api/market/flows", {"level": level, "id": str(id), **params, "batch": batch})
+
     def holders(
         self,
         instrument: Optional[str] = None,
@@ -280,6 +286,11 @@ class Api:
     def batch_series_csv(self, batch_id: str, dest: Optional[str] = None, **kw: Any) -> Download:
         """Downloads the batch's series catalog as CSV (resumable, SHA-256 checked); returns a Download (its .path, .resumed_from, .sha256)."""
         return Bulk(self._t).download(f"/api/batches/{_q(batch_id)}/series.csv", dest or f"{_file_part(batch_id, 'batch id')}-series.csv", **kw)
+
+    def batch_parquet(self, batch_id: str, name: str, dest: Optional[str] = None, **kw: Any) -> Download:
+        """Downloads one of the batch's Parquet files (`name` as GET /api/batches/{id} lists them in parquet_files; resumable, SHA-256 checked)."""
+        file = _file_part(name, "Parquet file")
+        return Bulk(self._t).download(f"/api/batches/{_q(batch_id)}/parquet/{_q(file)}", dest or f"{_file_part(batch_id, 'batch id')}-{file}", **kw)
 
     # -- signed releases (README "Signed releases") -------------------------------------------
     def batch_release(self, batch_id: str) -> bytes:
