@@ -90,6 +90,9 @@ const dataRoutes = async (): Promise<string[]> => {
   const instruments = (await json("/api/fi/instruments?status=all&limit=500")).data as Json[]
   const fi = instruments.find((i) => i.status === "active" && i.series.length > 0) ?? instruments[0]
   const early = "2026-11-02"
+  // a code some fund holds (any, when this fund has no portfolio)
+  const portfolio = await call(`/api/funds/${row.run}/cartera/holdings`)
+  const held = portfolio.status === 200 ? ((JSON.parse(portfolio.text).data as Json[])[0]?.attributes?.nemotecnico ?? "ANY") : "ANY"
   return [
     "/api/asset_providers",
     "/api/asset_providers?scope=all",
@@ -126,6 +129,9 @@ const dataRoutes = async (): Promise<string[]> => {
     `/api/fi/instruments/${fi.instrument_id}/prices`,
     `/api/fi/instruments/${fi.instrument_id}/cartera/holdings`,
     `/api/fi/instruments/${fi.instrument_id}/cartera/resumen`,
+    // #31: who holds this, and the fund flows
+    `/api/holders?instrument=${encodeURIComponent(held)}`,
+    `/api/market/flows?level=fund&id=${row.fundId}&period=month`,
   ]
 }
 
@@ -171,7 +177,12 @@ describe("point-in-time reads", () => {
       // from the ledger, not from a snapshot): test/http/paging.test.ts
       .filter((path) => path !== "/api/batches")
     // the spec's data routes: the keyed ones but /api/key/info; no account route, nor the batches' own
-    const dataOperations = SPEC_OPERATIONS.filter((o) => o.security === "apiKey" && o.path !== "/api/key/info").map((o) => o.path)
+    const dataOperations = [
+      ...SPEC_OPERATIONS.filter((o) => o.security === "apiKey" && o.path !== "/api/key/info").map((o) => o.path),
+      // the data routes added since the spec (#31)
+      "/api/holders",
+      "/api/market/flows",
+    ]
     expect([...withBatchParam].sort()).toEqual([...dataOperations].sort())
     const covered = new Set(recorded.map((r) => templateOf(r.target, withBatchParam)))
     expect(withBatchParam.filter((p) => !covered.has(p))).toEqual([])
@@ -370,8 +381,10 @@ describe("point-in-time reads", () => {
     expect(one.data.attributes.manifest).toEqual(manifest)
     expect(one.data.attributes.manifest.inputs.every((i: Json) => /^[0-9a-f]{64}$/.test(i.sha256))).toBe(true)
     const listed = (await json("/api/batches")).data.find((b: Json) => b.id === id)
-    const { manifest: _, ...attributes } = one.data.attributes
+    // the list's attributes, and the batch's Parquet files (#31), which the list leaves out
+    const { manifest: _, parquet_files: parquet, ...attributes } = one.data.attributes
     expect(attributes).toEqual(listed.attributes)
+    expect(parquet).toEqual(expect.arrayContaining(["series.parquet", "returns.parquet", "tac.parquet", "holdings.parquet"]))
     const unknown = await call("/api/batches/2026-11-16-0123456789abcdef")
     expect([unknown.status, JSON.parse(unknown.text).parameter]).toEqual([404, "batch_id"])
     const malformed = await call("/api/batches/latest")
