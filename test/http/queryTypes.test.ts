@@ -144,6 +144,23 @@ const EXPECTED: Readonly<Record<string, Declared>> = {
   "get /api/changes limit": int(1, 5000, 1000),
   "get /api/changes cursor": str,
   "get /api/batches/{batch_id}/days.csv.gz from_date": str,
+  // #31: history without survivorship bias (universe, the screener's date), who holds this, fund flows
+  "get /api/all-funds universe": oneOf(["current", "as_of"]),
+  "get /api/market-summary universe": oneOf(["current", "as_of"]),
+  "get /api/screener date": str,
+  "get /api/screener universe": oneOf(["current", "as_of"]),
+  "get /api/holders instrument": str,
+  "get /api/holders isin": str,
+  "get /api/holders issuer_rut": str,
+  "get /api/holders month": str,
+  "get /api/market/flows level": oneOf(["series", "fund", "administrator", "family"]),
+  "get /api/market/flows id": str,
+  "get /api/market/flows period": oneOf(["day", "month"], "day"),
+  "get /api/market/flows from": str,
+  "get /api/market/flows to": str,
+  "get /api/market/flows currency": oneOf(["native", "CLP"], "native"),
+  "get /api/market/flows limit": int(1, 5000, 1000),
+  "get /api/market/flows offset": int(0, 10_000_000, 0),
   // ?batch=<batch_id> on every data route (the batch pinned for the request)
   ...Object.fromEntries(
     [
@@ -173,6 +190,8 @@ const EXPECTED: Readonly<Record<string, Declared>> = {
       "/api/fi/instruments/{instrument_id}/prices",
       "/api/fi/instruments/{instrument_id}/cartera/holdings",
       "/api/fi/instruments/{instrument_id}/cartera/resumen",
+      "/api/holders",
+      "/api/market/flows",
     ].map((path) => [`get ${path} batch`, str]),
   ),
 }
@@ -257,12 +276,17 @@ describe("the server accepts what the document declares, and refuses past it", (
       .replace("{family_rar}", "accionario-eeuu")
       .replace("{run}", String(series.run))
       .replace("{instrument_id}", "5b0a3c9e-1f2d-5e6f-8a9b-0c1d2e3f4a5b")
-    const required: Record<string, string> = {
-      "/api/agf_stats/evolution": "administrator=Alfa%20AGF%20S.A.",
-      "/api/compare": `series=${series.assetId}`,
-      "/api/changes": `from_batch=${fx.snapshot.finished.file.replace(/\.sqlite$/, "")}`,
+    const required: Record<string, ReadonlyArray<string>> = {
+      "/api/agf_stats/evolution": ["administrator=Alfa%20AGF%20S.A."],
+      "/api/compare": [`series=${series.assetId}`],
+      "/api/changes": [`from_batch=${fx.snapshot.finished.file.replace(/\.sqlite$/, "")}`],
+      "/api/market/flows": ["level=series", `id=${series.assetId}`],
+      // exactly one of instrument, isin and issuer_rut
+      "/api/holders": p.name === "isin" || p.name === "issuer_rut" ? [] : ["instrument=NOBODYHOLDSTHIS"],
     }
-    return (query: string) => `${path}?${[required[p.path], query].filter((q) => q !== undefined).join("&")}`
+    // the parameter under test is not given twice
+    const filled = (required[p.path] ?? []).filter((pair) => !pair.startsWith(`${p.name}=`))
+    return (query: string) => `${path}?${[...filled, query].join("&")}`
   }
   /** The data routes (the account routes' query parameters are strings, and they answer redirects). */
   const keyed = () => queryParameters().filter((p) => p.method === "get" && !p.path.startsWith("/api/auth"))
@@ -293,7 +317,7 @@ describe("the server accepts what the document declares, and refuses past it", (
 
   it("each integer is accepted at its bounds and refused one past them, naming the parameter", async () => {
     const ints = keyed().filter((p) => p.schema.type === "integer")
-    expect(ints.map((p) => `${p.path} ${p.name}`)).toHaveLength(13)
+    expect(ints.map((p) => `${p.path} ${p.name}`)).toHaveLength(15)
     for (const p of ints) {
       for (const bound of [p.schema.minimum, p.schema.maximum]) {
         const r = await status(target(p)(`${p.name}=${bound}`))
