@@ -59,4 +59,6 @@ export interface BatchSource {
   readonly fetchRelease?: (batchId: string) => Promise<SourceRelease | null>
   /** The build manifest's bytes (the file a release lists), at most `maxBytes`; with fetchRelease. */
   readonly fetchManifestFile?: (batchId: string, maxBytes: number) => Promise<Uint8Array>
+  /** One of the batch's Parquet files (a file a release lists), at most `maxBytes`; with fetchRelease. */
+  readonly fetchParquetFile?: (batchId: string, file: string, maxBytes: number) => Promise<Uint8Array>
 }

@@ -5,14 +5,17 @@
  * key, it names that key and this batch, and each file it lists is the one brought in (the
  * snapshot by the SHA-256 already checked against the source's Repr-Digest; the build manifest
  * fetched as bytes, checked against the release and against the manifest the batch was checked
- * with, then kept in its place, so the replica's manifest.json is the primary's byte for byte).
+ * with, then kept in its place, so the replica's manifest.json is the primary's byte for byte; the
+ * Parquet files fetched and checked against the release, then written as the publish writes them).
  * A release that fails a check, or cannot be fetched, is not copied: the batch is followed all the
  * same (its data passed its own checks) and a warning names what failed.
  */
 import { createHash, createPublicKey, type KeyObject } from "node:crypto"
+import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { writeFileAtomic } from "../snapshots/Files.ts"
 import type { Manifest } from "../snapshots/Manifest.ts"
+import { PARQUET_FILE, parquetDir } from "../snapshots/parquet/ParquetFiles.ts"
 import { keyFingerprint, PUBLIC_KEY_FILE, releasePath, signaturePath } from "../snapshots/releases/Release.ts"
 import { checkSignedRelease } from "../snapshots/releases/ReleaseChain.ts"
 import type { BatchSource, PrimaryBatch, SourceRelease } from "./BatchSource.ts"
@@ -22,6 +25,8 @@ import type { Log } from "../pipeline/daemon/Log.ts"
 export interface FollowedRelease extends SourceRelease {
   /** The build manifest's bytes the release lists (null when it lists none). */
   readonly manifestBytes: Uint8Array | null
+  /** The Parquet files the release lists, fetched and checked against it (none when the source cannot fetch them). */
+  readonly parquet: ReadonlyArray<{ readonly file: string; readonly bytes: Uint8Array }>
 }
 
 const hexOfReprDigest = (reprDigest: string): string | null => {
@@ -51,8 +56,18 @@ const check = async (
   const checked = checkSignedRelease(batch.id, found.release, found.signature, key)
   if ("failed" in checked) return checked.failed
   let manifestBytes: Uint8Array | null = null
+  const parquet: Array<{ readonly file: string; readonly bytes: Uint8Array }> = []
+  const parquetPrefix = `${batch.id}.parquet/`
   for (const entry of checked.manifest.files) {
-    if (entry.name === `${batch.id}.sqlite`) {
+    if (entry.name.startsWith(parquetPrefix) && PARQUET_FILE.test(entry.name.slice(parquetPrefix.length))) {
+      // a source that cannot bring them (a bucket) leaves them out: the replica answers 404 for them
+      if (source.fetchParquetFile === undefined) continue
+      const file = entry.name.slice(parquetPrefix.length)
+      const bytes = await source.fetchParquetFile(batch.id, file, entry.size)
+      const sha256 = createHash("sha256").update(bytes).digest("hex")
+      if (bytes.length !== entry.size || sha256 !== entry.sha256) return `the Parquet file ${file}'s bytes are not the ones it lists (SHA-256 ${sha256})`
+      parquet.push({ file, bytes })
+    } else if (entry.name === `${batch.id}.sqlite`) {
       if (entry.size !== got.size || entry.sha256 !== hexOfReprDigest(got.reprDigest)) {
         return `it lists ${entry.name} with ${entry.size} bytes and SHA-256 ${entry.sha256}; the file brought in is not that one`
       }
@@ -74,7 +89,7 @@ const check = async (
       return `it lists ${entry.name}, which the follower cannot check`
     }
   }
-  return { ...found, manifestBytes }
+  return { ...found, manifestBytes, parquet }
 }
 
 /**
@@ -106,6 +121,15 @@ export const followedRelease = async (
 
 /** Writes a checked release beside its batch: the public key, the manifest, the signature last (a release without it is one cut short). */
 export const writeFollowedRelease = (snapshotsDir: string, batchId: string, release: FollowedRelease): string => {
+  // the Parquet files first, whole folder at once (as the publish writes it), kept when there already
+  const folder = parquetDir(snapshotsDir, batchId)
+  if (release.parquet.length > 0 && !existsSync(folder)) {
+    const temporary = `${folder}.${process.pid}.tmp`
+    rmSync(temporary, { recursive: true, force: true })
+    mkdirSync(temporary, { recursive: true })
+    for (const { file, bytes } of release.parquet) writeFileAtomic(join(temporary, file), bytes)
+    renameSync(temporary, folder)
+  }
   const pem = release.publicKeyPem
   writeFileAtomic(join(snapshotsDir, PUBLIC_KEY_FILE), pem)
   writeFileAtomic(releasePath(snapshotsDir, batchId), release.release)

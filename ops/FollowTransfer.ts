@@ -179,6 +179,10 @@ export const fetchRelease = async (primary: Primary, batchId: string): Promise<S
 export const fetchManifestFile = async (primary: Primary, batchId: string, max: number): Promise<Uint8Array> =>
   (await getBytes(primary, `/api/batches/${encodeURIComponent(batchId)}/manifest.json`, max, "application/json", "refuse")) ?? Buffer.alloc(0)
 
+/** One of the batch's Parquet files as the primary serves it (GET /api/batches/{id}/parquet/{file}), at most `max`. */
+export const fetchParquetFile = async (primary: Primary, batchId: string, file: string, max: number): Promise<Uint8Array> =>
+  (await getBytes(primary, `/api/batches/${encodeURIComponent(batchId)}/parquet/${encodeURIComponent(file)}`, max, "*/*", "refuse")) ?? Buffer.alloc(0)
+
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v)
 
 /**
@@ -327,6 +331,7 @@ export const primarySource = (primary: Primary): BatchSource => ({
   downloadSnapshot: (batchId, paths) => downloadSnapshot(primary, batchId, paths),
   fetchRelease: (batchId) => fetchRelease(primary, batchId),
   fetchManifestFile: (batchId, max) => fetchManifestFile(primary, batchId, max),
+  fetchParquetFile: (batchId, file, max) => fetchParquetFile(primary, batchId, file, max),
 })
 
 /** The SHA-256 of a file, as `Repr-Digest` writes it (RFC 9530). */

@@ -44,7 +44,7 @@ describe("an undeclared query parameter is a 422 naming it", () => {
     expectErrorShape(r.body, 422)
     const accepted =
       "q, fund_family, investor_class, currency, category, administrator, cmf_spheres_min, cmf_spheres_max, cmf_family, " +
-      "cmf_investor_type, sort, order, limit, offset, batch"
+      "cmf_investor_type, sort, order, limit, offset, date, universe, batch"
     const message = `unknown query parameter curency: GET /api/screener accepts ${accepted}`
     expect(r.body).toEqual({
       type: "/docs#error-invalid_parameter",
