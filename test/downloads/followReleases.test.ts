@@ -7,7 +7,7 @@
  * holds over the whole chain. A release whose signature does not verify is not copied (the batch
  * is followed all the same, a warning names the release).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
@@ -69,6 +69,10 @@ describe("./fds follow copies the releases", () => {
     expect(await followOnce()).toBe(0)
     for (const id of ids) {
       for (const name of [`${id}.release.json`, `${id}.release.sig`, `${id}.manifest.json`, `${id}.sqlite`]) sameBytes(name)
+      // the Parquet files the release lists, copied too
+      const parquet = readdirSync(join(primarySnapshots, `${id}.parquet`))
+      expect(parquet.length).toBeGreaterThan(0)
+      for (const file of parquet) sameBytes(`${id}.parquet/${file}`)
     }
     sameBytes("release-key.pem")
     expect(logged.filter((l) => l.msg === "release copied").map((l) => l.fields.batch)).toEqual(ids)
