@@ -26,6 +26,11 @@ const ALONE = [
 
 export default defineConfig({
   test: {
+    // V8's JIT-page tracking under memory protection keys (on a CPU with PKU) can abort a worker
+    // that loads code in several threads (Node's TypeScript stripping is WebAssembly): "Check
+    // failed: jit_page.has_value()" killed test/pipeline/Increment.test.ts's worker once in two
+    // clean runs (2026-12-03). The workers, and the threads they start, run without it.
+    execArgv: ["--no-memory-protection-keys"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // What a test writes to its console (the in-process servers' and the pipeline's log lines, and
