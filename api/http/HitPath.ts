@@ -28,7 +28,7 @@ import { Clock, Effect, Exit, Layer } from "effect"
 import { KEY_PREFIX } from "../../accounts/ApiKey.ts"
 import { KeyStore } from "../../accounts/KeyStore.ts"
 import { parseNetworks, nodeClientKey, type TakeToken, tokenTaken } from "../ratelimit/Edge.ts"
-import { keyCheckFailed, quotaHeaders } from "../security/SecurityLive.ts"
+import { bearerToken, keyCheckFailed, quotaHeaders } from "../security/SecurityLive.ts"
 import { AnswerCacheService } from "../snapshot/AnswerCache.ts"
 import { SnapshotStore } from "../snapshot/SnapshotStore.ts"
 import { numberSetting } from "../system/Settings.ts"
@@ -51,8 +51,6 @@ export interface HitLimit {
   readonly take: TakeToken
   readonly trustedProxies: ReadonlyArray<string>
 }
-
-const bearerToken = (authorization: string | undefined): string | undefined => /^Bearer +(\S+)\s*$/i.exec(authorization ?? "")?.[1]
 
 /** The key as the router's check reads it (SecurityLive.ts checkKey): X-Api-Key, else a Bearer key; "" when neither. */
 const keyOf = (request: IncomingMessage): string => {

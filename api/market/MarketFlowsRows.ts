@@ -10,22 +10,10 @@ import { toIsoDate } from "../../snapshots/compute/Calendar.ts"
 import { clpPerUnit, FlowTotals, flowCurrency } from "../../snapshots/compute/Flows.ts"
 import { prepared } from "../../snapshots/readers/MarketDb.ts"
 import { usdOn } from "../../snapshots/readers/MarketFx.ts"
+import type { MarketFlowsTable } from "../../snapshots/tables/MarketComputed.ts"
 
 /** One row as stored: native and CLP sums of one date (YYYYMMDD) and currency. */
-interface Stored {
-  date_ymd: number
-  currency: string
-  subscribed: number
-  redeemed: number
-  net: number
-  subscribed_clp: number | null
-  redeemed_clp: number | null
-  net_clp: number | null
-  series_count: number
-  series_days: number
-  unreported_days: number
-  unconverted_days: number
-}
+type Stored = Omit<MarketFlowsTable, "level" | "entity" | "period">
 
 export interface FlowRowOut {
   readonly date: string

@@ -22,7 +22,8 @@ import { ApiKeyAuth, CurrentKey, RequestValidation } from "./Security.ts"
 const UNCOUNTED = new Set(["keyInfo", "batchSnapshot"])
 const QUERY_KEY_NAMES = ["api_key", "apikey", "key", "x-api-key", "token", "access_token"]
 
-const bearerToken = (authorization: string | undefined): string | undefined => {
+/** The key sent as `Authorization: Bearer <key>`; undefined without one. */
+export const bearerToken = (authorization: string | undefined): string | undefined => {
   const m = /^Bearer +(\S+)\s*$/i.exec(authorization ?? "")
   return m?.[1]
 }
