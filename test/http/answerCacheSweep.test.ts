@@ -25,8 +25,23 @@ interface Sent {
 /** Headers that differ from one request to the next whatever the cache does. */
 const PER_REQUEST = new Set(["date", "x-request-id", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "connection", "keep-alive"])
 
+/**
+ * A kept-alive socket the server closed as the request went out (its keep-alive timeout passing
+ * while a loaded machine paused the sweep) resets it: the request, a GET or HEAD, is sent once
+ * more on a new connection. Only that reset (undici's UND_ERR_SOCKET when it saw the close); any other error fails the sweep.
+ */
+const requestOnce = async (url: string, method: "GET" | "HEAD", headers: Record<string, string>) => {
+  try {
+    return await request(url, { method, headers })
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    if (code !== "ECONNRESET" && code !== "UND_ERR_SOCKET") throw e
+    return await request(url, { method, headers })
+  }
+}
+
 const sendOnce = async (url: string, method: "GET" | "HEAD", headers: Record<string, string>): Promise<Sent> => {
-  const res = await request(url, { method, headers })
+  const res = await requestOnce(url, method, headers)
   const kept: Record<string, string> = {}
   for (const [name, value] of Object.entries(res.headers)) {
     if (value === undefined || PER_REQUEST.has(name)) continue
