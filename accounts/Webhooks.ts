@@ -29,7 +29,7 @@ const positive = (name: string, fallback: number, max: number) =>
 export const webhookSettings: Config.Config<WebhookSettings> = Config.all({
   allowPrivate: Config.String("FDS_WEBHOOKS_ALLOW_PRIVATE").pipe(
     Config.withDefault(""),
-    Config.map((v) => ["1", "true", "yes"].includes(v.trim().toLowerCase())),
+    Config.map((v) => ["1", "true"].includes(v.trim().toLowerCase())),
   ),
   timeoutMs: positive("FDS_WEBHOOKS_TIMEOUT_MS", 10_000, 60_000),
   maxEndpoints: positive("FDS_WEBHOOKS_MAX_ENDPOINTS", 10, 1000),
