@@ -1,5 +1,5 @@
 /**
- * Sends what is due: claims due deliveries (WebhookStore.ts), opens each endpoint's secret,
+ * Sends what is due: claims each due delivery (WebhookStore.ts) just before its attempt, opens the endpoint's secret,
  * signs and sends (WebhookSender.ts) a few at a time, and records each attempt (delivered, due
  * again later, or given up after a day: WebhookRetry.ts). Used by the daemon after a publish and
  * on its timer, and by the API for a test event. The clock is the caller's (`now`), so that the
@@ -10,7 +10,7 @@ import type { Kysely } from "kysely"
 import type { AccountsDatabase } from "./AccountsTables.ts"
 import { openSecret } from "./WebhookSecret.ts"
 import { type SendSettings, sendSigned } from "./WebhookSender.ts"
-import { type AttemptResult, claimDue, type DueDelivery, recordAttempt } from "./WebhookStore.ts"
+import { type AttemptResult, claimNext, type DueDelivery, recordAttempt } from "./WebhookStore.ts"
 
 export interface DeliveryContext {
   readonly db: Kysely<AccountsDatabase>
@@ -32,7 +32,7 @@ export interface DeliveryReport {
 /** Attempts sent at once. */
 const CONCURRENCY = 8
 
-/** How long a claim holds a delivery: longer than any attempt. */
+/** How long a claim holds a delivery: longer than its one attempt can last (the timeout) and its recording. */
 const leaseMs = (send: SendSettings) => send.timeoutMs * 3 + 10_000
 
 /** One claimed delivery sent and recorded; its result. */
@@ -50,26 +50,27 @@ const attempt = async (ctx: DeliveryContext, d: DueDelivery): Promise<{ readonly
   return { state, result }
 }
 
-/** Sends every delivery due now (at most `limit`), a few at a time. */
+/** Sends the deliveries due now (at most `limit` attempts), a few at a time, each claimed just before its attempt. */
 export const deliverDue = async (ctx: DeliveryContext, limit = 200): Promise<DeliveryReport> => {
-  const due = await claimDue(ctx.db, ctx.now(), leaseMs(ctx.send), limit)
   const counts = { delivered: 0, retrying: 0, failed: 0 }
-  let next = 0
+  let started = 0
   const worker = async () => {
-    while (next < due.length) {
-      const d = due[next++]!
+    while (started < limit) {
+      started++
+      const d = await claimNext(ctx.db, ctx.now(), leaseMs(ctx.send))
+      if (d === null) return
       const { state } = await attempt(ctx, d)
       if (state === "delivered") counts.delivered++
       else if (state === "failed") counts.failed++
       else counts.retrying++
     }
   }
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, due.length) }, worker))
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker))
   return counts
 }
 
 /** Sends one delivery now if it is due and unclaimed (the test route); null when it was not there to send. */
 export const deliverOne = async (ctx: DeliveryContext, eventId: string, endpointId: string) => {
-  const [d] = await claimDue(ctx.db, ctx.now(), leaseMs(ctx.send), 1, { eventId, endpointId })
-  return d === undefined ? null : attempt(ctx, d)
+  const d = await claimNext(ctx.db, ctx.now(), leaseMs(ctx.send), { eventId, endpointId })
+  return d === null ? null : attempt(ctx, d)
 }

@@ -118,16 +118,17 @@ export interface DueDelivery {
 }
 
 /**
- * Claims up to `limit` due deliveries (pending, due, not claimed by another sender) until
- * `nowMs + leaseMs`; `only` restricts it to one delivery (the test route sends its own at once).
+ * Claims the next due delivery (pending, due, not claimed by another sender) until
+ * `nowMs + leaseMs`, the oldest first; null when none is left. One at a time: a claim is taken
+ * just before its attempt, so the lease covers that attempt only. `only` restricts it to one
+ * delivery (the test route sends its own at once).
  */
-export const claimDue = async (
+export const claimNext = async (
   db: Kysely<AccountsDatabase>,
   nowMs: number,
   leaseMs: number,
-  limit: number,
   only?: { readonly eventId: string; readonly endpointId: string },
-): Promise<DueDelivery[]> => {
+): Promise<DueDelivery | null> => {
   const candidates = await db
     .selectFrom("webhook_deliveries as d")
     .innerJoin("webhook_endpoints as e", "e.id", "d.endpoint_id")
@@ -138,9 +139,9 @@ export const claimDue = async (
     .where((eb) => eb.or([eb("d.claimed_until_ms", "is", null), eb("d.claimed_until_ms", "<", nowMs)]))
     .$if(only !== undefined, (q) => q.where("d.event_id", "=", only!.eventId).where("d.endpoint_id", "=", only!.endpointId))
     .orderBy("d.next_attempt_ms")
-    .limit(limit)
+    // a few: senders working side by side pass over the ones another just claimed
+    .limit(16)
     .execute()
-  const claimed: DueDelivery[] = []
   for (const c of candidates) {
     const r = await db
       .updateTable("webhook_deliveries")
@@ -148,10 +149,13 @@ export const claimDue = async (
       .where("event_id", "=", c.event_id)
       .where("endpoint_id", "=", c.endpoint_id)
       .where("state", "=", "pending")
+      // as it was read: an attempt another sender ended meanwhile changed its count (and its due time)
+      .where("attempts", "=", c.attempts)
+      .where("next_attempt_ms", "<=", nowMs)
       .where((eb) => eb.or([eb("claimed_until_ms", "is", null), eb("claimed_until_ms", "<", nowMs)]))
       .executeTakeFirst()
     if (Number(r.numUpdatedRows) !== 1) continue // another sender claimed it first
-    claimed.push({
+    return {
       eventId: c.event_id,
       endpointId: c.endpoint_id,
       attempts: c.attempts,
@@ -159,9 +163,9 @@ export const claimDue = async (
       url: c.url,
       sealed: c.secret_sealed,
       body: c.body,
-    })
+    }
   }
-  return claimed
+  return null
 }
 
 /** What one attempt gave. */

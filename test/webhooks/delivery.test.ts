@@ -5,9 +5,12 @@
  * on the Standard Webhooks schedule while the receiver fails and delivered once when it recovers,
  * an attempt to a receiver that hangs cut off at the timeout. Only the schedule's clock is set by
  * the test (`now`); the HTTP and the signatures' timestamps are real. Then the addresses refused
- * at send time (loopback by address and by name) and the schedule itself, by worked examples.
+ * at send time (loopback by address and by name), an attempt's bounds (an endless answer, a
+ * redirect, a body too large) and the schedule itself, by worked examples.
  */
 import { mkdtempSync, rmSync } from "node:fs"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
 import { randomBytes } from "node:crypto"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -90,13 +93,19 @@ describe.each(Object.keys(STORES) as Array<keyof typeof STORES>)("webhook delive
     expect(Math.abs(receiver.requests[0]!.timestamp * 1000 - Date.now())).toBeLessThan(60_000)
   })
 
-  it("two senders at once: each due delivery is claimed by one of them and sent once", async () => {
+  it("two senders at once: each due delivery is claimed by one of them and attempted once", async () => {
     clock = T0
     const { receiver } = await endpointFor(db)
     for (let i = 0; i < 10; i++) await recordEvent(db, event(`evt_race_${i}`))
     const [a, b] = await Promise.all([deliverDue(ctx()), deliverDue(ctx())])
     expect(a.delivered + b.delivered).toBe(10)
     expect(receiver.requests.map((r) => r.id).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `evt_race_${i}`).sort())
+    // failing ones: each attempted once in the round (a failed attempt is due again in 5 s, not now)
+    receiver.behaviour = { failFirst: 1000 }
+    for (let i = 0; i < 10; i++) await recordEvent(db, event(`evt_race_failing_${i}`))
+    const [c, d] = await Promise.all([deliverDue(ctx()), deliverDue(ctx())])
+    expect(c.retrying + d.retrying).toBe(10)
+    expect(receiver.requests.filter((r) => r.status === 500).map((r) => r.id).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `evt_race_failing_${i}`).sort())
   })
 
   it("a receiver that fails, then recovers: retried on the schedule (5 s, then 5 min) and delivered once, with the same webhook-id", async () => {
@@ -206,6 +215,49 @@ describe("addresses refused at send time", () => {
       "not an address",
     ]) {
       expect([a, isPublicAddress(a)]).toEqual([a, false])
+    }
+  })
+})
+
+describe("bounds of an attempt", () => {
+  it("reads at most 1 KiB of an endless answer, and does not follow a redirect", async () => {
+    let written = 0
+    let redirected = 0
+    const server = createServer((req, res) => {
+      if (req.url === "/elsewhere") {
+        redirected++
+        res.end("ok")
+        return
+      }
+      if (req.url === "/moved") {
+        res.writeHead(307, { location: "/elsewhere" }).end()
+        return
+      }
+      res.writeHead(200, { "content-type": "text/plain" })
+      const chunk = Buffer.alloc(64 * 1024, "x")
+      const pump = () => {
+        while (!res.destroyed && written < 512 * 1024 * 1024 && res.write(chunk)) written += chunk.length
+        if (!res.destroyed && written < 512 * 1024 * 1024) res.once("drain", pump)
+      }
+      pump()
+    })
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()))
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    try {
+      const settings = { timeoutMs: 5000, allowPrivate: true }
+      const started = performance.now()
+      const endless = await sendSigned(`${base}/hook`, newWebhookSecret(), "evt_big", "{}", settings, Date.now())
+      expect(endless).toEqual({ delivered: true, status: 200, error: null })
+      expect(performance.now() - started).toBeLessThan(2000)
+      expect(written).toBeLessThan(64 * 1024 * 1024) // the answer was dropped, not read to its end
+      const moved = await sendSigned(`${base}/moved`, newWebhookSecret(), "evt_moved", "{}", settings, Date.now())
+      expect(moved).toMatchObject({ delivered: false, status: 307 })
+      expect(redirected).toBe(0)
+      const huge = await sendSigned(`${base}/hook`, newWebhookSecret(), "evt_huge", "x".repeat(65 * 1024), settings, Date.now())
+      expect(huge).toMatchObject({ delivered: false, status: null, error: "body over 65536 bytes" })
+    } finally {
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
     }
   })
 })
