@@ -2,7 +2,7 @@
  * The composition root: the one place where the pipeline and the accounts side meet (nothing in
  * schemas/, snapshots/, pipeline/ or api/ imports it). `pipeline daemon` with the alert mails,
  * the webhooks (WebhookPush.ts: after each publish, and their retries on a timer) and the bucket
- * upload (when FDS_BUCKET is set) after each publish, `alerts send`, `publish` (the
+ * upload (when FDS_BUCKET is set) after each publish, `webhooks send` (the same webhooks without the daemon), `alerts send`, `publish` (the
  * published batches into the bucket), and `follow` (a replica kept in step with a primary through
  * its API, recorded in the replica's own ledger), and `verify` (a server's signed releases checked from outside). Run through ./fds.
  */
@@ -39,6 +39,7 @@ if (command === "pipeline" && sub === "daemon") {
   daemonCommand({ afterPublish: afterPublishHooks(hooks) })
 } else if (command === "publish") process.exitCode = await (await import("./PublishCommand.ts")).publishCommand(process.argv.slice(3))
 else if (command === "alerts") process.exitCode = await alertsCommand(sub, rest)
+else if (command === "webhooks") process.exitCode = await (await import("./WebhooksCommand.ts")).webhooksCommand(sub, rest)
 else if (command === "follow") process.exitCode = await followCommand(process.argv.slice(3))
 else if (command === "verify") process.exitCode = await (await import("./VerifyCommand.ts")).verifyCommand(process.argv.slice(3))
 else {

@@ -4,11 +4,14 @@
  * daemon's webhook push (ops/WebhookPush.ts) after each publish, as ops/main.ts wires it. The
  * receiver verifies every delivery with the `standardwebhooks` library. The same publish handed
  * over twice delivers nothing new; a rollback the ledger records is sent by the push's timer
- * step; the public Atom feed lists the events (parsed with fast-xml-parser) and no test event.
+ * step; `./fds webhooks send` (a child process) sends nothing twice; the public Atom feed lists
+ * the events (parsed with fast-xml-parser) and no test event.
  */
+import { execFile } from "node:child_process"
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { promisify } from "node:util"
 import { Effect } from "effect"
 import { XMLParser, XMLValidator } from "fast-xml-parser"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -24,6 +27,7 @@ import { batchIdOfFile } from "../../schemas/Batches.ts"
 import { type AccountsServer, call, startAccountsServer } from "../accounts/support/accountsServer.ts"
 import { type Receiver, startReceiver } from "./support/receiver.ts"
 
+const root = join(import.meta.dirname, "..", "..")
 let work: string
 let dataDir: string
 let server: AccountsServer
@@ -168,6 +172,21 @@ describe("webhooks after real publishes", () => {
     const rolled = receiver.requests.slice(before)
     expect(rolled.map((r) => r.body.type)).toEqual(["batch.rolled_back"])
     expect(rolled[0]!.body.data).toMatchObject({ batch_id: batchIdOfFile(first.file), rolled_back_batch_id: batchIdOfFile(second.file) })
+  })
+
+  it("`./fds webhooks send` (the cron setup) finds the current batch's events sent and sends nothing twice", async () => {
+    const before = receiver.requests.length
+    const run = await promisify(execFile)(process.execPath, [join(root, "ops", "main.ts"), "webhooks", "send"], {
+      cwd: root,
+      env: { ...process.env, FDS_DATA_DIR: dataDir, FDS_SECRET: SECRET, FDS_WEBHOOKS_ALLOW_PRIVATE: "1" },
+      timeout: 60_000,
+    })
+    const report = JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { batch: { events: string[]; new_events: number }; rollbacks: number }
+    // CURRENT still names the second batch (the rollback above is the ledger's only): its events, all sent already
+    expect(report.batch.events).toEqual(expect.arrayContaining(["batch.published", "tac.changed"]))
+    expect(report.batch.new_events).toBe(0)
+    expect(report.rollbacks).toBe(0)
+    expect(receiver.requests.length).toBe(before)
   })
 
   it("the public Atom feed lists the events, newest first, without the test event", async () => {
