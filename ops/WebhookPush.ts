@@ -9,7 +9,7 @@
  */
 import { existsSync } from "node:fs"
 import { join } from "node:path"
-import { Config, ConfigProvider, Context, Effect, Exit, Layer, Scope } from "effect"
+import { Cause, Config, ConfigProvider, Context, Effect, Exit, Layer, Schema, Scope } from "effect"
 import { AccountsConfig } from "../accounts/AccountsConfig.ts"
 import { AccountsDb } from "../accounts/AccountsDb.ts"
 import { serveAddress } from "../accounts/Alerts.ts"
@@ -84,33 +84,47 @@ const recentRollbacks = (dataDir: string, sinceMs: number) => {
   }
 }
 
-/** Opens the accounts store and reads the settings (through `provider`); the push of this process. */
+/**
+ * The push of this process, its settings read (through `provider`) at once: a bad one throws. The
+ * accounts store is opened at its first use, and again at the next use while it cannot be (a
+ * PostgreSQL store away when the daemon starts delays the webhooks, never the runs).
+ */
 export const startWebhookPush = async (provider: ConfigProvider.ConfigProvider, now: () => number = Date.now): Promise<WebhookPush> => {
   const dataDir = readSettings(dataDirSetting, provider)
+  const settings = readSettings(webhookSettings, provider)
+  const pollMs = readSettings(
+    Config.schema(Schema.Int.check(Schema.isBetween({ minimum: 100, maximum: 3_600_000 })), "FDS_WEBHOOKS_POLL_MS").pipe(Config.withDefault(5000)),
+    provider,
+  )
   const scope = Effect.runSync(Scope.make())
   const layer = Layer.mergeAll(AccountsConfig.layer(dataDir)).pipe(
     Layer.provideMerge(Layer.mergeAll(AccountsDb.layer(dataDir), serveAddress)),
     Layer.provide(ConfigProvider.layer(provider)),
   )
-  const built = await Effect.runPromiseExit(Layer.buildWithScope(layer, scope))
-  if (Exit.isFailure(built)) {
-    await Effect.runPromise(Scope.close(scope, Exit.void))
-    throw new Error(`webhooks: the accounts store or settings are unusable: ${String(built.cause)}`)
+  let opened: Promise<{ readonly ctx: DeliveryContext; readonly publicUrl: URL }> | null = null
+  const open = () => {
+    opened ??= Effect.runPromiseExit(Layer.buildWithScope(layer, scope)).then((built) => {
+      if (Exit.isFailure(built)) {
+        opened = null // tried again at the next use
+        throw new Error(`webhooks: the accounts store or its settings cannot be used: ${Cause.pretty(built.cause).slice(0, 500)}`)
+      }
+      const db = Context.get(built.value, AccountsDb)
+      const config = Context.get(built.value, AccountsConfig)
+      return { ctx: { db, serviceSecret: config.secret, send: settings, now }, publicUrl: config.publicUrl }
+    })
+    return opened
   }
-  const settings = readSettings(webhookSettings, provider)
-  const pollMs = readSettings(Config.Int("FDS_WEBHOOKS_POLL_MS").pipe(Config.withDefault(5000)), provider)
-  const db = Context.get(built.value, AccountsDb)
-  const config = Context.get(built.value, AccountsConfig)
-  const ctx: DeliveryContext = { db, serviceSecret: config.secret, send: settings, now }
 
   const afterPublish = async (published: Published): Promise<Readonly<Record<string, unknown>>> => {
+    const { ctx, publicUrl } = await open()
+    const db = ctx.db
     const at = now()
     // batch.published (and source.late) at once; the change counts, which read both batches, after it is sent
-    const quick = publishedEvents(publishedFacts(dataDir, published, at, false), config.publicUrl, at)
+    const quick = publishedEvents(publishedFacts(dataDir, published, at, false), publicUrl, at)
     let written = 0
     for (const event of quick) if (await recordEvent(db, event)) written++
     const first = await deliverDue(ctx)
-    const counted = publishedEvents(publishedFacts(dataDir, published, at, true), config.publicUrl, at).filter((e) => !quick.some((q) => q.id === e.id))
+    const counted = publishedEvents(publishedFacts(dataDir, published, at, true), publicUrl, at).filter((e) => !quick.some((q) => q.id === e.id))
     for (const event of counted) if (await recordEvent(db, event)) written++
     const then = counted.length === 0 ? { delivered: 0, retrying: 0, failed: 0 } : await deliverDue(ctx)
     const events = [...quick, ...counted].map((e) => e.type)
@@ -126,9 +140,10 @@ export const startWebhookPush = async (provider: ConfigProvider.ConfigProvider, 
   }
 
   const tick = async () => {
+    const { ctx, publicUrl } = await open()
     let rollbacks = 0
     for (const r of recentRollbacks(dataDir, now() - DAY_MS)) {
-      if (await recordEvent(db, rolledBackEvent(r, config.publicUrl, r.atMs))) rollbacks++
+      if (await recordEvent(ctx.db, rolledBackEvent(r, publicUrl, r.atMs))) rollbacks++
     }
     return { rollbacks, ...(await deliverDue(ctx)) }
   }

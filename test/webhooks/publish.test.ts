@@ -25,6 +25,7 @@ import { writeSample } from "../../pipeline/sample/Sample.ts"
 import { envProvider } from "../../pipeline/Settings.ts"
 import { batchIdOfFile } from "../../schemas/Batches.ts"
 import { type AccountsServer, call, startAccountsServer } from "../accounts/support/accountsServer.ts"
+import { freePort } from "../support/ports.ts"
 import { type Receiver, startReceiver } from "./support/receiver.ts"
 
 const root = join(import.meta.dirname, "..", "..")
@@ -187,6 +188,24 @@ describe("webhooks after real publishes", () => {
     expect(report.batch.new_events).toBe(0)
     expect(report.rollbacks).toBe(0)
     expect(receiver.requests.length).toBe(before)
+  })
+
+  it("an accounts store away when the push starts: it starts, each use fails saying so (no password), the runs are not held", async () => {
+    const port = await freePort() // nothing listens there
+    const away = await startWebhookPush(
+      envProvider({ FDS_DATA_DIR: dataDir, FDS_SECRET: SECRET, FDS_ACCOUNTS_URL: `postgres://fds:hunter2@127.0.0.1:${port}/fds` }),
+    )
+    try {
+      const failed = await away.tick().then(
+        () => "",
+        (e: unknown) => (e as Error).message,
+      )
+      expect(failed).toContain("the accounts store or its settings cannot be used")
+      expect(failed).not.toContain("hunter2")
+      await expect(away.afterPublish(second, new AbortController().signal)).rejects.toThrow(/accounts store/)
+    } finally {
+      await away.close()
+    }
   })
 
   it("the public Atom feed lists the events, newest first, without the test event", async () => {
