@@ -11,11 +11,12 @@ import { Registrations } from "./Registrations.ts"
 import { Sessions } from "./Sessions.ts"
 import { Users } from "./Users.ts"
 import { Watchlist } from "./Watchlist.ts"
+import { Webhooks } from "./Webhooks.ts"
 
 /** Needs the HTTP server (the public URL defaults to its address). */
 /** The accounts services on a given store (AccountsDb); their settings need the bound address. */
 export const AccountsOnStore = (dataDir: string) =>
-  Layer.mergeAll(Registrations.layer, Logins.layer, Oidc.layer).pipe(
+  Layer.mergeAll(Registrations.layer, Logins.layer, Oidc.layer, Webhooks.layer).pipe(
     Layer.provideMerge(Layer.mergeAll(KeyStore.layer, Users.layer, Sessions.layer, Watchlist.layer, Mailer.layer, MailLimits.layer)),
     Layer.provideMerge(AccountsConfig.layer(dataDir)),
   )

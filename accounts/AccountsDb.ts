@@ -1,6 +1,7 @@
 /**
  * The accounts store (data/accounts.sqlite, or where FDS_ACCOUNTS_PATH says): keys, usage
- * counters, users, sessions, one-time tokens, watchlists and the alert mails already sent.
+ * counters, users, sessions, one-time tokens, watchlists, the alert mails already sent and the
+ * webhooks (endpoints, events, deliveries).
  * Mutable state lives here, apart from the immutable snapshots, and is reached through kysely so
  * that a PostgreSQL dialect can replace SQLite when several API machines share it.
  */
@@ -271,6 +272,49 @@ const createTables = async (
     .addColumn("claimed_at", "text", (c) => c.notNull())
     .addPrimaryKeyConstraint("alert_mails_pk", ["kind", "period", "user_id"])
     .execute()
+  await createWebhookTables(s, ms)
+}
+
+/** The webhooks' endpoints, events and deliveries (Webhooks.ts). */
+const createWebhookTables = async (s: Kysely<AccountsDatabase>["schema"], ms: "bigint" | "integer"): Promise<void> => {
+  await s
+    .createTable("webhook_endpoints")
+    .ifNotExists()
+    .addColumn("id", "text", (c) => c.primaryKey())
+    .addColumn("key_id", "integer", (c) => c.notNull())
+    .addColumn("url", "text", (c) => c.notNull())
+    .addColumn("events", "text", (c) => c.notNull())
+    .addColumn("secret_sealed", "text", (c) => c.notNull())
+    .addColumn("created_ms", ms, (c) => c.notNull())
+    .execute()
+  await s.createIndex("webhook_endpoints_key").ifNotExists().on("webhook_endpoints").column("key_id").execute()
+  await s
+    .createTable("webhook_events")
+    .ifNotExists()
+    .addColumn("id", "text", (c) => c.primaryKey())
+    .addColumn("type", "text", (c) => c.notNull())
+    .addColumn("created_ms", ms, (c) => c.notNull())
+    .addColumn("body", "text", (c) => c.notNull())
+    .addColumn("endpoint_id", "text")
+    .execute()
+  await s.createIndex("webhook_events_created").ifNotExists().on("webhook_events").column("created_ms").execute()
+  await s
+    .createTable("webhook_deliveries")
+    .ifNotExists()
+    .addColumn("event_id", "text", (c) => c.notNull())
+    .addColumn("endpoint_id", "text", (c) => c.notNull())
+    .addColumn("state", "text", (c) => c.notNull())
+    .addColumn("attempts", "integer", (c) => c.notNull().defaultTo(0))
+    .addColumn("next_attempt_ms", ms, (c) => c.notNull())
+    .addColumn("claimed_until_ms", ms)
+    .addColumn("last_status", "integer")
+    .addColumn("last_error", "text")
+    .addColumn("created_ms", ms, (c) => c.notNull())
+    .addColumn("last_attempt_ms", ms)
+    .addPrimaryKeyConstraint("webhook_deliveries_pk", ["event_id", "endpoint_id"])
+    .execute()
+  await s.createIndex("webhook_deliveries_due").ifNotExists().on("webhook_deliveries").columns(["state", "next_attempt_ms"]).execute()
+  await s.createIndex("webhook_deliveries_endpoint").ifNotExists().on("webhook_deliveries").column("endpoint_id").execute()
 }
 
 /**

@@ -92,6 +92,47 @@ export interface AlertMailsTable {
   claimed_at: string
 }
 
+/** A key holder's webhook endpoint (Webhooks.ts); its signing secret sealed with the service secret (WebhookSecret.ts). */
+export interface WebhookEndpointsTable {
+  /** `whk_` and 16 hex digits. */
+  id: string
+  key_id: number
+  url: string
+  /** The event types it receives, comma-separated. */
+  events: string
+  secret_sealed: string
+  created_ms: number
+}
+
+/** One event, once: its id is stable (the same batch published twice is one event), its body the JSON every endpoint gets. */
+export interface WebhookEventsTable {
+  /** `evt_…` (WebhookEvents.ts): the `webhook-id` of its deliveries. */
+  id: string
+  type: string
+  created_ms: number
+  /** The JSON body sent. */
+  body: string
+  /** A test event's one endpoint; null: every endpoint that subscribed to the type. */
+  endpoint_id: string | null
+}
+
+/** One event to one endpoint: written before it is sent, claimed for each attempt, never delivered twice. */
+export interface WebhookDeliveriesTable {
+  event_id: string
+  endpoint_id: string
+  state: "pending" | "delivered" | "failed"
+  attempts: number
+  /** When the next attempt is due (pending only). */
+  next_attempt_ms: number
+  /** An attempt in progress holds the delivery until then (another sender skips it). */
+  claimed_until_ms: number | null
+  last_status: number | null
+  last_error: string | null
+  created_ms: number
+  /** When an attempt last ended. */
+  last_attempt_ms: number | null
+}
+
 export interface AccountsDatabase {
   api_keys: ApiKeysTable
   usage: UsageTable
@@ -102,4 +143,7 @@ export interface AccountsDatabase {
   watchlist: WatchlistTable
   alert_rounds: AlertRoundsTable
   alert_mails: AlertMailsTable
+  webhook_endpoints: WebhookEndpointsTable
+  webhook_events: WebhookEventsTable
+  webhook_deliveries: WebhookDeliveriesTable
 }

@@ -175,7 +175,7 @@ export class Alerts extends Context.Service<
  * address: here the one `./fds serve` binds by default (127.0.0.1 and PORT). Set FDS_PUBLIC_URL
  * wherever mails are sent from, so that their links reach the real server.
  */
-const serveAddress = Layer.effect(
+export const serveAddress = Layer.effect(
   HttpServer.HttpServer,
   Effect.gen(function* () {
     const port = yield* Config.Int("PORT").pipe(Config.withDefault(8080))

@@ -17,6 +17,7 @@ import { ReturnsApi } from "./returns/ReturnsApi.ts"
 import { documentQuotaHeaders, RequestValidation } from "./security/Security.ts"
 import { documentBatchParameter } from "./snapshot/BatchParameter.ts"
 import { KeyApi, PublicApi } from "./system/SystemApi.ts"
+import { WebhooksApi } from "./webhooks/WebhooksApi.ts"
 
 const Contract = HttpApi.make("fund-data-service")
   .add(PublicApi)
@@ -32,6 +33,7 @@ const Contract = HttpApi.make("fund-data-service")
   .add(DownloadsApi)
   .add(ReleasesApi)
   .add(ReleaseKeyApi)
+  .add(WebhooksApi)
   .middleware(RequestValidation)
 
 export class Api extends Contract

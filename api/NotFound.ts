@@ -16,6 +16,7 @@ import { isAccountPath } from "./web/Cors.ts"
 import { DOCS_ROUTES } from "./web/DocsRoutes.ts"
 import { LANDING_ROUTES } from "./web/LandingRoutes.ts"
 import { REGISTER_ROUTES } from "./web/RegisterRoutes.ts"
+import { FEED_ROUTES } from "./webhooks/EventsFeed.ts"
 
 const notFound = (method: string, path: string, why = "") =>
   HttpServerResponse.jsonUnsafe({ error: "not_found", status: 404, message: `no route ${method} ${path}${why}` }, { status: 404 })
@@ -33,6 +34,7 @@ export const PAGE_ROUTES: ReadonlyArray<readonly [string, FindMyWay.PathInput]> 
   ...LANDING_ROUTES,
   ...DOCS_ROUTES,
   ...REGISTER_ROUTES,
+  ...FEED_ROUTES,
 ]
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const

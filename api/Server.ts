@@ -49,6 +49,8 @@ import { KeyHandlers, PublicHandlers } from "./system/System.ts"
 import { DocsRoutes } from "./web/DocsRoutes.ts"
 import { LandingRoutes } from "./web/LandingRoutes.ts"
 import { RegisterRoutes } from "./web/RegisterRoutes.ts"
+import { FeedRoutes } from "./webhooks/EventsFeed.ts"
+import { WebhooksHandlers } from "./webhooks/Webhooks.ts"
 import { withJsonLogs } from "../snapshots/Log.ts"
 
 export interface ServerOptions extends EdgeOptions, ConnectionLimits {
@@ -91,6 +93,7 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: OPENAPI_PATH }
     DownloadsHandlers,
     ReleasesHandlers,
     ReleaseKeyHandlers,
+    WebhooksHandlers,
   ]),
   Layer.provide([ApiKeyAuthLive, RequestValidationLive, AccountOriginLive, FiReturnsLive, PinSnapshotLive, PinCurrentSnapshotLive]),
 )
@@ -185,6 +188,7 @@ export const ServerLive = (options: ServerOptions) => {
       RegisterRoutes,
       DocsRoutes,
       LandingRoutes,
+      FeedRoutes,
       metricsRoute(metrics, options.metricsAllow ?? DEFAULT_METRICS_ALLOW),
       edge(options, metrics, hits),
       JsonNotFound,

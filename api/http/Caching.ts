@@ -1,6 +1,6 @@
 /**
  * Conditional requests, caching headers and compression for data routes (GET/HEAD under /api/,
- * except the account routes and /api/key/info), as a global router middleware.
+ * except the account routes, the webhook routes and /api/key/info), as a global router middleware.
  *
  * The route runs first (the key is checked and the request counted), then its 200 answer gets:
  *   - `Batch-Id: <batch id>`: the batch that answered, the request's lease, also on the 304; a
@@ -46,12 +46,15 @@ export const COMPRESS_MIN_BYTES = 1024
 
 const UNCACHED = new Set(["/api/key/info"])
 
+/** The webhook routes (api/webhooks/): a key's own endpoints, never kept, never a batch's. */
+const isWebhooksPath = (path: string): boolean => path === "/api/webhooks" || path.startsWith("/api/webhooks/")
+
 /** GET/HEAD of a data route: under /api/, not an account route, not /api/key/info (as the router reads the path). */
 export const isCacheableDataRequest = (method: string, url: string): boolean => {
   if (method !== "GET" && method !== "HEAD") return false
   const path = routePath(url)
   if (path === null) return false // no route matches it
-  return path.startsWith("/api/") && !isAccountPath(url) && !UNCACHED.has(path)
+  return path.startsWith("/api/") && !isAccountPath(url) && !UNCACHED.has(path) && !isWebhooksPath(path)
 }
 
 export type Coding = "br" | "gzip" | "identity"
@@ -301,8 +304,9 @@ export const httpCaching =
     Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
       if (!isCacheableDataRequest(request.method, request.originalUrl)) {
-        if (!isAccountPath(request.originalUrl)) return yield* app
-        // account answers (the user, the watchlist, a session) are nobody's to keep
+        const webhooks = routePath(request.originalUrl)
+        if (!isAccountPath(request.originalUrl) && (webhooks === null || !isWebhooksPath(webhooks))) return yield* app
+        // account answers (the user, the watchlist, a session) and a key's webhooks (a secret) are nobody's to keep
         const answer = yield* app
         return answer.headers["cache-control"] === undefined ? HttpServerResponse.setHeader(answer, "cache-control", "no-store") : answer
       }

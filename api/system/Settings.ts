@@ -141,6 +141,9 @@ export const SETTINGS: ReadonlyArray<Setting> = [
   { name: "FDS_OIDC_ISSUER", fallback: "https://accounts.google.com", accepts: "an https URL", valid: url(["https:", "http:"]) },
   { name: "FDS_OIDC_CLIENT_ID", accepts: "a client id", valid: (t) => t.trim() !== "" },
   { name: "FDS_OIDC_CLIENT_SECRET", accepts: "a client secret", secret: true, valid: (t) => t.trim() !== "" },
+  { name: "FDS_WEBHOOKS_ALLOW_PRIVATE", fallback: "0", accepts: "1 or true (webhooks to loopback, private addresses and http://), 0 or false", valid: oneOf(["0", "1", "true", "false"]) },
+  { name: "FDS_WEBHOOKS_TIMEOUT_MS", fallback: "10000", accepts: "a whole number of ms from 1 to 60000", valid: wholeIn(1, 60_000) },
+  { name: "FDS_WEBHOOKS_MAX_ENDPOINTS", fallback: "10", accepts: "a whole number from 1 to 1000", valid: wholeIn(1, 1000) },
 ]
 
 /**

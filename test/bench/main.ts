@@ -17,6 +17,7 @@ import { benchPostgres } from "./postgres.ts"
 import { benchQuota } from "./quota.ts"
 import { benchReturns } from "./returns.ts"
 import { benchSwap } from "./swap.ts"
+import { benchWebhooks } from "./webhooks.ts"
 
 const parts: Record<string, () => Promise<Record<string, unknown>>> = {
   days: benchDays,
@@ -30,6 +31,7 @@ const parts: Record<string, () => Promise<Record<string, unknown>>> = {
   swap: benchSwap,
   batches: benchBatches,
   pipeline: benchPipeline,
+  webhooks: benchWebhooks,
   // only when BENCH_BEFORE names a commit to measure this checkout against (beforeAfter.ts)
   "before-after": benchBeforeAfter,
 }

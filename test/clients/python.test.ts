@@ -72,6 +72,7 @@ describe("fds_client (clients/python) driven by /usr/bin/python3", () => {
   let fiKey = ""
   let freeKey = ""
   let batch = ""
+  let webhookId = ""
 
   beforeAll(async () => {
     batch = recorded(dir, publishMarketSnapshot(dir.snapshotsDir, { returns: true, extra: (w) => w.insertRows("cmf_spheres", SPHERES) }))
@@ -81,7 +82,14 @@ describe("fds_client (clients/python) driven by /usr/bin/python3", () => {
     key = (await createKey(dir.dataDir, { email: "py-client@example.cl", tier: "internal" })).key
     fiKey = (await createKey(fiDir.dataDir, { email: "py-fi@example.cl", tier: "internal" })).key
     freeKey = (await createKey(dir.dataDir, { email: "py-free@example.cl" })).key
-    server = await startServer({ dataDir: dir.dataDir, pollMillis: 50 })
+    server = await startServer({ dataDir: dir.dataDir, pollMillis: 50, env: { FDS_WEBHOOKS_ALLOW_PRIVATE: "1" } })
+    // an endpoint of the key, for the webhook routes' GETs (nothing is sent to it)
+    const made = await fetch(`${server.url}/api/webhooks`, {
+      method: "POST",
+      headers: { "x-api-key": key, "content-type": "application/json" },
+      body: JSON.stringify({ url: "http://127.0.0.1:9/hook", events: ["batch.published"] }),
+    })
+    webhookId = ((await made.json()) as { id: string }).id
     const fiServer = await startServer({ dataDir: fiDir.dataDir })
     const strict = await startServer({ dataDir: dir.dataDir, rateLimit: { perSecond: 1, burst: 3 }, metricsAllow: [] })
     servers.push(server, fiServer, strict)
@@ -140,6 +148,8 @@ calls = {
     "manifest_file": lambda: a.batch_manifest_file(batch).decode("utf-8"),
     "release_key": lambda: a.release_key(),
     "changes": lambda: a.changes(batch),
+    "webhooks": lambda: a.webhooks(),
+    "webhook_deliveries": lambda: a.webhook_deliveries(sys.argv[7]),
     "fi_instruments": lambda: fi.fi_instruments(),
     "fi_instrument": lambda: fi.fi_instrument("${fiId}"),
     "fi_prices": lambda: fi.fi_prices("${fiId}"),
@@ -155,7 +165,7 @@ done += [a.batch_parquet(batch, parquet[0], work + "/" + parquet[0])] if parquet
 got["downloads"] = [{"path": d.path, "size": d.size, "sha256": d.sha256, "status": d.status} for d in done]
 out(got)
 `,
-      { argv: [key, proxy.url, fiKey, fiProxy.url, batch, work] },
+      { argv: [key, proxy.url, fiKey, fiProxy.url, batch, work, webhookId] },
     )
     expect(run.stderr).toBe("")
     expect(run.code).toBe(0)

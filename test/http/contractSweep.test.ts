@@ -30,6 +30,7 @@ import { errorAnchorsOf, type ProblemSeen, problemDocumentIssues, titlesNotFixed
 import { createKey, type RunningServer, startServer } from "../support/server.ts"
 import { publishSmallSample } from "../support/smallSample.ts"
 import { makeFixtureA } from "../support/snapshotFixture.ts"
+import { startReceiver } from "../webhooks/support/receiver.ts"
 import { ALL_OPERATIONS } from "./specOperations.ts"
 import { type Call, dataCalls, headerOf, type Json, type Method, operationOf, type Reply, readBatch, send, UNKNOWN_UUID, urlOf } from "./sweepCalls.ts"
 
@@ -222,6 +223,46 @@ const accountCalls = async (s: AccountState, validator: ContractValidator): Prom
 }
 
 // ---------------------------------------------------------------------------------------------
+// The webhook routes: an endpoint made, listed, tested (to a real receiver), deleted; and refused.
+
+const webhookCalls = async (base: string, key: string, validator: ContractValidator): Promise<{ outcomes: Outcome[]; replies: Reply[] }> => {
+  const receiver = await startReceiver()
+  const outcomes: Outcome[] = []
+  const replies: Reply[] = []
+  const headers = { "x-api-key": key }
+  const run = async (c: Call): Promise<Reply> => {
+    const url = urlOf(base, c)
+    const reply = await send(url, c)
+    outcomes.push(outcomeOf(validator, c, url, reply))
+    replies.push(reply)
+    return reply
+  }
+  try {
+    for (const json of [{}, { url: "not a url", events: ["batch.published"] }, { url: receiver.url, events: ["nothing.happened"] }]) {
+      await run({ method: "post", path: "/api/webhooks", json, headers })
+    }
+    const created = await run({ method: "post", path: "/api/webhooks", json: { url: receiver.url, events: ["batch.published"] }, headers })
+    const made = JSON.parse(created.text) as { id?: string; secret?: string }
+    receiver.secret = made.secret ?? ""
+    const webhook_id = made.id ?? "whk_0000000000000000"
+    await run({ method: "get", path: "/api/webhooks", headers })
+    await run({ method: "post", path: "/api/webhooks/{webhook_id}/test", params: { webhook_id }, headers })
+    await run({ method: "get", path: "/api/webhooks/{webhook_id}/deliveries", params: { webhook_id }, headers })
+    await run({ method: "delete", path: "/api/webhooks/{webhook_id}", params: { webhook_id }, headers })
+    for (const c of [
+      { method: "delete", path: "/api/webhooks/{webhook_id}" },
+      { method: "get", path: "/api/webhooks/{webhook_id}/deliveries" },
+      { method: "post", path: "/api/webhooks/{webhook_id}/test" },
+    ] as const) {
+      await run({ ...c, params: { webhook_id }, headers })
+    }
+  } finally {
+    await receiver.close()
+  }
+  return { outcomes, replies }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Answers given before routing: the per-IP limit.
 
 /** One call per operation; its values are placeholders (answers decided before routing do not read them). */
@@ -284,6 +325,8 @@ const serveSample = async (): Promise<Served> => {
       FDS_OIDC_ISSUER: oidc.issuer,
       FDS_OIDC_CLIENT_ID: "fds-sweep",
       FDS_OIDC_CLIENT_SECRET: "sweep-secret",
+      // the webhook routes' receiver is on loopback
+      FDS_WEBHOOKS_ALLOW_PRIVATE: "1",
     },
   })
   oidc.start({ clientId: "fds-sweep", clientSecret: "sweep-secret", redirectUri: `${server.url}/api/auth/google/callback` })
@@ -303,7 +346,7 @@ const serveSample = async (): Promise<Served> => {
 /** The FI fixture's batch with its FI/ETF part unavailable (as the pipeline writes it), served plainly. */
 const serveWithoutFi = async (): Promise<Served> => {
   const fx = makeFiFixture({ unavailable: "fi_registry: list FINRE-NV missing" }, true)
-  const server: RunningServer = await startServer({ dataDir: fx.dataDir })
+  const server: RunningServer = await startServer({ dataDir: fx.dataDir, env: { FDS_WEBHOOKS_ALLOW_PRIVATE: "1" } })
   return {
     url: server.url,
     dataDir: fx.dataDir,
@@ -337,7 +380,10 @@ describe.each([
     const key = (await createKey(served.dataDir, { email: "sweep@example.cl", tier: "internal" })).key
     const spent = (await createKey(served.dataDir, { email: "spent@example.cl", dailyQuota: 1 })).key
     const batch = await readBatch(served.url, key)
-    const data = await sweep(served.url, validator, dataCalls(batch, key))
+    const swept = await sweep(served.url, validator, dataCalls(batch, key))
+    // the webhook routes change state: one after the other, after the data routes
+    const hooks = await webhookCalls(served.url, key, validator)
+    const data = { outcomes: [...swept.outcomes, ...hooks.outcomes], replies: [...swept.replies, ...hooks.replies] }
     outcomes.push(...data.outcomes)
     // each keyed operation once more: no key, a wrong key, a Bearer key, a spent quota, and the ETag of its answer;
     // a data route also with `batch`: the current batch, one never published, a malformed one, one whose file is gone

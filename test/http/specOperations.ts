@@ -244,6 +244,12 @@ export const LATER_OPERATIONS: ReadonlyArray<SpecOperation> = [
     security: K,
     errors: ["400", "404"],
   },
+  // #31 item 3: webhooks, managed with the key
+  { method: "post", path: "/api/webhooks", params: [], security: K, body: true },
+  { method: "get", path: "/api/webhooks", params: [], security: K },
+  { method: "delete", path: "/api/webhooks/{webhook_id}", params: ["path:webhook_id"], security: K, errors: ["404"], noContent: "204" },
+  { method: "get", path: "/api/webhooks/{webhook_id}/deliveries", params: ["path:webhook_id"], security: K, errors: ["404"] },
+  { method: "post", path: "/api/webhooks/{webhook_id}/test", params: ["path:webhook_id"], security: K, errors: ["404"] },
 ]
 
 /** The spec's operations and the later ones: every operation /openapi.json holds. */

@@ -99,6 +99,15 @@ class Api:
     def key_info(self) -> dict:
         return self.get("/api/key/info")
 
+    # -- webhooks (create, delete and test them with POST/DELETE on /api/webhooks; see the README) --
+    def webhooks(self) -> dict:
+        """The key's webhook endpoints (never their secrets)."""
+        return self.get("/api/webhooks")
+
+    def webhook_deliveries(self, webhook_id: str) -> dict:
+        """An endpoint's latest deliveries: state, attempts, last status and error."""
+        return self.get(f"/api/webhooks/{_q(webhook_id)}/deliveries")
+
     # -- providers, funds, series -----------------------------------------------------------
     def providers(self, scope: Optional[str] = None, batch: Optional[str] = None) -> dict:
         return self.get("/api/asset_providers", {"scope": scope, "batch": batch})

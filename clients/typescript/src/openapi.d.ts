@@ -1092,6 +1092,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The key's webhook endpoints (without their secrets)
+         * @description The key's webhook endpoints (without their secrets). Needs an API key (X-Api-Key header). Takes no query parameter: one in the request is refused with 422 naming it.
+         */
+        get: operations["webhooks.webhooks"];
+        put?: never;
+        /**
+         * Create a webhook endpoint; the answer holds its signing secret, shown this once
+         * @description Create a webhook endpoint; the answer holds its signing secret, shown this once. Needs an API key (X-Api-Key header). Takes no query parameter: one in the request is refused with 422 naming it.
+         */
+        post: operations["webhooks.createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{webhook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint and its pending deliveries
+         * @description Delete a webhook endpoint and its pending deliveries. Needs an API key (X-Api-Key header). Takes no query parameter: one in the request is refused with 422 naming it.
+         */
+        delete: operations["webhooks.deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{webhook_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook endpoint's latest deliveries and their state
+         * @description A webhook endpoint's latest deliveries and their state. Needs an API key (X-Api-Key header). Takes no query parameter: one in the request is refused with 422 naming it.
+         */
+        get: operations["webhooks.webhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{webhook_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signed `webhook.test` event to the endpoint now; the delivery after that attempt
+         * @description Send a signed `webhook.test` event to the endpoint now; the delivery after that attempt. Needs an API key (X-Api-Key header). Takes no query parameter: one in the request is refused with 422 naming it.
+         */
+        post: operations["webhooks.testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1129,36 +1213,6 @@ export interface components {
             message: string;
         };
         /** @description The one error shape of this API: an RFC 9457 problem document */
-        ServiceUnavailableError: {
-            /**
-             * Format: uri-reference
-             * @description RFC 9457 problem type: the error code's entry on /docs (`/docs#error-<error>`), resolved against the URL called
-             */
-            type: string;
-            /** @description RFC 9457 title: a short summary, fixed per error code */
-            title: string;
-            /**
-             * @description The HTTP status of the answer
-             * @enum {number}
-             */
-            status: 503;
-            /** @description RFC 9457 detail: what went wrong with this request (the same text as `message`) */
-            detail: string;
-            /**
-             * Format: uri
-             * @description RFC 9457 instance: this answer's X-Request-Id as `urn:fds:request:<id>`; on every HTTP answer
-             */
-            instance: string;
-            /** @description The error code (the `<code>` of `type`); kept from the API's error shape before RFC 9457 */
-            error: string;
-            /** @description The same text as `detail`; kept from the API's error shape before RFC 9457 */
-            message: string;
-            parameter?: string;
-            issues?: components["schemas"]["ValidationIssue"][];
-            /** @description The X-Request-Id of the answer: quote it when reporting the failure */
-            request_id?: string;
-        };
-        /** @description The one error shape of this API: an RFC 9457 problem document */
         RateLimitedError: {
             /**
              * Format: uri-reference
@@ -1172,34 +1226,6 @@ export interface components {
              * @enum {number}
              */
             status: 429;
-            /** @description RFC 9457 detail: what went wrong with this request (the same text as `message`) */
-            detail: string;
-            /**
-             * Format: uri
-             * @description RFC 9457 instance: this answer's X-Request-Id as `urn:fds:request:<id>`; on every HTTP answer
-             */
-            instance: string;
-            /** @description The error code (the `<code>` of `type`); kept from the API's error shape before RFC 9457 */
-            error: string;
-            /** @description The same text as `detail`; kept from the API's error shape before RFC 9457 */
-            message: string;
-            parameter?: string;
-            issues?: components["schemas"]["ValidationIssue"][];
-        };
-        /** @description The one error shape of this API: an RFC 9457 problem document */
-        NotFoundError: {
-            /**
-             * Format: uri-reference
-             * @description RFC 9457 problem type: the error code's entry on /docs (`/docs#error-<error>`), resolved against the URL called
-             */
-            type: string;
-            /** @description RFC 9457 title: a short summary, fixed per error code */
-            title: string;
-            /**
-             * @description The HTTP status of the answer
-             * @enum {number}
-             */
-            status: 404;
             /** @description RFC 9457 detail: what went wrong with this request (the same text as `message`) */
             detail: string;
             /**
@@ -1269,6 +1295,122 @@ export interface components {
             message: string;
             parameter?: string;
             issues?: components["schemas"]["ValidationIssue"][];
+        };
+        /** @description The one error shape of this API: an RFC 9457 problem document */
+        ServiceUnavailableError: {
+            /**
+             * Format: uri-reference
+             * @description RFC 9457 problem type: the error code's entry on /docs (`/docs#error-<error>`), resolved against the URL called
+             */
+            type: string;
+            /** @description RFC 9457 title: a short summary, fixed per error code */
+            title: string;
+            /**
+             * @description The HTTP status of the answer
+             * @enum {number}
+             */
+            status: 503;
+            /** @description RFC 9457 detail: what went wrong with this request (the same text as `message`) */
+            detail: string;
+            /**
+             * Format: uri
+             * @description RFC 9457 instance: this answer's X-Request-Id as `urn:fds:request:<id>`; on every HTTP answer
+             */
+            instance: string;
+            /** @description The error code (the `<code>` of `type`); kept from the API's error shape before RFC 9457 */
+            error: string;
+            /** @description The same text as `detail`; kept from the API's error shape before RFC 9457 */
+            message: string;
+            parameter?: string;
+            issues?: components["schemas"]["ValidationIssue"][];
+            /** @description The X-Request-Id of the answer: quote it when reporting the failure */
+            request_id?: string;
+        };
+        /** @description The one error shape of this API: an RFC 9457 problem document */
+        NotFoundError: {
+            /**
+             * Format: uri-reference
+             * @description RFC 9457 problem type: the error code's entry on /docs (`/docs#error-<error>`), resolved against the URL called
+             */
+            type: string;
+            /** @description RFC 9457 title: a short summary, fixed per error code */
+            title: string;
+            /**
+             * @description The HTTP status of the answer
+             * @enum {number}
+             */
+            status: 404;
+            /** @description RFC 9457 detail: what went wrong with this request (the same text as `message`) */
+            detail: string;
+            /**
+             * Format: uri
+             * @description RFC 9457 instance: this answer's X-Request-Id as `urn:fds:request:<id>`; on every HTTP answer
+             */
+            instance: string;
+            /** @description The error code (the `<code>` of `type`); kept from the API's error shape before RFC 9457 */
+            error: string;
+            /** @description The same text as `detail`; kept from the API's error shape before RFC 9457 */
+            message: string;
+            parameter?: string;
+            issues?: components["schemas"]["ValidationIssue"][];
+        };
+        WebhookDelivery: {
+            /** @description The event id, sent as `webhook-id` (the same on every attempt) */
+            event_id: string;
+            /** @description The event type (`webhook.test` for a test event) */
+            type: string;
+            /**
+             * @description pending: to be tried (again) at next_attempt_at; delivered: an attempt got a 2xx; failed: given up (a day of retries)
+             * @enum {string}
+             */
+            state: "pending" | "delivered" | "failed";
+            attempts: number;
+            /** @description ISO instant of the next attempt (pending only) */
+            next_attempt_at: string | null;
+            /** @description The HTTP status of the last attempt; null: none came (refused, timed out) */
+            last_status: number | null;
+            /** @description Why the last attempt failed */
+            last_error: string | null;
+            /** @description ISO instant the last attempt ended */
+            last_attempt_at: string | null;
+        };
+        /** @description The endpoint's latest 100 deliveries, newest first */
+        WebhookDeliveryList: {
+            data: components["schemas"]["WebhookDelivery"][];
+        };
+        WebhookList: {
+            data: components["schemas"]["WebhookEndpoint"][];
+        };
+        /** @description A webhook endpoint of the key (its secret is never shown again) */
+        WebhookEndpoint: {
+            /** @description The endpoint's id (`whk_` and 16 hex digits) */
+            id: string;
+            /** Format: uri */
+            url: string;
+            events: components["schemas"]["WebhookEventType"][];
+            /** @description ISO instant */
+            created_at: string;
+        };
+        /**
+         * @description batch.published: a batch was published; batch.rolled_back: CURRENT was set back to an earlier batch; values.restated: daily values differ from the previous batch (count and the /api/changes link); tac.changed: TACs differ from the previous batch (count and link); source.late: a data set is older than its cadence allows
+         * @enum {string}
+         */
+        WebhookEventType: "batch.published" | "batch.rolled_back" | "values.restated" | "tac.changed" | "source.late";
+        WebhookCreated: {
+            /** @description The endpoint's id (`whk_` and 16 hex digits) */
+            id: string;
+            /** Format: uri */
+            url: string;
+            events: components["schemas"]["WebhookEventType"][];
+            /** @description ISO instant */
+            created_at: string;
+            /** @description The signing secret (`whsec_…`), shown this once: give it to a Standard Webhooks library to verify each delivery's `webhook-signature` */
+            secret: string;
+        };
+        WebhookCreateRequest: {
+            url: string & unknown;
+            /** @description The event types to receive (at least one) */
+            events: components["schemas"]["WebhookEventType"][];
         };
         BatchManifest: {
             /** @description The snapshot format version (docs/snapshot-format.md) */
@@ -10226,6 +10368,448 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    "webhooks.webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description WebhookList */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description InvalidParameter */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description QuotaExceeded | RateLimited */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Reset"?: string;
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["QuotaExceededError"] | components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description ServiceUnavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    "webhooks.createWebhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description WebhookCreated */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookCreated"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description InvalidParameter */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description QuotaExceeded | RateLimited */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Reset"?: string;
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["QuotaExceededError"] | components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description ServiceUnavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    "webhooks.deleteWebhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description <No Content> */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description InvalidParameter */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description QuotaExceeded | RateLimited */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Reset"?: string;
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["QuotaExceededError"] | components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description ServiceUnavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    "webhooks.webhookDeliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint's latest 100 deliveries, newest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description InvalidParameter */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description QuotaExceeded | RateLimited */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Reset"?: string;
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["QuotaExceededError"] | components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description ServiceUnavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    "webhooks.testWebhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description WebhookDelivery */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description NotFound */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description InvalidParameter */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description QuotaExceeded | RateLimited */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description On the quota 429 only (absent on the per-IP 429) */
+                    "X-RateLimit-Reset"?: string;
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["QuotaExceededError"] | components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description ServiceUnavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": string;
                     [name: string]: unknown;
                 };

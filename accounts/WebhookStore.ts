@@ -1,0 +1,226 @@
+/**
+ * The webhooks in the accounts store (SQLite or PostgreSQL, through kysely): endpoints per key,
+ * events, and deliveries. An event and its deliveries are written in one transaction before
+ * anything is sent; an event id already there is not written again (INSERT … ON CONFLICT DO
+ * NOTHING), and a delivery is keyed by (event, endpoint), so no endpoint gets an event twice. Each
+ * attempt first claims its delivery (a conditional UPDATE that one sender alone wins) for a lease
+ * longer than an attempt can last, so two daemons on one store never send the same one at once.
+ */
+import type { Kysely } from "kysely"
+import type { AccountsDatabase, WebhookDeliveriesTable } from "./AccountsTables.ts"
+import { eventBody, isEventType, type WebhookEvent, type WebhookEventType } from "./WebhookEvents.ts"
+import { nextAttemptMs } from "./WebhookRetry.ts"
+
+export interface EndpointRow {
+  readonly id: string
+  readonly keyId: number
+  readonly url: string
+  readonly events: ReadonlyArray<WebhookEventType>
+  readonly createdMs: number
+}
+
+const endpointOf = (r: { id: string; key_id: number; url: string; events: string; created_ms: number }): EndpointRow => ({
+  id: r.id,
+  keyId: r.key_id,
+  url: r.url,
+  events: r.events.split(",").filter(isEventType),
+  createdMs: Number(r.created_ms),
+})
+
+export const insertEndpoint = async (
+  db: Kysely<AccountsDatabase>,
+  row: { readonly id: string; readonly keyId: number; readonly url: string; readonly events: ReadonlyArray<string>; readonly sealed: string },
+  nowMs: number,
+): Promise<EndpointRow> => {
+  const values = { id: row.id, key_id: row.keyId, url: row.url, events: row.events.join(","), secret_sealed: row.sealed, created_ms: nowMs }
+  await db.insertInto("webhook_endpoints").values(values).execute()
+  return endpointOf(values)
+}
+
+export const countEndpoints = async (db: Kysely<AccountsDatabase>, keyId: number): Promise<number> => {
+  const r = await db.selectFrom("webhook_endpoints").select((eb) => eb.fn.countAll<number>().as("n")).where("key_id", "=", keyId).executeTakeFirst()
+  return Number(r?.n ?? 0)
+}
+
+export const listEndpoints = async (db: Kysely<AccountsDatabase>, keyId: number): Promise<EndpointRow[]> =>
+  (
+    await db
+      .selectFrom("webhook_endpoints")
+      .select(["id", "key_id", "url", "events", "created_ms"])
+      .where("key_id", "=", keyId)
+      .orderBy("created_ms")
+      .orderBy("id")
+      .execute()
+  ).map(endpointOf)
+
+/** The key's endpoint with its sealed secret; undefined for an unknown id or another key's. */
+export const findEndpoint = async (db: Kysely<AccountsDatabase>, keyId: number, id: string) => {
+  const r = await db.selectFrom("webhook_endpoints").selectAll().where("id", "=", id).where("key_id", "=", keyId).executeTakeFirst()
+  return r === undefined ? undefined : { ...endpointOf(r), sealed: r.secret_sealed }
+}
+
+/** Removes the key's endpoint and its deliveries; false when it has no such endpoint. */
+export const deleteEndpoint = async (db: Kysely<AccountsDatabase>, keyId: number, id: string): Promise<boolean> =>
+  db.transaction().execute(async (tx) => {
+    const r = await tx.deleteFrom("webhook_endpoints").where("id", "=", id).where("key_id", "=", keyId).executeTakeFirst()
+    if (Number(r.numDeletedRows) === 0) return false
+    await tx.deleteFrom("webhook_deliveries").where("endpoint_id", "=", id).execute()
+    return true
+  })
+
+/**
+ * Writes the event and a pending delivery to each endpoint that subscribed to its type (a test
+ * event: its one endpoint) in one transaction; an event already written is left as it is and
+ * gets no new deliveries. True when it was new.
+ */
+export const recordEvent = async (db: Kysely<AccountsDatabase>, event: WebhookEvent): Promise<boolean> =>
+  db.transaction().execute(async (tx) => {
+    const inserted = await tx
+      .insertInto("webhook_events")
+      .values({ id: event.id, type: event.type, created_ms: event.createdMs, body: eventBody(event), endpoint_id: event.endpointId ?? null })
+      .onConflict((oc) => oc.column("id").doNothing())
+      .executeTakeFirst()
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) !== 1) return false
+    const endpoints = await tx.selectFrom("webhook_endpoints").select(["id", "events"]).$if(event.endpointId !== undefined, (q) => q.where("id", "=", event.endpointId!)).execute()
+    const to = event.endpointId !== undefined ? endpoints : endpoints.filter((e) => e.events.split(",").includes(event.type))
+    if (to.length > 0) {
+      await tx
+        .insertInto("webhook_deliveries")
+        .values(
+          to.map((e) => ({
+            event_id: event.id,
+            endpoint_id: e.id,
+            state: "pending" as const,
+            attempts: 0,
+            next_attempt_ms: event.createdMs,
+            claimed_until_ms: null,
+            last_status: null,
+            last_error: null,
+            created_ms: event.createdMs,
+            last_attempt_ms: null,
+          })),
+        )
+        .onConflict((oc) => oc.columns(["event_id", "endpoint_id"]).doNothing())
+        .execute()
+    }
+    return true
+  })
+
+/** A claimed delivery, with what sending it needs. */
+export interface DueDelivery {
+  readonly eventId: string
+  readonly endpointId: string
+  readonly attempts: number
+  readonly createdMs: number
+  readonly url: string
+  readonly sealed: string
+  readonly body: string
+}
+
+/**
+ * Claims the next due delivery (pending, due, not claimed by another sender) until
+ * `nowMs + leaseMs`, the oldest first; null when none is left. One at a time: a claim is taken
+ * just before its attempt, so the lease covers that attempt only. `only` restricts it to one
+ * delivery (the test route sends its own at once).
+ */
+export const claimNext = async (
+  db: Kysely<AccountsDatabase>,
+  nowMs: number,
+  leaseMs: number,
+  only?: { readonly eventId: string; readonly endpointId: string },
+): Promise<DueDelivery | null> => {
+  const candidates = await db
+    .selectFrom("webhook_deliveries as d")
+    .innerJoin("webhook_endpoints as e", "e.id", "d.endpoint_id")
+    .innerJoin("webhook_events as v", "v.id", "d.event_id")
+    .select(["d.event_id", "d.endpoint_id", "d.attempts", "d.created_ms", "e.url", "e.secret_sealed", "v.body"])
+    .where("d.state", "=", "pending")
+    .where("d.next_attempt_ms", "<=", nowMs)
+    .where((eb) => eb.or([eb("d.claimed_until_ms", "is", null), eb("d.claimed_until_ms", "<", nowMs)]))
+    .$if(only !== undefined, (q) => q.where("d.event_id", "=", only!.eventId).where("d.endpoint_id", "=", only!.endpointId))
+    .orderBy("d.next_attempt_ms")
+    // a few: senders working side by side pass over the ones another just claimed
+    .limit(16)
+    .execute()
+  for (const c of candidates) {
+    const r = await db
+      .updateTable("webhook_deliveries")
+      .set({ claimed_until_ms: nowMs + leaseMs })
+      .where("event_id", "=", c.event_id)
+      .where("endpoint_id", "=", c.endpoint_id)
+      .where("state", "=", "pending")
+      // as it was read: an attempt another sender ended meanwhile changed its count (and its due time)
+      .where("attempts", "=", c.attempts)
+      .where("next_attempt_ms", "<=", nowMs)
+      .where((eb) => eb.or([eb("claimed_until_ms", "is", null), eb("claimed_until_ms", "<", nowMs)]))
+      .executeTakeFirst()
+    if (Number(r.numUpdatedRows) !== 1) continue // another sender claimed it first
+    return {
+      eventId: c.event_id,
+      endpointId: c.endpoint_id,
+      attempts: c.attempts,
+      createdMs: Number(c.created_ms),
+      url: c.url,
+      sealed: c.secret_sealed,
+      body: c.body,
+    }
+  }
+  return null
+}
+
+/** What one attempt gave. */
+export interface AttemptResult {
+  readonly delivered: boolean
+  readonly status: number | null
+  readonly error: string | null
+}
+
+/** Records an attempt of a claimed delivery: delivered, or pending again with its next attempt, or given up. */
+export const recordAttempt = async (
+  db: Kysely<AccountsDatabase>,
+  delivery: DueDelivery,
+  result: AttemptResult,
+  nowMs: number,
+): Promise<WebhookDeliveriesTable["state"]> => {
+  const attempts = delivery.attempts + 1
+  const next = result.delivered ? null : nextAttemptMs(attempts, nowMs, delivery.createdMs)
+  const state = result.delivered ? "delivered" : next === null ? "failed" : "pending"
+  await db
+    .updateTable("webhook_deliveries")
+    .set({
+      state,
+      attempts,
+      next_attempt_ms: next ?? nowMs,
+      claimed_until_ms: null,
+      last_status: result.status,
+      last_error: result.error === null ? null : result.error.slice(0, 500),
+      last_attempt_ms: nowMs,
+    })
+    .where("event_id", "=", delivery.eventId)
+    .where("endpoint_id", "=", delivery.endpointId)
+    .execute()
+  return state
+}
+
+/** An endpoint's latest deliveries, newest first. */
+export const deliveriesOf = async (db: Kysely<AccountsDatabase>, endpointId: string, limit: number) =>
+  db
+    .selectFrom("webhook_deliveries as d")
+    .innerJoin("webhook_events as v", "v.id", "d.event_id")
+    .select(["d.event_id", "v.type", "d.state", "d.attempts", "d.next_attempt_ms", "d.last_status", "d.last_error", "d.created_ms", "d.last_attempt_ms"])
+    .where("d.endpoint_id", "=", endpointId)
+    .orderBy("d.created_ms", "desc")
+    .orderBy("d.event_id", "desc")
+    .limit(limit)
+    .execute()
+
+/** The latest events for the public feed (test events left out), newest first. */
+export const latestEvents = async (db: Kysely<AccountsDatabase>, limit: number) =>
+  db
+    .selectFrom("webhook_events")
+    .select(["id", "type", "created_ms", "body"])
+    .where("endpoint_id", "is", null)
+    .orderBy("created_ms", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute()
