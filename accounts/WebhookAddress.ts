@@ -63,6 +63,8 @@ export const isPublicAddress = (address: string): boolean => {
 /** Why the URL cannot be a webhook endpoint, or null (its host is not resolved here: see `checkResolvedHost`). */
 export const urlProblem = (text: string, allowPrivate: boolean): string | null => {
   if (text.length > 2000) return "at most 2000 characters"
+  // the URL parser drops tabs and line breaks and trims spaces: the URL kept and shown would not be the one called
+  if (/[\u0000-\u0020\u007f]/.test(text)) return "must not contain spaces or control characters (percent-encode them)"
   let url: URL
   try {
     url = new URL(text)
