@@ -27,9 +27,10 @@ const positive = (name: string, fallback: number, max: number) =>
 
 /** The webhook settings from the configuration. */
 export const webhookSettings: Config.Config<WebhookSettings> = Config.all({
-  allowPrivate: Config.String("FDS_WEBHOOKS_ALLOW_PRIVATE").pipe(
+  // the values `serve` takes (api/system/Settings.ts): another one ("yes", "on") is refused, naming it, not read as 0
+  allowPrivate: Config.Literals(["", "0", "1", "true", "false"], "FDS_WEBHOOKS_ALLOW_PRIVATE").pipe(
     Config.withDefault(""),
-    Config.map((v) => ["1", "true"].includes(v.trim().toLowerCase())),
+    Config.map((v) => v === "1" || v === "true"),
   ),
   timeoutMs: positive("FDS_WEBHOOKS_TIMEOUT_MS", 10_000, 60_000),
   maxEndpoints: positive("FDS_WEBHOOKS_MAX_ENDPOINTS", 10, 1000),
