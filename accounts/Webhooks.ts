@@ -86,7 +86,7 @@ export class Webhooks extends Context.Service<
       const config = yield* AccountsConfig
       const settings = yield* webhookSettings.pipe(Effect.orDie)
 
-      const unknown = (id: string) => new NotFound({ parameter: "id", message: `no webhook endpoint ${id} for this key` })
+      const unknown = (id: string) => new NotFound({ parameter: "webhook_id", message: `no webhook endpoint ${id} for this key` })
       const owned = (keyId: number, id: string) =>
         ENDPOINT_ID.test(id)
           ? Effect.flatMap(attemptDb(() => findEndpoint(db, keyId, id)), (e) => (e === undefined ? Effect.fail(unknown(id)) : Effect.succeed(e)))
