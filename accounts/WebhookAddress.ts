@@ -2,7 +2,8 @@
  * Where a webhook may be sent: only to public addresses, so that a key holder cannot make the
  * service call its own machines or the network it runs in (SSRF). A URL is refused when its host
  * resolves to any loopback, private (RFC 1918), CGNAT, link-local, unique-local, multicast,
- * unspecified, reserved or documentation address, IPv4-mapped and 6to4/Teredo forms included;
+ * unspecified, reserved or documentation address, IPv4-mapped, NAT64 (64:ff9b::/96, by the IPv4
+ * address it carries) and 6to4/Teredo forms included;
  * FDS_WEBHOOKS_ALLOW_PRIVATE=1 lifts this (and allows http://) for a closed network or tests.
  *
  * The check runs when the endpoint is created and again on each connection (`guardedLookup`, the
@@ -31,6 +32,8 @@ for (const [net, prefix] of [
   ["240.0.0.0", 4],
 ] as const) {
   blocked.addSubnet(net, prefix, "ipv4")
+  // the same through NAT64's well-known prefix (RFC 6052): 64:ff9b::a9fe:a9fe reaches 169.254.169.254 via a translator
+  blocked.addSubnet(`64:ff9b::${net}`, 96 + prefix, "ipv6")
 }
 for (const [net, prefix] of [
   ["::", 128],
@@ -60,6 +63,8 @@ export const isPublicAddress = (address: string): boolean => {
 /** Why the URL cannot be a webhook endpoint, or null (its host is not resolved here: see `checkResolvedHost`). */
 export const urlProblem = (text: string, allowPrivate: boolean): string | null => {
   if (text.length > 2000) return "at most 2000 characters"
+  // the URL parser drops tabs and line breaks and trims spaces: the URL kept and shown would not be the one called
+  if (/[\u0000-\u0020\u007f]/.test(text)) return "must not contain spaces or control characters (percent-encode them)"
   let url: URL
   try {
     url = new URL(text)

@@ -5,6 +5,7 @@
  * NOTHING), and a delivery is keyed by (event, endpoint), so no endpoint gets an event twice. Each
  * attempt first claims its delivery (a conditional UPDATE that one sender alone wins) for a lease
  * longer than an attempt can last, so two daemons on one store never send the same one at once.
+ * The endpoints of a revoked key get nothing more (no new deliveries, no retries of pending ones).
  */
 import type { Kysely } from "kysely"
 import type { AccountsDatabase, WebhookDeliveriesTable } from "./AccountsTables.ts"
@@ -81,7 +82,13 @@ export const recordEvent = async (db: Kysely<AccountsDatabase>, event: WebhookEv
       .onConflict((oc) => oc.column("id").doNothing())
       .executeTakeFirst()
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) !== 1) return false
-    const endpoints = await tx.selectFrom("webhook_endpoints").select(["id", "events"]).$if(event.endpointId !== undefined, (q) => q.where("id", "=", event.endpointId!)).execute()
+    const endpoints = await tx
+      .selectFrom("webhook_endpoints")
+      .select(["id", "events"])
+      // a revoked key's endpoints get no more events
+      .where((eb) => eb.not(eb.exists(eb.selectFrom("api_keys as k").select("k.id").whereRef("k.id", "=", "webhook_endpoints.key_id").where("k.revoked_at", "is not", null))))
+      .$if(event.endpointId !== undefined, (q) => q.where("id", "=", event.endpointId!))
+      .execute()
     const to = event.endpointId !== undefined ? endpoints : endpoints.filter((e) => e.events.split(",").includes(event.type))
     if (to.length > 0) {
       await tx
@@ -136,6 +143,8 @@ export const claimNext = async (
     .select(["d.event_id", "d.endpoint_id", "d.attempts", "d.created_ms", "e.url", "e.secret_sealed", "v.body"])
     .where("d.state", "=", "pending")
     .where("d.next_attempt_ms", "<=", nowMs)
+    // nor their retries: a key revoked after the event was written stops its deliveries
+    .where((eb) => eb.not(eb.exists(eb.selectFrom("api_keys as k").select("k.id").whereRef("k.id", "=", "e.key_id").where("k.revoked_at", "is not", null))))
     .where((eb) => eb.or([eb("d.claimed_until_ms", "is", null), eb("d.claimed_until_ms", "<", nowMs)]))
     .$if(only !== undefined, (q) => q.where("d.event_id", "=", only!.eventId).where("d.endpoint_id", "=", only!.endpointId))
     .orderBy("d.next_attempt_ms")

@@ -27,9 +27,10 @@ const positive = (name: string, fallback: number, max: number) =>
 
 /** The webhook settings from the configuration. */
 export const webhookSettings: Config.Config<WebhookSettings> = Config.all({
-  allowPrivate: Config.String("FDS_WEBHOOKS_ALLOW_PRIVATE").pipe(
+  // the values `serve` takes (api/system/Settings.ts): another one ("yes", "on") is refused, naming it, not read as 0
+  allowPrivate: Config.Literals(["", "0", "1", "true", "false"], "FDS_WEBHOOKS_ALLOW_PRIVATE").pipe(
     Config.withDefault(""),
-    Config.map((v) => ["1", "true"].includes(v.trim().toLowerCase())),
+    Config.map((v) => v === "1" || v === "true"),
   ),
   timeoutMs: positive("FDS_WEBHOOKS_TIMEOUT_MS", 10_000, 60_000),
   maxEndpoints: positive("FDS_WEBHOOKS_MAX_ENDPOINTS", 10, 1000),
@@ -85,7 +86,7 @@ export class Webhooks extends Context.Service<
       const config = yield* AccountsConfig
       const settings = yield* webhookSettings.pipe(Effect.orDie)
 
-      const unknown = (id: string) => new NotFound({ parameter: "id", message: `no webhook endpoint ${id} for this key` })
+      const unknown = (id: string) => new NotFound({ parameter: "webhook_id", message: `no webhook endpoint ${id} for this key` })
       const owned = (keyId: number, id: string) =>
         ENDPOINT_ID.test(id)
           ? Effect.flatMap(attemptDb(() => findEndpoint(db, keyId, id)), (e) => (e === undefined ? Effect.fail(unknown(id)) : Effect.succeed(e)))

@@ -101,6 +101,8 @@ describe("/api/webhooks", () => {
     ] as const) {
       const r = await as(open, bob, method, path)
       expectError(r.status, r.body, 404, "not_found")
+      // named as the path parameter is (its 422 says webhook_id too)
+      expect((r.body as { parameter: string }).parameter).toBe("webhook_id")
       expect(r.text).not.toContain(receiver.url)
     }
     expect(receiver.requests).toHaveLength(1)
