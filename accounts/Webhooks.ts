@@ -148,8 +148,10 @@ export class Webhooks extends Context.Service<
         const event = { id: eventId, type: TEST_EVENT_TYPE, createdMs: now, endpointId: endpoint.id, data: { endpoint_id: endpoint.id, message: "a test event" } } as const
         yield* attemptDb(() => recordEvent(db, event))
         yield* attemptDb(() => deliverOne({ db, serviceSecret: config.secret, send: settings, now: Date.now }, eventId, endpoint.id))
-        const rows = yield* deliveryViews(id, 100)
-        return rows.find((r) => r.event_id === eventId)!
+        const delivery = (yield* deliveryViews(id, 100)).find((r) => r.event_id === eventId)
+        // the endpoint deleted while its test was sent (its deliveries with it): as unknown as it now is
+        if (delivery === undefined) return yield* Effect.fail(unknown(id))
+        return delivery
       })
 
       const feed = Effect.fn("Webhooks.feed")(function* (limit: number) {
