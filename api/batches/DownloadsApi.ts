@@ -24,7 +24,7 @@ const ParquetFile = HttpApiSchema.StreamUint8Array({ contentType: PARQUET_MEDIA_
 })
 const ParquetFileName = Schema.String.annotate({
   description:
-    "`days-<YYYY>.parquet` (one per year of daily values), `series.parquet`, `returns.parquet`, `tac.parquet` or `holdings.parquet`; any other name: 404",
+    "`days-<YYYY>.parquet` (one per year of daily values), `series.parquet`, `returns.parquet`, `tac.parquet`, `holdings.parquet`, `fi_series.parquet`, `fi_values.parquet` or `fi_holdings.parquet`; any other name: 404",
   examples: ["days-2026.parquet", "returns.parquet"],
 })
 const DaysCsvGz = HttpApiSchema.StreamUint8Array({ contentType: "application/gzip" }).annotate({

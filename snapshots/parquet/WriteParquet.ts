@@ -12,6 +12,21 @@
  * - `returns.parquet`: returns_latest, one row per series, valuation, basis and window.
  * - `tac.parquet`: the monthly TAC history (tac; tac_fixed, tac_variable, tac_expenses when split).
  * - `holdings.parquet`: the monthly mutual fund portfolios (fm_holdings).
+ * - `fi_series.parquet`: the investment funds' and ETFs' series (fi_series) with their instrument
+ *   (fi_instruments): serie_id, instrument_id, run (with check digit, as the FI routes show it),
+ *   serie, currency, name, administrator, regulatory_type, is_etf BOOLEAN, ticker; by serie_id.
+ * - `fi_values.parquet`: their CMF daily values (fi_prices), sorted by serie_id then date:
+ *   serie_id, date DATE, book_value, economic_value, patrimony, total_assets, holders,
+ *   institutional_holders (all but the book value null when CMF gave none). Row groups of
+ *   ROW_GROUP_ROWS rows: a reader finds one series' group from the footer's serie_id min/max.
+ * - `fi_holdings.parquet`: their quarterly portfolios (fi_holdings), sorted by run, period, market,
+ *   position: the table's columns, the instrument's fields the portfolio and holders routes read
+ *   out of `body` (nemotecnico, isin, issuer_rut without check digit, issuer_name, issuer_country,
+ *   maturity_date), and `body` itself, the whole JSON of the reported record.
+ *
+ * Every file is written whatever its rows: a table with none (a batch without its FI part, whose
+ * FI tables are empty) gives a file with the schema and zero rows, as an empty tac or holdings
+ * table always has; a snapshot without an FI table at all is read as one without rows.
  *
  * One pass over quotas feeds every year's file at once. The files are written into a temporary
  * folder, each fsynced, and the folder renamed into place: a folder under the batch's name is
@@ -43,6 +58,8 @@ const TABLES: ReadonlyArray<{
   readonly columns: ParquetColumn[]
   readonly sql: string
   readonly map?: (row: unknown[]) => unknown[]
+  /** The table read, when a snapshot may lack it (the FI tables): no table, no rows. */
+  readonly table?: string
 }> = [
   {
     file: "series.parquet",
@@ -116,6 +133,67 @@ const TABLES: ReadonlyArray<{
         maturity_date, valuation_thousands, pct_fund_assets FROM fm_holdings ORDER BY run, month, market, position`,
     map: (r) => [formatRun(r[0] as number), ...r.slice(1)],
   },
+  {
+    file: "fi_series.parquet",
+    table: "fi_series",
+    columns: [
+      col("serie_id", "string", false),
+      col("instrument_id", "string", false),
+      col("run", "string", false),
+      col("serie", "string", false),
+      col("currency", "string"),
+      col("name", "string"),
+      col("administrator", "string"),
+      col("regulatory_type", "string"),
+      col("is_etf", "boolean"),
+      col("ticker", "string"),
+    ],
+    sql: `SELECT s.serie_id, s.instrument_id, s.run, s.serie, s.currency, i.name, i.agf_name, i.regulatory_type, i.is_etf, i.ticker
+      FROM fi_series s LEFT JOIN fi_instruments i ON i.instrument_id = s.instrument_id ORDER BY s.serie_id`,
+    map: (r) => [r[0], r[1], formatRun(r[2] as number), ...r.slice(3)],
+  },
+  {
+    file: "fi_values.parquet",
+    table: "fi_prices",
+    columns: [
+      col("serie_id", "string", false),
+      col("date", "date", false),
+      split(col("book_value", "double", false)),
+      split(col("economic_value", "double")),
+      split(col("patrimony", "double")),
+      split(col("total_assets", "double")),
+      col("holders", "int64"),
+      col("institutional_holders", "int64"),
+    ],
+    sql: `SELECT serie_id, date, book_value, economic_value, patrimony, total_assets, holders, institutional_holders
+      FROM fi_prices ORDER BY serie_id, date`,
+  },
+  {
+    file: "fi_holdings.parquet",
+    table: "fi_holdings",
+    columns: [
+      col("run", "string", false),
+      col("period", "string", false),
+      col("market", "string", false),
+      col("position", "int32", false),
+      col("instrument_type", "string", false),
+      col("valuation_thousands", "double", false),
+      col("pct_fund_assets", "double"),
+      col("nemotecnico", "string"),
+      col("isin", "string"),
+      col("issuer_rut", "int64"),
+      col("issuer_name", "string"),
+      col("issuer_country", "string"),
+      col("maturity_date", "string"),
+      col("body", "string", false),
+    ],
+    // the broken-out fields are the JSON keys api/fi/FiHolding.ts and api/holders/Holders.ts read
+    sql: `SELECT run, period, market, position, instrument_type, valuation_thousands, pct_fund_assets,
+        json_extract(body, '$.nemotecnico'), json_extract(body, '$.isin'), json_extract(body, '$.issuerRut'),
+        json_extract(body, '$.issuerName'), json_extract(body, '$.issuerCountry'), json_extract(body, '$.maturityDate'), body
+      FROM fi_holdings ORDER BY run, period, market, position`,
+    map: (r) => [formatRun(r[0] as number), ...r.slice(1)],
+  },
 ]
 
 /** What was written: each file and its rows. */
@@ -149,9 +227,12 @@ export const writeParquet = (snapshotsDir: string, batchId: string): ParquetWrit
       table.finish()
       written.push({ file: `days-${year}.parquet`, rows: table.total })
     }
+    const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
     for (const t of TABLES) {
       const table = new ParquetTable(join(temp, t.file), t.columns, meta)
-      for (const row of db.prepare(t.sql).raw(true).iterate()) table.add(t.map === undefined ? (row as unknown[]) : t.map(row as unknown[]))
+      if (t.table === undefined || hasTable.get(t.table) !== undefined) {
+        for (const row of db.prepare(t.sql).raw(true).iterate()) table.add(t.map === undefined ? (row as unknown[]) : t.map(row as unknown[]))
+      }
       table.finish()
       written.push({ file: t.file, rows: table.total })
     }

@@ -3,7 +3,8 @@
  * pipeline, read from the running server as their readers read them: hyparquet over HTTP with
  * range requests and the key in a header (asyncBufferFromUrl, parquetReadObjects), fetching the
  * footer and one series' row group and columns, not the file; DuckDB (`read_parquet`) on
- * downloaded copies. Both give the values /days and /returns answer. Then the route's own
+ * downloaded copies. Both give the values /days and /returns answer, and the FI/ETF files the values,
+ * portfolios and catalog the /api/fi routes answer. Then the route's own
  * answers: 404 for an unknown file, 206 for a range, 304 for If-None-Match, and the release that
  * lists the files with their SHA-256.
  */
@@ -15,6 +16,7 @@ import { DuckDBInstance } from "@duckdb/node-api"
 import Database from "better-sqlite3"
 import { asyncBufferFromUrl, parquetMetadataAsync, parquetReadObjects } from "hyparquet"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { formatRun } from "../../schemas/Ids.ts"
 import { publishCurrent } from "../../snapshots/Pointer.ts"
 import { applyRetention } from "../../snapshots/Retention.ts"
 import { createKey, expectErrorShape, get, type RunningServer, startServer } from "../support/server.ts"
@@ -31,6 +33,9 @@ let batchId: string
 /** A series with daily values in the batch's last year, and that year. */
 let assetId: number
 let year: number
+/** The FI instrument with the most daily values, and the FI portfolio (instrument, period) with the most positions. */
+let fiInstrument: string
+let fiPortfolio: { instrument: string; run: string; period: string }
 
 const api = async (path: string): Promise<Json> => {
   const res = await get(`${server.url}${path}`, { "x-api-key": key })
@@ -55,6 +60,17 @@ beforeAll(async () => {
       .prepare("SELECT asset_id AS id FROM quotas WHERE date >= ? GROUP BY asset_id ORDER BY count(*) DESC, asset_id DESC LIMIT 1")
       .get(year * 10000) as { id: number }
     assetId = row.id
+    fiInstrument = (
+      db
+        .prepare(`SELECT s.instrument_id AS id FROM fi_prices p JOIN fi_series s USING (serie_id)
+          GROUP BY s.instrument_id ORDER BY count(*) DESC, s.instrument_id LIMIT 1`)
+        .get() as { id: string }
+    ).id
+    const p = db
+      .prepare(`SELECT i.instrument_id AS instrument, h.run, h.period FROM fi_holdings h JOIN fi_instruments i USING (run)
+        GROUP BY h.run, h.period ORDER BY count(*) DESC, h.run, h.period LIMIT 1`)
+      .get() as { instrument: string; run: number; period: string }
+    fiPortfolio = { instrument: p.instrument, run: formatRun(p.run), period: p.period }
   } finally {
     db.close()
   }
@@ -162,6 +178,117 @@ describe("GET /api/batches/{batch_id}/parquet/{file}", () => {
     )
     expect((await api(`/api/batches/${batchId}`)).data.attributes.parquet_files).toEqual(files)
   }, 20_000)
+})
+
+describe("the investment funds' and ETFs' files (fi_series, fi_values, fi_holdings)", () => {
+  /** Every page of an FI list route. */
+  const all = async (path: string, limit: number): Promise<Json[]> => {
+    const rows: Json[] = []
+    for (let offset = 0; ; offset += limit) {
+      const page = await api(`${path}${path.includes("?") ? "&" : "?"}limit=${limit}&offset=${offset}`)
+      rows.push(...page.data)
+      if (offset + limit >= page.total) return rows
+    }
+  }
+  const numbers = (v: unknown) => (typeof v === "bigint" ? Number(v) : v)
+
+  it("hyparquet over HTTP: one FI series' rows of fi_values.parquet equal its book values on /prices", async () => {
+    const prices = await all(`/api/fi/instruments/${fiInstrument}/prices`, 5000)
+    const serieId = prices[prices.length - 1].serie_id as string
+    const buffer = await asyncBufferFromUrl({ url: parquetUrl("fi_values.parquet"), requestInit: { headers: { "X-Api-Key": key } } })
+    const rows = (await parquetReadObjects({
+      file: buffer,
+      columns: ["serie_id", "date", "book_value"],
+      filter: { serie_id: { $eq: serieId } },
+    })) as Array<{ date: Date; book_value: number }>
+    const route = prices.filter((p) => p.serie_id === serieId)
+    expect(route.length).toBeGreaterThan(50)
+    expect(rows.map((r) => [iso(r.date), r.book_value])).toEqual(route.map((p) => [p.date, p.book_value]))
+  }, 20_000)
+
+  it("DuckDB on downloaded copies: values, portfolio and catalog equal /prices, /cartera/holdings and /instruments", async () => {
+    const dir = mkdtempSync(join(work, "fi-copies-"))
+    for (const file of ["fi_series.parquet", "fi_values.parquet", "fi_holdings.parquet"]) {
+      const res = await fetch(parquetUrl(file), { headers: { "x-api-key": key } })
+      expect(res.status, file).toBe(200)
+      writeFileSync(join(dir, file), Buffer.from(await res.arrayBuffer()))
+    }
+    const instance = await DuckDBInstance.create(":memory:")
+    const connection = await instance.connect()
+    try {
+      const read = async (sql: string) =>
+        ((await connection.runAndReadAll(sql)).getRowObjectsJS() as Json[]).map((r) =>
+          Object.fromEntries(Object.entries(r).map(([k, v]) => [k, numbers(v)])),
+        ) as Json[]
+      const at = (file: string) => `read_parquet('${join(dir, file)}')`
+
+      // every value of the instrument's series, as /prices pages them (by date), here by series then date
+      const prices = await all(`/api/fi/instruments/${fiInstrument}/prices`, 5000)
+      const serieIds = [...new Set(prices.map((p) => p.serie_id as string))]
+      const values = await read(
+        `SELECT serie_id, strftime(date, '%Y-%m-%d') AS date, book_value, economic_value, patrimony, total_assets, holders,
+          institutional_holders FROM ${at("fi_values.parquet")} WHERE serie_id IN (${serieIds.map((s) => `'${s}'`).join(",")})
+          ORDER BY serie_id, date`,
+      )
+      const fields = ["serie_id", "date", "book_value", "economic_value", "patrimony", "total_assets", "holders", "institutional_holders"]
+      const expected = prices
+        .map((p) => Object.fromEntries(fields.map((f) => [f, p[f]])))
+        .sort((a, b) => (a.serie_id < b.serie_id ? -1 : a.serie_id > b.serie_id ? 1 : a.date < b.date ? -1 : 1))
+      expect(prices.length).toBeGreaterThan(100)
+      expect(values).toEqual(expected)
+
+      // one fund's quarter: every position, national and foreign, with its values and weights
+      const { instrument, run, period } = fiPortfolio
+      const holdings = (await api(`/api/fi/instruments/${instrument}/cartera/holdings?month=${period}`)).data as Json[]
+      const rows = await read(
+        `SELECT market, position, instrument_type, valuation_thousands, pct_fund_assets, nemotecnico, isin, issuer_rut,
+          issuer_name, issuer_country, maturity_date, body FROM ${at("fi_holdings.parquet")}
+          WHERE run = '${run}' AND period = '${period}' ORDER BY market, position`,
+      )
+      const keys = ["market", "position", "instrument_type", "valuation_thousands", "pct_fund_assets", "nemotecnico", "isin"]
+      const more = ["issuer_rut", "issuer_name", "issuer_country", "maturity_date"]
+      expect(holdings.length).toBeGreaterThan(5)
+      expect(rows.map(({ body, issuer_rut, ...r }) => ({ ...r, issuer_rut: issuer_rut === null ? null : formatRun(issuer_rut) }))).toEqual(
+        [...holdings]
+          .sort((a, b) => (a.market === b.market ? a.position - b.position : a.market < b.market ? -1 : 1))
+          .map((h) => Object.fromEntries([...keys, ...more].map((k) => [k, h[k]]))),
+      )
+      // `body` holds what is not broken out, e.g. the units and the functional currency
+      for (const [i, r] of rows.entries()) {
+        const h = holdings.find((x) => x.market === r.market && x.position === r.position)
+        const body = JSON.parse(r.body)
+        expect([body.units, body.functionalCurrency], String(i)).toEqual([h.units, h.functional_currency])
+      }
+
+      // the catalog: one row per series of every instrument, whatever its status
+      const instruments = await all("/api/fi/instruments?status=all", 500)
+      const series = await read(
+        `SELECT serie_id, instrument_id, run, serie, currency, name, administrator, regulatory_type, is_etf, ticker
+          FROM ${at("fi_series.parquet")} ORDER BY serie_id`,
+      )
+      const listed = instruments
+        .flatMap((i) =>
+          (i.series as Json[]).map((s) => ({
+            serie_id: s.serie_id,
+            instrument_id: i.instrument_id,
+            run: i.run,
+            serie: s.serie,
+            currency: s.currency,
+            name: i.name,
+            administrator: i.administrator,
+            regulatory_type: i.regulatory_type,
+            is_etf: i.is_etf,
+            ticker: i.ticker,
+          })),
+        )
+        .sort((a, b) => (a.serie_id < b.serie_id ? -1 : 1))
+      expect(listed.length).toBeGreaterThan(5)
+      expect(series).toEqual(listed)
+    } finally {
+      connection.closeSync()
+      instance.closeSync()
+    }
+  }, 30_000)
 })
 
 describe("retention", () => {
