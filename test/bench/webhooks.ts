@@ -7,8 +7,10 @@
  * with the `standardwebhooks` library. Measured: from the moment the run returned "published"
  * (CURRENT names the batch) to the receipt of batch.published, and of tac.changed (which waits for
  * the change count against the batch before). The SQLite accounts store.
- * Run alone: `node test/bench/webhooks.ts`, or `BENCH_ONLY=webhooks node test/bench/main.ts`.
+ * Run alone: `node test/bench/webhooks.ts`, or `BENCH_ONLY=webhooks node test/bench/main.ts`. With
+ * BENCH_WEBHOOK_DATA_DIR, at the scale of the batch published there instead (benchWebhooksAt).
  */
+import { execFileSync } from "node:child_process"
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -33,7 +35,70 @@ const stats = (ms: number[]) => {
   return { n: sorted.length, median_ms: round(at(0.5)), p90_ms: round(at(0.9)), max_ms: round(sorted[sorted.length - 1]!), min_ms: round(sorted[0]!) }
 }
 
+/**
+ * At the scale of a batch already published in BENCH_WEBHOOK_DATA_DIR (e.g. the full-size
+ * sample's): its data folder linked file by file into a scratch one (`cp -al`; the accounts store
+ * is the scratch folder's own), an endpoint made, and the daemon's push run for that batch as just
+ * published, BENCH_WEBHOOK_ROUNDS times (each round a new event id: the batch id is the event's,
+ * so the events of earlier rounds are deleted first). Measured: from the push's start to the
+ * receipt of batch.published. The batch being the folder's first, no change count runs; its cost
+ * at that scale is test/bench/changeCount.ts's.
+ */
+const benchWebhooksAt = async (source: string): Promise<Record<string, unknown>> => {
+  const rounds = Number(process.env.BENCH_WEBHOOK_ROUNDS ?? 5)
+  const work = mkdtempSync(join(tmpdir(), "fds-bench-webhooks-at-"))
+  const receiver = await startReceiver()
+  try {
+    const dataDir = join(work, "data")
+    execFileSync("cp", ["-al", source, dataDir])
+    for (const f of readdirSync(dataDir)) if (f.startsWith("accounts.sqlite")) rmSync(join(dataDir, f))
+    const snapshots = join(dataDir, "snapshots")
+    const file = readFileSync(join(snapshots, "CURRENT"), "utf8").trim()
+    const manifest = JSON.parse(readFileSync(join(snapshots, file.replace(/\.sqlite$/, ".manifest.json")), "utf8")) as { batch_date: string; content_hash: string }
+    const published = {
+      outcome: "published",
+      batchDate: manifest.batch_date,
+      file,
+      contentHash: manifest.content_hash,
+      rowCounts: {},
+      fiUnavailable: null,
+      sources: [],
+      waiting: [],
+    } as const
+    const db = await openAccountsDb(join(dataDir, "accounts.sqlite"))
+    const secret = newWebhookSecret()
+    receiver.secret = secret
+    const key = await Effect.runPromise(serviceSecret(Option.some(Redacted.make(SECRET)), dataDir))
+    await insertEndpoint(db, { id: "whk_00000000000000bf", keyId: 1, url: receiver.url, events: ["batch.published"], sealed: sealSecret(key, "whk_00000000000000bf", secret) }, Date.now())
+    const push = await startWebhookPush(envProvider({ FDS_DATA_DIR: dataDir, FDS_SECRET: SECRET, FDS_WEBHOOKS_ALLOW_PRIVATE: "1" }))
+    const ms: number[] = []
+    try {
+      for (let i = 0; i < rounds; i++) {
+        await db.deleteFrom("webhook_deliveries").execute()
+        await db.deleteFrom("webhook_events").execute()
+        const before = receiver.requests.length
+        const at = performance.timeOrigin + performance.now()
+        await push.afterPublish(published, new AbortController().signal)
+        const got = receiver.requests.slice(before).find((r) => r.body.type === "batch.published" && r.verified && r.status === 200)
+        if (got === undefined) throw new Error(`round ${i}: batch.published not received`)
+        ms.push(got.atMs - at)
+      }
+    } finally {
+      await push.close()
+      await db.destroy()
+    }
+    const result = { data_dir: source, batch: file, rounds, batch_published: stats(ms) }
+    console.log(JSON.stringify(result, null, 2))
+    return result
+  } finally {
+    await receiver.close()
+    rmSync(work, { recursive: true, force: true })
+  }
+}
+
 export const benchWebhooks = async (): Promise<Record<string, unknown>> => {
+  const at = process.env.BENCH_WEBHOOK_DATA_DIR
+  if (at !== undefined && at !== "") return benchWebhooksAt(at)
   const publishes = Number(process.env.BENCH_WEBHOOK_PUBLISHES ?? 20)
   const work = mkdtempSync(join(tmpdir(), "fds-bench-webhooks-"))
   const receiver = await startReceiver()
