@@ -50,16 +50,35 @@ const attempt = async (ctx: DeliveryContext, d: DueDelivery): Promise<{ readonly
   return { state, result }
 }
 
-/** Sends the deliveries due now (at most `limit` attempts), a few at a time, each claimed just before its attempt. */
+/**
+ * Sends the deliveries due now (at most `limit` attempts), a few at a time, each claimed just
+ * before its attempt. One attempt at a time to an endpoint; an endpoint that did not answer at
+ * all (timed out, refused the connection) gets no further attempt this round: its other
+ * deliveries stay due, unattempted, for the next. So endpoints that hang hold at most one sender
+ * each, for one timeout a round, and the others' deliveries go out meanwhile.
+ */
 export const deliverDue = async (ctx: DeliveryContext, limit = 200): Promise<DeliveryReport> => {
   const counts = { delivered: 0, retrying: 0, failed: 0 }
+  const avoid = new Set<string>()
+  // claims one after the other, each endpoint marked before the next claim is made
+  let claiming: Promise<unknown> = Promise.resolve()
+  const claim = (): Promise<DueDelivery | null> => {
+    const next = claiming.then(async () => {
+      const d = await claimNext(ctx.db, ctx.now(), leaseMs(ctx.send), undefined, avoid)
+      if (d !== null) avoid.add(d.endpointId)
+      return d
+    })
+    claiming = next.catch(() => {})
+    return next
+  }
   let started = 0
   const worker = async () => {
     while (started < limit) {
       started++
-      const d = await claimNext(ctx.db, ctx.now(), leaseMs(ctx.send))
+      const d = await claim()
       if (d === null) return
-      const { state } = await attempt(ctx, d)
+      const { state, result } = await attempt(ctx, d)
+      if (result.delivered || result.status !== null) avoid.delete(d.endpointId)
       if (state === "delivered") counts.delivered++
       else if (state === "failed") counts.failed++
       else counts.retrying++

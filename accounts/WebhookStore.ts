@@ -135,6 +135,8 @@ export const claimNext = async (
   nowMs: number,
   leaseMs: number,
   only?: { readonly eventId: string; readonly endpointId: string },
+  /** Endpoints passed over (the sender's: one attempt at a time each, none after it stalled). */
+  avoid: ReadonlySet<string> = new Set(),
 ): Promise<DueDelivery | null> => {
   const candidates = await db
     .selectFrom("webhook_deliveries as d")
@@ -147,6 +149,7 @@ export const claimNext = async (
     .where((eb) => eb.not(eb.exists(eb.selectFrom("api_keys as k").select("k.id").whereRef("k.id", "=", "e.key_id").where("k.revoked_at", "is not", null))))
     .where((eb) => eb.or([eb("d.claimed_until_ms", "is", null), eb("d.claimed_until_ms", "<", nowMs)]))
     .$if(only !== undefined, (q) => q.where("d.event_id", "=", only!.eventId).where("d.endpoint_id", "=", only!.endpointId))
+    .$if(avoid.size > 0, (q) => q.where("d.endpoint_id", "not in", [...avoid]))
     .orderBy("d.next_attempt_ms")
     // a few: senders working side by side pass over the ones another just claimed
     .limit(16)

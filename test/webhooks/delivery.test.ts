@@ -148,6 +148,27 @@ describe.each(Object.keys(STORES) as Array<keyof typeof STORES>)("webhook delive
     expect(receiver.delivered().map((r) => r.id)).toEqual(["evt_hang"])
   })
 
+  it("an endpoint that hangs holds one sender for one timeout a round; another endpoint's delivery goes out meanwhile", async () => {
+    clock = T0
+    const dead = await endpointFor(db)
+    dead.receiver.behaviour = { hangFirst: 1000 }
+    for (let i = 0; i < 12; i++) await recordEvent(db, event(`evt_stuck_${i}`, T0 - 100 + i))
+    // an event for both, due after the twelve: in the order deliveries are taken it comes last
+    const alive = await endpointFor(db)
+    await recordEvent(db, event("evt_other", T0))
+    const started = performance.now()
+    expect(await deliverDue(ctx(2_000))).toEqual({ delivered: 1, retrying: 1, failed: 0 })
+    // the live endpoint was not kept waiting for the hung one's timeout
+    const received = alive.receiver.delivered()
+    expect(received.map((r) => r.id)).toEqual(["evt_other"])
+    expect(received[0]!.atMs - (performance.timeOrigin + started)).toBeLessThan(1_500)
+    // one attempt to the hung endpoint in the round; its other twelve due, unattempted, for the next
+    const rows = await db.selectFrom("webhook_deliveries").select(["attempts", "state"]).where("endpoint_id", "=", dead.id).execute()
+    expect(rows.map((r) => r.attempts).sort()).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1])
+    expect(new Set(rows.map((r) => r.state))).toEqual(new Set(["pending"]))
+    expect(dead.receiver.requests.length).toBe(1)
+  })
+
   it("gives a delivery up when the next attempt would fall more than a day after the event", async () => {
     clock = T0
     const { receiver } = await endpointFor(db)
