@@ -44,7 +44,8 @@ import { type ParquetColumn, ParquetTable } from "./ParquetTable.ts"
 const col = (name: string, kind: ParquetColumn["kind"], nullable = true): ParquetColumn => ({ name, kind, nullable })
 const split = (c: ParquetColumn): ParquetColumn => ({ ...c, encoding: "BYTE_STREAM_SPLIT" })
 
-const DAYS: ParquetColumn[] = [
+/** The days-<YYYY> files' columns (exported for test/bench/parquetWriters.ts). */
+export const DAYS: ParquetColumn[] = [
   col("asset_id", "int64", false),
   col("date", "date", false),
   split(col("price", "double", false)),

@@ -12,6 +12,7 @@ import { benchDays } from "./days.ts"
 import { benchLookups } from "./lookups.ts"
 import { benchMarket } from "./market.ts"
 import { benchMcp } from "./mcp.ts"
+import { benchParquetWriters } from "./parquetWriters.ts"
 import { benchPipeline } from "./pipeline.ts"
 import { benchPostgres } from "./postgres.ts"
 import { benchQuota } from "./quota.ts"
@@ -32,6 +33,7 @@ const parts: Record<string, () => Promise<Record<string, unknown>>> = {
   batches: benchBatches,
   pipeline: benchPipeline,
   webhooks: benchWebhooks,
+  parquet: benchParquetWriters,
   // only when BENCH_BEFORE names a commit to measure this checkout against (beforeAfter.ts)
   "before-after": benchBeforeAfter,
 }
