@@ -54,7 +54,7 @@ export interface BatchSource {
   readonly downloadSnapshot: (batchId: string, paths: DownloadPaths) => Promise<Downloaded>
   /**
    * The batch's signed release, or null when the source has none for it (published before
-   * releases were signed). Absent: the source keeps no releases (the bucket, for now).
+   * releases were signed). Absent: the source keeps no releases.
    */
   readonly fetchRelease?: (batchId: string) => Promise<SourceRelease | null>
   /** The build manifest's bytes (the file a release lists), at most `maxBytes`; with fetchRelease. */

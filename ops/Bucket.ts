@@ -8,6 +8,7 @@ import type { Readable } from "node:stream"
 import { GetObjectCommand, type GetObjectCommandOutput, S3Client } from "@aws-sdk/client-s3"
 import { Config, ConfigProvider, Effect, Option, Redacted } from "effect"
 import { isBatchId } from "../schemas/Batches.ts"
+import { PARQUET_FILE } from "../snapshots/parquet/ParquetFiles.ts"
 
 /** The bucket's settings (FDS_BUCKET_*); `credentials` null: the SDK's default chain (AWS_PROFILE, an instance role). */
 export interface BucketSettings {
@@ -182,6 +183,11 @@ export const bucketKeys = {
   manifest: (s: BucketSettings, batchId: string): string => batchKey(s, batchId, ".manifest.json"),
   release: (s: BucketSettings, batchId: string): string => batchKey(s, batchId, ".release.json"),
   signature: (s: BucketSettings, batchId: string): string => batchKey(s, batchId, ".release.sig"),
+  /** One of the batch's Parquet files (`<id>.parquet/<file>`, as its release names it); nothing else than a Parquet file's name passes. */
+  parquet: (s: BucketSettings, batchId: string, file: string): string => {
+    if (!PARQUET_FILE.test(file)) throw new BucketRefused(`not a Parquet file's name: ${JSON.stringify(file.slice(0, 80))}`)
+    return batchKey(s, batchId, `.parquet/${file}`)
+  },
   /** The public key the releases are signed with (the primary's snapshots/release-key.pem). */
   releaseKey: (s: BucketSettings): string => under(s, "release-key.pem"),
 }

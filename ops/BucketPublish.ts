@@ -2,7 +2,9 @@
  * `./fds publish` and the daemon's upload after each publish: every batch the data folder's ledger
  * says was published, whose file is here and not yet in the bucket, goes up — its snapshot
  * (`<prefix>/batches/<id>.sqlite`, with its SHA-256), then its manifest
- * (`<prefix>/batches/<id>.manifest.json`), and its signed release when it has one
+ * (`<prefix>/batches/<id>.manifest.json`), its Parquet files when it has them
+ * (`<prefix>/batches/<id>.parquet/<file>`, each skipped when already there with its size and
+ * SHA-256), and its signed release when it has one
  * (`<prefix>/batches/<id>.release.json` and `.release.sig`, the public key at
  * `<prefix>/release-key.pem`), each checked with HEAD — oldest first; then, last,
  * `<prefix>/index.json` (BucketIndex.ts) is rewritten when what it says changed (a new batch, or
@@ -21,6 +23,7 @@ import { dataDir as dataDirSetting } from "../pipeline/daemon/RunConfig.ts"
 import { readSettings } from "../pipeline/Settings.ts"
 import { paths } from "../pipeline/RunOptions.ts"
 import { manifestPath } from "../snapshots/Manifest.ts"
+import { parquetDir, parquetFiles } from "../snapshots/parquet/ParquetFiles.ts"
 import { PUBLIC_KEY_FILE, releasePath, signaturePath } from "../snapshots/releases/Release.ts"
 import { hasRelease } from "../snapshots/releases/WriteRelease.ts"
 import { PublishedLedger } from "../snapshots/PublishedHistory.ts"
@@ -28,6 +31,9 @@ import { readCurrent } from "../snapshots/Pointer.ts"
 import { type BucketSettings, bucketClient, bucketKeys, bucketSettings, sendOptions, type Target } from "./Bucket.ts"
 import { type BucketIndex, INDEX_FORMAT, indexBatches, readIndex, retainedIn, sameBatches, type Uploaded } from "./BucketIndex.ts"
 import { fileDigest, headObject, putFile } from "./BucketUpload.ts"
+
+/** As the API serves them (api/batches/DownloadsApi.ts). */
+const PARQUET_CONTENT_TYPE = "application/vnd.apache.parquet"
 
 export interface PublishOptions {
   readonly settings: BucketSettings
@@ -81,6 +87,16 @@ export const publishToBucket = async (o: PublishOptions): Promise<PublishReport>
       await putFile(t, snapshotKey, file, digest, { contentType: "application/vnd.sqlite3", ...(o.partBytes === undefined ? {} : { partBytes: o.partBytes }) })
     }
     await putFile(t, bucketKeys.manifest(o.settings, batch.id), manifest, await fileDigest(manifest), { contentType: "application/json" })
+    // its Parquet files (none for a batch published before them), before anything announces the batch
+    const parquet = parquetFiles(p.snapshots, batch.id)
+    for (const name of parquet) {
+      const path = join(parquetDir(p.snapshots, batch.id), name)
+      const fileDigested = await fileDigest(path)
+      const key = bucketKeys.parquet(o.settings, batch.id, name)
+      const present = await headObject(t, key)
+      if (present !== null && present.bytes === fileDigested.bytes && present.sha256 === fileDigested.sha256) continue
+      await putFile(t, key, path, fileDigested, { contentType: PARQUET_CONTENT_TYPE, ...(o.partBytes === undefined ? {} : { partBytes: o.partBytes }) })
+    }
     // its signed release, when it has one: a follower copies it beside the batch (ops/FollowRelease.ts)
     const release = hasRelease(p.snapshots, batch.id)
     if (release) {
@@ -99,6 +115,7 @@ export const publishToBucket = async (o: PublishOptions): Promise<PublishReport>
       sha256: digest.sha256,
       snapshot_already_there: already,
       release,
+      parquet_files: parquet.length,
       ms: Math.round(performance.now() - started),
     })
   }

@@ -7,7 +7,8 @@
  * records comes back as `reprDigest` (`sha-256=:<base64>:`), so the follower checks the bytes as
  * it checks the primary's `Repr-Digest`. A batch's signed release, when the publisher uploaded one,
  * from `<prefix>/batches/<id>.release.json` and `.release.sig` with `<prefix>/release-key.pem`
- * (checked by FollowRelease.ts). Sizes are bounded: a file longer than the index says, or
+ * (checked by FollowRelease.ts), and the Parquet files it lists from `<prefix>/batches/<id>.parquet/<file>`
+ * (each checked there against the release's size and SHA-256). Sizes are bounded: a file longer than the index says, or
  * a JSON object over its limit, is refused. Each chunk is written as it arrives, so a cut transfer
  * keeps every byte it got.
  */
@@ -220,6 +221,13 @@ export const bucketSource = (options: BucketSourceOptions): BatchSource => {
     },
     fetchManifestFile: async (batchId: string, maxBytes: number): Promise<Uint8Array> => {
       const key = bucketKeys.manifest(settings, batchId)
+      const bytes = await getBytes(t, key, maxBytes)
+      if (bytes === null) throw new BucketRefused(`${describeBucket(settings)}: ${key} is not there`)
+      return bytes
+    },
+    fetchParquetFile: async (batchId: string, file: string, maxBytes: number): Promise<Uint8Array> => {
+      // the name is checked before it becomes a key (bucketKeys.parquet refuses any other)
+      const key = bucketKeys.parquet(settings, batchId, file)
       const bytes = await getBytes(t, key, maxBytes)
       if (bytes === null) throw new BucketRefused(`${describeBucket(settings)}: ${key} is not there`)
       return bytes

@@ -60,7 +60,7 @@ const check = async (
   const parquetPrefix = `${batch.id}.parquet/`
   for (const entry of checked.manifest.files) {
     if (entry.name.startsWith(parquetPrefix) && PARQUET_FILE.test(entry.name.slice(parquetPrefix.length))) {
-      // a source that cannot bring them (a bucket) leaves them out: the replica answers 404 for them
+      // a source that cannot bring them leaves them out: the replica answers 404 for them
       if (source.fetchParquetFile === undefined) continue
       const file = entry.name.slice(parquetPrefix.length)
       const bytes = await source.fetchParquetFile(batch.id, file, entry.size)

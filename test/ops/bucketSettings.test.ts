@@ -40,6 +40,7 @@ describe("bucket settings", () => {
     expect(describeBucket(s!)).toBe("s3://fds-batches/fds/prod at http://127.0.0.1:9000")
     expect(bucketKeys.index(s!)).toBe("fds/prod/index.json")
     expect(bucketKeys.snapshot(s!, "2026-11-20-0123456789abcdef")).toBe("fds/prod/batches/2026-11-20-0123456789abcdef.sqlite")
+    expect(bucketKeys.parquet(s!, "2026-11-20-0123456789abcdef", "days-2026.parquet")).toBe("fds/prod/batches/2026-11-20-0123456789abcdef.parquet/days-2026.parquet")
     expect(bucketKeys.manifest(readSettings(bucketSettings, envProvider(base))!, "2026-11-20-0123456789abcdef")).toBe("batches/2026-11-20-0123456789abcdef.manifest.json")
   })
 
@@ -75,9 +76,14 @@ describe("bucket settings", () => {
     )
   })
 
-  it("only a batch id becomes a key", () => {
+  it("only a batch id, and a Parquet file's name, become a key", () => {
     const s = readSettings(bucketSettings, envProvider(base))!
     expect(() => bucketKeys.snapshot(s, "../../etc/passwd")).toThrow(/not a batch id/)
     expect(() => bucketKeys.manifest(s, "2026-02-30-0123456789abcdef")).toThrow(/not a batch id/)
+    expect(() => bucketKeys.parquet(s, "../../etc/passwd", "series.parquet")).toThrow(/not a batch id/)
+    // and only a Parquet file's name (as PARQUET_FILE has it) after it
+    for (const file of ["../2026-11-20-0123456789abcdef.sqlite", "series.parquet/../x", "notes.txt", ""]) {
+      expect(() => bucketKeys.parquet(s, "2026-11-20-0123456789abcdef", file)).toThrow(/not a Parquet file's name/)
+    }
   })
 })
