@@ -41,6 +41,7 @@ const NOT_LOGS: Readonly<Record<string, readonly [count: number, why: string]>> 
   "ops/VerifyCommand.ts": [6, "`verify`: each check that held, its verdict, its warning (a key not pinned), the check that failed and its usage errors, in words"],
   "ops/PublishCommand.ts": [2, "usage errors of `publish`"],
   "ops/AlertsCommand.ts": [8, "`alerts send`: its answer and its usage errors"],
+  "ops/WebhooksCommand.ts": [4, "`webhooks send`: its answer (what it wrote and sent, one JSON object) and its usage and setting errors"],
   [LOGGER]: [2, "the logger itself"],
 }
 
