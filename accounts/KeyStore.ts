@@ -107,7 +107,7 @@ export class KeyStore extends Context.Service<
       const parsed = parseKey(key)
       if (parsed === null) return null
       const row = yield* byLookup(parsed.lookup)
-      if (row === undefined || !accepts(key)(row)) return null
+      if (row === undefined || !accepts(key, row)) return null
       return toRecord(row)
     })
 
@@ -135,13 +135,13 @@ export class KeyStore extends Context.Service<
       return afterCount(key.dailyQuota, yield* statements.consume(key.id, t.day, key.dailyQuota), t)
     })
 
-    const accepts = (key: string) => (row: { revoked_at: string | null; hash: string }) =>
+    const accepts = (key: string, row: { revoked_at: string | null; hash: string }) =>
       row.revoked_at === null && keyMatches(key, row.hash)
     const verifyAndConsume = Effect.fnUntraced(function* (key: string) {
       const parsed = parseKey(key)
       if (parsed === null) return null
       const t = yield* now
-      const checked = yield* statements.checkAndConsume(parsed.lookup, accepts(key), effectiveQuota, t.day)
+      const checked = yield* statements.checkAndConsume(parsed.lookup, key, accepts, effectiveQuota, t.day)
       if (checked === null) return null
       const record = toRecord(checked.row)
       return { record, quota: afterCount(record.dailyQuota, checked.count, t) }

@@ -423,6 +423,42 @@ describe("the quota statement and the store's transactions", () => {
     }),
   )
 
+  it("one turn's requests of one key are counted together as one at a time would: the quota's last units, then refusals", () =>
+    onStore(async ({ keys, path }) => {
+      const limited = await Effect.runPromise(keys.create({ email: "four@example.cl", tier: "free", dailyQuota: 4 }))
+      const internal = await Effect.runPromise(keys.create({ email: "inside@example.cl", tier: "internal" }))
+      // 2 of the 4 used and 10 internal requests counted, in earlier turns
+      for (let i = 0; i < 2; i++) await Effect.runPromise(keys.verifyAndConsume(limited.key))
+      for (let i = 0; i < 10; i++) await Effect.runPromise(keys.verifyAndConsume(internal.key))
+      // one turn: five of the limited key interleaved with three internal ones
+      const asked = [limited.key, internal.key, limited.key, limited.key, internal.key, limited.key, internal.key, limited.key]
+      const answers = await Promise.all(asked.map((k) => Effect.runPromise(keys.verifyAndConsume(k))))
+      // by hand: the limited key's 3rd and 4th requests are counted (used 3, 4), the other three
+      // refused at 4; the internal key's 11th, 12th and 13th are counted
+      expect(answers.map((a) => (a === null ? null : [a.record.id, a.quota.allowed, a.quota.used]))).toEqual([
+        [limited.record.id, true, 3],
+        [internal.record.id, true, 11],
+        [limited.record.id, true, 4],
+        [limited.record.id, false, 4],
+        [internal.record.id, true, 12],
+        [limited.record.id, false, 4],
+        [internal.record.id, true, 13],
+        [limited.record.id, false, 4],
+      ])
+      expect(usageDays(path, limited.record.id)).toEqual([{ day: expect.any(String), count: 4 }])
+      expect(usageDays(path, internal.record.id)).toEqual([{ day: expect.any(String), count: 13 }])
+      // a fresh key's first turn asking more than its quota: the row is made with the quota's count
+      const two = await Effect.runPromise(keys.create({ email: "two@example.cl", tier: "free", dailyQuota: 2 }))
+      const first = await Promise.all([1, 2, 3].map(() => Effect.runPromise(keys.verifyAndConsume(two.key))))
+      expect(first.map((a) => [a?.quota.allowed, a?.quota.used])).toEqual([
+        [true, 1],
+        [true, 2],
+        [false, 2],
+      ])
+      expect(usageDays(path, two.record.id)).toEqual([{ day: expect.any(String), count: 2 }])
+    }),
+  )
+
   it("counting requests keeps the WAL bounded: SQLite's automatic checkpoint runs (1,000 pages)", () =>
     onStore(async ({ keys, path }) => {
       const { record } = await Effect.runPromise(keys.create({ email: "wal@example.cl", tier: "free", dailyQuota: 10_000 }))
