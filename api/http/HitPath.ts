@@ -34,6 +34,7 @@ import { SnapshotStore } from "../snapshot/SnapshotStore.ts"
 import { numberSetting } from "../system/Settings.ts"
 import { corsHeadersFor } from "../web/Cors.ts"
 import { answerKey, cacheControlOf, PLAIN_AUTHORITY, codingOf, ifNoneMatchHits, isCacheableDataRequest, notModifiedHeaders } from "./Caching.ts"
+import { recent } from "./Recent.ts"
 
 /** Answers a request at the Node level: true when it took it (then it may still hand it to `router` later, once). */
 export type HitAnswer = (request: IncomingMessage, response: ServerResponse, router: () => void) => boolean
@@ -65,17 +66,13 @@ const keyOf = (request: IncomingMessage): string => {
  * when the target is a path and Host is given (the answer cache's key holds it: a page's links are
  * made from it).
  */
-const originalUrl = (request: IncomingMessage, url: string): string => {
-  const host = request.headers.host
+const originalUrl = (scheme: string, host: string | undefined, url: string): string => {
   if (url[0] !== "/" || host === undefined) return url
-  return `${(request.socket as { encrypted?: boolean }).encrypted === true ? "https" : "http"}://${host}${url}`
+  return `${scheme}://${host}${url}`
 }
 
 /** A target in origin form (a path: not `http://…`, whose key check the router makes on its whole URL) with a plain Host. */
-const originForm = (request: IncomingMessage, url: string): boolean => {
-  const host = request.headers.host
-  return url[0] === "/" && (host === undefined || PLAIN_AUTHORITY.test(host))
-}
+const originForm = (host: string | undefined, url: string): boolean => url[0] === "/" && (host === undefined || PLAIN_AUTHORITY.test(host))
 
 /** A target the hit path may answer: no `;` (the router reads a query there) and no `batch` parameter. */
 const plainTarget = (url: string): boolean => {
@@ -83,6 +80,22 @@ const plainTarget = (url: string): boolean => {
   const query = url.indexOf("?")
   return query < 0 || !new URLSearchParams(url.slice(query + 1)).has("batch")
 }
+
+/** A header as the memo below holds it: absent is not empty. */
+const held = (value: string | undefined): string => (value === undefined ? "\u0001" : `=${value}`)
+const unheld = (text: string): string | undefined => (text === "\u0001" ? undefined : text.slice(1))
+
+/**
+ * The answer cache's key of a GET the hit path may answer (a data route, a plain target in origin
+ * form: see above), null when it may not; worked out once per distinct target, Host, Accept and
+ * scheme (a request line and headers hold no line break), as the router's own per-target work is.
+ */
+const hitKeyOf = recent(1024, (text) => {
+  const [scheme, url, host, accept] = text.split("\n") as [string, string, string, string]
+  const hostHeader = unheld(host)
+  if (!isCacheableDataRequest("GET", url) || !plainTarget(url) || !originForm(hostHeader, url)) return null
+  return answerKey(originalUrl(scheme, hostHeader, url), hostHeader, unheld(accept))
+})
 
 /** The Node-level answer of kept answers, with the server's services (see the module's comment). */
 export const hitPathLayer = (path: HitPath, limit: HitLimit | null) =>
@@ -103,12 +116,13 @@ export const hitPathLayer = (path: HitPath, limit: HitLimit | null) =>
         const headers = request.headers
         if ((headers["content-length"] !== undefined && headers["content-length"] !== "0") || headers["transfer-encoding"] !== undefined) return false
         const url = request.url ?? "/"
-        if (!isCacheableDataRequest("GET", url) || !plainTarget(url) || !originForm(request, url)) return false
+        const scheme = (request.socket as { encrypted?: boolean }).encrypted === true ? "https" : "http"
+        const key = hitKeyOf(`${scheme}\n${url}\n${held(headers.host)}\n${held(headers.accept)}`)
+        if (key === null) return false
         const handle = store.current()
         if (handle === null || !handle.isOpen || handle.suspect !== null || store.fleetProblem() !== null) return false
         const shelf = cache.shelfOn((key, compute) => handle.memo(key, compute))
-        const key = answerKey(originalUrl(request, url), headers.host, headers.accept)
-        const kept = key === null ? undefined : shelf.answers.get(key)
+        const kept = shelf.answers.get(key)
         if (kept === undefined) return false
         const ready = kept.sendable.get(codingOf(kept.sent, headers["accept-encoding"]))
         if (ready === undefined) return false
