@@ -107,9 +107,16 @@ const flush = (): void => {
   process.stdout.write(text)
 }
 let exitHook = false
+/**
+ * The line as JSON.stringify writes it, the fields in their order; only the path is escaped (the
+ * method is an HTTP token, the id of safe characters or a UUID, the lookup token base62): half
+ * the cost of stringifying the object, on every request.
+ */
+export const accessLogText = (line: AccessLogLine): string =>
+  `{"time":"${line.time}","level":"info","msg":"request","method":"${line.method}","path":${JSON.stringify(line.path)},"status":${line.status},"duration_ms":${line.duration_ms},"request_id":"${line.request_id}","key_lookup":${line.key_lookup === null ? "null" : `"${line.key_lookup}"`}}\n`
 const stdoutSink: AccessLogSink = (line) => {
   if (pending.length === 0) setImmediate(flush)
-  pending.push(`${JSON.stringify(line)}\n`)
+  pending.push(accessLogText(line))
   if (!exitHook) {
     exitHook = true
     process.once("exit", flush)
@@ -141,6 +148,18 @@ export const UNLOGGED_PATHS: ReadonlySet<string> = new Set(["/livez", "/readyz",
 /** Told of every answer (the metrics): method as asked, target, status sent (499: none), seconds. */
 export type AnswerObserver = (method: string, url: string, status: number, seconds: number) => void
 
+/** The time as ISO 8601, made once per millisecond (many requests end in the same one under load). */
+let lastMillis = Number.NaN
+let lastIso = ""
+const isoNow = (): string => {
+  const now = Date.now()
+  if (now !== lastMillis) {
+    lastMillis = now
+    lastIso = new Date(now).toISOString()
+  }
+  return lastIso
+}
+
 export const accessLogListener =
   (sink: AccessLogSink = stdoutSink, observe?: AnswerObserver) =>
   (request: IncomingMessage, response: ServerResponse): void => {
@@ -156,7 +175,7 @@ export const accessLogListener =
       observe?.(method, url, status, (performance.now() - started) / 1000)
       if (UNLOGGED_PATHS.has(routePath(url) ?? "")) return
       sink({
-        time: new Date().toISOString(),
+        time: isoNow(),
         level: "info",
         msg: "request",
         method,

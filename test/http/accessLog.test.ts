@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net"
 import { connect } from "node:net"
 import { describe, expect, it } from "vitest"
 import { generateKey, KEY_PREFIX } from "../../accounts/ApiKey.ts"
-import { type AccessLogLine, CLIENT_CLOSED, loggablePath, loggedServer } from "../../api/http/RequestLog.ts"
+import { type AccessLogLine, accessLogText, CLIENT_CLOSED, loggablePath, loggedServer } from "../../api/http/RequestLog.ts"
 
 const waitFor = async (check: () => boolean, ms = 3000) => {
   const end = Date.now() + ms
@@ -124,6 +124,30 @@ describe("requests Node refuses", () => {
       server.closeAllConnections()
       server.close()
     }
+  })
+})
+
+describe("the access line as written", () => {
+  it("is the line's JSON.stringify, field for field, whatever the path holds", () => {
+    const base: AccessLogLine = {
+      time: "2026-12-03T18:16:00.123Z",
+      level: "info",
+      msg: "request",
+      method: "GET",
+      path: "/api/real_assets/3852669/returns",
+      status: 200,
+      duration_ms: 1.234,
+      request_id: "843fd996-589f-48cd-8164-a141e0eff07f",
+      key_lookup: "n8xnaOhG",
+    }
+    const lines: Array<AccessLogLine> = [
+      base,
+      { ...base, key_lookup: null, status: 499, duration_ms: 0 },
+      { ...base, method: "DELETE", status: 404, duration_ms: 12345.678, request_id: "my.id-1_2" },
+      // what a path may hold: quotes, a backslash, non-ASCII, a percent-encoded NUL
+      { ...base, path: '/api/x"y\\z?q=ñandú&r=%00&s="t"', duration_ms: 0.001 },
+    ]
+    for (const line of lines) expect(accessLogText(line)).toBe(`${JSON.stringify(line)}\n`)
   })
 })
 
