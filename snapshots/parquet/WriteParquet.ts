@@ -44,8 +44,8 @@ import { type ParquetColumn, ParquetTable } from "./ParquetTable.ts"
 const col = (name: string, kind: ParquetColumn["kind"], nullable = true): ParquetColumn => ({ name, kind, nullable })
 const split = (c: ParquetColumn): ParquetColumn => ({ ...c, encoding: "BYTE_STREAM_SPLIT" })
 
-/** The days-<YYYY> files' columns (exported for test/bench/parquetWriters.ts). */
-export const DAYS: ParquetColumn[] = [
+/** The days-<YYYY> files' columns. */
+const DAYS: ParquetColumn[] = [
   col("asset_id", "int64", false),
   col("date", "date", false),
   split(col("price", "double", false)),
@@ -201,6 +201,30 @@ const TABLES: ReadonlyArray<{
 export type ParquetWritten = ReadonlyArray<{ readonly file: string; readonly rows: number }>
 
 /**
+ * The days-<YYYY> files of the snapshot open in `db`, written into `out` in one pass over quotas
+ * (every year's file at once), each with the key-value metadata `meta`. Not fsynced: the caller
+ * does. Returns the files written, by year (also used by test/bench/parquetWriters.ts).
+ */
+export const writeDaysFiles = (db: Database.Database, out: string, meta: ReadonlyArray<{ key: string; value: string }>): ParquetWritten => {
+  const years = new Map<number, ParquetTable>()
+  for (const row of db.prepare("SELECT asset_id, date, price, patrimony, holders FROM quotas ORDER BY asset_id, date").raw(true).iterate()) {
+    const year = Math.floor(((row as unknown[])[1] as number) / 10000)
+    let table = years.get(year)
+    if (table === undefined) {
+      table = new ParquetTable(join(out, `days-${year}.parquet`), DAYS, meta)
+      years.set(year, table)
+    }
+    table.add(row as unknown[])
+  }
+  const written: Array<{ file: string; rows: number }> = []
+  for (const [year, table] of [...years].sort(([a], [b]) => a - b)) {
+    table.finish()
+    written.push({ file: `days-${year}.parquet`, rows: table.total })
+  }
+  return written
+}
+
+/**
  * Writes the Parquet files of `batchId` (its snapshot `<batchId>.sqlite` in `snapshotsDir`) into
  * their folder; nothing when the folder is there. Returns the files written (empty when kept).
  */
@@ -211,23 +235,9 @@ export const writeParquet = (snapshotsDir: string, batchId: string): ParquetWrit
   rmSync(temp, { recursive: true, force: true })
   mkdirSync(temp)
   const meta = [{ key: "fds.batch_id", value: batchId }]
-  const written: Array<{ file: string; rows: number }> = []
   const db = new Database(join(snapshotsDir, `${batchId}.sqlite`), { readonly: true, fileMustExist: true })
   try {
-    const years = new Map<number, ParquetTable>()
-    for (const row of db.prepare("SELECT asset_id, date, price, patrimony, holders FROM quotas ORDER BY asset_id, date").raw(true).iterate()) {
-      const year = Math.floor(((row as unknown[])[1] as number) / 10000)
-      let table = years.get(year)
-      if (table === undefined) {
-        table = new ParquetTable(join(temp, `days-${year}.parquet`), DAYS, meta)
-        years.set(year, table)
-      }
-      table.add(row as unknown[])
-    }
-    for (const [year, table] of [...years].sort(([a], [b]) => a - b)) {
-      table.finish()
-      written.push({ file: `days-${year}.parquet`, rows: table.total })
-    }
+    const written = [...writeDaysFiles(db, temp, meta)]
     const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
     for (const t of TABLES) {
       const table = new ParquetTable(join(temp, t.file), t.columns, meta)

@@ -5,7 +5,7 @@
  *
  * - `ours (all files)`: writeParquet as the pipeline runs it (days-<YYYY>, series, returns, tac,
  *   holdings; each file fsynced).
- * - `ours (days)`: only the days-<YYYY> files, the same loop and ParquetTable as writeParquet's.
+ * - `ours (days)`: only the days-<YYYY> files, with writeParquet's own loop (writeDaysFiles).
  * - `duckdb snappy` / `duckdb zstd`: the same rows read from the SQLite snapshot with better-sqlite3
  *   (DuckDB's sqlite extension is not at hand offline), same query and order as writeParquet's,
  *   appended a row at a time with DuckDB's appender into an in-memory table, then per year
@@ -52,23 +52,11 @@ interface ChildFigures {
 
 const peakRssMb = (): number => Math.round(process.resourceUsage().maxRSS / 1024)
 
-/** Only the days-<YYYY> files, as writeParquet writes them (one pass over quotas, every year's file at once). */
-const oursDays = ({ DAYS }: Ours, { ParquetTable }: Table, sqlite: string, out: string, batchId: string): void => {
-  const meta = [{ key: "fds.batch_id", value: batchId }]
+/** Only the days-<YYYY> files, with writeParquet's own writeDaysFiles (one pass over quotas, every year's file at once), each fsynced. */
+const oursDays = ({ writeDaysFiles }: Ours, sqlite: string, out: string, batchId: string): void => {
   const db = new Database(sqlite, { readonly: true, fileMustExist: true })
   try {
-    const years = new Map<number, InstanceType<Table["ParquetTable"]>>()
-    for (const row of db.prepare(DAYS_SQL).raw(true).iterate()) {
-      const year = Math.floor(((row as unknown[])[1] as number) / 10000)
-      let table = years.get(year)
-      if (table === undefined) {
-        table = new ParquetTable(join(out, `days-${year}.parquet`), DAYS, meta)
-        years.set(year, table)
-      }
-      table.add(row as unknown[])
-    }
-    for (const table of years.values()) table.finish()
-    for (const year of years.keys()) fsyncPath(join(out, `days-${year}.parquet`))
+    for (const { file } of writeDaysFiles(db, out, [{ key: "fds.batch_id", value: batchId }])) fsyncPath(join(out, file))
   } finally {
     db.close()
   }
@@ -144,7 +132,7 @@ const child = async (variant: Variant, snapshots: string, batchId: string, out: 
   let phases: Record<string, number> | undefined
   if (variant === "floor") readOnly(sqlite)
   else if (variant === "ours (all files)") ours!.writeParquet(snapshots, batchId)
-  else if (variant === "ours (days)") oursDays(ours!, table!, sqlite, out, batchId)
+  else if (variant === "ours (days)") oursDays(ours!, sqlite, out, batchId)
   else phases = await duckdbDays(duckdb!, table!, sqlite, out, variant === "duckdb zstd" ? "zstd" : "snappy")
   const figures: ChildFigures = { ms: Math.round(performance.now() - started), ...(phases ? { phases } : {}), peakRssMb: peakRssMb() }
   console.log(JSON.stringify(figures))

@@ -13,8 +13,46 @@ import { benchKey, COUNTED_KEY, loadSettings, type Round, round, startProcess, s
 
 const root = join(import.meta.dirname, "..", "..")
 
+/** One side of a comparison: its name in the table, the URL it is measured on and the headers sent. */
+interface Side {
+  readonly name: string
+  readonly url: string
+  readonly headers: Record<string, string>
+}
+
+/**
+ * Two sides measured in alternating rounds (a 2 s warm-up each first), then the table of their
+ * medians, headed by `what` (the first column) and `rate` (the req/s column). Returns each side's
+ * summary with its rounds.
+ */
+const sideBySide = async (
+  what: string,
+  rate: string,
+  [a, b]: readonly [Side, Side],
+  { seconds, rounds, connections }: { readonly seconds: number; readonly rounds: number; readonly connections: number },
+) => {
+  await round(a.url, a.headers, 2, connections) // warm-up
+  await round(b.url, b.headers, 2, connections)
+  const results: [Round[], Round[]] = [[], []]
+  for (let i = 0; i < rounds; i++) {
+    results[0].push(await round(a.url, a.headers, seconds, connections))
+    results[1].push(await round(b.url, b.headers, seconds, connections))
+  }
+  const summary = (rs: Round[]) => ({ ...summarizeRounds(rs), rounds: rs })
+  const sa = summary(results[0])
+  const sb = summary(results[1])
+  console.log("")
+  console.log(`| ${what} | ${rate} | p50 ms | p99 ms | non-2xx | errors |`)
+  console.log("|---|---|---|---|---|---|")
+  for (const [name, r] of [[a.name, sa], [b.name, sb]] as const) {
+    console.log(`| ${name} | ${r.requests_per_second.toFixed(0)} | ${r.p50_ms} | ${r.p99_ms} | ${r.non_2xx} | ${r.errors} |`)
+  }
+  return [sa, sb] as const
+}
+
 export const benchPostgres = async (): Promise<Record<string, unknown>> => {
-  const { seconds, rounds, connections } = loadSettings()
+  const settings = loadSettings()
+  const { seconds, rounds, connections } = settings
   const fx = makeFixtureA()
   const cluster = await startPostgres()
   const servers: Array<Awaited<ReturnType<typeof startProcess>>> = []
@@ -32,22 +70,15 @@ export const benchPostgres = async (): Promise<Record<string, unknown>> => {
     servers.push(postgres)
     const path = "/api/asset_providers"
     console.log(`bench postgres: ${path}, ${rounds} rounds × ${seconds} s, ${connections} connections`)
-    await round(sqlite.url + path, { "x-api-key": keys.sqlite }, 2, connections) // warm-up
-    await round(postgres.url + path, { "x-api-key": keys.postgres }, 2, connections)
-    const results: Record<"sqlite" | "postgres", Round[]> = { sqlite: [], postgres: [] }
-    for (let i = 0; i < rounds; i++) {
-      results.sqlite.push(await round(sqlite.url + path, { "x-api-key": keys.sqlite }, seconds, connections))
-      results.postgres.push(await round(postgres.url + path, { "x-api-key": keys.postgres }, seconds, connections))
-    }
-    const summary = (rs: Round[]) => ({ ...summarizeRounds(rs), rounds: rs })
-    const s = summary(results.sqlite)
-    const p = summary(results.postgres)
-    console.log("")
-    console.log("| accounts store | quota-counted req/s (median) | p50 ms | p99 ms | non-2xx | errors |")
-    console.log("|---|---|---|---|---|---|")
-    for (const [name, r] of [["SQLite", s], ["PostgreSQL", p]] as const) {
-      console.log(`| ${name} | ${r.requests_per_second.toFixed(0)} | ${r.p50_ms} | ${r.p99_ms} | ${r.non_2xx} | ${r.errors} |`)
-    }
+    const [s, p] = await sideBySide(
+      "accounts store",
+      "quota-counted req/s (median)",
+      [
+        { name: "SQLite", url: sqlite.url + path, headers: { "x-api-key": keys.sqlite } },
+        { name: "PostgreSQL", url: postgres.url + path, headers: { "x-api-key": keys.postgres } },
+      ],
+      settings,
+    )
     // The per-IP limit's cost: the fleet's shared buckets (PostgreSQL) against each process's own,
     // on GET /health (no key, no quota: the token is the only work), a limit no round reaches.
     const limitEnv = (store: string) => ({
@@ -64,21 +95,15 @@ export const benchPostgres = async (): Promise<Record<string, unknown>> => {
     const local = await startProcess([api, "serve"], limitEnv("process"))
     servers.push(local)
     console.log(`bench postgres: the per-IP limit on /health, shared (PostgreSQL) and per process, ${rounds} rounds × ${seconds} s`)
-    await round(`${shared.url}/health`, {}, 2, connections)
-    await round(`${local.url}/health`, {}, 2, connections)
-    const limit: Record<"shared" | "process", Round[]> = { shared: [], process: [] }
-    for (let i = 0; i < rounds; i++) {
-      limit.shared.push(await round(`${shared.url}/health`, {}, seconds, connections))
-      limit.process.push(await round(`${local.url}/health`, {}, seconds, connections))
-    }
-    const ls = summary(limit.shared)
-    const lp = summary(limit.process)
-    console.log("")
-    console.log("| per-IP limit | req/s (median) | p50 ms | p99 ms | non-2xx | errors |")
-    console.log("|---|---|---|---|---|---|")
-    for (const [name, r] of [["shared (PostgreSQL)", ls], ["per process", lp]] as const) {
-      console.log(`| ${name} | ${r.requests_per_second.toFixed(0)} | ${r.p50_ms} | ${r.p99_ms} | ${r.non_2xx} | ${r.errors} |`)
-    }
+    const [ls, lp] = await sideBySide(
+      "per-IP limit",
+      "req/s (median)",
+      [
+        { name: "shared (PostgreSQL)", url: `${shared.url}/health`, headers: {} },
+        { name: "per process", url: `${local.url}/health`, headers: {} },
+      ],
+      settings,
+    )
     return {
       path,
       seconds,

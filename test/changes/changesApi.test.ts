@@ -14,13 +14,12 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { runPipelineLive } from "../../pipeline/Pipeline.ts"
 import { writeSample } from "../../pipeline/sample/Sample.ts"
 import { identicalParts } from "../../snapshots/changes/Identical.ts"
 import { readManifest } from "../../snapshots/Manifest.ts"
 import { contractValidator } from "../support/openApiValidator.ts"
+import { publishFolder } from "../support/publishFolder.ts"
 import { createKey, expectErrorShape, get, header, type RunningServer, startServer } from "../support/server.ts"
 import { testCrc32 } from "../support/snapshotFixture.ts"
 import { bprDayWorkbook } from "../support/workbooks.ts"
@@ -160,19 +159,7 @@ afterAll(async () => {
 
 /** Publishes the batch of `date` from `source`; its batch id. */
 const publish = async (source: string, date: string): Promise<string> => {
-  const outcome = await Effect.runPromise(
-    runPipelineLive({
-      dataDir,
-      sources: [{ kind: "folder", path: source }],
-      date,
-      today: "2026-11-22",
-      historyStart: "2026-01-01",
-      fetch: { timeoutMillis: 1000, retries: 0, retryBaseMillis: 1 },
-      retentionDays: 30,
-      coverageMin: 0,
-    }),
-  )
-  if (outcome.outcome !== "published") throw new Error(`expected a new batch for ${date}, got ${outcome.outcome}`)
+  const outcome = await publishFolder(dataDir, source, date, { fetch: { timeoutMillis: 1000, retries: 0, retryBaseMillis: 1 }, retentionDays: 30, coverageMin: 0 })
   return outcome.file.replace(/\.sqlite$/, "")
 }
 

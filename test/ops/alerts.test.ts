@@ -6,18 +6,17 @@
  * POSTed to the running API.
  */
 import Database from "better-sqlite3"
-import { Effect } from "effect"
 import { spawn } from "node:child_process"
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Published } from "../../pipeline/daemon/Daemon.ts"
-import { runPipelineLive } from "../../pipeline/Pipeline.ts"
 import { writeSample } from "../../pipeline/sample/Sample.ts"
 import { alertsAfterPublish, sendAlerts } from "../../ops/SendAlerts.ts"
 import { type AccountsServer, call, startAccountsServer } from "../accounts/support/accountsServer.ts"
 import { type SentMail, type SmtpSink, startSmtpSink } from "../accounts/support/mail.ts"
+import { publishFolder } from "../support/publishFolder.ts"
 import { signIn } from "../accounts/support/session.ts"
 import { writeSolver } from "../support/captchaSolver.ts"
 import { logChildOutput } from "../support/testLog.ts"
@@ -119,20 +118,7 @@ let X: { id: string; fund: string; serie: string; tac: number }
 let Y: { id: string; fund: string; serie: string; tac: number }
 const cookies = new Map<string, string>()
 
-const publish = async (source: string, date: string): Promise<Published> => {
-  const outcome = await Effect.runPromise(
-    runPipelineLive({
-      dataDir,
-      sources: [{ kind: "folder", path: source }],
-      date,
-      today: "2026-11-22",
-      historyStart: "2026-01-01",
-      fetch: { timeoutMillis: 2000, retries: 0, retryBaseMillis: 10 },
-    }),
-  )
-  if (outcome.outcome !== "published") throw new Error(`not published: ${JSON.stringify(outcome)}`)
-  return outcome
-}
+const publish = (source: string, date: string): Promise<Published> => publishFolder(dataDir, source, date)
 
 const as = (email: string, method: string, path: string, json?: unknown) =>
   call(server.url + path, { method, headers: { cookie: `fds_session=${cookies.get(email)}`, origin: server.url }, ...(json === undefined ? {} : { json }) })

@@ -16,12 +16,12 @@ import { join } from "node:path"
 import Database from "better-sqlite3"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { runPipelineLive } from "../../pipeline/Pipeline.ts"
 import { reproduceLive } from "../../pipeline/Reproduce.ts"
 import { writeSample } from "../../pipeline/sample/Sample.ts"
 import { fiSeriesId } from "../../schemas/Ids.ts"
 import { contentHash } from "../../snapshots/ContentHash.ts"
 import { type Manifest, readManifest } from "../../snapshots/Manifest.ts"
+import { publishFolder } from "../support/publishFolder.ts"
 import { bprDayWorkbook } from "../support/workbooks.ts"
 
 let work: string
@@ -32,19 +32,12 @@ let dataDir: string
 const snapshots = () => join(dataDir, "snapshots")
 
 const runFor = async (date: string): Promise<{ file: string; manifest: Manifest }> => {
-  const outcome = await Effect.runPromise(
-    runPipelineLive({
-      dataDir,
-      sources: [{ kind: "folder", path: source }],
-      date,
-      today: "2026-11-22",
-      historyStart: "2019-01-01",
-      fetch: { timeoutMillis: 1000, retries: 0, retryBaseMillis: 1 },
-      retentionDays: 30,
-      coverageMin: 0,
-    }),
-  )
-  if (outcome.outcome !== "published") throw new Error(`expected a new snapshot for ${date}, got ${outcome.outcome}`)
+  const outcome = await publishFolder(dataDir, source, date, {
+    historyStart: "2019-01-01",
+    fetch: { timeoutMillis: 1000, retries: 0, retryBaseMillis: 1 },
+    retentionDays: 30,
+    coverageMin: 0,
+  })
   // Bytes 18 and 19 of the header: 1 = rollback journal, as a cold build's VACUUM INTO writes it.
   // A file still marked WAL (2) cannot be opened read-only beside no -wal/-shm: the API refuses it.
   const header = readFileSync(join(snapshots(), outcome.file)).subarray(18, 20)

@@ -12,7 +12,6 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
-import { Effect } from "effect"
 import { XMLParser, XMLValidator } from "fast-xml-parser"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { openAccountsDb } from "../../accounts/AccountsDb.ts"
@@ -20,12 +19,12 @@ import { insertKey } from "../../accounts/KeyStore.ts"
 import { startWebhookPush, type WebhookPush } from "../../ops/WebhookPush.ts"
 import type { Published } from "../../pipeline/daemon/Daemon.ts"
 import { SqliteLedger } from "../../pipeline/ledger/Ledger.ts"
-import { runPipelineLive } from "../../pipeline/Pipeline.ts"
 import { writeSample } from "../../pipeline/sample/Sample.ts"
 import { envProvider } from "../../pipeline/Settings.ts"
 import { batchIdOfFile } from "../../schemas/Batches.ts"
 import { type AccountsServer, call, startAccountsServer } from "../accounts/support/accountsServer.ts"
 import { freePort } from "../support/ports.ts"
+import { publishFolder } from "../support/publishFolder.ts"
 import { type Receiver, startReceiver } from "./support/receiver.ts"
 
 const root = join(import.meta.dirname, "..", "..")
@@ -39,20 +38,7 @@ let first: Published
 let second: Published
 const SECRET = "a service secret of at least thirty-two bytes"
 
-const publish = async (source: string, date: string): Promise<Published> => {
-  const outcome = await Effect.runPromise(
-    runPipelineLive({
-      dataDir,
-      sources: [{ kind: "folder", path: source }],
-      date,
-      today: "2026-11-22",
-      historyStart: "2026-01-01",
-      fetch: { timeoutMillis: 2000, retries: 0, retryBaseMillis: 10 },
-    }),
-  )
-  if (outcome.outcome !== "published") throw new Error(`not published: ${JSON.stringify(outcome)}`)
-  return outcome
-}
+const publish = (source: string, date: string): Promise<Published> => publishFolder(dataDir, source, date)
 
 /** The October TAC file of `batch` with its first data row's TAC Total raised by 0.25 points, alone in `dir`. */
 const writeTacVariant = (batch: string, dir: string): void => {
