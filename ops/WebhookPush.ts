@@ -12,7 +12,7 @@ import { join } from "node:path"
 import { Cause, Config, ConfigProvider, Context, Effect, Exit, Layer, Schema, Scope } from "effect"
 import { AccountsConfig } from "../accounts/AccountsConfig.ts"
 import { AccountsDb } from "../accounts/AccountsDb.ts"
-import { serveAddress } from "../accounts/Alerts.ts"
+import { type PublishedBatch, serveAddress } from "../accounts/Alerts.ts"
 import { type DeliveryContext, type DeliveryReport, deliverDue } from "../accounts/WebhookDelivery.ts"
 import { type PublishedFacts, publishedEvents, rolledBackEvent } from "../accounts/WebhookEvents.ts"
 import { webhookSettings } from "../accounts/Webhooks.ts"
@@ -43,9 +43,12 @@ export interface WebhookPush {
 const santiagoToday = (nowMs: number): string =>
   new Intl.DateTimeFormat("en-CA", { timeZone: "America/Santiago", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date(nowMs))
 
-/** The events of a published batch, as facts: its predecessor, the change counts against it (unless not `counted`), the late sources. */
-export const publishedFacts = (dataDir: string, published: Published, nowMs: number, counted = true): PublishedFacts => {
-  const batch = findPublishedBatch(dataDir, { file: published.file })
+/**
+ * The events of a published batch, as facts: its predecessor, the change counts against it (unless
+ * not `counted`), the late sources. `batch` is its entry in the ledger (findPublishedBatch), read
+ * once by the caller for both the quick events and the counted ones.
+ */
+export const publishedFacts = (batch: PublishedBatch, published: Published, nowMs: number, counted = true): PublishedFacts => {
   const previous = batch.previousFile !== null && batch.previousFile !== batch.file ? batch.previousFile : null
   let changes: PublishedFacts["changes"] = null
   if (counted && previous !== null && existsSync(join(batch.snapshotsDir, previous))) changes = countChanges(batch.snapshotsDir, previous, batch.file)
@@ -119,12 +122,13 @@ export const startWebhookPush = async (provider: ConfigProvider.ConfigProvider, 
     const { ctx, publicUrl } = await open()
     const db = ctx.db
     const at = now()
+    const batch = findPublishedBatch(dataDir, { file: published.file })
     // batch.published (and source.late) at once; the change counts, which read both batches, after it is sent
-    const quick = publishedEvents(publishedFacts(dataDir, published, at, false), publicUrl, at)
+    const quick = publishedEvents(publishedFacts(batch, published, at, false), publicUrl, at)
     let written = 0
     for (const event of quick) if (await recordEvent(db, event)) written++
     const first = await deliverDue(ctx)
-    const counted = publishedEvents(publishedFacts(dataDir, published, at, true), publicUrl, at).filter((e) => !quick.some((q) => q.id === e.id))
+    const counted = publishedEvents(publishedFacts(batch, published, at, true), publicUrl, at).filter((e) => !quick.some((q) => q.id === e.id))
     for (const event of counted) if (await recordEvent(db, event)) written++
     const then = counted.length === 0 ? { delivered: 0, retrying: 0, failed: 0 } : await deliverDue(ctx)
     const events = [...quick, ...counted].map((e) => e.type)
