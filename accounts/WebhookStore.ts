@@ -113,6 +113,20 @@ export const recordEvent = async (db: Kysely<AccountsDatabase>, event: WebhookEv
     return true
   })
 
+/**
+ * Whether a delivery is pending and due at `nowMs` (claimed or not), one row looked up through
+ * the due index: when none is (no endpoint, or everything sent), a round of claims has nothing to
+ * send.
+ */
+export const hasDueDelivery = async (db: Kysely<AccountsDatabase>, nowMs: number): Promise<boolean> =>
+  (await db
+    .selectFrom("webhook_deliveries")
+    .select("event_id")
+    .where("state", "=", "pending")
+    .where("next_attempt_ms", "<=", nowMs)
+    .limit(1)
+    .executeTakeFirst()) !== undefined
+
 /** A claimed delivery, with what sending it needs. */
 export interface DueDelivery {
   readonly eventId: string

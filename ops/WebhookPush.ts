@@ -4,19 +4,23 @@
  * written with their deliveries and sent at once; a timer (FDS_WEBHOOKS_POLL_MS, default 5000)
  * writes the events of rollbacks the ledger recorded in the last day (`pipeline rollback` runs in
  * its own process) and sends what is due again (the retries). Events have stable ids, so a re-run,
- * a restart or a second daemon on the same store writes nothing twice. Settings as for
- * `./fds serve` (FDS_DATA_DIR, FDS_ACCOUNTS_URL, FDS_PUBLIC_URL, FDS_SECRET, FDS_WEBHOOKS_*).
+ * a restart or a second daemon on the same store writes nothing twice. A rollback's event is
+ * written whether an endpoint exists or not (the public feed lists it; an endpoint made later does
+ * not get it), so the timer reads the ledger each time, but only past the last seq it saw (the
+ * first time: the last day's rollbacks), and runs a round of sends only when a delivery is due.
+ * Settings as for `./fds serve` (FDS_DATA_DIR, FDS_ACCOUNTS_URL, FDS_PUBLIC_URL, FDS_SECRET,
+ * FDS_WEBHOOKS_*).
  */
 import { existsSync } from "node:fs"
 import { join } from "node:path"
 import { Cause, Config, ConfigProvider, Context, Effect, Exit, Layer, Schema, Scope } from "effect"
 import { AccountsConfig } from "../accounts/AccountsConfig.ts"
 import { AccountsDb } from "../accounts/AccountsDb.ts"
-import { serveAddress } from "../accounts/Alerts.ts"
+import { type PublishedBatch, serveAddress } from "../accounts/Alerts.ts"
 import { type DeliveryContext, type DeliveryReport, deliverDue } from "../accounts/WebhookDelivery.ts"
 import { type PublishedFacts, publishedEvents, rolledBackEvent } from "../accounts/WebhookEvents.ts"
 import { webhookSettings } from "../accounts/Webhooks.ts"
-import { recordEvent } from "../accounts/WebhookStore.ts"
+import { hasDueDelivery, recordEvent } from "../accounts/WebhookStore.ts"
 import type { Published } from "../pipeline/daemon/Daemon.ts"
 import type { Log } from "../pipeline/daemon/Log.ts"
 import { dataDir as dataDirSetting } from "../pipeline/daemon/RunConfig.ts"
@@ -33,8 +37,10 @@ const DAY_MS = 24 * 3_600_000
 export interface WebhookPush {
   /** The daemon's afterPublish: the batch's events written and sent; their counts as log fields. */
   readonly afterPublish: (published: Published, signal: AbortSignal) => Promise<Readonly<Record<string, unknown>>>
-  /** Rollbacks of the last day written as events, then what is due sent. */
+  /** Rollbacks of the last day not seen before written as events, then what is due sent. */
   readonly tick: () => Promise<DeliveryReport & { readonly rollbacks: number }>
+  /** What the ticks did so far, for tests: how many ran, the ledger's rollback events they read, the rounds of sends they ran. */
+  readonly work: () => { readonly ticks: number; readonly rollbacksRead: number; readonly sendRounds: number }
   /** Runs `tick` every FDS_WEBHOOKS_POLL_MS (one at a time) until `close`. */
   readonly start: (log: Log) => void
   readonly close: () => Promise<void>
@@ -43,9 +49,12 @@ export interface WebhookPush {
 const santiagoToday = (nowMs: number): string =>
   new Intl.DateTimeFormat("en-CA", { timeZone: "America/Santiago", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date(nowMs))
 
-/** The events of a published batch, as facts: its predecessor, the change counts against it (unless not `counted`), the late sources. */
-export const publishedFacts = (dataDir: string, published: Published, nowMs: number, counted = true): PublishedFacts => {
-  const batch = findPublishedBatch(dataDir, { file: published.file })
+/**
+ * The events of a published batch, as facts: its predecessor, the change counts against it (unless
+ * not `counted`), the late sources. `batch` is its entry in the ledger (findPublishedBatch), read
+ * once by the caller for both the quick events and the counted ones.
+ */
+export const publishedFacts = (batch: PublishedBatch, published: Published, nowMs: number, counted = true): PublishedFacts => {
   const previous = batch.previousFile !== null && batch.previousFile !== batch.file ? batch.previousFile : null
   let changes: PublishedFacts["changes"] = null
   if (counted && previous !== null && existsSync(join(batch.snapshotsDir, previous))) changes = countChanges(batch.snapshotsDir, previous, batch.file)
@@ -63,22 +72,20 @@ export const publishedFacts = (dataDir: string, published: Published, nowMs: num
   }
 }
 
-/** Rollbacks the ledger recorded since `sinceMs`, as CURRENT's moves (the batch it names again, and the one it left). */
-const recentRollbacks = (dataDir: string, sinceMs: number) => {
+/** The rollbacks the ledger recorded after `afterSeq` (all at 0), in order, as CURRENT's moves (the batch it names again, and the one it left). */
+const rollbacksAfter = (dataDir: string, afterSeq: number) => {
   const ledgerPath = paths(dataDir).ledger
+  // opening the ledger creates it: a data folder the pipeline never ran in has no rollbacks
   if (!existsSync(ledgerPath)) return []
   const ledger = new SqliteLedger(ledgerPath)
   try {
-    return ledger
-      .events("BatchRolledBack")
-      .filter((e) => Date.parse(e.recordedAt) >= sinceMs)
-      .map((e) => ({
-        seq: e.seq,
-        atMs: Date.parse(e.recordedAt),
-        batchId: batchIdOfFile(e.payload.file),
-        batchDate: e.payload.batch_date,
-        fromBatchId: e.payload.from_file === null ? null : batchIdOfFile(e.payload.from_file),
-      }))
+    return ledger.events("BatchRolledBack", afterSeq).map((e) => ({
+      seq: e.seq,
+      atMs: Date.parse(e.recordedAt),
+      batchId: batchIdOfFile(e.payload.file),
+      batchDate: e.payload.batch_date,
+      fromBatchId: e.payload.from_file === null ? null : batchIdOfFile(e.payload.from_file),
+    }))
   } finally {
     ledger.close()
   }
@@ -119,12 +126,13 @@ export const startWebhookPush = async (provider: ConfigProvider.ConfigProvider, 
     const { ctx, publicUrl } = await open()
     const db = ctx.db
     const at = now()
+    const batch = findPublishedBatch(dataDir, { file: published.file })
     // batch.published (and source.late) at once; the change counts, which read both batches, after it is sent
-    const quick = publishedEvents(publishedFacts(dataDir, published, at, false), publicUrl, at)
+    const quick = publishedEvents(publishedFacts(batch, published, at, false), publicUrl, at)
     let written = 0
     for (const event of quick) if (await recordEvent(db, event)) written++
     const first = await deliverDue(ctx)
-    const counted = publishedEvents(publishedFacts(dataDir, published, at, true), publicUrl, at).filter((e) => !quick.some((q) => q.id === e.id))
+    const counted = publishedEvents(publishedFacts(batch, published, at, true), publicUrl, at).filter((e) => !quick.some((q) => q.id === e.id))
     for (const event of counted) if (await recordEvent(db, event)) written++
     const then = counted.length === 0 ? { delivered: 0, retrying: 0, failed: 0 } : await deliverDue(ctx)
     const events = [...quick, ...counted].map((e) => e.type)
@@ -139,12 +147,25 @@ export const startWebhookPush = async (provider: ConfigProvider.ConfigProvider, 
     }
   }
 
+  // The last ledger seq whose rollback is written (or was older than a day): the next tick reads
+  // past it. Kept in memory: the first tick of a process reads them all, keeping the last day's.
+  let seenSeq = 0
+  const work = { ticks: 0, rollbacksRead: 0, sendRounds: 0 }
   const tick = async () => {
     const { ctx, publicUrl } = await open()
+    work.ticks++
     let rollbacks = 0
-    for (const r of recentRollbacks(dataDir, now() - DAY_MS)) {
-      if (await recordEvent(ctx.db, rolledBackEvent(r, publicUrl, r.atMs))) rollbacks++
+    const read = rollbacksAfter(dataDir, seenSeq)
+    work.rollbacksRead += read.length
+    const since = now() - DAY_MS
+    for (const r of read) {
+      if (r.atMs >= since && (await recordEvent(ctx.db, rolledBackEvent(r, publicUrl, r.atMs)))) rollbacks++
+      // past it once written: a store that fails here has the next tick read it again
+      seenSeq = Math.max(seenSeq, r.seq)
     }
+    // nothing pending and due (no endpoint, or everything sent): no round of claims
+    if (!(await hasDueDelivery(ctx.db, now()))) return { rollbacks, delivered: 0, retrying: 0, failed: 0 }
+    work.sendRounds++
     return { rollbacks, ...(await deliverDue(ctx)) }
   }
 
@@ -172,5 +193,5 @@ export const startWebhookPush = async (provider: ConfigProvider.ConfigProvider, 
     await Effect.runPromise(Scope.close(scope, Exit.void))
   }
 
-  return { afterPublish, tick, start, close }
+  return { afterPublish, tick, work: () => ({ ...work }), start, close }
 }

@@ -159,10 +159,11 @@ export class SqliteLedger {
     return this.current
   }
 
-  events<T extends LedgerEvent["type"]>(type: T): Array<StoredEvent<PayloadOf<T>>> {
+  /** The events of `type` in ledger order; those after `afterSeq` only (a range of the primary key), all at 0. */
+  events<T extends LedgerEvent["type"]>(type: T, afterSeq = 0): Array<StoredEvent<PayloadOf<T>>> {
     const rows = this.db
-      .prepare("SELECT seq, recorded_at, payload FROM events WHERE type = ? ORDER BY seq")
-      .all(type) as Array<{ seq: number; recorded_at: string; payload: string }>
+      .prepare("SELECT seq, recorded_at, payload FROM events WHERE type = ? AND seq > ? ORDER BY seq")
+      .all(type, afterSeq) as Array<{ seq: number; recorded_at: string; payload: string }>
     return rows.map((r) => ({ seq: r.seq, recordedAt: r.recorded_at, payload: JSON.parse(r.payload) as PayloadOf<T> }))
   }
 

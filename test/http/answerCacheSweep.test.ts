@@ -12,6 +12,7 @@ import { join } from "node:path"
 import { brotliDecompressSync, gunzipSync } from "node:zlib"
 import { request } from "undici"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { advertisedKeepAliveMs, CLIENT_KEEP_ALIVE_MS, SERVER_KEEP_ALIVE_MS, testDispatcher } from "../support/keepAlive.ts"
 import { createKey, type RunningServer, startServer } from "../support/server.ts"
 import { publishSmallSample } from "../support/smallSample.ts"
 import { type Call, dataCalls, readBatch, urlOf } from "./sweepCalls.ts"
@@ -25,23 +26,9 @@ interface Sent {
 /** Headers that differ from one request to the next whatever the cache does. */
 const PER_REQUEST = new Set(["date", "x-request-id", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "connection", "keep-alive"])
 
-/**
- * A kept-alive socket the server closed as the request went out (its keep-alive timeout passing
- * while a loaded machine paused the sweep) resets it: the request, a GET or HEAD, is sent once
- * more on a new connection. Only that reset (undici's UND_ERR_SOCKET when it saw the close); any other error fails the sweep.
- */
-const requestOnce = async (url: string, method: "GET" | "HEAD", headers: Record<string, string>) => {
-  try {
-    return await request(url, { method, headers })
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code
-    if (code !== "ECONNRESET" && code !== "UND_ERR_SOCKET") throw e
-    return await request(url, { method, headers })
-  }
-}
-
+/** One request, through the dispatcher that lets an idle socket go well before the server closes it (support/keepAlive.ts). */
 const sendOnce = async (url: string, method: "GET" | "HEAD", headers: Record<string, string>): Promise<Sent> => {
-  const res = await requestOnce(url, method, headers)
+  const res = await request(url, { method, headers, dispatcher: testDispatcher })
   const kept: Record<string, string> = {}
   for (const [name, value] of Object.entries(res.headers)) {
     if (value === undefined || PER_REQUEST.has(name)) continue
@@ -90,6 +77,8 @@ describe("a kept answer is byte for byte the answer (the contract sweep, cache o
   let counts = { hits: 0, misses: 0 }
   /** Requests sent again after a 200 (the second of each pair, HEAD after GET): each one the cache may answer. */
   let repeats = 0
+  /** The server's `Keep-Alive` answer header. */
+  let keepAlive: string | string[] | undefined
 
   beforeAll(async () => {
     await publishSmallSample(dataDir)
@@ -135,7 +124,9 @@ describe("a kept answer is byte for byte the answer (the contract sweep, cache o
       }
     }
     await Promise.all(Array.from({ length: 4 }, worker))
-    const metrics = (await (await request(`${cached.url}/metrics`)).body.text()).split("\n")
+    const answer = await request(`${cached.url}/metrics`, { dispatcher: testDispatcher })
+    keepAlive = answer.headers["keep-alive"]
+    const metrics = (await answer.body.text()).split("\n")
     const value = (name: string) => Number(metrics.find((l) => l.startsWith(`${name} `))?.split(" ")[1] ?? Number.NaN)
     counts = { hits: value("fds_answer_cache_hits_total"), misses: value("fds_answer_cache_misses_total") }
   }, 600_000)
@@ -143,6 +134,11 @@ describe("a kept answer is byte for byte the answer (the contract sweep, cache o
     await cached?.close()
     await uncached?.close()
     rmSync(work, { recursive: true, force: true })
+  })
+
+  it("was sent through a dispatcher that lets an idle connection go well before the server closes it", () => {
+    expect(advertisedKeepAliveMs(keepAlive)).toBe(SERVER_KEEP_ALIVE_MS)
+    expect(CLIENT_KEEP_ALIVE_MS).toBeLessThanOrEqual(SERVER_KEEP_ALIVE_MS / 2)
   })
 
   it("answers each request with the same status, bytes and headers as the server without the cache", () => {
