@@ -5,10 +5,26 @@
  * gzip. A POST's body is read to its end before the answer, as any server must.
  *
  *   node test/bench/ceilingServer.ts <answers.json>   # [{ path, identity, gzip?, contentType }] (file names)
+ *
+ * With a second argument, the accounts store of a data directory, it is the ceiling with the
+ * duties the issue keeps per request (#32: "Quota, per-IP limit, key check, Batch-Id and the quota
+ * headers stay per request") and the access log, done by the service's own code and nothing else:
+ * the request id and one access line per request (api/http/RequestLog.ts accessLogListener), the
+ * key checked and one request of its quota counted (KeyStore.verifyAndConsume on the real
+ * accounts.sqlite: the key's row, its hash, the counting statement, a turn's requests together)
+ * and the quota headers. No routing, no answer cache, no other header, no per-IP limit (the bench
+ * turns it off for our server too). What the hit path can at best reach, these duties being paid:
+ *
+ *   node test/bench/ceilingServer.ts <answers.json> <data dir>/accounts.sqlite
  */
 import { readFileSync } from "node:fs"
-import { createServer } from "node:http"
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
+import { Effect, Exit } from "effect"
+import { openAccountsDb } from "../../accounts/AccountsDb.ts"
+import { KeyStore } from "../../accounts/KeyStore.ts"
+import { accessLogListener } from "../../api/http/RequestLog.ts"
+import { quotaHeaders } from "../../api/security/SecurityLive.ts"
 
 interface Entry {
   readonly path: string
@@ -24,9 +40,29 @@ const answers = new Map(
   ]),
 )
 
+const accounts = process.argv[3]
+/** The duties (see above): the key's check and count, then `send` with the quota headers; 401 for a refused key. */
+const duties: ((req: IncomingMessage, res: ServerResponse, send: (headers: Record<string, string>) => void) => void) | null =
+  accounts === undefined
+    ? null
+    : await (async () => {
+        const keys = KeyStore.make(await openAccountsDb(accounts))
+        return (req, res, send) => {
+          const key = req.headers["x-api-key"]
+          Effect.runCallback(keys.verifyAndConsume(typeof key === "string" ? key : ""), {
+            onExit: (exit) => {
+              if (Exit.isSuccess(exit) && exit.value?.quota.allowed) send(quotaHeaders(exit.value.quota))
+              else res.writeHead(401).end()
+            },
+          })
+        }
+      })()
+const logged = duties === null ? null : accessLogListener()
+
 const server = createServer((req, res) => {
+  logged?.(req, res)
   const answer = answers.get(req.url ?? "")
-  const send = () => {
+  const send = (quota: Record<string, string>) => {
     if (answer === undefined) {
       res.writeHead(404).end()
       return
@@ -37,13 +73,15 @@ const server = createServer((req, res) => {
       "content-type": answer.contentType,
       "content-length": body.length,
       ...(gzip ? { "content-encoding": "gzip" } : {}),
+      ...quota,
     })
     res.end(body)
   }
+  const answer1 = () => (duties === null ? send({}) : duties(req, res, send))
   if (req.method === "POST") {
     req.resume()
-    req.on("end", send)
-  } else send()
+    req.on("end", answer1)
+  } else answer1()
 })
 server.listen(0, "127.0.0.1", () => {
   console.log(`Listening on http://127.0.0.1:${(server.address() as AddressInfo).port}`)
