@@ -242,20 +242,32 @@ export const loggedServer = (sink?: AccessLogSink, limits?: ConnectionLimits, ob
  * answer while it starts) run as they would have.
  */
 const answerHitsFirst = (server: Server, hits: HitPath): void => {
+  type Listener = (request: IncomingMessage, response: ServerResponse) => void
+  // the listeners split in two, worked out again only when a "request" listener comes or goes
+  let split: { readonly own: ReadonlyArray<Listener>; readonly others: ReadonlyArray<Listener> } | null = null
+  const changed = (event: string | symbol) => {
+    if (event === "request") split = null
+  }
+  server.on("newListener", changed)
+  server.on("removeListener", changed)
   const emit = server.emit
   server.emit = function (this: Server, event: string | symbol, ...args: Array<unknown>): boolean {
     const answer = hits.answer
     if (event !== "request" || answer === null) return Reflect.apply(emit, this, [event, ...args]) as boolean
     const [request, response] = args as [IncomingMessage, ServerResponse]
-    const listeners = this.listeners("request") as Array<(request: IncomingMessage, response: ServerResponse) => void>
-    // the server's own come first, up to HEAD as GET
-    const own = listeners.indexOf(headAsGet) + 1
-    for (const first of listeners.slice(0, own)) first.call(this, request, response)
+    if (split === null) {
+      const listeners = this.listeners("request") as Array<Listener>
+      // the server's own come first, up to HEAD as GET
+      const own = listeners.indexOf(headAsGet) + 1
+      split = { own: listeners.slice(0, own), others: listeners.slice(own) }
+    }
+    const { own, others } = split
+    for (const first of own) first.call(this, request, response)
     const rest = () => {
-      for (const other of listeners.slice(own)) other.call(this, request, response)
+      for (const other of others) other.call(this, request, response)
     }
     if (!answer(request, response, rest)) rest()
-    return listeners.length > 0
+    return own.length + others.length > 0
   } as Server["emit"]
 }
 
