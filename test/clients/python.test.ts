@@ -463,6 +463,38 @@ out({"names": names, "waits": waits, "elapsed": time.monotonic() - started})
     expect(((await info.json()) as { requests_today: number }).requests_today).toBe(5)
   })
 
+  it("the webhook writes on the server: create shows the secret once, test attempts a delivery, delete ends the endpoint (then 404)", async () => {
+    const run = await python(
+      `
+a = fds_client.Client(sys.argv[1], sys.argv[2]).api
+made = a.create_webhook("http://127.0.0.1:9/py-hook", ["batch.published", "values.restated"])
+out({"made": made})
+out({"listed": a.webhooks()["data"]})
+out({"tested": a.test_webhook(made["id"])})
+out({"deleted": a.delete_webhook(made["id"])})
+out({"again": caught(lambda: a.delete_webhook(made["id"]))})
+out({"listed_after": [w["id"] for w in a.webhooks()["data"]]})
+`,
+      { argv: [key, proxy.url] },
+    )
+    expect(run.stderr).toBe("")
+    const [made, listed, tested, deleted, again, after] = run.lines
+    expect(made.made.secret).toMatch(/^whsec_[A-Za-z0-9+/=]{20,}$/)
+    expect([made.made.url, made.made.events]).toEqual(["http://127.0.0.1:9/py-hook", ["batch.published", "values.restated"]])
+    // listed without its secret
+    const mine = listed.listed.find((w: { id: string }) => w.id === made.made.id)
+    expect(mine).toEqual({ id: made.made.id, url: "http://127.0.0.1:9/py-hook", events: ["batch.published", "values.restated"], created_at: made.made.created_at })
+    // nothing listens on port 9: the test event's one attempt is refused, to be tried again
+    expect([tested.tested.type, tested.tested.state, tested.tested.attempts, tested.tested.last_status]).toEqual(["webhook.test", "pending", 1, null])
+    expect(deleted).toEqual({ deleted: null })
+    expect([again.again.class, again.again.status]).toEqual(["NotFound", 404])
+    expect(after.listed_after).not.toContain(made.made.id)
+    // each write went out once, the key in its header
+    const writes = proxy.seen.filter((r) => r.method !== "GET" && r.url.includes(made.made.id as string))
+    expect(writes.map((r) => `${r.method} ${r.status}`)).toEqual(["POST 200", "DELETE 204", "DELETE 404"])
+    for (const r of writes) expect([r.headers["x-api-key"], r.url.includes(key)]).toEqual([key, false])
+  })
+
   it("a 503 with Retry-After: 5 (no batch published yet) is waited out, and the retry gets the data", async () => {
     const empty = makeDataDir()
     others.push(empty)

@@ -20,9 +20,13 @@ const OTHER = Buffer.from("another file's bytes, 40 of them.......\n")
 const digest = (bytes: Buffer) => `sha-256=:${createHash("sha256").update(bytes).digest("base64")}:`
 
 interface Seen {
+  readonly method: string
   readonly url: string
   readonly key: string | undefined
 }
+
+/** The webhook writes' answers (see below): how many times each was asked, and the create's body. */
+const writes = { test: 0, delete: 0, created: [] as Array<{ contentType: string | undefined; body: string }> }
 
 /** The hostile answers, by path. */
 const answer = (req: IncomingMessage, res: ServerResponse) => {
@@ -32,6 +36,28 @@ const answer = (req: IncomingMessage, res: ServerResponse) => {
     res.end(JSON.stringify(body))
   }
   switch (url.pathname) {
+    case "/api/webhooks": {
+      // a 5xx after the server may have acted: a POST must not be sent again
+      let body = ""
+      req.on("data", (chunk: Buffer) => {
+        body += chunk.toString()
+      })
+      req.on("end", () => {
+        writes.created.push({ contentType: req.headers["content-type"], body })
+        json({ error: "internal_error", title: "Internal Server Error", status: 502 }, 502)
+      })
+      return
+    }
+    case "/api/webhooks/w1/test":
+      // refused by the per-IP limit before anything ran: safe to send again
+      return ++writes.test === 1
+        ? json({ error: "rate_limited", title: "Too Many Requests", status: 429 }, 429, { "Retry-After": "0" })
+        : json({ id: "d1", state: "delivered" })
+    case "/api/webhooks/w1":
+      // a DELETE may be sent again
+      if (++writes.delete === 1) return json({ error: "service_unavailable", title: "Service Unavailable", status: 503 }, 503, { "Retry-After": "0" })
+      res.writeHead(204)
+      return void res.end()
     case "/health":
       return json({ status: "ok", batch_id: "../../pwned" })
     case "/api/loop":
@@ -147,7 +173,7 @@ describe("the Python package against a hostile server", () => {
   beforeAll(async () => {
     mkdirSync(join(work, "deep", "er"), { recursive: true })
     server = createServer((req, res) => {
-      seen.push({ url: req.url ?? "", key: req.headers["x-api-key"] as string | undefined })
+      seen.push({ method: req.method ?? "", url: req.url ?? "", key: req.headers["x-api-key"] as string | undefined })
       answer(req, res)
     })
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
@@ -208,6 +234,34 @@ describe("the Python package against a hostile server", () => {
       expect(s.key).toBe(KEY)
       expect(s.url).not.toContain(KEY)
     }
+  })
+
+  it("the webhook writes: a POST is sent once after a 5xx (it may have acted), again after a per-IP 429; a DELETE again after a 503", async () => {
+    const from = seen.length
+    const run = await python(
+      `
+fds = fds_client.Client(sys.argv[1], sys.argv[2], max_attempts=3)
+out({"create": caught(lambda: fds.api.create_webhook("https://hooks.example.cl/fds", ["batch.published", "tac.changed"]))})
+out({"test": fds.api.test_webhook("w1")})
+out({"delete": fds.api.delete_webhook("w1")})
+`,
+      { argv: [KEY, base] },
+    )
+    expect(run.stderr).toBe("")
+    const [create, test, deleted] = run.lines
+    expect([create.create.fds_error, create.create.status]).toEqual([true, 502])
+    expect(test.test).toEqual({ id: "d1", state: "delivered" })
+    expect(deleted).toEqual({ delete: null })
+    expect(seen.slice(from).map((s) => `${s.method} ${s.url}`)).toEqual([
+      "POST /api/webhooks",
+      "POST /api/webhooks/w1/test",
+      "POST /api/webhooks/w1/test",
+      "DELETE /api/webhooks/w1",
+      "DELETE /api/webhooks/w1",
+    ])
+    expect(writes.created.map((c) => [c.contentType, JSON.parse(c.body)])).toEqual([
+      ["application/json", { url: "https://hooks.example.cl/fds", events: ["batch.published", "tac.changed"] }],
+    ])
   })
 
   it("a call's deadline bounds a trickled answer and the retries' waits: TransportError saying so", async () => {

@@ -198,8 +198,19 @@ class Transport:
             raise errors.FdsError(f"an answer past max_body_bytes ({self.max_body_bytes} bytes): not read")
         return body
 
-    def _open(self, method: str, url: str, headers: Mapping[str, str], stream: bool, ends_at: Optional[float] = None) -> Response:
-        req = urllib.request.Request(url, method=method, headers=dict(headers))
+    def _open(
+        self,
+        method: str,
+        url: str,
+        headers: Mapping[str, str],
+        stream: bool,
+        ends_at: Optional[float] = None,
+        body: Optional[bytes] = None,
+    ) -> Response:
+        sent = dict(headers)
+        if body is not None:
+            sent["Content-Type"] = "application/json"
+        req = urllib.request.Request(url, data=body, method=method, headers=sent)
         # no socket wait outlasts the call's deadline
         timeout = self.timeout if ends_at is None else max(0.001, min(self.timeout, ends_at - self.clock()))
         try:
@@ -256,10 +267,14 @@ class Transport:
         stream: bool = False,
         ok: Iterable[int] = (200,),
         method: str = "GET",
+        body: Optional[bytes] = None,
     ) -> Response:
-        """GET `path` with the retry rules; an answer whose status is not in `ok` raises its typed
-        error. Past `deadline` seconds (the attempts, the waits between them and the reading of the
-        answer; a streamed answer's body is its reader's) the call raises TransportError."""
+        """GET `path` (or `method`, with a JSON `body`) with the retry rules; an answer whose status
+        is not in `ok` raises its typed error. Past `deadline` seconds (the attempts, the waits
+        between them and the reading of the answer; a streamed answer's body is its reader's) the
+        call raises TransportError. A POST is sent once: it is retried only after a per-IP 429
+        (`rate_limited`, refused before anything ran), never after a broken connection or a 5xx,
+        which may come after the server acted on it (an endpoint registered twice)."""
         url = self.url_of(path, params)
         shown = urllib.parse.urlsplit(url)
         shown_path = shown.path + (f"?{shown.query}" if shown.query else "")
@@ -274,12 +289,13 @@ class Transport:
                 path=shown_path,
             )
 
+        idempotent = method in ("GET", "HEAD", "PUT", "DELETE")
         for attempt in range(self.max_attempts):
             last = attempt + 1 >= self.max_attempts
             if ends_at is not None and self.clock() >= ends_at:
                 raise deadline_passed("no answer within the deadline") from None
             try:
-                res = self._open(method, url, self._headers(headers), stream, ends_at)
+                res = self._open(method, url, self._headers(headers), stream, ends_at, body)
             except _DeadlinePassed:
                 raise deadline_passed("the answer was not read within the deadline") from None
             except (urllib.error.URLError, http.client.HTTPException, ConnectionError, socket.timeout, OSError) as e:
@@ -290,7 +306,7 @@ class Transport:
                 wait = backoff + random.uniform(0, 0.3) * backoff
                 if not last and ends_at is not None and self.clock() + wait >= ends_at:
                     raise deadline_passed(f"no answer ({type(e).__name__}), and the next attempt would come after the deadline") from None
-                if last or waited + wait > self.max_retry_wait:
+                if last or not idempotent or waited + wait > self.max_retry_wait:
                     raise errors.TransportError(
                         self._redact(f"{method} {shown_path}: the server could not be reached ({type(e).__name__}: {reason})"),
                         method=method,
@@ -312,7 +328,11 @@ class Transport:
                     res.stream.close()
                 res.stream = None
             error = self.error_of(method, shown_path, res)
-            if isinstance(error, errors.QuotaExceeded) or res.status not in RETRY_STATUSES:
+            if (
+                isinstance(error, errors.QuotaExceeded)
+                or res.status not in RETRY_STATUSES
+                or (not idempotent and not (res.status == 429 and error.code == "rate_limited"))
+            ):
                 log.debug("%s %s -> %d %s, not retried", method, shown_path, res.status, error.code or "")
                 raise error
             backoff = self._backoff(attempt)

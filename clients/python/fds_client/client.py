@@ -4,6 +4,7 @@ installed) and the bulk downloads.
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import urllib.parse
@@ -107,6 +108,22 @@ class Api:
     def webhook_deliveries(self, webhook_id: str) -> dict:
         """An endpoint's latest deliveries: state, attempts, last status and error."""
         return self.get(f"/api/webhooks/{_q(webhook_id)}/deliveries")
+
+    def create_webhook(self, url: str, events: Sequence[str]) -> dict:
+        """Registers an endpoint (an https:// URL whose host resolves to public addresses only) for
+        `events` (batch.published, batch.rolled_back, source.late, values.restated, tac.changed).
+        The answer holds its signing secret (`whsec_…`), shown this once: keep it. Sent once (a
+        POST is not retried after a broken connection or a 5xx: it could register it twice)."""
+        payload = json.dumps({"url": url, "events": list(events)}).encode("utf-8")
+        return self._t.request("/api/webhooks", method="POST", body=payload, ok=(201,)).json()
+
+    def delete_webhook(self, webhook_id: str) -> None:
+        """Deletes one of the key's endpoints (another key's, or an unknown id: NotFound)."""
+        self._t.request(f"/api/webhooks/{_q(webhook_id)}", method="DELETE", ok=(204,))
+
+    def test_webhook(self, webhook_id: str) -> dict:
+        """Sends a signed `webhook.test` event to the endpoint now; the delivery after that attempt."""
+        return self._t.request(f"/api/webhooks/{_q(webhook_id)}/test", method="POST", ok=(200,)).json()
 
     # -- providers, funds, series -----------------------------------------------------------
     def providers(self, scope: Optional[str] = None, batch: Optional[str] = None) -> dict:
