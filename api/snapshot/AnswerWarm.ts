@@ -18,9 +18,12 @@
  * Between two answers the event loop serves the batch still current; the warm stops at the first
  * step after its swap is given up (a newer CURRENT, the API stopping) or after FDS_WARM_ANSWERS_MS
  * (the swap waits for it at most that, plus one answer). `warming answers` is logged as it begins,
- * `answers warmed` with the count and milliseconds as it ends; fds_answer_cache_warmed_total
+ * `answers warmed` with the count and milliseconds as it ends (and the longest one answer took,
+ * and the event loop's longest delay meanwhile: the most a client of the batch still served
+ * waited for it; the answers are computed on the event loop, in steps); fds_answer_cache_warmed_total
  * counts them (those of a swap given up too).
  */
+import { monitorEventLoopDelay } from "node:perf_hooks"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Context, Effect, Layer, Option } from "effect"
 import { HttpRouter, HttpServerRequest } from "effect/http"
@@ -126,6 +129,8 @@ export interface WarmOutcome {
   readonly warmed: number
   readonly millis: number
   readonly stopped: WarmStop | null
+  /** The longest one answer took (its route's time, waits for another thread included): the most it can have held the event loop. */
+  readonly longestMillis: number
 }
 
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
@@ -142,15 +147,18 @@ export const warmInSteps = async (
 ): Promise<WarmOutcome> => {
   const began = performance.now()
   let warmed = 0
+  let longest = 0
   let stopped: WarmStop | null = null
   for (const request of requests) {
     if (!stillWanted()) stopped = "abandoned"
     else if (performance.now() - began >= budgetMillis) stopped = "budget"
     if (stopped !== null) break
+    const started = performance.now()
     if (await answer(request)) warmed++
+    longest = Math.max(longest, performance.now() - started)
     await turn()
   }
-  return { hot: requests.length, warmed, millis: Math.round(performance.now() - began), stopped }
+  return { hot: requests.length, warmed, millis: Math.round(performance.now() - began), stopped, longestMillis: Math.round(longest * 10) / 10 }
 }
 
 /** The previous batch's hottest answers' requests, at most `count`. */
@@ -212,8 +220,12 @@ export const answerWarmLayer = (swapWarm: SwapWarm) =>
         if (requests.length === 0) return
         log("info", "warming answers", { file: next.file, from: previous.file, hot: requests.length })
         next.acquire()
+        // what the clients of the batch still served felt: the event loop's delay while it ran
+        const delay = monitorEventLoopDelay({ resolution: 10 })
+        delay.enable()
         try {
           const outcome = await warmInSteps(requests, answerOn(next.lease(keeper(store.dir))), stillWanted, budgetMillis)
+          delay.disable()
           cache.warmed += outcome.warmed
           log("info", "answers warmed", {
             file: next.file,
@@ -221,9 +233,12 @@ export const answerWarmLayer = (swapWarm: SwapWarm) =>
             hot: outcome.hot,
             warmed: outcome.warmed,
             warm_answers_ms: outcome.millis,
+            longest_answer_ms: outcome.longestMillis,
+            loop_delay_max_ms: Math.round(delay.max / 1e5) / 10,
             ...(outcome.stopped === null ? {} : { stopped: outcome.stopped }),
           })
         } finally {
+          delay.disable()
           next.release()
         }
       }
