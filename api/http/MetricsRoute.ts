@@ -11,6 +11,7 @@ import { KeyStore } from "../../accounts/KeyStore.ts"
 import { parseNetworks } from "../ratelimit/Edge.ts"
 import type { ServiceMetrics } from "./Metrics.ts"
 import { METRICS_PATH } from "./RouteTemplate.ts"
+import { bearerToken } from "./Secrets.ts"
 
 /** The default of FDS_METRICS_ALLOW: this machine only. */
 export const DEFAULT_METRICS_ALLOW: ReadonlyArray<string> = ["127.0.0.0/8", "::1"]
@@ -36,7 +37,7 @@ export const metricsRoute = (metrics: ServiceMetrics, allow: ReadonlyArray<strin
       yield* router.add("GET", METRICS_PATH, (request: HttpServerRequest.HttpServerRequest) =>
         Effect.gen(function* () {
           if (!allowedAddress(networks, request.remoteAddress)) {
-            const key = request.headers["x-api-key"] ?? /^Bearer +(\S+)\s*$/i.exec(request.headers.authorization ?? "")?.[1]
+            const key = request.headers["x-api-key"] ?? bearerToken(request.headers.authorization)
             if (key === undefined) return refused(404, `no route GET ${METRICS_PATH}`)
             const record = yield* keys.verify(key.trim()).pipe(Effect.orElseSucceed(() => null))
             if (record?.tier !== "internal") return refused(403, "the metrics need a key of the internal tier or an allowed address (FDS_METRICS_ALLOW)")

@@ -19,7 +19,7 @@ import { isAccountPath } from "../web/Cors.ts"
 import type { HitPath } from "./HitPath.ts"
 import { recent, requestUrl } from "./Recent.ts"
 import { routePath } from "./RoutePath.ts"
-import { decodedLoosely, holdsKey, SECRET_QUERY_NAMES } from "./Secrets.ts"
+import { bearerToken, decodedLoosely, holdsKey, SECRET_QUERY_NAMES } from "./Secrets.ts"
 import { logLine } from "../../snapshots/Log.ts"
 
 const SAFE_ID = /^[A-Za-z0-9._-]{1,64}$/
@@ -76,7 +76,7 @@ export const loggablePath: (url: string) => string = recent(256, (url) => {
 
 /** The lookup token of the key the request carries (X-Api-Key or Bearer), when well formed. */
 export const keyLookupOf = (headers: Readonly<Record<string, string | undefined>>): string | null => {
-  const bearer = /^Bearer +(\S+)\s*$/i.exec(headers.authorization ?? "")?.[1]
+  const bearer = bearerToken(headers.authorization)
   const key = headers["x-api-key"] ?? bearer
   return key === undefined ? null : (parseKey(key.trim())?.lookup ?? null)
 }

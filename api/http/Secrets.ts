@@ -13,6 +13,12 @@ export const SECRET_QUERY_NAMES: ReadonlyArray<string> = ["api_key", "apikey", "
 // `;` too: the router reads what follows a `;` in the path as the query
 const SECRET_QUERY = new RegExp(`[?&;](?:${SECRET_QUERY_NAMES.join("|")})=`, "i")
 
+/** The key sent as `Authorization: Bearer <key>`; undefined without one. */
+export const bearerToken = (authorization: string | undefined): string | undefined => {
+  const m = /^Bearer +(\S+)\s*$/i.exec(authorization ?? "")
+  return m?.[1]
+}
+
 /** `text` percent-decoded, as the router and URLSearchParams read it (an escape that does not decode stays as it is). */
 export const decodedLoosely = (text: string): string => {
   if (!text.includes("%")) return text

@@ -11,7 +11,7 @@ import { KEY_PREFIX } from "../../accounts/ApiKey.ts"
 import { KeyStore, type QuotaState } from "../../accounts/KeyStore.ts"
 import { InvalidParameter, QuotaExceeded, ServiceUnavailable, Unauthorized } from "../../schemas/ApiErrors.ts"
 import { beforeQuery, requestUrl } from "../http/Recent.ts"
-import { decodedLoosely } from "../http/Secrets.ts"
+import { bearerToken, decodedLoosely } from "../http/Secrets.ts"
 import { refuseUnknownQuery } from "../http/StrictQuery.ts"
 import { ApiKeyAuth, CurrentKey, RequestValidation } from "./Security.ts"
 
@@ -22,11 +22,6 @@ import { ApiKeyAuth, CurrentKey, RequestValidation } from "./Security.ts"
 const UNCOUNTED = new Set(["keyInfo", "batchSnapshot"])
 const QUERY_KEY_NAMES = ["api_key", "apikey", "key", "x-api-key", "token", "access_token"]
 
-/** The key sent as `Authorization: Bearer <key>`; undefined without one. */
-export const bearerToken = (authorization: string | undefined): string | undefined => {
-  const m = /^Bearer +(\S+)\s*$/i.exec(authorization ?? "")
-  return m?.[1]
-}
 
 /**
  * A key's prefix, plainly or percent-encoded, before the target's `?`: in the path, or after a
