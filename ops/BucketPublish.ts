@@ -9,11 +9,13 @@
  * `<prefix>/release-key.pem`), each checked with HEAD — oldest first; then, last,
  * `<prefix>/index.json` (BucketIndex.ts) is rewritten when what it says changed (a new batch, or
  * CURRENT moved: a rollback). A failure stops before the index, which keeps announcing only what
- * is whole in the bucket. Running it again uploads nothing new and leaves the index as it is.
+ * is whole in the bucket. A batch already in the bucket whose Parquet files are not (uploaded by a
+ * build before they went through it: its last file, by name, is absent or of another size) has
+ * them uploaded then, one HEAD per batch telling (`batch's Parquet files uploaded` in the log). Running it again uploads nothing new and leaves the index as it is.
  * Two publishers at once (the daemon's hook and a run by hand) upload the same immutable files at
  * worst; the index is read again before it is written, so neither drops what the other announced.
  */
-import { existsSync } from "node:fs"
+import { existsSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { PutObjectCommand, type S3Client } from "@aws-sdk/client-s3"
 import type { ConfigProvider } from "effect"
@@ -69,8 +71,34 @@ export const publishToBucket = async (o: PublishOptions): Promise<PublishReport>
   const inBucket: Map<string, Uploaded> = retainedIn(before)
   const uploaded: string[] = []
   const missing: string[] = []
+  /** The batch's Parquet files the bucket lacks, uploaded (each skipped when there with its size and SHA-256); how many went up. */
+  const putParquet = async (batchId: string, names: ReadonlyArray<string>): Promise<number> => {
+    let sent = 0
+    for (const name of names) {
+      const path = join(parquetDir(p.snapshots, batchId), name)
+      const fileDigested = await fileDigest(path)
+      const key = bucketKeys.parquet(o.settings, batchId, name)
+      const present = await headObject(t, key)
+      if (present !== null && present.bytes === fileDigested.bytes && present.sha256 === fileDigested.sha256) continue
+      await putFile(t, key, path, fileDigested, { contentType: PARQUET_CONTENT_TYPE, ...(o.partBytes === undefined ? {} : { partBytes: o.partBytes }) })
+      sent++
+    }
+    return sent
+  }
   for (const batch of [...view.batches].reverse()) {
-    if (inBucket.has(batch.id)) continue
+    if (inBucket.has(batch.id)) {
+      // Uploaded by a build before the Parquet files went through the bucket: its files go up now.
+      // One HEAD per batch tells: the last file, which a build that uploads them sends last.
+      const names = parquetFiles(p.snapshots, batch.id)
+      const last = names.at(-1)
+      if (last === undefined) continue
+      const lastPath = join(parquetDir(p.snapshots, batch.id), last)
+      const there = await headObject(t, bucketKeys.parquet(o.settings, batch.id, last))
+      if (there !== null && there.bytes === statSync(lastPath).size) continue
+      const sent = await putParquet(batch.id, names)
+      if (sent > 0) o.log("info", "batch's Parquet files uploaded", { batch: batch.id, parquet_files: sent })
+      continue
+    }
     const file = join(p.snapshots, batch.file)
     const manifest = manifestPath(p.snapshots, batch.file)
     if (!existsSync(file) || !existsSync(manifest)) {
@@ -89,14 +117,7 @@ export const publishToBucket = async (o: PublishOptions): Promise<PublishReport>
     await putFile(t, bucketKeys.manifest(o.settings, batch.id), manifest, await fileDigest(manifest), { contentType: "application/json" })
     // its Parquet files (none for a batch published before them), before anything announces the batch
     const parquet = parquetFiles(p.snapshots, batch.id)
-    for (const name of parquet) {
-      const path = join(parquetDir(p.snapshots, batch.id), name)
-      const fileDigested = await fileDigest(path)
-      const key = bucketKeys.parquet(o.settings, batch.id, name)
-      const present = await headObject(t, key)
-      if (present !== null && present.bytes === fileDigested.bytes && present.sha256 === fileDigested.sha256) continue
-      await putFile(t, key, path, fileDigested, { contentType: PARQUET_CONTENT_TYPE, ...(o.partBytes === undefined ? {} : { partBytes: o.partBytes }) })
-    }
+    await putParquet(batch.id, parquet)
     // its signed release, when it has one: a follower copies it beside the batch (ops/FollowRelease.ts)
     const release = hasRelease(p.snapshots, batch.id)
     if (release) {

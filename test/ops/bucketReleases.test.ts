@@ -9,7 +9,7 @@
 import { generateKeyPairSync } from "node:crypto"
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { PutObjectCommand } from "@aws-sdk/client-s3"
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { bucketClient, bucketKeys, bucketSettings } from "../../ops/Bucket.ts"
 import { publishToBucket } from "../../ops/BucketPublish.ts"
@@ -128,5 +128,35 @@ describe("releases through the bucket", () => {
       batch: id,
       error: expect.stringContaining(`the Parquet file ${file}'s bytes are not the ones it lists`),
     })
+  }, 60_000)
+
+  it("a batch in the bucket without its Parquet files (uploaded by a build before them): the next publish sends them, then nothing more", async () => {
+    const settings = readSettings(bucketSettings, envProvider(server.env("old")))!
+    const client = bucketClient(settings)
+    const keyOf = (file: string) => bucketKeys.parquet(settings, id, file)
+    try {
+      await publishToBucket({ settings, client, dataDir: primary.dataDir, log })
+      // as a build before them left it: the batch and its release, no Parquet object
+      for (const file of parquetNames()) await client.send(new DeleteObjectCommand({ Bucket: settings.bucket, Key: keyOf(file) }))
+      const absent = await client.send(new HeadObjectCommand({ Bucket: settings.bucket, Key: keyOf(parquetNames()[0]!) })).then(
+        () => false,
+        () => true,
+      )
+      expect(absent).toBe(true)
+      lines.length = 0
+      const again = await publishToBucket({ settings, client, dataDir: primary.dataDir, log })
+      expect(again.uploaded).toEqual([]) // the batch itself was there
+      expect(lines.filter((l) => l.msg === "batch's Parquet files uploaded").map((l) => l.fields)).toEqual([{ batch: id, parquet_files: parquetNames().length }])
+      for (const file of parquetNames()) {
+        const object = await client.send(new GetObjectCommand({ Bucket: settings.bucket, Key: keyOf(file) }))
+        const bytes = Buffer.from(await object.Body!.transformToByteArray())
+        expect(bytes.equals(readFileSync(join(primary.snapshotsDir, `${id}.parquet`, file))), file).toBe(true)
+      }
+      lines.length = 0
+      await publishToBucket({ settings, client, dataDir: primary.dataDir, log })
+      expect(lines.filter((l) => l.msg === "batch's Parquet files uploaded")).toEqual([])
+    } finally {
+      client.destroy()
+    }
   }, 60_000)
 })
