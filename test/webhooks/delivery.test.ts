@@ -203,6 +203,9 @@ describe("addresses refused at send time", () => {
     const byName = await sendSigned(`http://localhost:${port}/hook`, secret, "evt_ssrf", "{}", refused, Date.now())
     expect(byName).toMatchObject({ delivered: false, status: null })
     expect(byName.error).toContain("not a public address")
+    // the delivery's last_error, which the key holder reads, names no resolved address
+    expect(byName.error).not.toContain("127.0.0.1")
+    expect(byName.error).not.toContain("::1")
     const mapped = await sendSigned(`http://[::ffff:127.0.0.1]:${port}/hook`, secret, "evt_ssrf", "{}", refused, Date.now())
     expect(mapped.error).toContain("not a public address")
     expect(receiver.requests).toHaveLength(0)

@@ -12,6 +12,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { openAccountsDb } from "../../accounts/AccountsDb.ts"
 import { insertKey } from "../../accounts/KeyStore.ts"
+import { NOT_PUBLIC } from "../../accounts/WebhookAddress.ts"
 import { type AccountsServer, call, startAccountsServer } from "../accounts/support/accountsServer.ts"
 import { expectErrorShape } from "../support/server.ts"
 import { type Receiver, startReceiver } from "./support/receiver.ts"
@@ -136,9 +137,22 @@ describe("/api/webhooks", () => {
       expectError(r.status, r.body, 422, "invalid_parameter")
       expect([url, (r.body as { parameter: string }).parameter]).toEqual([url, "url"])
     }
-    expect((await as(closed, alice, "POST", "/api/webhooks", { url: `https://localhost:${port}/hook`, events: ["batch.published"] })).text).toContain(
-      "not a public address",
-    )
+  })
+
+  it("a refusal never says what the host resolved to, nor whether it resolved (no oracle for the service's DNS)", async () => {
+    const port = new URL(receiver.url).port
+    const refusal = `invalid body field url: ${NOT_PUBLIC}`
+    for (const url of [`https://localhost:${port}/hook`, `https://localhost/hook`, `https://does-not-resolve.invalid/hook`, `https://127.0.0.1/hook`, `https://[::1]/hook`]) {
+      const r = await as(closed, alice, "POST", "/api/webhooks", { url, events: ["batch.published"] })
+      expectError(r.status, r.body, 422, "invalid_parameter")
+      expect([url, (r.body as { parameter: string; message: string }).parameter, (r.body as { message: string }).message]).toEqual([url, "url", refusal])
+    }
+    // a name that resolves to loopback: the body names no address
+    const byName = await as(closed, alice, "POST", "/api/webhooks", { url: `https://localhost:${port}/hook`, events: ["batch.published"] })
+    expect(byName.status).toBe(422)
+    expect(byName.text).toContain("not a public address")
+    expect(byName.text).not.toContain("127.0.0.1")
+    expect(byName.text).not.toContain("::1")
   })
 
   it("bounds the endpoints of a key (FDS_WEBHOOKS_MAX_ENDPOINTS)", async () => {
