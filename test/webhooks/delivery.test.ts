@@ -14,7 +14,9 @@ import type { AddressInfo } from "node:net"
 import { randomBytes } from "node:crypto"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import Database from "better-sqlite3"
 import { Redacted } from "effect"
+import pg from "pg"
 import type { Kysely } from "kysely"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { type AccountsDatabase, openAccountsDb, openAccountsStore } from "../../accounts/AccountsDb.ts"
@@ -23,7 +25,7 @@ import { type DeliveryContext, deliverDue } from "../../accounts/WebhookDelivery
 import { nextAttemptMs, RETRY_WINDOW_MS } from "../../accounts/WebhookRetry.ts"
 import { newWebhookSecret, openSecret, sealSecret } from "../../accounts/WebhookSecret.ts"
 import { sendSigned } from "../../accounts/WebhookSender.ts"
-import { insertEndpoint, recordEvent } from "../../accounts/WebhookStore.ts"
+import { GONE_ERROR, insertEndpoint, listEndpoints, recordEvent } from "../../accounts/WebhookStore.ts"
 import { startPostgres, type TestPostgres } from "../support/postgres.ts"
 import { type Receiver, startReceiver } from "./support/receiver.ts"
 
@@ -169,6 +171,37 @@ describe.each(Object.keys(STORES) as Array<keyof typeof STORES>)("webhook delive
     expect(dead.receiver.requests.length).toBe(1)
   })
 
+  it("a 410 Gone disables the endpoint: its pending deliveries given up, no retry, no delivery for a later event", async () => {
+    clock = T0
+    const { id, receiver } = await endpointFor(db)
+    const other = await endpointFor(db)
+    receiver.behaviour = { answer: 410 }
+    await recordEvent(db, event("evt_gone_1", T0 - 2))
+    await recordEvent(db, event("evt_gone_2", T0 - 1))
+    // one attempt to it: the 410; its other pending delivery given up unsent; the other endpoint gets both
+    expect(await deliverDue(ctx())).toEqual({ delivered: 2, retrying: 0, failed: 1 })
+    expect(receiver.requests.map((r) => [r.id, r.status])).toEqual([["evt_gone_1", 410]])
+    const rows = await db.selectFrom("webhook_deliveries").selectAll().where("endpoint_id", "=", id).orderBy("event_id").execute()
+    expect(rows).toMatchObject([
+      { event_id: "evt_gone_1", state: "failed", attempts: 1, last_status: 410 },
+      { event_id: "evt_gone_2", state: "failed", attempts: 0, last_status: null, last_error: GONE_ERROR },
+    ])
+    const endpoints = await listEndpoints(db, 1)
+    expect(endpoints.find((e) => e.id === id)?.disabledMs).toBe(T0)
+    expect(endpoints.find((e) => e.id === other.id)?.disabledMs).toBeNull()
+    // no retry: not at 5 s, nor later in the day
+    for (const at of [T0 + 5_000, T0 + 3_600_000, T0 + RETRY_WINDOW_MS - 1]) {
+      clock = at
+      expect(await deliverDue(ctx())).toEqual({ delivered: 0, retrying: 0, failed: 0 })
+    }
+    // a later event: no delivery for it, one for the other endpoint
+    expect(await recordEvent(db, event("evt_gone_later", clock))).toBe(true)
+    const later = await db.selectFrom("webhook_deliveries").select("endpoint_id").where("event_id", "=", "evt_gone_later").execute()
+    expect(later.map((r) => r.endpoint_id)).toEqual([other.id])
+    expect(await deliverDue(ctx())).toEqual({ delivered: 1, retrying: 0, failed: 0 })
+    expect(receiver.requests).toHaveLength(1)
+  })
+
   it("gives a delivery up when the next attempt would fall more than a day after the event", async () => {
     clock = T0
     const { receiver } = await endpointFor(db)
@@ -187,6 +220,44 @@ describe.each(Object.keys(STORES) as Array<keyof typeof STORES>)("webhook delive
     const row = await db.selectFrom("webhook_deliveries").selectAll().where("event_id", "=", "evt_never").executeTakeFirstOrThrow()
     expect(row).toMatchObject({ state: "failed", attempts: 7, last_status: 500 })
     expect(receiver.requests).toHaveLength(7)
+  })
+})
+
+describe("a store made before webhook_endpoints.disabled_ms", () => {
+  const OLD = "CREATE TABLE webhook_endpoints (id text PRIMARY KEY, key_id integer NOT NULL, url text NOT NULL, events text NOT NULL, secret_sealed text NOT NULL, created_ms bigint NOT NULL)"
+  const ROW = "INSERT INTO webhook_endpoints VALUES ('whk_00000000000000aa', 1, 'https://example.com/hook', 'batch.published', 'sealed', 1)"
+  const check = async (db: Kysely<AccountsDatabase>) => {
+    try {
+      expect(await listEndpoints(db, 1)).toMatchObject([{ id: "whk_00000000000000aa", disabledMs: null }])
+      await db.updateTable("webhook_endpoints").set({ disabled_ms: T0 }).execute()
+      expect(await listEndpoints(db, 1)).toMatchObject([{ id: "whk_00000000000000aa", disabledMs: T0 }])
+    } finally {
+      await db.destroy()
+    }
+  }
+
+  it("gets the column on SQLite (its row kept, enabled), and opening it again changes nothing", async () => {
+    const path = join(work, "old-accounts.sqlite")
+    const old = new Database(path)
+    old.exec(OLD)
+    old.exec(ROW)
+    old.close()
+    await check(await openAccountsDb(path))
+    await (await openAccountsDb(path)).destroy()
+  })
+
+  it("gets the column on PostgreSQL (its row kept, enabled), and opening it again changes nothing", async () => {
+    const url = await cluster!.createDatabase("webhooks_old")
+    const client = new pg.Client({ connectionString: url })
+    await client.connect()
+    try {
+      await client.query(OLD)
+      await client.query(ROW)
+    } finally {
+      await client.end()
+    }
+    await check(await openAccountsStore("unused.sqlite", url))
+    await (await openAccountsStore("unused.sqlite", url)).destroy()
   })
 })
 

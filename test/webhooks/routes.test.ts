@@ -80,7 +80,9 @@ describe("/api/webhooks", () => {
     const listed = await as(open, alice, "GET", "/api/webhooks")
     expect(listed.status).toBe(200)
     expect(listed.headers["cache-control"]).toBe("no-store")
-    expect(listed.body).toEqual({ data: [{ id: body.id, url: receiver.url, events: ["batch.published", "tac.changed"], created_at: expect.any(String) }] })
+    expect(listed.body).toEqual({
+      data: [{ id: body.id, url: receiver.url, events: ["batch.published", "tac.changed"], created_at: expect.any(String), disabled_at: null }],
+    })
     expect(listed.text).not.toContain(body.secret.slice(6))
 
     const tested = await as(open, alice, "POST", `/api/webhooks/${body.id}/test`)
@@ -153,6 +155,26 @@ describe("/api/webhooks", () => {
     expect(byName.text).toContain("not a public address")
     expect(byName.text).not.toContain("127.0.0.1")
     expect(byName.text).not.toContain("::1")
+  })
+
+  it("an endpoint that answers 410 Gone is listed as disabled", async () => {
+    const created = await as(open, alice, "POST", "/api/webhooks", { url: `${receiver.url}/gone`, events: ["batch.published"] })
+    expect(created.status).toBe(201)
+    const { id, secret } = created.body as { id: string; secret: string; disabled_at: null }
+    expect((created.body as { disabled_at: unknown }).disabled_at).toBeNull()
+    receiver.secret = secret
+    receiver.behaviour = { answer: 410 }
+    try {
+      const tested = await as(open, alice, "POST", `/api/webhooks/${id}/test`)
+      expect(tested.status).toBe(200)
+      expect(tested.body).toMatchObject({ type: "webhook.test", state: "failed", attempts: 1, last_status: 410, next_attempt_at: null })
+    } finally {
+      receiver.behaviour = {}
+    }
+    const listed = (await as(open, alice, "GET", "/api/webhooks")).body as { data: Array<{ id: string; disabled_at: string | null }> }
+    const gone = listed.data.find((e) => e.id === id)
+    expect(gone?.disabled_at).toEqual(expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/))
+    expect((await as(open, alice, "DELETE", `/api/webhooks/${id}`)).status).toBe(204)
   })
 
   it("bounds the endpoints of a key (FDS_WEBHOOKS_MAX_ENDPOINTS)", async () => {
