@@ -102,7 +102,7 @@ export interface WebhookEndpointsTable {
   events: string
   secret_sealed: string
   created_ms: number
-  /** When it was disabled (it answered 410 Gone: nothing more is sent to it); null: enabled. */
+  /** When it was disabled (it answered 410 Gone, or its key was revoked: nothing more is sent to it); null: enabled. */
   disabled_ms: number | null
 }
 

@@ -5,8 +5,8 @@
  * NOTHING), and a delivery is keyed by (event, endpoint), so no endpoint gets an event twice. Each
  * attempt first claims its delivery (a conditional UPDATE that one sender alone wins) for a lease
  * longer than an attempt can last, so two daemons on one store never send the same one at once.
- * The endpoints of a revoked key get nothing more (no new deliveries, no retries of pending ones).
- * An endpoint that answers 410 Gone is disabled (Standard Webhooks: "stop sending"): its pending
+ * The endpoints of a revoked key get nothing more (no new deliveries, no retries of pending ones:
+ * they are given up, and the endpoints disabled, by the next round of sends). An endpoint that answers 410 Gone is disabled (Standard Webhooks: "stop sending"): its pending
  * deliveries are given up (`failed`) and new events make none for it.
  */
 import type { Kysely } from "kysely"
@@ -134,21 +134,44 @@ export const hasDueDelivery = async (db: Kysely<AccountsDatabase>, nowMs: number
     .limit(1)
     .executeTakeFirst()) !== undefined
 
+/** The last_error of the deliveries given up because their endpoint's API key was revoked. */
+export const REVOKED_ERROR = "not sent: the endpoint's API key was revoked"
+
+/** The last_error of the deliveries given up because their endpoint was disabled. */
+export const DISABLED_ERROR = "not sent: the endpoint is disabled"
+
 /**
  * Gives up (`failed`) the pending deliveries, not claimed now, of the endpoints that get nothing
- * more: disabled ones (a delivery written as its endpoint answered 410, or a test sent to it that
- * failed). Claims pass them over; this takes them out of the due ones. How many.
+ * more, and disables those endpoints: a revoked key's (their deliveries written before it was
+ * revoked), and disabled ones (a delivery written as its endpoint answered 410, or a test sent to
+ * it that failed). Claims pass them over; this takes them out of the due ones, so that they are
+ * neither attempted nor left pending for ever (a due one would make every poll run a round of
+ * sends). In one transaction; how many it gave up.
  */
-export const giveUpStopped = async (db: Kysely<AccountsDatabase>, nowMs: number): Promise<number> => {
-  const r = await db
-    .updateTable("webhook_deliveries")
-    .set({ state: "failed", claimed_until_ms: null, last_error: GONE_ERROR })
-    .where("state", "=", "pending")
-    .where((eb) => eb.or([eb("claimed_until_ms", "is", null), eb("claimed_until_ms", "<", nowMs)]))
-    .where("endpoint_id", "in", (eb) => eb.selectFrom("webhook_endpoints").select("id").where("disabled_ms", "is not", null))
-    .executeTakeFirst()
-  return Number(r.numUpdatedRows)
-}
+export const giveUpStopped = async (db: Kysely<AccountsDatabase>, nowMs: number): Promise<number> =>
+  db.transaction().execute(async (tx) => {
+    const revokedEndpoints = tx
+      .selectFrom("webhook_endpoints as e")
+      .select("e.id")
+      .where((eb) => eb.exists(eb.selectFrom("api_keys as k").select("k.id").whereRef("k.id", "=", "e.key_id").where("k.revoked_at", "is not", null)))
+    // the endpoints first, then the deliveries: the order a 410's transaction takes them in (recordAttempt)
+    await tx.updateTable("webhook_endpoints").set({ disabled_ms: nowMs }).where("disabled_ms", "is", null).where("id", "in", revokedEndpoints).execute()
+    const revoked = await tx
+      .updateTable("webhook_deliveries")
+      .set({ state: "failed", claimed_until_ms: null, last_error: REVOKED_ERROR })
+      .where("state", "=", "pending")
+      .where((eb) => eb.or([eb("claimed_until_ms", "is", null), eb("claimed_until_ms", "<", nowMs)]))
+      .where("endpoint_id", "in", revokedEndpoints)
+      .executeTakeFirst()
+    const disabled = await tx
+      .updateTable("webhook_deliveries")
+      .set({ state: "failed", claimed_until_ms: null, last_error: DISABLED_ERROR })
+      .where("state", "=", "pending")
+      .where((eb) => eb.or([eb("claimed_until_ms", "is", null), eb("claimed_until_ms", "<", nowMs)]))
+      .where("endpoint_id", "in", (eb) => eb.selectFrom("webhook_endpoints").select("id").where("disabled_ms", "is not", null))
+      .executeTakeFirst()
+    return Number(revoked.numUpdatedRows) + Number(disabled.numUpdatedRows)
+  })
 
 /** A claimed delivery, with what sending it needs. */
 export interface DueDelivery {

@@ -30,7 +30,7 @@ const endpointFields = {
   created_at: Schema.String.annotate({ description: "ISO instant" }),
   disabled_at: Schema.NullOr(Schema.String).annotate({
     description:
-      "ISO instant the endpoint was disabled: it answered 410 Gone, so nothing more is sent to it (its pending deliveries were given up); null: enabled",
+      "ISO instant the endpoint was disabled: it answered 410 Gone (or its key was revoked), so nothing more is sent to it (its pending deliveries were given up); null: enabled",
   }),
 }
 

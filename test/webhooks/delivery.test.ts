@@ -25,7 +25,9 @@ import { type DeliveryContext, deliverDue } from "../../accounts/WebhookDelivery
 import { nextAttemptMs, RETRY_WINDOW_MS } from "../../accounts/WebhookRetry.ts"
 import { newWebhookSecret, openSecret, sealSecret } from "../../accounts/WebhookSecret.ts"
 import { sendSigned } from "../../accounts/WebhookSender.ts"
-import { GONE_ERROR, insertEndpoint, listEndpoints, recordEvent } from "../../accounts/WebhookStore.ts"
+import { revokeKey } from "../../accounts/KeyAdmin.ts"
+import { insertKey } from "../../accounts/KeyStore.ts"
+import { GONE_ERROR, hasDueDelivery, insertEndpoint, listEndpoints, REVOKED_ERROR, recordEvent } from "../../accounts/WebhookStore.ts"
 import { startPostgres, type TestPostgres } from "../support/postgres.ts"
 import { type Receiver, startReceiver } from "./support/receiver.ts"
 
@@ -53,12 +55,12 @@ const STORES = {
 } as const
 
 /** An endpoint for a new receiver, in `db`; the receiver verifies with the endpoint's secret. */
-const endpointFor = async (db: Kysely<AccountsDatabase>) => {
+const endpointFor = async (db: Kysely<AccountsDatabase>, keyId = 1) => {
   const secret = newWebhookSecret()
   const receiver = await startReceiver(secret)
   receivers.push(receiver)
   const id = `whk_${randomBytes(8).toString("hex")}`
-  await insertEndpoint(db, { id, keyId: 1, url: receiver.url, events: ["batch.published"], sealed: sealSecret(serviceSecret, id, secret) }, T0 - 1000)
+  await insertEndpoint(db, { id, keyId, url: receiver.url, events: ["batch.published"], sealed: sealSecret(serviceSecret, id, secret) }, T0 - 1000)
   return { id, receiver }
 }
 
@@ -197,6 +199,41 @@ describe.each(Object.keys(STORES) as Array<keyof typeof STORES>)("webhook delive
     // a later event: no delivery for it, one for the other endpoint
     expect(await recordEvent(db, event("evt_gone_later", clock))).toBe(true)
     const later = await db.selectFrom("webhook_deliveries").select("endpoint_id").where("event_id", "=", "evt_gone_later").execute()
+    expect(later.map((r) => r.endpoint_id)).toEqual([other.id])
+    expect(await deliverDue(ctx())).toEqual({ delivered: 1, retrying: 0, failed: 0 })
+    expect(receiver.requests).toHaveLength(1)
+  })
+
+  it("a revoked key: its endpoints' pending deliveries given up unsent (a retry and a first attempt), the endpoints disabled, nothing due", async () => {
+    clock = T0
+    // a key of its own (not id 1, the other tests' endpoints' key)
+    const first = await insertKey(db, { email: "revoked@example.cl", tier: "free" }, T0)
+    const key = first.record.id === 1 ? await insertKey(db, { email: "revoked2@example.cl", tier: "free" }, T0) : first
+    const { id, receiver } = await endpointFor(db, key.record.id)
+    const other = await endpointFor(db)
+    receiver.behaviour = { failFirst: 1 }
+    await recordEvent(db, event("evt_revoked_1", T0 - 1))
+    expect(await deliverDue(ctx())).toEqual({ delivered: 1, retrying: 1, failed: 0 })
+    // written before the key is revoked, not attempted yet
+    await recordEvent(db, event("evt_revoked_2", T0))
+    expect(await revokeKey(db, key.record.lookup, T0 + 1_000)).toBe(true)
+    clock = T0 + 5_000 // the retry's time
+    expect(await hasDueDelivery(db, clock)).toBe(true)
+    expect(await deliverDue(ctx())).toEqual({ delivered: 1, retrying: 0, failed: 0 }) // the other endpoint's evt_revoked_2
+    expect(receiver.requests.map((r) => r.id)).toEqual(["evt_revoked_1"])
+    const rows = await db.selectFrom("webhook_deliveries").selectAll().where("endpoint_id", "=", id).orderBy("event_id").execute()
+    expect(rows).toMatchObject([
+      { event_id: "evt_revoked_1", state: "failed", attempts: 1, last_error: REVOKED_ERROR },
+      { event_id: "evt_revoked_2", state: "failed", attempts: 0, last_error: REVOKED_ERROR },
+    ])
+    expect((await listEndpoints(db, key.record.id))[0]?.disabledMs).toBe(clock)
+    expect((await listEndpoints(db, 1)).find((e) => e.id === other.id)?.disabledMs).toBeNull()
+    // nothing left due: a poll runs no round of sends; later, nothing is sent to it
+    expect(await hasDueDelivery(db, clock)).toBe(false)
+    clock = T0 + RETRY_WINDOW_MS - 1
+    expect(await hasDueDelivery(db, clock)).toBe(false)
+    expect(await recordEvent(db, event("evt_revoked_3", clock))).toBe(true)
+    const later = await db.selectFrom("webhook_deliveries").select("endpoint_id").where("event_id", "=", "evt_revoked_3").execute()
     expect(later.map((r) => r.endpoint_id)).toEqual([other.id])
     expect(await deliverDue(ctx())).toEqual({ delivered: 1, retrying: 0, failed: 0 })
     expect(receiver.requests).toHaveLength(1)

@@ -1390,7 +1390,7 @@ export interface components {
             events: components["schemas"]["WebhookEventType"][];
             /** @description ISO instant */
             created_at: string;
-            /** @description ISO instant the endpoint was disabled: it answered 410 Gone, so nothing more is sent to it (its pending deliveries were given up); null: enabled */
+            /** @description ISO instant the endpoint was disabled: it answered 410 Gone (or its key was revoked), so nothing more is sent to it (its pending deliveries were given up); null: enabled */
             disabled_at: string | null;
         };
         /**
@@ -1406,7 +1406,7 @@ export interface components {
             events: components["schemas"]["WebhookEventType"][];
             /** @description ISO instant */
             created_at: string;
-            /** @description ISO instant the endpoint was disabled: it answered 410 Gone, so nothing more is sent to it (its pending deliveries were given up); null: enabled */
+            /** @description ISO instant the endpoint was disabled: it answered 410 Gone (or its key was revoked), so nothing more is sent to it (its pending deliveries were given up); null: enabled */
             disabled_at: string | null;
             /** @description The signing secret (`whsec_…`), shown this once: give it to a Standard Webhooks library to verify each delivery's `webhook-signature` */
             secret: string;
