@@ -160,13 +160,24 @@ const migrate = async (db: Kysely<AccountsDatabase>, dialect: "sqlite" | "postgr
   const ms = pgsql ? "bigint" : "integer"
   const id = (c: ColumnBuilder) =>
     pgsql ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement()
-  if (!pgsql) return createTables(s, ms, id)
+  if (!pgsql) {
+    await createTables(s, ms, id)
+    // columns added after their table was first made: added to a store made before them
+    for (const [table, column, type] of LATER_COLUMNS) {
+      const present = await sql<{ name: string }>`SELECT name FROM pragma_table_info(${table})`.execute(db)
+      if (!present.rows.some((r) => r.name === column)) await sql`ALTER TABLE ${sql.table(table)} ADD COLUMN ${sql.ref(column)} ${sql.raw(type.sqlite)}`.execute(db)
+    }
+    return
+  }
   // Replicas starting together would race on CREATE TABLE IF NOT EXISTS (PostgreSQL's catalog
   // refuses the second): one at a time, under a session lock held on one connection.
   await db.connection().execute(async (conn) => {
     await sql`SELECT pg_advisory_lock(7307001)`.execute(conn)
     try {
       await createTables(conn.schema, ms, id)
+      for (const [table, column, type] of LATER_COLUMNS) {
+        await sql`ALTER TABLE ${sql.table(table)} ADD COLUMN IF NOT EXISTS ${sql.ref(column)} ${sql.raw(type.postgres)}`.execute(conn)
+      }
       // the fleet's tables live in the same database: the quota statement reads fleet_current
       for (const statement of FLEET_DDL) await sql.raw(statement).execute(conn)
       // the fleet's per-IP token buckets (api/ratelimit/SharedBuckets.ts): UNLOGGED, a crash only refills them
@@ -176,6 +187,15 @@ const migrate = async (db: Kysely<AccountsDatabase>, dialect: "sqlite" | "postgr
     }
   })
 }
+
+/**
+ * Columns added to a table after it was first made (CREATE TABLE IF NOT EXISTS leaves an existing
+ * table as it is): each is in its table's CREATE TABLE too, and added to a store made before it
+ * (nullable, so rows already there stay valid).
+ */
+const LATER_COLUMNS: ReadonlyArray<readonly [string, string, { readonly sqlite: string; readonly postgres: string }]> = [
+  ["webhook_endpoints", "disabled_ms", { sqlite: "integer", postgres: "bigint" }],
+]
 
 const createTables = async (
   s: Kysely<AccountsDatabase>["schema"],
@@ -286,6 +306,7 @@ const createWebhookTables = async (s: Kysely<AccountsDatabase>["schema"], ms: "b
     .addColumn("events", "text", (c) => c.notNull())
     .addColumn("secret_sealed", "text", (c) => c.notNull())
     .addColumn("created_ms", ms, (c) => c.notNull())
+    .addColumn("disabled_ms", ms)
     .execute()
   await s.createIndex("webhook_endpoints_key").ifNotExists().on("webhook_endpoints").column("key_id").execute()
   await s

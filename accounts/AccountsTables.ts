@@ -102,6 +102,8 @@ export interface WebhookEndpointsTable {
   events: string
   secret_sealed: string
   created_ms: number
+  /** When it was disabled (it answered 410 Gone, or its key was revoked: nothing more is sent to it); null: enabled. */
+  disabled_ms: number | null
 }
 
 /** One event, once: its id is stable (the same batch published twice is one event), its body the JSON every endpoint gets. */

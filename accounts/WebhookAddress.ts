@@ -80,18 +80,29 @@ export const urlProblem = (text: string, allowPrivate: boolean): string | null =
 /** The host of a URL as a look-up takes it (an IPv6 literal without its brackets). */
 export const hostOf = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, "$1")
 
-/** Resolves `host` and says why it is refused (null: every address it resolves to is public, or private ones are allowed). */
+/** The refusal of a host that is not public (or does not resolve), the same whatever it resolved to. */
+export const NOT_PUBLIC = "its host is not a public address (it must resolve to public addresses only)"
+
+/**
+ * Resolves `host` and says why it is refused (null: every address it resolves to is public, or
+ * private ones are allowed). The answer goes back to the caller, so it never says what the host
+ * resolved to, nor whether it resolved at all: either would let a key holder map the service's
+ * internal DNS (an internal name resolves, to a private address; a made-up one does not). With
+ * private addresses allowed (a closed network) a name that does not resolve is said so.
+ */
 export const checkResolvedHost = (host: string, allowPrivate: boolean): Promise<string | null> =>
   new Promise((resolve) => {
     lookup(host, { all: true, verbatim: true }, (error, addresses) => {
-      if (error !== null) return resolve(`its host ${host} does not resolve (${error.code ?? error.message})`)
-      if (allowPrivate) return resolve(null)
-      const refused = addresses.find((a) => !isPublicAddress(a.address))
-      resolve(refused === undefined ? null : `its host ${host} resolves to ${refused.address}, which is not a public address`)
+      if (allowPrivate) return resolve(error === null ? null : `its host ${host} does not resolve`)
+      if (error !== null) return resolve(NOT_PUBLIC)
+      resolve(addresses.every((a) => isPublicAddress(a.address)) ? null : NOT_PUBLIC)
     })
   })
 
-/** The error of a connection refused by the guard (its message says which address). */
+/**
+ * The error of a connection refused by the guard. Its message ends in a delivery's `last_error`,
+ * which the key holder reads: it names the host (theirs) but never the address it resolved to.
+ */
 export class WebhookAddressRefused extends Error {
   readonly code = "EWEBHOOKADDRESS"
 }
@@ -107,7 +118,7 @@ export const guardedLookup =
       if (error !== null) return (callback as (e: Error) => void)(error)
       const refused = allowPrivate ? undefined : addresses.find((a) => !isPublicAddress(a.address))
       if (refused !== undefined) {
-        return (callback as (e: Error) => void)(new WebhookAddressRefused(`${hostname} resolves to ${refused.address}, which is not a public address`))
+        return (callback as (e: Error) => void)(new WebhookAddressRefused(`${hostname} is not a public address`))
       }
       if (options.all === true) return (callback as (e: null, a: typeof addresses) => void)(null, addresses)
       const first = addresses[0]

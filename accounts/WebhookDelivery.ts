@@ -10,7 +10,7 @@ import type { Kysely } from "kysely"
 import type { AccountsDatabase } from "./AccountsTables.ts"
 import { openSecret } from "./WebhookSecret.ts"
 import { type SendSettings, sendSigned } from "./WebhookSender.ts"
-import { type AttemptResult, claimNext, type DueDelivery, recordAttempt } from "./WebhookStore.ts"
+import { type AttemptResult, claimNext, type DueDelivery, giveUpStopped, recordAttempt } from "./WebhookStore.ts"
 
 export interface DeliveryContext {
   readonly db: Kysely<AccountsDatabase>
@@ -59,6 +59,8 @@ const attempt = async (ctx: DeliveryContext, d: DueDelivery): Promise<{ readonly
  */
 export const deliverDue = async (ctx: DeliveryContext, limit = 200): Promise<DeliveryReport> => {
   const counts = { delivered: 0, retrying: 0, failed: 0 }
+  // the pending deliveries of endpoints that get nothing more (disabled): given up, not sent
+  await giveUpStopped(ctx.db, ctx.now())
   const avoid = new Set<string>()
   // claims one after the other, each endpoint marked before the next claim is made
   let claiming: Promise<unknown> = Promise.resolve()

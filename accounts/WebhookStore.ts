@@ -5,7 +5,9 @@
  * NOTHING), and a delivery is keyed by (event, endpoint), so no endpoint gets an event twice. Each
  * attempt first claims its delivery (a conditional UPDATE that one sender alone wins) for a lease
  * longer than an attempt can last, so two daemons on one store never send the same one at once.
- * The endpoints of a revoked key get nothing more (no new deliveries, no retries of pending ones).
+ * The endpoints of a revoked key get nothing more (no new deliveries, no retries of pending ones:
+ * they are given up, and the endpoints disabled, by the next round of sends). An endpoint that answers 410 Gone is disabled (Standard Webhooks: "stop sending"): its pending
+ * deliveries are given up (`failed`) and new events make none for it.
  */
 import type { Kysely } from "kysely"
 import type { AccountsDatabase, WebhookDeliveriesTable } from "./AccountsTables.ts"
@@ -18,14 +20,17 @@ export interface EndpointRow {
   readonly url: string
   readonly events: ReadonlyArray<WebhookEventType>
   readonly createdMs: number
+  /** When it was disabled (it answered 410 Gone); null: enabled. */
+  readonly disabledMs: number | null
 }
 
-const endpointOf = (r: { id: string; key_id: number; url: string; events: string; created_ms: number }): EndpointRow => ({
+const endpointOf = (r: { id: string; key_id: number; url: string; events: string; created_ms: number; disabled_ms?: number | null }): EndpointRow => ({
   id: r.id,
   keyId: r.key_id,
   url: r.url,
   events: r.events.split(",").filter(isEventType),
   createdMs: Number(r.created_ms),
+  disabledMs: r.disabled_ms === null || r.disabled_ms === undefined ? null : Number(r.disabled_ms),
 })
 
 export const insertEndpoint = async (
@@ -47,7 +52,7 @@ export const listEndpoints = async (db: Kysely<AccountsDatabase>, keyId: number)
   (
     await db
       .selectFrom("webhook_endpoints")
-      .select(["id", "key_id", "url", "events", "created_ms"])
+      .select(["id", "key_id", "url", "events", "created_ms", "disabled_ms"])
       .where("key_id", "=", keyId)
       .orderBy("created_ms")
       .orderBy("id")
@@ -87,7 +92,9 @@ export const recordEvent = async (db: Kysely<AccountsDatabase>, event: WebhookEv
       .select(["id", "events"])
       // a revoked key's endpoints get no more events
       .where((eb) => eb.not(eb.exists(eb.selectFrom("api_keys as k").select("k.id").whereRef("k.id", "=", "webhook_endpoints.key_id").where("k.revoked_at", "is not", null))))
+      // nor a disabled one (it answered 410 Gone), except a test event its key holder asked for
       .$if(event.endpointId !== undefined, (q) => q.where("id", "=", event.endpointId!))
+      .$if(event.endpointId === undefined, (q) => q.where("disabled_ms", "is", null))
       .execute()
     const to = event.endpointId !== undefined ? endpoints : endpoints.filter((e) => e.events.split(",").includes(event.type))
     if (to.length > 0) {
@@ -127,6 +134,45 @@ export const hasDueDelivery = async (db: Kysely<AccountsDatabase>, nowMs: number
     .limit(1)
     .executeTakeFirst()) !== undefined
 
+/** The last_error of the deliveries given up because their endpoint's API key was revoked. */
+export const REVOKED_ERROR = "not sent: the endpoint's API key was revoked"
+
+/** The last_error of the deliveries given up because their endpoint was disabled. */
+export const DISABLED_ERROR = "not sent: the endpoint is disabled"
+
+/**
+ * Gives up (`failed`) the pending deliveries, not claimed now, of the endpoints that get nothing
+ * more, and disables those endpoints: a revoked key's (their deliveries written before it was
+ * revoked), and disabled ones (a delivery written as its endpoint answered 410, or a test sent to
+ * it that failed). Claims pass them over; this takes them out of the due ones, so that they are
+ * neither attempted nor left pending for ever (a due one would make every poll run a round of
+ * sends). In one transaction; how many it gave up.
+ */
+export const giveUpStopped = async (db: Kysely<AccountsDatabase>, nowMs: number): Promise<number> =>
+  db.transaction().execute(async (tx) => {
+    const revokedEndpoints = tx
+      .selectFrom("webhook_endpoints as e")
+      .select("e.id")
+      .where((eb) => eb.exists(eb.selectFrom("api_keys as k").select("k.id").whereRef("k.id", "=", "e.key_id").where("k.revoked_at", "is not", null)))
+    // the endpoints first, then the deliveries: the order a 410's transaction takes them in (recordAttempt)
+    await tx.updateTable("webhook_endpoints").set({ disabled_ms: nowMs }).where("disabled_ms", "is", null).where("id", "in", revokedEndpoints).execute()
+    const revoked = await tx
+      .updateTable("webhook_deliveries")
+      .set({ state: "failed", claimed_until_ms: null, last_error: REVOKED_ERROR })
+      .where("state", "=", "pending")
+      .where((eb) => eb.or([eb("claimed_until_ms", "is", null), eb("claimed_until_ms", "<", nowMs)]))
+      .where("endpoint_id", "in", revokedEndpoints)
+      .executeTakeFirst()
+    const disabled = await tx
+      .updateTable("webhook_deliveries")
+      .set({ state: "failed", claimed_until_ms: null, last_error: DISABLED_ERROR })
+      .where("state", "=", "pending")
+      .where((eb) => eb.or([eb("claimed_until_ms", "is", null), eb("claimed_until_ms", "<", nowMs)]))
+      .where("endpoint_id", "in", (eb) => eb.selectFrom("webhook_endpoints").select("id").where("disabled_ms", "is not", null))
+      .executeTakeFirst()
+    return Number(revoked.numUpdatedRows) + Number(disabled.numUpdatedRows)
+  })
+
 /** A claimed delivery, with what sending it needs. */
 export interface DueDelivery {
   readonly eventId: string
@@ -162,6 +208,8 @@ export const claimNext = async (
     // nor their retries: a key revoked after the event was written stops its deliveries
     .where((eb) => eb.not(eb.exists(eb.selectFrom("api_keys as k").select("k.id").whereRef("k.id", "=", "e.key_id").where("k.revoked_at", "is not", null))))
     .where((eb) => eb.or([eb("d.claimed_until_ms", "is", null), eb("d.claimed_until_ms", "<", nowMs)]))
+    // nor to a disabled endpoint (410 Gone), but for the test its key holder sends at once
+    .$if(only === undefined, (q) => q.where("e.disabled_ms", "is", null))
     .$if(only !== undefined, (q) => q.where("d.event_id", "=", only!.eventId).where("d.endpoint_id", "=", only!.endpointId))
     .$if(avoid.size > 0, (q) => q.where("d.endpoint_id", "not in", [...avoid]))
     .orderBy("d.next_attempt_ms")
@@ -201,7 +249,14 @@ export interface AttemptResult {
   readonly error: string | null
 }
 
-/** Records an attempt of a claimed delivery: delivered, or pending again with its next attempt, or given up. */
+/** The last_error of the deliveries given up when their endpoint answered 410 Gone. */
+export const GONE_ERROR = "not sent: the endpoint answered 410 Gone and was disabled"
+
+/**
+ * Records an attempt of a claimed delivery: delivered, or pending again with its next attempt, or
+ * given up. A 410 Gone disables the endpoint (Standard Webhooks: the receiver asks not to be sent
+ * anything more) and gives up this delivery and its other pending ones, in one transaction.
+ */
 export const recordAttempt = async (
   db: Kysely<AccountsDatabase>,
   delivery: DueDelivery,
@@ -209,6 +264,32 @@ export const recordAttempt = async (
   nowMs: number,
 ): Promise<WebhookDeliveriesTable["state"]> => {
   const attempts = delivery.attempts + 1
+  if (result.status === 410) {
+    await db.transaction().execute(async (tx) => {
+      await tx.updateTable("webhook_endpoints").set({ disabled_ms: nowMs }).where("id", "=", delivery.endpointId).where("disabled_ms", "is", null).execute()
+      await tx
+        .updateTable("webhook_deliveries")
+        .set({ state: "failed", claimed_until_ms: null, last_error: GONE_ERROR })
+        .where("endpoint_id", "=", delivery.endpointId)
+        .where("state", "=", "pending")
+        .execute()
+      await tx
+        .updateTable("webhook_deliveries")
+        .set({
+          state: "failed",
+          attempts,
+          next_attempt_ms: nowMs,
+          claimed_until_ms: null,
+          last_status: result.status,
+          last_error: result.error === null ? null : result.error.slice(0, 500),
+          last_attempt_ms: nowMs,
+        })
+        .where("event_id", "=", delivery.eventId)
+        .where("endpoint_id", "=", delivery.endpointId)
+        .execute()
+    })
+    return "failed"
+  }
   const next = result.delivered ? null : nextAttemptMs(attempts, nowMs, delivery.createdMs)
   const state = result.delivered ? "delivered" : next === null ? "failed" : "pending"
   await db

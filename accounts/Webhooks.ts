@@ -42,9 +42,17 @@ export interface EndpointView {
   readonly url: string
   readonly events: ReadonlyArray<WebhookEventType>
   readonly created_at: string
+  /** When it was disabled (it answered 410 Gone); null: enabled. */
+  readonly disabled_at: string | null
 }
 
-const view = (e: EndpointRow): EndpointView => ({ id: e.id, url: e.url, events: e.events, created_at: new Date(e.createdMs).toISOString() })
+const view = (e: EndpointRow): EndpointView => ({
+  id: e.id,
+  url: e.url,
+  events: e.events,
+  created_at: new Date(e.createdMs).toISOString(),
+  disabled_at: iso(e.disabledMs),
+})
 
 export interface DeliveryView {
   readonly event_id: string

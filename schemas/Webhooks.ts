@@ -28,6 +28,10 @@ const endpointFields = {
   url: Schema.String.annotate({ format: "uri" }),
   events: Schema.Array(WebhookEventType),
   created_at: Schema.String.annotate({ description: "ISO instant" }),
+  disabled_at: Schema.NullOr(Schema.String).annotate({
+    description:
+      "ISO instant the endpoint was disabled: it answered 410 Gone (or its key was revoked), so nothing more is sent to it (its pending deliveries were given up); null: enabled",
+  }),
 }
 
 export const WebhookEndpoint = Schema.Struct(endpointFields).annotate({
@@ -49,7 +53,7 @@ export const WebhookDelivery = Schema.Struct({
   event_id: Schema.String.annotate({ description: "The event id, sent as `webhook-id` (the same on every attempt)" }),
   type: Schema.String.annotate({ description: "The event type (`webhook.test` for a test event)" }),
   state: Schema.Literals(["pending", "delivered", "failed"]).annotate({
-    description: "pending: to be tried (again) at next_attempt_at; delivered: an attempt got a 2xx; failed: given up (a day of retries)",
+    description: "pending: to be tried (again) at next_attempt_at; delivered: an attempt got a 2xx; failed: given up (a day of retries, or the endpoint answered 410 Gone)",
   }),
   attempts: Schema.Int,
   next_attempt_at: Schema.NullOr(Schema.String).annotate({ description: "ISO instant of the next attempt (pending only)" }),

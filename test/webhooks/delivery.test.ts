@@ -14,7 +14,9 @@ import type { AddressInfo } from "node:net"
 import { randomBytes } from "node:crypto"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import Database from "better-sqlite3"
 import { Redacted } from "effect"
+import pg from "pg"
 import type { Kysely } from "kysely"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { type AccountsDatabase, openAccountsDb, openAccountsStore } from "../../accounts/AccountsDb.ts"
@@ -23,7 +25,9 @@ import { type DeliveryContext, deliverDue } from "../../accounts/WebhookDelivery
 import { nextAttemptMs, RETRY_WINDOW_MS } from "../../accounts/WebhookRetry.ts"
 import { newWebhookSecret, openSecret, sealSecret } from "../../accounts/WebhookSecret.ts"
 import { sendSigned } from "../../accounts/WebhookSender.ts"
-import { insertEndpoint, recordEvent } from "../../accounts/WebhookStore.ts"
+import { revokeKey } from "../../accounts/KeyAdmin.ts"
+import { insertKey } from "../../accounts/KeyStore.ts"
+import { GONE_ERROR, hasDueDelivery, insertEndpoint, listEndpoints, REVOKED_ERROR, recordEvent } from "../../accounts/WebhookStore.ts"
 import { startPostgres, type TestPostgres } from "../support/postgres.ts"
 import { type Receiver, startReceiver } from "./support/receiver.ts"
 
@@ -51,12 +55,12 @@ const STORES = {
 } as const
 
 /** An endpoint for a new receiver, in `db`; the receiver verifies with the endpoint's secret. */
-const endpointFor = async (db: Kysely<AccountsDatabase>) => {
+const endpointFor = async (db: Kysely<AccountsDatabase>, keyId = 1) => {
   const secret = newWebhookSecret()
   const receiver = await startReceiver(secret)
   receivers.push(receiver)
   const id = `whk_${randomBytes(8).toString("hex")}`
-  await insertEndpoint(db, { id, keyId: 1, url: receiver.url, events: ["batch.published"], sealed: sealSecret(serviceSecret, id, secret) }, T0 - 1000)
+  await insertEndpoint(db, { id, keyId, url: receiver.url, events: ["batch.published"], sealed: sealSecret(serviceSecret, id, secret) }, T0 - 1000)
   return { id, receiver }
 }
 
@@ -169,6 +173,72 @@ describe.each(Object.keys(STORES) as Array<keyof typeof STORES>)("webhook delive
     expect(dead.receiver.requests.length).toBe(1)
   })
 
+  it("a 410 Gone disables the endpoint: its pending deliveries given up, no retry, no delivery for a later event", async () => {
+    clock = T0
+    const { id, receiver } = await endpointFor(db)
+    const other = await endpointFor(db)
+    receiver.behaviour = { answer: 410 }
+    await recordEvent(db, event("evt_gone_1", T0 - 2))
+    await recordEvent(db, event("evt_gone_2", T0 - 1))
+    // one attempt to it: the 410; its other pending delivery given up unsent; the other endpoint gets both
+    expect(await deliverDue(ctx())).toEqual({ delivered: 2, retrying: 0, failed: 1 })
+    expect(receiver.requests.map((r) => [r.id, r.status])).toEqual([["evt_gone_1", 410]])
+    const rows = await db.selectFrom("webhook_deliveries").selectAll().where("endpoint_id", "=", id).orderBy("event_id").execute()
+    expect(rows).toMatchObject([
+      { event_id: "evt_gone_1", state: "failed", attempts: 1, last_status: 410 },
+      { event_id: "evt_gone_2", state: "failed", attempts: 0, last_status: null, last_error: GONE_ERROR },
+    ])
+    const endpoints = await listEndpoints(db, 1)
+    expect(endpoints.find((e) => e.id === id)?.disabledMs).toBe(T0)
+    expect(endpoints.find((e) => e.id === other.id)?.disabledMs).toBeNull()
+    // no retry: not at 5 s, nor later in the day
+    for (const at of [T0 + 5_000, T0 + 3_600_000, T0 + RETRY_WINDOW_MS - 1]) {
+      clock = at
+      expect(await deliverDue(ctx())).toEqual({ delivered: 0, retrying: 0, failed: 0 })
+    }
+    // a later event: no delivery for it, one for the other endpoint
+    expect(await recordEvent(db, event("evt_gone_later", clock))).toBe(true)
+    const later = await db.selectFrom("webhook_deliveries").select("endpoint_id").where("event_id", "=", "evt_gone_later").execute()
+    expect(later.map((r) => r.endpoint_id)).toEqual([other.id])
+    expect(await deliverDue(ctx())).toEqual({ delivered: 1, retrying: 0, failed: 0 })
+    expect(receiver.requests).toHaveLength(1)
+  })
+
+  it("a revoked key: its endpoints' pending deliveries given up unsent (a retry and a first attempt), the endpoints disabled, nothing due", async () => {
+    clock = T0
+    // a key of its own (not id 1, the other tests' endpoints' key)
+    const first = await insertKey(db, { email: "revoked@example.cl", tier: "free" }, T0)
+    const key = first.record.id === 1 ? await insertKey(db, { email: "revoked2@example.cl", tier: "free" }, T0) : first
+    const { id, receiver } = await endpointFor(db, key.record.id)
+    const other = await endpointFor(db)
+    receiver.behaviour = { failFirst: 1 }
+    await recordEvent(db, event("evt_revoked_1", T0 - 1))
+    expect(await deliverDue(ctx())).toEqual({ delivered: 1, retrying: 1, failed: 0 })
+    // written before the key is revoked, not attempted yet
+    await recordEvent(db, event("evt_revoked_2", T0))
+    expect(await revokeKey(db, key.record.lookup, T0 + 1_000)).toBe(true)
+    clock = T0 + 5_000 // the retry's time
+    expect(await hasDueDelivery(db, clock)).toBe(true)
+    expect(await deliverDue(ctx())).toEqual({ delivered: 1, retrying: 0, failed: 0 }) // the other endpoint's evt_revoked_2
+    expect(receiver.requests.map((r) => r.id)).toEqual(["evt_revoked_1"])
+    const rows = await db.selectFrom("webhook_deliveries").selectAll().where("endpoint_id", "=", id).orderBy("event_id").execute()
+    expect(rows).toMatchObject([
+      { event_id: "evt_revoked_1", state: "failed", attempts: 1, last_error: REVOKED_ERROR },
+      { event_id: "evt_revoked_2", state: "failed", attempts: 0, last_error: REVOKED_ERROR },
+    ])
+    expect((await listEndpoints(db, key.record.id))[0]?.disabledMs).toBe(clock)
+    expect((await listEndpoints(db, 1)).find((e) => e.id === other.id)?.disabledMs).toBeNull()
+    // nothing left due: a poll runs no round of sends; later, nothing is sent to it
+    expect(await hasDueDelivery(db, clock)).toBe(false)
+    clock = T0 + RETRY_WINDOW_MS - 1
+    expect(await hasDueDelivery(db, clock)).toBe(false)
+    expect(await recordEvent(db, event("evt_revoked_3", clock))).toBe(true)
+    const later = await db.selectFrom("webhook_deliveries").select("endpoint_id").where("event_id", "=", "evt_revoked_3").execute()
+    expect(later.map((r) => r.endpoint_id)).toEqual([other.id])
+    expect(await deliverDue(ctx())).toEqual({ delivered: 1, retrying: 0, failed: 0 })
+    expect(receiver.requests).toHaveLength(1)
+  })
+
   it("gives a delivery up when the next attempt would fall more than a day after the event", async () => {
     clock = T0
     const { receiver } = await endpointFor(db)
@@ -190,6 +260,44 @@ describe.each(Object.keys(STORES) as Array<keyof typeof STORES>)("webhook delive
   })
 })
 
+describe("a store made before webhook_endpoints.disabled_ms", () => {
+  const OLD = "CREATE TABLE webhook_endpoints (id text PRIMARY KEY, key_id integer NOT NULL, url text NOT NULL, events text NOT NULL, secret_sealed text NOT NULL, created_ms bigint NOT NULL)"
+  const ROW = "INSERT INTO webhook_endpoints VALUES ('whk_00000000000000aa', 1, 'https://example.com/hook', 'batch.published', 'sealed', 1)"
+  const check = async (db: Kysely<AccountsDatabase>) => {
+    try {
+      expect(await listEndpoints(db, 1)).toMatchObject([{ id: "whk_00000000000000aa", disabledMs: null }])
+      await db.updateTable("webhook_endpoints").set({ disabled_ms: T0 }).execute()
+      expect(await listEndpoints(db, 1)).toMatchObject([{ id: "whk_00000000000000aa", disabledMs: T0 }])
+    } finally {
+      await db.destroy()
+    }
+  }
+
+  it("gets the column on SQLite (its row kept, enabled), and opening it again changes nothing", async () => {
+    const path = join(work, "old-accounts.sqlite")
+    const old = new Database(path)
+    old.exec(OLD)
+    old.exec(ROW)
+    old.close()
+    await check(await openAccountsDb(path))
+    await (await openAccountsDb(path)).destroy()
+  })
+
+  it("gets the column on PostgreSQL (its row kept, enabled), and opening it again changes nothing", async () => {
+    const url = await cluster!.createDatabase("webhooks_old")
+    const client = new pg.Client({ connectionString: url })
+    await client.connect()
+    try {
+      await client.query(OLD)
+      await client.query(ROW)
+    } finally {
+      await client.end()
+    }
+    await check(await openAccountsStore("unused.sqlite", url))
+    await (await openAccountsStore("unused.sqlite", url)).destroy()
+  })
+})
+
 describe("addresses refused at send time", () => {
   it("loopback by address and by a name that resolves to it, when private addresses are not allowed; nothing reaches the receiver", async () => {
     const secret = newWebhookSecret()
@@ -203,6 +311,9 @@ describe("addresses refused at send time", () => {
     const byName = await sendSigned(`http://localhost:${port}/hook`, secret, "evt_ssrf", "{}", refused, Date.now())
     expect(byName).toMatchObject({ delivered: false, status: null })
     expect(byName.error).toContain("not a public address")
+    // the delivery's last_error, which the key holder reads, names no resolved address
+    expect(byName.error).not.toContain("127.0.0.1")
+    expect(byName.error).not.toContain("::1")
     const mapped = await sendSigned(`http://[::ffff:127.0.0.1]:${port}/hook`, secret, "evt_ssrf", "{}", refused, Date.now())
     expect(mapped.error).toContain("not a public address")
     expect(receiver.requests).toHaveLength(0)

@@ -12,6 +12,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { openAccountsDb } from "../../accounts/AccountsDb.ts"
 import { insertKey } from "../../accounts/KeyStore.ts"
+import { NOT_PUBLIC } from "../../accounts/WebhookAddress.ts"
 import { type AccountsServer, call, startAccountsServer } from "../accounts/support/accountsServer.ts"
 import { expectErrorShape } from "../support/server.ts"
 import { type Receiver, startReceiver } from "./support/receiver.ts"
@@ -79,7 +80,9 @@ describe("/api/webhooks", () => {
     const listed = await as(open, alice, "GET", "/api/webhooks")
     expect(listed.status).toBe(200)
     expect(listed.headers["cache-control"]).toBe("no-store")
-    expect(listed.body).toEqual({ data: [{ id: body.id, url: receiver.url, events: ["batch.published", "tac.changed"], created_at: expect.any(String) }] })
+    expect(listed.body).toEqual({
+      data: [{ id: body.id, url: receiver.url, events: ["batch.published", "tac.changed"], created_at: expect.any(String), disabled_at: null }],
+    })
     expect(listed.text).not.toContain(body.secret.slice(6))
 
     const tested = await as(open, alice, "POST", `/api/webhooks/${body.id}/test`)
@@ -136,9 +139,42 @@ describe("/api/webhooks", () => {
       expectError(r.status, r.body, 422, "invalid_parameter")
       expect([url, (r.body as { parameter: string }).parameter]).toEqual([url, "url"])
     }
-    expect((await as(closed, alice, "POST", "/api/webhooks", { url: `https://localhost:${port}/hook`, events: ["batch.published"] })).text).toContain(
-      "not a public address",
-    )
+  })
+
+  it("a refusal never says what the host resolved to, nor whether it resolved (no oracle for the service's DNS)", async () => {
+    const port = new URL(receiver.url).port
+    const refusal = `invalid body field url: ${NOT_PUBLIC}`
+    for (const url of [`https://localhost:${port}/hook`, `https://localhost/hook`, `https://does-not-resolve.invalid/hook`, `https://127.0.0.1/hook`, `https://[::1]/hook`]) {
+      const r = await as(closed, alice, "POST", "/api/webhooks", { url, events: ["batch.published"] })
+      expectError(r.status, r.body, 422, "invalid_parameter")
+      expect([url, (r.body as { parameter: string; message: string }).parameter, (r.body as { message: string }).message]).toEqual([url, "url", refusal])
+    }
+    // a name that resolves to loopback: the body names no address
+    const byName = await as(closed, alice, "POST", "/api/webhooks", { url: `https://localhost:${port}/hook`, events: ["batch.published"] })
+    expect(byName.status).toBe(422)
+    expect(byName.text).toContain("not a public address")
+    expect(byName.text).not.toContain("127.0.0.1")
+    expect(byName.text).not.toContain("::1")
+  })
+
+  it("an endpoint that answers 410 Gone is listed as disabled", async () => {
+    const created = await as(open, alice, "POST", "/api/webhooks", { url: `${receiver.url}/gone`, events: ["batch.published"] })
+    expect(created.status).toBe(201)
+    const { id, secret } = created.body as { id: string; secret: string; disabled_at: null }
+    expect((created.body as { disabled_at: unknown }).disabled_at).toBeNull()
+    receiver.secret = secret
+    receiver.behaviour = { answer: 410 }
+    try {
+      const tested = await as(open, alice, "POST", `/api/webhooks/${id}/test`)
+      expect(tested.status).toBe(200)
+      expect(tested.body).toMatchObject({ type: "webhook.test", state: "failed", attempts: 1, last_status: 410, next_attempt_at: null })
+    } finally {
+      receiver.behaviour = {}
+    }
+    const listed = (await as(open, alice, "GET", "/api/webhooks")).body as { data: Array<{ id: string; disabled_at: string | null }> }
+    const gone = listed.data.find((e) => e.id === id)
+    expect(gone?.disabled_at).toEqual(expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/))
+    expect((await as(open, alice, "DELETE", `/api/webhooks/${id}`)).status).toBe(204)
   })
 
   it("bounds the endpoints of a key (FDS_WEBHOOKS_MAX_ENDPOINTS)", async () => {

@@ -1360,7 +1360,7 @@ export interface components {
             /** @description The event type (`webhook.test` for a test event) */
             type: string;
             /**
-             * @description pending: to be tried (again) at next_attempt_at; delivered: an attempt got a 2xx; failed: given up (a day of retries)
+             * @description pending: to be tried (again) at next_attempt_at; delivered: an attempt got a 2xx; failed: given up (a day of retries, or the endpoint answered 410 Gone)
              * @enum {string}
              */
             state: "pending" | "delivered" | "failed";
@@ -1390,6 +1390,8 @@ export interface components {
             events: components["schemas"]["WebhookEventType"][];
             /** @description ISO instant */
             created_at: string;
+            /** @description ISO instant the endpoint was disabled: it answered 410 Gone (or its key was revoked), so nothing more is sent to it (its pending deliveries were given up); null: enabled */
+            disabled_at: string | null;
         };
         /**
          * @description batch.published: a batch was published; batch.rolled_back: CURRENT was set back to an earlier batch; values.restated: daily values differ from the previous batch (count and the /api/changes link); tac.changed: TACs differ from the previous batch (count and link); source.late: a data set is older than its cadence allows
@@ -1404,6 +1406,8 @@ export interface components {
             events: components["schemas"]["WebhookEventType"][];
             /** @description ISO instant */
             created_at: string;
+            /** @description ISO instant the endpoint was disabled: it answered 410 Gone (or its key was revoked), so nothing more is sent to it (its pending deliveries were given up); null: enabled */
+            disabled_at: string | null;
             /** @description The signing secret (`whsec_…`), shown this once: give it to a Standard Webhooks library to verify each delivery's `webhook-signature` */
             secret: string;
         };

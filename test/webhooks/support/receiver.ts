@@ -2,7 +2,7 @@
  * A real webhook receiver on 127.0.0.1 (ephemeral port) that verifies every delivery with the
  * `standardwebhooks` library (`new Webhook(secret).verify(body, headers)`), as a key holder's
  * endpoint would. Its behaviour is set per test: answer 200, fail the first N attempts with 500,
- * or hang (never answer) the first N.
+ * hang (never answer) the first N, or answer every one with a given status (410 Gone).
  */
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -27,7 +27,7 @@ export interface Receiver {
   readonly delivered: () => Received[]
   secret: string
   /** How the next requests are answered. */
-  behaviour: { readonly failFirst?: number; readonly hangFirst?: number }
+  behaviour: { readonly failFirst?: number; readonly hangFirst?: number; readonly answer?: number }
   readonly close: () => Promise<void>
 }
 
@@ -62,8 +62,8 @@ export const startReceiver = async (secret = ""): Promise<Receiver> => {
         verified = false
       }
       const n = ++seen
-      const { failFirst = 0, hangFirst = 0 } = receiver.behaviour
-      const status = !verified ? 400 : n <= hangFirst ? 0 : n <= hangFirst + failFirst ? 500 : 200
+      const { failFirst = 0, hangFirst = 0, answer } = receiver.behaviour
+      const status = !verified ? 400 : answer !== undefined ? answer : n <= hangFirst ? 0 : n <= hangFirst + failFirst ? 500 : 200
       requests.push({
         id: String(req.headers["webhook-id"]),
         timestamp: Number(req.headers["webhook-timestamp"]),
