@@ -483,7 +483,7 @@ out({"listed_after": [w["id"] for w in a.webhooks()["data"]]})
     expect([made.made.url, made.made.events]).toEqual(["http://127.0.0.1:9/py-hook", ["batch.published", "values.restated"]])
     // listed without its secret
     const mine = listed.listed.find((w: { id: string }) => w.id === made.made.id)
-    expect(mine).toEqual({ id: made.made.id, url: "http://127.0.0.1:9/py-hook", events: ["batch.published", "values.restated"], created_at: made.made.created_at })
+    expect(mine).toEqual({ id: made.made.id, url: "http://127.0.0.1:9/py-hook", events: ["batch.published", "values.restated"], created_at: made.made.created_at, disabled_at: null })
     // nothing listens on port 9: the test event's one attempt is refused, to be tried again
     expect([tested.tested.type, tested.tested.state, tested.tested.attempts, tested.tested.last_status]).toEqual(["webhook.test", "pending", 1, null])
     expect(deleted).toEqual({ deleted: null })
