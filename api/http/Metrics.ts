@@ -11,7 +11,8 @@
  *   - fds_answer_cache_hits_total, _misses_total, _evictions_total, _compressions_total (codings
  *     made for kept answers: once per answer and coding), _warmed_total (answers computed for a
  *     new batch before it served, api/snapshot/AnswerWarm.ts), _early_total (hits sent at the
- *     Node level, before the router, api/http/HitPath.ts), fds_answer_cache_entries,
+ *     Node level, before the router, api/http/HitPath.ts), _mcp_results_total (MCP tool calls
+ *     answered from a kept result, api/mcp/McpHttp.ts), fds_answer_cache_entries,
  *     fds_answer_cache_bytes, fds_answer_cache_max_bytes (api/snapshot/AnswerCache.ts);
  *   - fds_ready (1/0), fds_draining (1/0);
  *   - fds_pipeline_last_run_timestamp_seconds, fds_pipeline_last_run{outcome} (1),
@@ -150,6 +151,7 @@ export class ServiceMetrics {
     answerCounter("fds_answer_cache_evictions_total", "Kept answers dropped, least recently used first, to stay within the budget", (s) => s.evictions)
     answerCounter("fds_answer_cache_compressions_total", "Codings made of kept answers (once per answer and coding)", (s) => s.compressions)
     answerCounter("fds_answer_cache_early_total", "Hits sent at the Node level, before the router (FDS_HIT_PATH); counted in the hits too", (s) => s.early)
+    answerCounter("fds_answer_cache_mcp_results_total", "MCP tool calls answered from a kept result, without the SDK (api/mcp/McpHttp.ts); counted in the hits too", (s) => s.mcpResults)
     answerCounter("fds_answer_cache_warmed_total", "Answers computed for a new batch before it served, from the previous batch's hottest (FDS_WARM_ANSWERS)", (s) => s.warmed)
     answerGauge("fds_answer_cache_entries", "Answers kept, every open batch together", (s) => s.entries)
     answerGauge("fds_answer_cache_bytes", "Bytes of the kept answers and their codings", (s) => s.bytes)

@@ -9,11 +9,14 @@
  *   - a refused key or an exhausted quota is the API's 401 or 429 with its body and headers, which
  *     the SDK's client reports as an HTTP error of the transport;
  *   - the answer to a tool call names the batch its result was read from in `Batch-Id`, as the
- *     result does (structuredContent.batch_id).
+ *     result does (structuredContent.batch_id);
+ *   - a plain tool call asked again on the same batch is answered from its kept result, without
+ *     the SDK (KeptResults below).
  * GET (a server-sent event stream) and DELETE (ending a session) have nothing to serve here: 405.
  */
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
+import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js"
 import { ByteSize, Effect, Schema } from "effect"
 import { HttpRouter, HttpServerError, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { AccountsConfig } from "../../accounts/AccountsConfig.ts"
@@ -25,9 +28,11 @@ import {
   UntrustedOrigin,
   UntrustedOriginResponse,
 } from "../../schemas/ApiErrors.ts"
-import { BATCH_ID_HEADER } from "../../schemas/Batches.ts"
+import { BATCH_ID_HEADER, batchIdOfFile } from "../../schemas/Batches.ts"
 import { MAX_BODY } from "../NotFound.ts"
 import { checkKey, quotaHeaders } from "../security/SecurityLive.ts"
+import { type AnswerCache, AnswerCacheService } from "../snapshot/AnswerCache.ts"
+import { SnapshotStore } from "../snapshot/SnapshotStore.ts"
 import { isTrustedOrigin } from "../web/Origin.ts"
 import { McpCalls } from "./McpCalls.ts"
 import { makeMcpServer } from "./McpServer.ts"
@@ -67,6 +72,107 @@ const unreadable = (error: unknown) =>
 /** The tool calls a request body carries (a JSON-RPC message or a batch of them). */
 const toolCalls = (body: unknown): number =>
   (Array.isArray(body) ? body : [body]).filter((m) => typeof m === "object" && m !== null && m.method === "tools/call").length
+
+/**
+ * Tool results kept per batch (issue #32 item 3): the SDK's answer to a plain tool call is
+ * `{"result":…,"jsonrpc":"2.0","id":…}`, the result a function of the tool, its arguments and the
+ * batch it read, so the second time the same call comes on the same batch its result is sent
+ * without the SDK (its transport, its validation, a server of the pool): the answer cache keeps
+ * the result's JSON on the batch's shelf (`mcp-rpc <tool> <arguments as sent>`), within its
+ * budget, dropped with the batch. Only what the SDK would take the same way goes by it: one
+ * request (no batch, no notification) of `tools/call` with a name and arguments and nothing else,
+ * an id the SDK takes, Accept naming both types, Content-Type application/json, no session, a
+ * protocol version the SDK supports (else it is the SDK's to refuse). A result is kept only when
+ * the SDK's answer is exactly that envelope around it (checked byte for byte), is no tool error,
+ * and names the batch served now; the tools that read the clock or the ledger are never kept.
+ * The key check and the count, the quota headers and Batch-Id stay per request.
+ */
+const KEPT_TOOLS: ReadonlySet<string> = new Set([
+  "search_funds",
+  "get_fund",
+  "get_returns",
+  "compare_funds",
+  "market_summary",
+  "fund_portfolio",
+  "who_holds",
+  "list_investment_funds",
+  "tac_changes",
+  "get_price_history",
+  "get_tac_history",
+  "fund_flows",
+])
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype
+
+/** A plain tool call the kept results may answer: its id and its key; null for anything else. */
+export const plainToolCall = (
+  body: unknown,
+  headers: Readonly<Record<string, string | undefined>>,
+): { readonly id: string | number; readonly key: string } | null => {
+  const accept = headers.accept ?? ""
+  if (!accept.includes("application/json") || !accept.includes("text/event-stream")) return null
+  if ((headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase() !== "application/json") return null
+  if (headers["mcp-session-id"] !== undefined) return null
+  const version = headers["mcp-protocol-version"]
+  if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return null
+  if (!isPlainObject(body) || body.jsonrpc !== "2.0" || body.method !== "tools/call") return null
+  if (Object.keys(body).some((k) => k !== "jsonrpc" && k !== "id" && k !== "method" && k !== "params")) return null
+  const id = body.id
+  if (!(typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id)))) return null
+  const params = body.params
+  if (!isPlainObject(params) || Object.keys(params).some((k) => k !== "name" && k !== "arguments")) return null
+  if (typeof params.name !== "string" || !KEPT_TOOLS.has(params.name) || !isPlainObject(params.arguments)) return null
+  return { id, key: `mcp-rpc ${params.name} ${JSON.stringify(params.arguments)}` }
+}
+
+const RESULT_OPEN = Buffer.from('{"result":', "utf8")
+
+/** The SDK's answer to `id` around a result's JSON. */
+const envelope = (result: string, id: string | number): string => `{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`
+
+/** The kept results, on the answer cache of the batch served now. */
+class KeptResults {
+  private readonly cache: AnswerCache
+  private readonly store: SnapshotStore["Service"]
+  constructor(cache: AnswerCache, store: SnapshotStore["Service"]) {
+    this.cache = cache
+    this.store = store
+  }
+
+  private shelf() {
+    const handle = this.store.current()
+    if (handle === null || !handle.isOpen || handle.suspect !== null || this.store.fleetProblem() !== null) return null
+    return { shelf: this.cache.shelfOn((key, compute) => handle.memo(key, compute)), batchId: batchIdOfFile(handle.file) }
+  }
+
+  /** The answer to a call whose result is kept: its bytes and batch; undefined when it is not. */
+  answer(call: { readonly id: string | number; readonly key: string }): { readonly body: Uint8Array; readonly batchId: string } | undefined {
+    const on = this.shelf()
+    const kept = on === null ? undefined : this.cache.get(on.shelf, call.key)
+    if (on === null || kept === undefined) return undefined
+    this.cache.mcpResults++
+    // envelope(), around the kept bytes
+    const body = Buffer.concat([RESULT_OPEN, kept.body, Buffer.from(`,"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`, "utf8")])
+    return { body, batchId: on.batchId }
+  }
+
+  /** Keeps the result the SDK answered, when the answer is its envelope, no tool error, read from the batch served now. */
+  keep(call: { readonly id: string | number; readonly key: string }, answer: string, batchId: string | null): void {
+    const on = this.shelf()
+    if (on === null || batchId !== on.batchId) return
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(answer)
+    } catch {
+      return
+    }
+    if (!isPlainObject(parsed) || !isPlainObject(parsed.result) || parsed.result.isError === true) return
+    const result = JSON.stringify(parsed.result)
+    if (envelope(result, call.id) !== answer) return
+    this.cache.put(on.shelf, call.key, HttpServerResponse.uint8Array(Buffer.from(result, "utf8"), { contentType: "application/json" }), {})
+  }
+}
 
 /** The most idle servers kept for the next requests. */
 const IDLE_SERVERS = 16
@@ -113,6 +219,7 @@ const handle = (
   config: AccountsConfig["Service"],
   keys: KeyStore["Service"],
   mcp: McpCalls["Service"],
+  kept: KeptResults | null,
   request: HttpServerRequest.HttpServerRequest,
 ) =>
   Effect.gen(function* () {
@@ -141,6 +248,15 @@ const handle = (
       return HttpServerResponse.setHeaders(jsonRpcError(405, -32000, "method not allowed: this endpoint is stateless, POST only"), {
         ...headers,
         allow: "POST",
+      })
+    }
+    const plain = kept === null || calls !== 1 ? null : plainToolCall(parsedBody, request.headers)
+    const answered = plain === null ? undefined : kept!.answer(plain)
+    if (answered !== undefined) {
+      return HttpServerResponse.uint8Array(answered.body, {
+        status: 200,
+        headers: { ...headers, [BATCH_ID_HEADER]: answered.batchId },
+        contentType: "application/json",
       })
     }
     // the one tool call's batch, for the Batch-Id header
@@ -173,10 +289,14 @@ const handle = (
       }),
     )
     const sdkHeaders = Object.fromEntries(response.headers.filter(([name]) => name !== "content-type" && name !== "content-length"))
+    const contentType = response.headers.find(([name]) => name === "content-type")?.[1] ?? "application/json"
+    if (plain !== null && response.status === 200 && contentType === "application/json" && Object.keys(sdkHeaders).length === 0) {
+      kept!.keep(plain, Buffer.from(response.body).toString("utf8"), batchId)
+    }
     return HttpServerResponse.uint8Array(new Uint8Array(response.body), {
       status: response.status,
       headers: { ...sdkHeaders, ...headers, ...(batchId === null ? {} : { [BATCH_ID_HEADER]: batchId }) },
-      contentType: response.headers.find(([name]) => name === "content-type")?.[1] ?? "application/json",
+      contentType,
     })
   })
 
@@ -187,6 +307,10 @@ export const McpRoute = HttpRouter.use((router) =>
     const keys = yield* KeyStore
     const mcp = yield* McpCalls
     const servers = new ServerPool()
-    yield* router.add("*", MCP_PATH, (request) => handle(servers, config, keys, mcp, request))
+    const answers = yield* Effect.serviceOption(AnswerCacheService)
+    const store = yield* Effect.serviceOption(SnapshotStore)
+    const kept =
+      answers._tag === "Some" && answers.value.enabled && store._tag === "Some" ? new KeptResults(answers.value, store.value) : null
+    yield* router.add("*", MCP_PATH, (request) => handle(servers, config, keys, mcp, kept, request))
   }),
 )

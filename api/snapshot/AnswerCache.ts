@@ -161,6 +161,8 @@ export interface AnswerCacheStats {
   readonly warmed: number
   /** Hits sent at the Node level, before the router (api/http/HitPath.ts); counted in `hits` too. */
   readonly early: number
+  /** MCP tool calls answered from a kept result, without the SDK (api/mcp/McpHttp.ts); counted in `hits` too. */
+  readonly mcpResults: number
 }
 
 /** The budget and the recency order of every batch's kept answers (one per server). */
@@ -174,6 +176,8 @@ export class AnswerCache {
   warmed = 0
   /** Hits sent before the router (api/http/HitPath.ts). */
   early = 0
+  /** MCP tool calls answered from a kept result (api/mcp/McpHttp.ts). */
+  mcpResults = 0
   private bytes = 0
   /** Least recently used first. */
   private readonly order = new Set<CachedAnswer>()
@@ -268,6 +272,7 @@ export class AnswerCache {
       maxBytes: this.maxBytes,
       warmed: this.warmed,
       early: this.early,
+      mcpResults: this.mcpResults,
     }
   }
 }

@@ -398,6 +398,8 @@ describe("MCP tools an agent can answer with (issue #29 item 6)", () => {
 
 describe("a tool's route on the answer cache (issue #32)", () => {
   const hits = async (): Promise<number> => Number(/^fds_answer_cache_hits_total (\S+)$/m.exec((await get(`${server.url}/metrics`)).text)?.[1])
+  const keptSent = async (): Promise<number> =>
+    Number(/^fds_answer_cache_mcp_results_total (\S+)$/m.exec((await get(`${server.url}/metrics`)).text)?.[1])
 
   it("answers the same call again from the server's answer cache, with the same result", async () => {
     const first = await call(client, "tac_changes", { direction: "down" })
@@ -405,6 +407,48 @@ describe("a tool's route on the answer cache (issue #32)", () => {
     const second = await call(client, "tac_changes", { direction: "down" })
     expect(await hits()).toBe(before + 1)
     expect(second).toEqual(first)
+  })
+
+  it("a plain tool call asked again is sent from its kept result: the SDK's bytes with the new id, the quota counted; data_status is never kept; an Accept the SDK refuses stays its 406", async () => {
+    const post = (id: unknown, name: string, args: Record<string, unknown>, more: { headers?: Record<string, string>; meta?: boolean } = {}) =>
+      request(`${server.url}/mcp`, {
+        method: "POST",
+        headers: { "x-api-key": key, "content-type": "application/json", accept: "application/json, text/event-stream", ...more.headers },
+        body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args, ...(more.meta ? { _meta: {} } : {}) } }),
+      }).then(async (r) => ({ status: r.statusCode, headers: r.headers, text: await r.body.text() }))
+    const withId = (text: string, id: unknown) => text.replace(/,"jsonrpc":"2\.0","id":[^,]*}$/, `,"jsonrpc":"2.0","id":${JSON.stringify(id)}}`)
+    const c = cases.find((x) => x.tool === "compare_funds")!
+    const first = await post(7, c.tool, c.args) // kept now if it was not already
+    expect(first.status).toBe(200)
+    expect(first.text.endsWith(`,"jsonrpc":"2.0","id":7}`)).toBe(true)
+    const usedBefore = await requestsToday(key)
+    const [before, keptBefore] = [await hits(), await keptSent()]
+    const again = await post("second call", c.tool, c.args)
+    const third = await post(8, c.tool, c.args)
+    expect([await hits(), await keptSent()]).toEqual([before + 2, keptBefore + 2]) // sent from the kept result, not through the SDK
+    expect(await requestsToday(key)).toBe(usedBefore + 2) // each counted
+    expect(again.text).toBe(withId(first.text, "second call"))
+    expect(third.text).toBe(first.text.replace(/"id":7}$/, '"id":8}'))
+    for (const r of [again, third]) {
+      expect([r.status, r.headers["content-type"], r.headers["batch-id"]]).toEqual([200, "application/json", batchId])
+      expect(r.headers["x-ratelimit-reset"]).toBe(first.headers["x-ratelimit-reset"])
+    }
+    // the same call through the SDK (a `_meta` in its params keeps it off the kept results): the same bytes
+    const expected = { ...(await route(c.route)), batch_id: batchId }
+    const [hitsBeforeSdk, keptBeforeSdk] = [await hits(), await keptSent()]
+    const viaSdk = await post(9, c.tool, c.args, { meta: true })
+    // its route's answer, kept by the route cache (mcp <path>), not the result
+    expect([await hits(), await keptSent()]).toEqual([hitsBeforeSdk + 1, keptBeforeSdk])
+    expect(viaSdk.text).toBe(withId(first.text, 9))
+    expect(JSON.parse(viaSdk.text).result.structuredContent).toEqual(expected)
+    // data_status reads the clock (staleness): never kept
+    await post(10, "data_status", {})
+    const beforeStatus = await keptSent()
+    await post(11, "data_status", {})
+    expect(await keptSent()).toBe(beforeStatus)
+    // what the SDK refuses it still refuses, kept result or not
+    const refused = await post(12, c.tool, c.args, { headers: { accept: "application/json" } })
+    expect(refused.status).toBe(406)
   })
 })
 
