@@ -264,6 +264,22 @@ export const recordAttempt = async (
   nowMs: number,
 ): Promise<WebhookDeliveriesTable["state"]> => {
   const attempts = delivery.attempts + 1
+  /** This attempt on the delivery's row: its state, when the next is due (for a pending one), what it got. */
+  const written = (on: Kysely<AccountsDatabase>, state: WebhookDeliveriesTable["state"], nextMs: number) =>
+    on
+      .updateTable("webhook_deliveries")
+      .set({
+        state,
+        attempts,
+        next_attempt_ms: nextMs,
+        claimed_until_ms: null,
+        last_status: result.status,
+        last_error: result.error === null ? null : result.error.slice(0, 500),
+        last_attempt_ms: nowMs,
+      })
+      .where("event_id", "=", delivery.eventId)
+      .where("endpoint_id", "=", delivery.endpointId)
+      .execute()
   if (result.status === 410) {
     await db.transaction().execute(async (tx) => {
       await tx.updateTable("webhook_endpoints").set({ disabled_ms: nowMs }).where("id", "=", delivery.endpointId).where("disabled_ms", "is", null).execute()
@@ -273,39 +289,13 @@ export const recordAttempt = async (
         .where("endpoint_id", "=", delivery.endpointId)
         .where("state", "=", "pending")
         .execute()
-      await tx
-        .updateTable("webhook_deliveries")
-        .set({
-          state: "failed",
-          attempts,
-          next_attempt_ms: nowMs,
-          claimed_until_ms: null,
-          last_status: result.status,
-          last_error: result.error === null ? null : result.error.slice(0, 500),
-          last_attempt_ms: nowMs,
-        })
-        .where("event_id", "=", delivery.eventId)
-        .where("endpoint_id", "=", delivery.endpointId)
-        .execute()
+      await written(tx, "failed", nowMs)
     })
     return "failed"
   }
   const next = result.delivered ? null : nextAttemptMs(attempts, nowMs, delivery.createdMs)
   const state = result.delivered ? "delivered" : next === null ? "failed" : "pending"
-  await db
-    .updateTable("webhook_deliveries")
-    .set({
-      state,
-      attempts,
-      next_attempt_ms: next ?? nowMs,
-      claimed_until_ms: null,
-      last_status: result.status,
-      last_error: result.error === null ? null : result.error.slice(0, 500),
-      last_attempt_ms: nowMs,
-    })
-    .where("event_id", "=", delivery.eventId)
-    .where("endpoint_id", "=", delivery.endpointId)
-    .execute()
+  await written(db, state, next ?? nowMs)
   return state
 }
 

@@ -35,6 +35,7 @@ import { type AnswerCache, AnswerCacheService } from "../snapshot/AnswerCache.ts
 import { SnapshotStore } from "../snapshot/SnapshotStore.ts"
 import { isTrustedOrigin } from "../web/Origin.ts"
 import { McpCalls } from "./McpCalls.ts"
+import { TOOLS } from "./McpTools.ts"
 import { makeMcpServer } from "./McpServer.ts"
 
 export const MCP_PATH = "/mcp"
@@ -87,20 +88,8 @@ const toolCalls = (body: unknown): number =>
  * and names the batch served now; the tools that read the clock or the ledger are never kept.
  * The key check and the count, the quota headers and Batch-Id stay per request.
  */
-const KEPT_TOOLS: ReadonlySet<string> = new Set([
-  "search_funds",
-  "get_fund",
-  "get_returns",
-  "compare_funds",
-  "market_summary",
-  "fund_portfolio",
-  "who_holds",
-  "list_investment_funds",
-  "tac_changes",
-  "get_price_history",
-  "get_tac_history",
-  "fund_flows",
-])
+const NEVER_KEPT: ReadonlySet<string> = new Set(["data_status", "list_batches", "list_changes_since_batch"])
+const KEPT_TOOLS: ReadonlySet<string> = new Set(TOOLS.map((t) => t.name).filter((name) => !NEVER_KEPT.has(name)))
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype
