@@ -30,7 +30,7 @@ import { KeyStore } from "../../accounts/KeyStore.ts"
 import { parseNetworks, nodeClientKey, type TakeToken, tokenTaken } from "../ratelimit/Edge.ts"
 import { keyCheckFailed, quotaHeaders } from "../security/SecurityLive.ts"
 import { bearerToken } from "./Secrets.ts"
-import { AnswerCacheService } from "../snapshot/AnswerCache.ts"
+import { AnswerCacheService, servedShelf } from "../snapshot/AnswerCache.ts"
 import { SnapshotStore } from "../snapshot/SnapshotStore.ts"
 import { numberSetting } from "../system/Settings.ts"
 import { corsHeadersFor } from "../web/Cors.ts"
@@ -120,10 +120,9 @@ export const hitPathLayer = (path: HitPath, limit: HitLimit | null) =>
         const scheme = (request.socket as { encrypted?: boolean }).encrypted === true ? "https" : "http"
         const key = hitKeyOf(`${scheme}\n${url}\n${held(headers.host)}\n${held(headers.accept)}`)
         if (key === null) return false
-        const handle = store.current()
-        if (handle === null || !handle.isOpen || handle.suspect !== null || store.fleetProblem() !== null) return false
-        const shelf = cache.shelfOn((key, compute) => handle.memo(key, compute))
-        const kept = shelf.answers.get(key)
+        const served = servedShelf(cache, store)
+        if (served === null) return false
+        const kept = served.shelf.answers.get(key)
         if (kept === undefined) return false
         const ready = kept.sendable.get(codingOf(kept.sent, headers["accept-encoding"]))
         if (ready === undefined) return false

@@ -31,7 +31,7 @@ import {
 import { BATCH_ID_HEADER, batchIdOfFile } from "../../schemas/Batches.ts"
 import { MAX_BODY } from "../NotFound.ts"
 import { checkKey, quotaHeaders } from "../security/SecurityLive.ts"
-import { type AnswerCache, AnswerCacheService } from "../snapshot/AnswerCache.ts"
+import { type AnswerCache, AnswerCacheService, servedShelf } from "../snapshot/AnswerCache.ts"
 import { SnapshotStore } from "../snapshot/SnapshotStore.ts"
 import { isTrustedOrigin } from "../web/Origin.ts"
 import { McpCalls } from "./McpCalls.ts"
@@ -115,10 +115,11 @@ export const plainToolCall = (
   return { id, key: `mcp-rpc ${params.name} ${JSON.stringify(params.arguments)}` }
 }
 
-const RESULT_OPEN = Buffer.from('{"result":', "utf8")
-
-/** The SDK's answer to `id` around a result's JSON. */
-const envelope = (result: string, id: string | number): string => `{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`
+/** The SDK's answer to `id` around a result's JSON: this opening, the result, then `envelopeEnd(id)`. */
+const ENVELOPE_OPEN = '{"result":'
+const envelopeEnd = (id: string | number): string => `,"jsonrpc":"2.0","id":${JSON.stringify(id)}}`
+const envelope = (result: string, id: string | number): string => `${ENVELOPE_OPEN}${result}${envelopeEnd(id)}`
+const ENVELOPE_OPEN_BYTES = Buffer.from(ENVELOPE_OPEN, "utf8")
 
 /** The kept results, on the answer cache of the batch served now. */
 class KeptResults {
@@ -130,9 +131,8 @@ class KeptResults {
   }
 
   private shelf() {
-    const handle = this.store.current()
-    if (handle === null || !handle.isOpen || handle.suspect !== null || this.store.fleetProblem() !== null) return null
-    return { shelf: this.cache.shelfOn((key, compute) => handle.memo(key, compute)), batchId: batchIdOfFile(handle.file) }
+    const served = servedShelf(this.cache, this.store)
+    return served === null ? null : { shelf: served.shelf, batchId: batchIdOfFile(served.handle.file) }
   }
 
   /** The answer to a call whose result is kept: its bytes and batch; undefined when it is not. */
@@ -142,7 +142,7 @@ class KeptResults {
     if (on === null || kept === undefined) return undefined
     this.cache.mcpResults++
     // envelope(), around the kept bytes
-    const body = Buffer.concat([RESULT_OPEN, kept.body, Buffer.from(`,"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`, "utf8")])
+    const body = Buffer.concat([ENVELOPE_OPEN_BYTES, kept.body, Buffer.from(envelopeEnd(call.id), "utf8")])
     return { body, batchId: on.batchId }
   }
 

@@ -26,6 +26,7 @@
 import { Context, Effect, Layer } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { numberSetting } from "../system/Settings.ts"
+import type { SnapshotHandle } from "./SnapshotHandle.ts"
 
 /** A coding a cached answer keeps a copy of. */
 export type CachedCoding = "br" | "gzip"
@@ -278,6 +279,21 @@ export class AnswerCache {
 }
 
 let caches = 0
+
+/**
+ * The shelf of the batch served now, as the answers sent before the route see it (the hit path,
+ * api/http/HitPath.ts; the MCP tool results, api/mcp/McpHttp.ts): none while no batch serves, its
+ * handle is closed or checked again, or the replica is out of step with its fleet (the route
+ * answers those).
+ */
+export const servedShelf = (
+  cache: AnswerCache,
+  store: { readonly current: () => SnapshotHandle | null; readonly fleetProblem: () => string | null },
+): { readonly shelf: AnswerShelf; readonly handle: SnapshotHandle } | null => {
+  const handle = store.current()
+  if (handle === null || !handle.isOpen || handle.suspect !== null || store.fleetProblem() !== null) return null
+  return { shelf: cache.shelfOn((key, compute) => handle.memo(key, compute)), handle }
+}
 
 /** FDS_ANSWER_CACHE_MB: megabytes (a number ≥ 0; 0 turns the cache off), default 64. */
 export const answerCacheMegabytes = numberSetting("FDS_ANSWER_CACHE_MB")
