@@ -156,21 +156,22 @@ export const giveUpStopped = async (db: Kysely<AccountsDatabase>, nowMs: number)
       .where((eb) => eb.exists(eb.selectFrom("api_keys as k").select("k.id").whereRef("k.id", "=", "e.key_id").where("k.revoked_at", "is not", null)))
     // the endpoints first, then the deliveries: the order a 410's transaction takes them in (recordAttempt)
     await tx.updateTable("webhook_endpoints").set({ disabled_ms: nowMs }).where("disabled_ms", "is", null).where("id", "in", revokedEndpoints).execute()
-    const revoked = await tx
-      .updateTable("webhook_deliveries")
-      .set({ state: "failed", claimed_until_ms: null, last_error: REVOKED_ERROR })
-      .where("state", "=", "pending")
-      .where((eb) => eb.or([eb("claimed_until_ms", "is", null), eb("claimed_until_ms", "<", nowMs)]))
-      .where("endpoint_id", "in", revokedEndpoints)
-      .executeTakeFirst()
-    const disabled = await tx
-      .updateTable("webhook_deliveries")
-      .set({ state: "failed", claimed_until_ms: null, last_error: DISABLED_ERROR })
-      .where("state", "=", "pending")
-      .where((eb) => eb.or([eb("claimed_until_ms", "is", null), eb("claimed_until_ms", "<", nowMs)]))
-      .where("endpoint_id", "in", (eb) => eb.selectFrom("webhook_endpoints").select("id").where("disabled_ms", "is not", null))
-      .executeTakeFirst()
-    return Number(revoked.numUpdatedRows) + Number(disabled.numUpdatedRows)
+    /** The pending deliveries, not claimed now, of `endpoints`, given up with `error`; how many. */
+    const giveUp = async (endpoints: typeof revokedEndpoints, error: string) =>
+      Number(
+        (
+          await tx
+            .updateTable("webhook_deliveries")
+            .set({ state: "failed", claimed_until_ms: null, last_error: error })
+            .where("state", "=", "pending")
+            .where((eb) => eb.or([eb("claimed_until_ms", "is", null), eb("claimed_until_ms", "<", nowMs)]))
+            .where("endpoint_id", "in", endpoints)
+            .executeTakeFirst()
+        ).numUpdatedRows,
+      )
+    const revoked = await giveUp(revokedEndpoints, REVOKED_ERROR)
+    const disabled = await giveUp(tx.selectFrom("webhook_endpoints as e").select("e.id").where("e.disabled_ms", "is not", null), DISABLED_ERROR)
+    return revoked + disabled
   })
 
 /** A claimed delivery, with what sending it needs. */
