@@ -70,6 +70,13 @@ describe.each(Object.keys(STORES) as Array<keyof typeof STORES>)("webhook delive
   let db: Kysely<AccountsDatabase>
   let clock = T0
   const ctx = (timeoutMs = 5000): DeliveryContext => ({ db, serviceSecret, send: { timeoutMs, allowPrivate: true }, now: () => clock })
+  /** An event recorded now gets one delivery, to `endpointId` alone, and it is delivered. */
+  const onlyTo = async (eventId: string, endpointId: string) => {
+    expect(await recordEvent(db, event(eventId, clock))).toBe(true)
+    const rows = await db.selectFrom("webhook_deliveries").select("endpoint_id").where("event_id", "=", eventId).execute()
+    expect(rows.map((r) => r.endpoint_id)).toEqual([endpointId])
+    expect(await deliverDue(ctx())).toEqual({ delivered: 1, retrying: 0, failed: 0 })
+  }
   beforeAll(async () => {
     db = await STORES[store]()
   })
@@ -197,10 +204,7 @@ describe.each(Object.keys(STORES) as Array<keyof typeof STORES>)("webhook delive
       expect(await deliverDue(ctx())).toEqual({ delivered: 0, retrying: 0, failed: 0 })
     }
     // a later event: no delivery for it, one for the other endpoint
-    expect(await recordEvent(db, event("evt_gone_later", clock))).toBe(true)
-    const later = await db.selectFrom("webhook_deliveries").select("endpoint_id").where("event_id", "=", "evt_gone_later").execute()
-    expect(later.map((r) => r.endpoint_id)).toEqual([other.id])
-    expect(await deliverDue(ctx())).toEqual({ delivered: 1, retrying: 0, failed: 0 })
+    await onlyTo("evt_gone_later", other.id)
     expect(receiver.requests).toHaveLength(1)
   })
 
@@ -232,10 +236,7 @@ describe.each(Object.keys(STORES) as Array<keyof typeof STORES>)("webhook delive
     expect(await hasDueDelivery(db, clock)).toBe(false)
     clock = T0 + RETRY_WINDOW_MS - 1
     expect(await hasDueDelivery(db, clock)).toBe(false)
-    expect(await recordEvent(db, event("evt_revoked_3", clock))).toBe(true)
-    const later = await db.selectFrom("webhook_deliveries").select("endpoint_id").where("event_id", "=", "evt_revoked_3").execute()
-    expect(later.map((r) => r.endpoint_id)).toEqual([other.id])
-    expect(await deliverDue(ctx())).toEqual({ delivered: 1, retrying: 0, failed: 0 })
+    await onlyTo("evt_revoked_3", other.id)
     expect(receiver.requests).toHaveLength(1)
   })
 
