@@ -105,6 +105,7 @@ const snapshotStore = (options: ServerOptions, metrics?: ServiceMetrics, swapWar
     drainMillis: options.drainMillis ?? 30_000,
     // the server's: the compare rows, then the hottest answers (answerWarmLayer attaches them)
     warm: swapWarm?.warm ?? warmSnapshot,
+    ...(swapWarm === undefined ? {} : { prepare: swapWarm.prepare }),
     fleet: options.fleet ?? null,
     ...(metrics === undefined ? {} : { events: metrics.snapshotEvents }),
   })

@@ -83,12 +83,15 @@ export class SnapshotHandle implements WarmSnapshot {
   readonly contentHash: string
   /** The file's identity (FileIdentity.ts) when it was checked; null if it had none. */
   readonly identity: string | null
+  /** What its check found (the warm's thread opens the file again with it, AnswerWarm.ts). */
+  readonly verified: VerifiedSnapshot
 
   private constructor(file: string, reader: SnapshotReader, identity: string | null, verified: VerifiedSnapshot) {
     this.file = file
     this.reader = reader
     this.contentHash = verified.contentHash
     this.identity = identity
+    this.verified = verified
     this.totalRecords = totalRecords(verified.rowCounts)
     this.fiUnavailable = saysFiUnavailable(reader)
   }

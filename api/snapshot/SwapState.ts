@@ -76,6 +76,8 @@ export interface SwapStateOptions {
    * snapshot swaps in all the same; a read that finds it corrupt (the handle `damaged`) refuses it.
    */
   readonly warm?: (snapshot: SnapshotHandle, stillWanted: () => boolean) => Promise<void>
+  /** Told as a check begins, so that what `warm` needs can start meanwhile (the answers' thread, AnswerWarm.ts). */
+  readonly prepare?: () => void
   /** Told of each swap (seconds from the check's start to the swap) and each failed check (for the metrics). */
   readonly events?: SnapshotEvents
   /** Fleet mode: the member that decides when a checked file serves. */
@@ -236,6 +238,7 @@ export class SwapState {
     const signature = fileSignature(this.dir, file)
     const identity = fileIdentity(join(this.dir, file))
     const verification = verifyOffThread(this.dir, file)
+    this.options.prepare?.()
     const pending: PendingCheck = {
       file,
       purpose,

@@ -17,23 +17,34 @@ export const warmSnapshot = ({ reader, file, contentHash }: WarmSnapshot, stillW
 /** A warm step on a checked snapshot, before it serves (SwapStateOptions.warm). */
 export type WarmStep = (next: SnapshotHandle, stillWanted: () => boolean) => Promise<void>
 
+/** The answers' warm (AnswerWarm.ts): `prepare` as a check begins (its thread starts), `warm` once it passed. */
+export interface AnswersWarm {
+  readonly prepare: () => void
+  readonly warm: WarmStep
+}
+
 /**
- * The store's warm: the compare rows, then the answers. The store is built before the routes
- * that compute the answers (they read through it), so the answers' step is attached later, once
- * the server has built them, and detached when it stops; the swap at start warms the rows only
- * (no batch served before it, nothing hot).
+ * The store's warm: the compare rows, then the answers. The store is built before the server
+ * that keeps the answers, so the answers' step is attached later, once the server has built it,
+ * and detached when it stops; the swap at start warms the rows only (no batch served before it,
+ * nothing hot).
  */
 export class SwapWarm {
-  private answers: WarmStep | null = null
+  private answers: AnswersWarm | null = null
+
+  /** A check of a new file begins (SwapStateOptions.prepare). */
+  readonly prepare = (): void => {
+    this.answers?.prepare()
+  }
 
   readonly warm: WarmStep = async (next, stillWanted) => {
     await warmSnapshot(next, stillWanted)
     const answers = this.answers
-    if (answers !== null && stillWanted()) await answers(next, stillWanted)
+    if (answers !== null && stillWanted()) await answers.warm(next, stillWanted)
   }
 
   /** Warms the answers too from now on; the returned function stops that. */
-  attach(answers: WarmStep): () => void {
+  attach(answers: AnswersWarm): () => void {
     this.answers = answers
     return () => {
       if (this.answers === answers) this.answers = null

@@ -245,12 +245,20 @@ describe("50 publishes under load", () => {
 
   it("drained: only the last snapshot is open or mapped; descriptors and heap are back at their starting level", async () => {
     const lastPath = join(snapshotsDir, variants.at(-1)!.file)
+    // The warm's thread (api/snapshot/AnswerWarm.ts) read the last file through a connection of its
+    // own, closed when its warm ended; the server's connection holds its shared lock for its whole
+    // life (the reader's locking_mode EXCLUSIVE), and SQLite's unix VFS keeps a closed connection's
+    // descriptor open (unused) while the process holds a lock on that file, since closing it would
+    // drop the POSIX locks of the whole process, and closes it with the last one: at most one more
+    // descriptor, of the served file only, and none of the 49 retired ones (each warmed too).
+    const onlyLast = (snapshots: ReadonlyArray<string>) => snapshots.length <= 2 && snapshots.every((s) => s === lastPath)
     const drained = await waitFor(async () => {
       const now = openFiles(snapshotsDir)
-      return now.snapshots.join() === lastPath && now.total <= start.files.total + FD_MARGIN
+      return onlyLast(now.snapshots) && now.total <= start.files.total + FD_MARGIN
     }, 5000)
     const end = openFiles(snapshotsDir)
-    expect(end.snapshots).toEqual([lastPath])
+    expect(onlyLast(end.snapshots), end.snapshots.join()).toBe(true)
+    expect(end.snapshots).toContain(lastPath)
     expect(drained, `descriptors: ${end.total}, at the start ${start.files.total}`).toBe(true)
     expect(start.maps.length, "mapped at the start").toBeLessThanOrEqual(1)
     expect(mappedSnapshots(snapshotsDir)).toEqual(start.maps.map(() => lastPath))

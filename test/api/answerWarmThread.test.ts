@@ -1,0 +1,88 @@
+/**
+ * The warm's thread (api/snapshot/AnswerWarm.ts WarmThread, AnswerWarmWorker.ts): the answers of
+ * a batch are computed in a worker thread on its file, opened there again, and posted back. On a
+ * real snapshot file: the answers are the routes' (JSON read back and checked against the
+ * fixture's own rows), the settings sent with the thread are the ones the routes read there, a
+ * file that is not the checked one fails the order and keeps nothing, and a thread that dies
+ * fails its warm instead of hanging it.
+ */
+import { join } from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+import { type WarmAnswer, type WarmRequest, WarmThread } from "../../api/snapshot/AnswerWarm.ts"
+import { fileIdentity } from "../../api/snapshot/FileIdentity.ts"
+import { verifySnapshot } from "../../api/snapshot/SnapshotVerification.ts"
+import { makeFixtureA, testCrc32 } from "../support/snapshotFixture.ts"
+
+const fx = makeFixtureA()
+afterAll(() => fx.cleanup())
+
+const file = fx.snapshot.finished.file
+const order = () => ({
+  dir: fx.snapshotsDir,
+  file,
+  identity: fileIdentity(join(fx.snapshotsDir, file)),
+  verified: verifySnapshot(fx.snapshotsDir, file),
+})
+const request = (target: string, accept = ""): WarmRequest => ({ key: `${target}\naccept: ${accept}`, target, accept })
+const always = () => true
+
+describe("WarmThread", () => {
+  it("answers each request with the route's 200 on the batch's file, posted back as it is computed", async () => {
+    const thread = new WarmThread({})
+    const got: WarmAnswer[] = []
+    const outcome = await thread.warm(
+      order(),
+      [request("http://127.0.0.1:1/api/asset_providers"), request("http://127.0.0.1:1/api/all-funds"), request("http://127.0.0.1:1/api/nowhere")],
+      64 * 1024 * 1024,
+      (answer) => {
+        got.push(answer)
+        return true
+      },
+      always,
+      60_000,
+    )
+    expect(outcome).toMatchObject({ hot: 3, warmed: 2, stopped: null, damaged: false, failed: null })
+    expect(outcome.waitMillis).toBeLessThanOrEqual(outcome.millis)
+    expect(got.map((a) => [a.key.split("\n")[0], a.status, a.contentType])).toEqual([
+      ["http://127.0.0.1:1/api/asset_providers", 200, "application/json"],
+      ["http://127.0.0.1:1/api/all-funds", 200, "application/json"],
+    ])
+    const batchId = file.replace(/\.sqlite$/, "")
+    // fixture A: two AGFs, four mutual fund series (test/support/snapshotFixture.ts)
+    const providers = JSON.parse(Buffer.from(got[0]!.body).toString("utf8")) as { data: Array<{ attributes: { name: string } }> }
+    expect(providers.data.map((p) => p.attributes.name).sort()).toEqual(["Alfa AGF S.A.", "Beta AGF S.A."])
+    const funds = JSON.parse(Buffer.from(got[1]!.body).toString("utf8")) as { data: unknown[]; meta: { batch_id: string; count: number } }
+    expect([funds.data.length, funds.meta.count, funds.meta.batch_id]).toEqual([4, 4, batchId])
+  }, 30_000)
+
+  it("the thread reads the server's settings it was started with, not its own environment's", async () => {
+    // FDS_ENABLE_CLP is off in the test environment: the clp valuation answers 503 unless the thread was given it
+    expect(process.env.FDS_ENABLE_CLP).toBeUndefined()
+    const target = request(`http://127.0.0.1:1/api/real_assets/${testCrc32("fm:8043:A")}/returns?valuation=clp`)
+    const kept = async (env: Record<string, string>) => {
+      const got: WarmAnswer[] = []
+      await new WarmThread(env).warm(order(), [target], 1 << 26, (a) => got.push(a) > 0, always, 60_000)
+      return got
+    }
+    const on = await kept({ FDS_ENABLE_CLP: "true" })
+    expect(on.map((a) => a.status)).toEqual([200])
+    const returns = JSON.parse(Buffer.from(on[0]!.body).toString("utf8")) as { meta?: { valuation?: string } }
+    expect(JSON.stringify(returns)).toContain('"clp"')
+    expect(await kept({})).toEqual([]) // the 503 basis_not_enabled is not kept
+  }, 30_000)
+
+  it("a file that is not the one checked fails the order: nothing is answered", async () => {
+    const thread = new WarmThread({})
+    const got: WarmAnswer[] = []
+    const outcome = await thread.warm({ ...order(), identity: "not-this-file" }, [request("http://h/api/all-funds")], 1 << 26, (a) => got.push(a) > 0, always, 60_000)
+    expect(got).toEqual([])
+    expect(outcome.warmed).toBe(0)
+    expect(outcome.failed).toMatch(/changed after it was checked/)
+  }, 30_000)
+
+  it("a thread that dies fails its warm, which ends", async () => {
+    const thread = new WarmThread({}, new URL("data:text/javascript,process.exit(3)"))
+    const outcome = await thread.warm(order(), [request("http://h/api/all-funds")], 1 << 26, () => true, always, 60_000)
+    expect(outcome).toMatchObject({ warmed: 0, failed: "the warm's thread exited (code 3)" })
+  }, 30_000)
+})
