@@ -139,11 +139,13 @@ export interface WarmOutcome {
   readonly damaged: boolean
   /** Why the thread failed (it failed to start or to open the file, or ended): null when it did not. */
   readonly failed: string | null
+  /** The thread's id (Worker.threadId): a thread kept from a warm before answers the next. */
+  readonly threadId: number
 }
 
 const WORKER = new URL("./AnswerWarmWorker.ts", import.meta.url)
 
-/** A thread not given its order by then (its check failed or was given up) is ended. */
+/** A thread not given an order by then (after its last warm, or its check failed or was given up) is ended. */
 const IDLE_MILLIS = 60_000
 /** After a stop, the most the warm waits for the thread's answer under way before ending it. */
 const STOP_GRACE_MILLIS = 5_000
@@ -151,9 +153,10 @@ const STOP_GRACE_MILLIS = 5_000
 const LOOK_MILLIS = 10
 
 /**
- * The warm's threads: one per warm, started for it (or earlier, as its check begins: `start`)
- * and ended after it. Two warms may overlap (one given up still finishing its answer under way
- * as the next begins): each has its own thread.
+ * The warm's threads: one per warm, started for it (or earlier, as its check begins: `start`),
+ * kept IDLE_MILLIS after it for a swap that follows, then ended (a thread with the routes loaded
+ * adds ~180 MB to the process's RSS, measured: not kept for the next day's batch). Two warms may overlap (one given up still
+ * finishing its answer under way as the next begins): each has its own thread.
  */
 export class WarmThread {
   /** A thread started ahead of a warm (`start`), not given an order yet. */
@@ -242,10 +245,16 @@ export class WarmThread {
       worker.off("error", onError)
       worker.off("exit", onExit)
       this.busy.delete(worker)
-      void worker.terminate()
+      // kept for a swap that follows soon (a fleet catching up, a batch published again), unless it failed or another waits
+      if (failed === null && this.spare === null) {
+        this.spare = worker
+        if (this.idle !== null) clearTimeout(this.idle)
+        this.idle = setTimeout(() => this.endSpare(), IDLE_MILLIS)
+        this.idle.unref()
+      } else void worker.terminate()
       const now = performance.now()
       const waitMillis = Math.round((answering ?? now) - began)
-      resolve({ hot: requests.length, warmed, millis: Math.round(now - began), waitMillis, stopped, longestMillis, damaged, failed })
+      resolve({ hot: requests.length, warmed, millis: Math.round(now - began), waitMillis, stopped, longestMillis, damaged, failed, threadId: worker.threadId })
     }
     const onMessage = (message: WarmFromThread) => {
       if (message._tag === "ready" || message.id !== id) return

@@ -21,7 +21,8 @@
  */
 import { setPriority } from "node:os"
 import { parentPort, workerData } from "node:worker_threads"
-import { NodeHttpServer } from "@effect/platform-node"
+// the module, not the package: the package loads every platform module (~0.25 s more of the thread's start)
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { ConfigProvider, Context, Effect, Layer, Option, Scope } from "effect"
 import { HttpRouter, HttpServerRequest } from "effect/http"
 import { HttpApi, HttpApiBuilder } from "effect/http-api"

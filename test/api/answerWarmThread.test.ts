@@ -7,7 +7,7 @@
  * fails its warm instead of hanging it.
  */
 import { join } from "node:path"
-import { afterAll, describe, expect, it } from "vitest"
+import { afterAll, afterEach, describe, expect, it } from "vitest"
 import { type WarmAnswer, type WarmRequest, WarmThread } from "../../api/snapshot/AnswerWarm.ts"
 import { fileIdentity } from "../../api/snapshot/FileIdentity.ts"
 import { verifySnapshot } from "../../api/snapshot/SnapshotVerification.ts"
@@ -15,6 +15,16 @@ import { makeFixtureA, testCrc32 } from "../support/snapshotFixture.ts"
 
 const fx = makeFixtureA()
 afterAll(() => fx.cleanup())
+/** Each test's threads, ended after it (a thread is kept a minute for a swap that follows). */
+const threads: WarmThread[] = []
+const made = (env: Record<string, string>, script?: URL): WarmThread => {
+  const thread = script === undefined ? new WarmThread(env) : new WarmThread(env, script)
+  threads.push(thread)
+  return thread
+}
+afterEach(() => {
+  for (const thread of threads.splice(0)) thread.end()
+})
 
 const file = fx.snapshot.finished.file
 const order = () => ({
@@ -28,7 +38,7 @@ const always = () => true
 
 describe("WarmThread", () => {
   it("answers each request with the route's 200 on the batch's file, posted back as it is computed", async () => {
-    const thread = new WarmThread({})
+    const thread = made({})
     const got: WarmAnswer[] = []
     const outcome = await thread.warm(
       order(),
@@ -61,7 +71,7 @@ describe("WarmThread", () => {
     const target = request(`http://127.0.0.1:1/api/real_assets/${testCrc32("fm:8043:A")}/returns?valuation=clp`)
     const kept = async (env: Record<string, string>) => {
       const got: WarmAnswer[] = []
-      await new WarmThread(env).warm(order(), [target], 1 << 26, (a) => got.push(a) > 0, always, 60_000)
+      await made(env).warm(order(), [target], 1 << 26, (a) => got.push(a) > 0, always, 60_000)
       return got
     }
     const on = await kept({ FDS_ENABLE_CLP: "true" })
@@ -71,8 +81,26 @@ describe("WarmThread", () => {
     expect(await kept({})).toEqual([]) // the 503 basis_not_enabled is not kept
   }, 30_000)
 
+  it("a thread is kept for the next warm; a failed one is not; end() ends the one kept", async () => {
+    const thread = made({})
+    const one = [request("http://h/api/asset_providers")]
+    const first = await thread.warm(order(), one, 1 << 26, () => true, always, 60_000)
+    const second = await thread.warm(order(), one, 1 << 26, () => true, always, 60_000)
+    expect([first.failed, second.failed, second.warmed]).toEqual([null, null, 1])
+    expect(second.threadId).toBe(first.threadId)
+    const failing = await thread.warm({ ...order(), identity: "not-this-file" }, one, 1 << 26, () => true, always, 60_000)
+    expect(failing.threadId).toBe(first.threadId)
+    expect(failing.failed).not.toBeNull()
+    const after = await thread.warm(order(), one, 1 << 26, () => true, always, 60_000)
+    expect(after.threadId).not.toBe(first.threadId)
+    thread.end()
+    const again = await thread.warm(order(), one, 1 << 26, () => true, always, 60_000)
+    expect(again.threadId).not.toBe(after.threadId)
+    expect(again.warmed).toBe(1)
+  }, 30_000)
+
   it("a file that is not the one checked fails the order: nothing is answered", async () => {
-    const thread = new WarmThread({})
+    const thread = made({})
     const got: WarmAnswer[] = []
     const outcome = await thread.warm({ ...order(), identity: "not-this-file" }, [request("http://h/api/all-funds")], 1 << 26, (a) => got.push(a) > 0, always, 60_000)
     expect(got).toEqual([])
@@ -81,7 +109,7 @@ describe("WarmThread", () => {
   }, 30_000)
 
   it("a thread that dies fails its warm, which ends", async () => {
-    const thread = new WarmThread({}, new URL("data:text/javascript,process.exit(3)"))
+    const thread = made({}, new URL("data:text/javascript,process.exit(3)"))
     const outcome = await thread.warm(order(), [request("http://h/api/all-funds")], 1 << 26, () => true, always, 60_000)
     expect(outcome).toMatchObject({ warmed: 0, failed: "the warm's thread exited (code 3)" })
   }, 30_000)
