@@ -5,25 +5,26 @@
  * all running the routes at once.
  *
  * They are computed off the event loop, in a thread of their own (AnswerWarmWorker.ts: the
- * routes' own answers, on the new file opened there read-only), which is started when the check
- * of a new file begins while the batch served holds hot answers (`prepare`: loading the routes
- * there, about a second, overlaps the check), takes one order and is ended; the event loop only
- * keeps what it posts back, one answer at a time. The key check, the quota, Batch-Id and the
- * caching headers stay per request, as for any hit (a warmed answer counts as a miss: its route
- * ran). Not warmed: a key whose target names a batch (`?batch=`: its answers never change and
- * are kept on that batch's shelf), an MCP tool's key (`mcp …`), a target that does not read back
- * as the same URL (one a Web request would spell otherwise), and what the new batch answers with
- * anything but a keepable 200.
+ * routes' own answers, on the new file opened there read-only). The thread is started when the
+ * check of a new file begins while the batch served holds hot answers (`prepare`: loading the
+ * routes there, about a second, overlaps the check), answers the warm's order and is kept a
+ * minute for a swap that follows (WarmThread); the event loop only keeps what it posts back, one
+ * answer at a time. The key check, the quota, Batch-Id and the caching headers stay per request,
+ * as for any hit; the server's own routes do not run for a warmed answer (it is not a miss). Not
+ * warmed: a key whose target names a batch (`?batch=`: its answers never change and are kept on
+ * that batch's shelf), an MCP tool's key (`mcp …`), a target that does not read back as the same
+ * URL (one a Web request would spell otherwise), and what the new batch answers with anything but
+ * a keepable 200.
  *
  * The warm stops at the first answer after its swap is given up (a newer CURRENT, the API
- * stopping) or after FDS_WARM_ANSWERS_MS from its first answer (the swap waits for it at most
- * that, plus one answer, plus what is left of the thread's start when the check passed).
+ * stopping) or after FDS_WARM_ANSWERS_MS from its first answer; it waits at most START_MILLIS
+ * for the thread to be ready and STOP_GRACE_MILLIS for the answer under way after a stop.
  * `warming answers` is logged as it begins, `answers warmed` with the count and milliseconds as
  * it ends (and how long of it was waiting for the thread, the longest one answer took there, and
  * the event loop's longest delay meanwhile: the most a client of the batch still served waited);
- * fds_answer_cache_warmed_total counts them (those of a swap given up too). A
- * thread that fails is logged, and the batch swaps in unwarmed; one that finds the file corrupt
- * has it refused, as a read on the event loop would.
+ * fds_answer_cache_warmed_total counts them (those of a swap given up too). A thread that fails
+ * is logged (`error`), and the batch swaps in unwarmed; one that finds the file corrupt has it
+ * refused, as a read on the event loop would.
  */
 import { monitorEventLoopDelay } from "node:perf_hooks"
 import { Worker } from "node:worker_threads"
@@ -83,6 +84,8 @@ export interface WarmOrder {
   readonly verified: VerifiedSnapshot
   /** The cache's budget: an answer larger is not kept. */
   readonly maxBytes: number
+  /** FDS_WARM_ANSWERS_MS: the thread stops at the first answer after it, from its first. */
+  readonly budgetMillis: number
   readonly requests: ReadonlyArray<WarmRequest>
 }
 
@@ -108,8 +111,20 @@ export type WarmFromThread =
   | WarmAnswer
   /** The route answered something not to keep. */
   | { readonly _tag: "skipped"; readonly id: number; readonly key: string }
-  /** The order is over: the longest one answer took there, whether a read found the file corrupt, why it failed (null: it did not). */
-  | { readonly _tag: "done"; readonly id: number; readonly longestMillis: number; readonly damaged: boolean; readonly failed: string | null }
+  /** A read found the file corrupt (said at once: the swap refuses it even if the thread dies next). */
+  | { readonly _tag: "damaged"; readonly id: number }
+  /**
+   * The order is over: the longest one answer took there, whether a read found the file corrupt,
+   * why it failed (null: it did not), whether it stopped for its budget.
+   */
+  | {
+      readonly _tag: "done"
+      readonly id: number
+      readonly longestMillis: number
+      readonly damaged: boolean
+      readonly failed: string | null
+      readonly stopped: "budget" | null
+    }
 
 /** The route's response, as the thread's route made it. */
 export const answerResponse = (answer: WarmAnswer): HttpServerResponse.HttpServerResponse =>
@@ -144,36 +159,48 @@ export interface WarmOutcome {
 }
 
 const WORKER = new URL("./AnswerWarmWorker.ts", import.meta.url)
+/** The thread's name, as `top -H` and /proc/<pid>/task/<tid>/comm show it (at most 15 characters there). */
+export const WARM_THREAD_NAME = "fds-answer-warm"
 
-/** A thread not given an order by then (after its last warm, or its check failed or was given up) is ended. */
+/** A thread started as a check begins is ended unless a warm takes it by then (its check failed or was given up). */
+const PREPARED_MILLIS = 10 * 60_000
+/** A thread is kept that long after its warm, for a swap that follows. */
 const IDLE_MILLIS = 60_000
+/** The most a warm waits for its thread to load and open the file; then the batch swaps in unwarmed. */
+export const START_MILLIS = 15_000
 /** After a stop, the most the warm waits for the thread's answer under way before ending it. */
 const STOP_GRACE_MILLIS = 5_000
-/** How often the warm looks whether its swap is still wanted and its budget left. */
+/** How often the warm looks whether its swap is still wanted, its budget left, its thread started. */
 const LOOK_MILLIS = 10
 
 /**
  * The warm's threads: one per warm, started for it (or earlier, as its check begins: `start`),
  * kept IDLE_MILLIS after it for a swap that follows, then ended (a thread with the routes loaded
- * adds ~180 MB to the process's RSS, measured: not kept for the next day's batch). Two warms may overlap (one given up still
- * finishing its answer under way as the next begins): each has its own thread.
+ * adds ~180 MB to the process's RSS, measured: not kept for the next day's batch). Two warms may
+ * overlap (one given up still finishing its answer under way as the next begins): each has its
+ * own thread. A thread gets no environment but the settings it is given (`env`).
  */
 export class WarmThread {
-  /** A thread started ahead of a warm (`start`), not given an order yet. */
+  /** A thread started ahead of a warm (`start`) or kept after one, not given an order yet. */
   private spare: Worker | null = null
   private idle: NodeJS.Timeout | null = null
   /** The threads of the warms under way. */
   private readonly busy = new Set<Worker>()
+  /** Threads `end` ended: their warm is given up, not failed. */
+  private readonly ended = new WeakSet<Worker>()
   private nextId = 0
   private readonly script: URL
+  private readonly startMillis: number
   private readonly env: Readonly<Record<string, string>>
-  constructor(env: Readonly<Record<string, string>>, script: URL = WORKER) {
+  /** `script` and `startMillis` (START_MILLIS): tests give others. */
+  constructor(env: Readonly<Record<string, string>>, options: { readonly script?: URL; readonly startMillis?: number } = {}) {
     this.env = env
-    this.script = script
+    this.script = options.script ?? WORKER
+    this.startMillis = options.startMillis ?? START_MILLIS
   }
 
   private spawn(): Worker {
-    const worker = new Worker(this.script, { workerData: { env: this.env } satisfies WarmWorkerData })
+    const worker = new Worker(this.script, { workerData: { env: this.env } satisfies WarmWorkerData, env: {}, name: WARM_THREAD_NAME })
     worker.unref()
     // its failures are its warm's: a spare thread that fails is only forgotten
     worker.on("error", () => {})
@@ -184,12 +211,17 @@ export class WarmThread {
     return worker
   }
 
-  /** Starts a thread for the next warm, unless one waits; it is ended unless a warm takes it within IDLE_MILLIS. */
-  start(): void {
+  /** Keeps `worker` (or none) as the spare, ended after `millis` unless a warm takes it. */
+  private keepSpare(worker: Worker, millis: number): void {
     if (this.idle !== null) clearTimeout(this.idle)
-    this.idle = setTimeout(() => this.endSpare(), IDLE_MILLIS)
+    this.spare = worker
+    this.idle = setTimeout(() => this.endSpare(), millis)
     this.idle.unref()
-    this.spare ??= this.spawn()
+  }
+
+  /** Starts a thread for the next warm, unless one waits; it is ended unless a warm takes it within PREPARED_MILLIS. */
+  start(): void {
+    this.keepSpare(this.spare ?? this.spawn(), PREPARED_MILLIS)
   }
 
   /** The thread started ahead, or a new one, now the warm's. */
@@ -210,17 +242,22 @@ export class WarmThread {
     if (spare !== null) void spare.terminate()
   }
 
-  /** Ends every thread (the server stops). */
+  /** Ends every thread (the server stops): a warm under way ends as given up. */
   end(): void {
     this.endSpare()
-    for (const worker of this.busy) void worker.terminate()
+    for (const worker of this.busy) {
+      this.ended.add(worker)
+      void worker.terminate()
+    }
     this.busy.clear()
   }
 
   /**
-   * Has the thread answer `requests` on `next`'s file, each answer given to `keep` (true: kept)
-   * as it comes; a stop is sent once `stillWanted` turns false or `budgetMillis` have passed
-   * since its first answer began. Ends the thread.
+   * Has a thread answer `requests` on `next`'s file, each answer given to `keep` (true: kept) as
+   * it comes; a stop is sent once `stillWanted` turns false or `budgetMillis` have passed since
+   * its first answer began (the thread keeps the budget too). A thread not started within
+   * START_MILLIS, or silent STOP_GRACE_MILLIS after a stop, is ended and its warm failed; a
+   * thread whose warm ended is kept IDLE_MILLIS for the next, unless it failed.
    */
   warm(
     next: { readonly dir: string; readonly file: string; readonly identity: string | null; readonly verified: VerifiedSnapshot },
@@ -237,46 +274,67 @@ export class WarmThread {
     const { promise, resolve } = Promise.withResolvers<WarmOutcome>()
     let warmed = 0
     let stopped: WarmStop | null = null
+    let damaged = false
     let grace: NodeJS.Timeout | null = null
-    const finish = (longestMillis: number, damaged: boolean, failed: string | null) => {
+    /** `healthy`: the thread answered its order (even one that failed on its file): it may answer another. */
+    const finish = (healthy: boolean, longestMillis: number, failed: string | null, threadStopped: WarmStop | null = null) => {
       clearInterval(look)
       if (grace !== null) clearTimeout(grace)
       worker.off("message", onMessage)
       worker.off("error", onError)
       worker.off("exit", onExit)
       this.busy.delete(worker)
-      // kept for a swap that follows soon (a fleet catching up, a batch published again), unless it failed or another waits
-      if (failed === null && this.spare === null) {
-        this.spare = worker
-        if (this.idle !== null) clearTimeout(this.idle)
-        this.idle = setTimeout(() => this.endSpare(), IDLE_MILLIS)
-        this.idle.unref()
-      } else void worker.terminate()
+      if (healthy && this.spare === null) this.keepSpare(worker, IDLE_MILLIS)
+      else void worker.terminate()
       const now = performance.now()
-      const waitMillis = Math.round((answering ?? now) - began)
-      resolve({ hot: requests.length, warmed, millis: Math.round(now - began), waitMillis, stopped, longestMillis, damaged, failed, threadId: worker.threadId })
+      resolve({
+        hot: requests.length,
+        warmed,
+        millis: Math.round(now - began),
+        waitMillis: Math.round((answering ?? now) - began),
+        stopped: stopped ?? threadStopped,
+        longestMillis,
+        damaged,
+        failed,
+        threadId: worker.threadId,
+      })
     }
     const onMessage = (message: WarmFromThread) => {
       if (message._tag === "ready" || message.id !== id) return
       if (message._tag === "answer") {
         if (keep(message)) warmed++
       } else if (message._tag === "began") answering = performance.now()
-      else if (message._tag === "done") finish(message.longestMillis, message.damaged, message.failed)
+      else if (message._tag === "damaged") damaged = true
+      else if (message._tag === "skipped") return
+      else {
+        damaged ||= message.damaged
+        finish(true, message.longestMillis, message.failed, message.stopped)
+      }
     }
-    const onError = (e: unknown) => finish(0, false, `the warm's thread failed: ${String(e)}`)
-    const onExit = (code: number) => finish(0, false, `the warm's thread exited (code ${code})`)
+    const lost = (why: string) => {
+      if (this.ended.has(worker)) {
+        stopped ??= "abandoned"
+        finish(false, 0, null)
+      } else finish(false, 0, why)
+    }
+    const onError = (e: unknown) => lost(`the warm's thread failed: ${String(e)}`)
+    const onExit = (code: number) => lost(`the warm's thread exited (code ${code})`)
     const look = setInterval(() => {
       if (stopped !== null) return
+      if (answering === null && performance.now() - began >= this.startMillis) {
+        finish(false, 0, `the warm's thread was not ready after ${this.startMillis / 1000} s`)
+        return
+      }
       if (!stillWanted()) stopped = "abandoned"
       else if (answering !== null && performance.now() - answering >= budgetMillis) stopped = "budget"
       if (stopped === null) return
       worker.postMessage({ _tag: "stop", id } satisfies WarmToThread)
-      grace = setTimeout(() => finish(0, false, `no answer ${STOP_GRACE_MILLIS / 1000} s after it was told to stop`), STOP_GRACE_MILLIS)
+      grace = setTimeout(() => finish(false, 0, `no answer ${STOP_GRACE_MILLIS / 1000} s after it was told to stop`), STOP_GRACE_MILLIS)
     }, LOOK_MILLIS)
     worker.on("message", onMessage)
     worker.on("error", onError)
     worker.on("exit", onExit)
-    worker.postMessage({ _tag: "warm", id, ...next, maxBytes, requests } satisfies WarmToThread)
+    worker.postMessage({ _tag: "warm", id, ...next, maxBytes, budgetMillis, requests } satisfies WarmToThread)
     return promise
   }
 }
@@ -331,15 +389,19 @@ export const answerWarmLayer = (swapWarm: SwapWarm) =>
         // what the clients of the batch still served felt: the event loop's delay while it ran
         const delay = monitorEventLoopDelay({ resolution: 10 })
         delay.enable()
-        const outcome = await thread.warm(
-          { dir: store.dir, file: next.file, identity: next.identity, verified: next.verified },
-          requests,
-          cache.maxBytes,
-          (answer) => cache.put(shelf, answer.key, answerResponse(answer), answer.sendHeaders) !== null,
-          stillWanted,
-          budgetMillis,
-        )
-        delay.disable()
+        let outcome: WarmOutcome
+        try {
+          outcome = await thread.warm(
+            { dir: store.dir, file: next.file, identity: next.identity, verified: next.verified },
+            requests,
+            cache.maxBytes,
+            (answer) => cache.put(shelf, answer.key, answerResponse(answer), answer.sendHeaders) !== null,
+            stillWanted,
+            budgetMillis,
+          )
+        } finally {
+          delay.disable()
+        }
         cache.warmed += outcome.warmed
         // a read there found it corrupt: it never serves (SwapState.swapIn refuses it)
         if (outcome.damaged) next.damaged = true

@@ -16,15 +16,15 @@
  * at a date, the market summary) are rendered by a rendering thread of this one's.
  *
  * A stop (the budget spent, the swap given up) is looked at between two answers; the first
- * answer is always computed. The thread runs at a lower priority (on Linux the nice value is the
+ * answer is always computed. A read that finds the file corrupt is said at once (`damaged`). The thread runs at a lower priority (on Linux the nice value is the
  * thread's), so requests win the CPU on a busy machine: a warm may wait, they should not.
  */
 import { setPriority } from "node:os"
 import { parentPort, workerData } from "node:worker_threads"
 // the module, not the package: the package loads every platform module (~0.25 s more of the thread's start)
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { ConfigProvider, Context, Effect, Layer, Option, Scope } from "effect"
-import { HttpRouter, HttpServerRequest } from "effect/http"
+import { ConfigProvider, Context, Effect, Exit, Layer, Option, Scope } from "effect"
+import { Cookies, HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { HttpApi, HttpApiBuilder } from "effect/http-api"
 import { ServiceUnavailable } from "../../schemas/ApiErrors.ts"
 import type { KeyRecord } from "../../accounts/KeyStore.ts"
@@ -44,7 +44,7 @@ import { ReturnsApi } from "../returns/ReturnsApi.ts"
 import { ApiKeyAuth, CurrentKey, RequestValidation } from "../security/Security.ts"
 import { RequestValidationLive } from "../security/SecurityLive.ts"
 import { AnswerCache } from "./AnswerCache.ts"
-import type { WarmFromThread, WarmOrder, WarmToThread, WarmWorkerData } from "./AnswerWarm.ts"
+import type { WarmFromThread, WarmOrder, WarmRequest, WarmToThread, WarmWorkerData } from "./AnswerWarm.ts"
 import { PinnedRecord, PinSnapshotLive, pinRecord } from "./Pinned.ts"
 import { type Lease, type LeaseKeeper, SnapshotHandle, snapshotChanged, snapshotDamaged } from "./SnapshotHandle.ts"
 import { SnapshotMissing, SnapshotStore } from "./SnapshotStore.ts"
@@ -112,18 +112,15 @@ const store = SnapshotStore.of({
 const post = (message: WarmFromThread, transfer: ReadonlyArray<ArrayBuffer> = []) => parentPort!.postMessage(message, [...transfer])
 
 const { env } = workerData as WarmWorkerData
-const scope = Scope.makeUnsafe()
+const configProvider = ConfigProvider.fromEnvRecord(env)
 
-/** The router of the data routes and how to run a request through it, built once. */
+/** The router of the data routes, built once (the routes read their settings as it is built). */
 const built = Effect.runPromise(
-  Effect.gen(function* () {
-    const rendering = yield* Layer.buildWithScope(OffThreadRenderer.layer, scope)
-    const app = yield* HttpRouter.toHttpEffect(routes.pipe(Layer.provide(NodeHttpServer.layerHttpServices))).pipe(
-      Effect.provideService(SnapshotStore, store),
-      Effect.provideService(Scope.Scope, scope),
-    )
-    return { app, run: Effect.runPromiseWith(rendering) }
-  }).pipe(Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord(env))),
+  HttpRouter.toHttpEffect(routes.pipe(Layer.provide(NodeHttpServer.layerHttpServices))).pipe(
+    Effect.provideService(SnapshotStore, store),
+    Effect.provideService(Scope.Scope, Scope.makeUnsafe()),
+    Effect.provideService(ConfigProvider.ConfigProvider, configProvider),
+  ),
 )
 
 /** The order under way, and whether it was told to stop. */
@@ -131,7 +128,7 @@ let stopping: { readonly id: number; stop: boolean } = { id: 0, stop: false }
 
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
-/** A corrupt read marks the handle damaged (posted with `done`: the swap then refuses the file, SwapState.swapIn). */
+/** A corrupt read marks the handle damaged (posted at once: the swap then refuses the file, SwapState.swapIn). */
 const keeper = (dir: string): LeaseKeeper => ({
   dir,
   closed: snapshotChanged,
@@ -140,63 +137,98 @@ const keeper = (dir: string): LeaseKeeper => ({
   suspect: () => {},
 })
 
+/** The route's answer to one request, posted back (or `skipped`: not one to keep, or the request could not be made). */
+const answerOne = async (
+  order: WarmOrder,
+  { key, target, accept }: WarmRequest,
+  run: <A, E>(effect: Effect.Effect<A, E, OffThreadRenderer>) => Promise<A>,
+  app: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, HttpServerRequest.HttpServerRequest | Scope.Scope | OffThreadRenderer | PinnedRecord | WarmLease>,
+  lease: Lease,
+  cache: AnswerCache,
+): Promise<void> => {
+  const record = pinRecord({ cache, key })
+  try {
+    const request = HttpServerRequest.fromWeb(new Request(target, { headers: accept === "" ? {} : { accept } }))
+    await run(
+      app.pipe(
+        Effect.provideService(HttpServerRequest.HttpServerRequest, request),
+        Effect.provideService(PinnedRecord, record),
+        Effect.provideService(WarmLease, lease),
+        Effect.scoped,
+        Effect.exit,
+      ),
+    )
+  } catch {
+    // a target the Web request refuses: not warmed (the route answers it when a client asks)
+  }
+  const answer = record.answer
+  const sent = answer?.response.body
+  if (answer === null || sent?._tag !== "Uint8Array" || !Cookies.isEmpty(answer.response.cookies)) {
+    post({ _tag: "skipped", id: order.id, key })
+    return
+  }
+  const { response } = answer
+  const body = new Uint8Array(answer.body) // a copy in a buffer of its own (the route's may be a view of a pooled one), handed over
+  post(
+    {
+      _tag: "answer",
+      id: order.id,
+      key,
+      status: response.status,
+      ...(response.statusText === undefined ? {} : { statusText: response.statusText }),
+      headers: Object.fromEntries(Object.entries(response.headers)),
+      contentType: sent.contentType,
+      body,
+      sendHeaders: { ...answer.sendHeaders },
+    },
+    [body.buffer as ArrayBuffer],
+  )
+  cache.forget(answer)
+}
+
 const warm = async (order: WarmOrder): Promise<void> => {
   const state = { id: order.id, stop: false }
   stopping = state
   let longest = 0
   let handle: SnapshotHandle | null = null
+  let stopped: "budget" | null = null
+  let saidDamaged = false
+  // the rendering thread of this order's answers (all-funds at a date, the market summary), ended
+  // with it: its readers of the file close then
+  const scope = Scope.makeUnsafe()
   try {
-    const { app, run } = await built
+    const app = await built
+    const rendering = await Effect.runPromise(Layer.buildWithScope(OffThreadRenderer.layer, scope))
+    const run = Effect.runPromiseWith(Context.add(rendering, ConfigProvider.ConfigProvider, configProvider))
     handle = SnapshotHandle.open(order.dir, order.file, order.verified, order.identity).acquire()
     const lease = handle.lease(keeper(order.dir))
     // kept here only to be posted: the route keeps its answer as for a client (PinSnapshot)
     const cache = new AnswerCache(order.maxBytes)
     post({ _tag: "began", id: order.id })
-    for (const [i, { key, target, accept }] of order.requests.entries()) {
+    const began = performance.now()
+    for (const [i, request] of order.requests.entries()) {
       if (i > 0 && state.stop) break
-      const started = performance.now()
-      const record = pinRecord({ cache, key })
-      const request = HttpServerRequest.fromWeb(new Request(target, { headers: accept === "" ? {} : { accept } }))
-      await run(
-        app.pipe(
-          Effect.provideService(HttpServerRequest.HttpServerRequest, request),
-          Effect.provideService(PinnedRecord, record),
-          Effect.provideService(WarmLease, lease),
-          Effect.scoped,
-          Effect.exit,
-        ),
-      )
-      longest = Math.max(longest, performance.now() - started)
-      const answer = record.answer
-      const sent = answer?.response.body
-      if (answer === null || sent?._tag !== "Uint8Array") post({ _tag: "skipped", id: order.id, key })
-      else {
-        const { response } = answer
-        const body = new Uint8Array(answer.body) // a copy in a buffer of its own (the route's may be a view of a pooled one), handed over
-        post(
-          {
-            _tag: "answer",
-            id: order.id,
-            key,
-            status: response.status,
-            ...(response.statusText === undefined ? {} : { statusText: response.statusText }),
-            headers: Object.fromEntries(Object.entries(response.headers)),
-            contentType: sent.contentType,
-            body,
-            sendHeaders: { ...answer.sendHeaders },
-          },
-          [body.buffer as ArrayBuffer],
-        )
+      // the budget is kept here too (the server's look at it comes every few milliseconds)
+      if (i > 0 && performance.now() - began >= order.budgetMillis) {
+        stopped = "budget"
+        break
       }
-      if (answer !== null) cache.forget(answer)
+      const started = performance.now()
+      await answerOne(order, request, run, app, lease, cache)
+      longest = Math.max(longest, performance.now() - started)
+      if (handle.damaged && !saidDamaged) {
+        saidDamaged = true
+        post({ _tag: "damaged", id: order.id })
+      }
       await turn() // a stop posted meanwhile is read here
     }
-    post({ _tag: "done", id: order.id, longestMillis: Math.round(longest * 10) / 10, damaged: handle.damaged, failed: null })
+    post({ _tag: "done", id: order.id, longestMillis: Math.round(longest * 10) / 10, damaged: handle.damaged, failed: null, stopped })
   } catch (e) {
-    post({ _tag: "done", id: order.id, longestMillis: Math.round(longest * 10) / 10, damaged: handle?.damaged ?? false, failed: String(e) })
+    post({ _tag: "done", id: order.id, longestMillis: Math.round(longest * 10) / 10, damaged: handle?.damaged ?? false, failed: String(e), stopped })
   } finally {
     handle?.release()
     handle?.close()
+    await Effect.runPromise(Scope.close(scope, Exit.void))
   }
 }
 

@@ -238,7 +238,12 @@ export class SwapState {
     const signature = fileSignature(this.dir, file)
     const identity = fileIdentity(join(this.dir, file))
     const verification = verifyOffThread(this.dir, file)
-    this.options.prepare?.()
+    try {
+      this.options.prepare?.()
+    } catch (e) {
+      // what the warm would start ahead is started by the warm itself then
+      log("warn", "preparing the snapshot's warm-up failed", { file, error: String(e) })
+    }
     const pending: PendingCheck = {
       file,
       purpose,

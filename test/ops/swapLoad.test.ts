@@ -7,7 +7,7 @@
  * and no connection error. Each of the 50 files is swapped in and answered from; the last answers
  * come from the last one. Afterwards the process holds the last snapshot open and no other (no
  * descriptor, no mapping), and its descriptors and heap (after a forced GC) are back where they
- * started.
+ * started, but for the warm's thread kept a minute for a swap that follows (its own descriptors).
  *
  * The snapshots: three real ones built by the pipeline from a small sample (2026-11-18, -19, -20),
  * and 50 variants of them made through SnapshotWriter (test/support/snapshotVariants.ts).
@@ -20,6 +20,7 @@ import { join } from "node:path"
 import { Agent, request } from "undici"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { entityTag } from "../../api/http/Caching.ts"
+import { WARM_THREAD_NAME } from "../../api/snapshot/AnswerWarm.ts"
 import { publishCurrent, readCurrent } from "../../snapshots/Pointer.ts"
 import { createKey, expectErrorShape, waitFor } from "../support/server.ts"
 import { deriveVariant, type Variant } from "../support/snapshotVariants.ts"
@@ -33,6 +34,8 @@ import {
   openFiles,
   type QuietServer,
   startQuietServer,
+  threadDescriptors,
+  threadsNamed,
 } from "./support/swapLoad.ts"
 
 const PUBLISHES = 50
@@ -58,7 +61,9 @@ const headers: Record<string, string> = {}
 const logs: string[] = []
 let answers: AnswerLog
 let loadResult: autocannon.Result
-let start: { files: ReturnType<typeof openFiles>; maps: ReadonlyArray<string>; heap: number }
+let start: { files: ReturnType<typeof openFiles>; maps: ReadonlyArray<string>; heap: number; warmThreads: number }
+/** A worker thread's own descriptors (its event loop's), measured in this process before the start. */
+let perThread = 0
 let publishMillis = 0
 
 const pause = (millis: number) => new Promise((r) => setTimeout(r, millis))
@@ -160,7 +165,13 @@ beforeAll(async () => {
   expect(answers.problems).toEqual([])
   answers = new AnswerLog(batchByTag, DATES)
   await pause(100) // the server's side of those sockets
-  start = { files: openFiles(snapshotsDir), maps: mappedSnapshots(snapshotsDir), heap: await heapAfterGc() }
+  perThread = await threadDescriptors()
+  start = {
+    files: openFiles(snapshotsDir),
+    maps: mappedSnapshots(snapshotsDir),
+    heap: await heapAfterGc(),
+    warmThreads: threadsNamed(WARM_THREAD_NAME),
+  }
   expect(start.files.snapshots).toEqual([join(snapshotsDir, initial.file)])
 
   const load = startLoad()
@@ -251,15 +262,24 @@ describe("50 publishes under load", () => {
     // descriptor open (unused) while the process holds a lock on that file, since closing it would
     // drop the POSIX locks of the whole process, and closes it with the last one: at most one more
     // descriptor, of the served file only, and none of the 49 retired ones (each warmed too).
+    // The warm's thread is kept a minute after its warm, for a swap that follows: its own event
+    // loop's descriptors (perThread, measured on a bare thread) are allowed for it, and for no
+    // more than one such thread.
     const onlyLast = (snapshots: ReadonlyArray<string>) => snapshots.length <= 2 && snapshots.every((s) => s === lastPath)
+    const allowed = () => start.files.total + FD_MARGIN + Math.max(0, threadsNamed(WARM_THREAD_NAME) - start.warmThreads) * perThread
     const drained = await waitFor(async () => {
       const now = openFiles(snapshotsDir)
-      return onlyLast(now.snapshots) && now.total <= start.files.total + FD_MARGIN
+      return onlyLast(now.snapshots) && now.total <= allowed()
     }, 5000)
     const end = openFiles(snapshotsDir)
+    const warmThreads = threadsNamed(WARM_THREAD_NAME)
     expect(onlyLast(end.snapshots), end.snapshots.join()).toBe(true)
     expect(end.snapshots).toContain(lastPath)
-    expect(drained, `descriptors: ${end.total}, at the start ${start.files.total}`).toBe(true)
+    expect(warmThreads, "warm threads alive").toBeLessThanOrEqual(1)
+    expect(
+      drained,
+      `descriptors: ${end.total}, at the start ${start.files.total}, ${warmThreads} warm thread(s) of ${perThread} descriptors`,
+    ).toBe(true)
     expect(start.maps.length, "mapped at the start").toBeLessThanOrEqual(1)
     expect(mappedSnapshots(snapshotsDir)).toEqual(start.maps.map(() => lastPath))
     const heap = await heapAfterGc()

@@ -7,6 +7,7 @@ import { createHash } from "node:crypto"
 import { readdirSync, readFileSync, readlinkSync } from "node:fs"
 import { setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
+import { Worker } from "node:worker_threads"
 import { Context, Effect, Exit, Layer, Scope } from "effect"
 import { HttpServer } from "effect/http"
 import { ServerLive } from "../../../api/Server.ts"
@@ -43,6 +44,42 @@ export const openFiles = (snapshotsDir: string): { readonly total: number; reado
     }
   })
   return { total: targets.length, snapshots: targets.filter((t) => t.startsWith(snapshotsDir) && t.endsWith(".sqlite")).sort() }
+}
+
+/** Live threads of this process named `name` (a Worker's name is its thread's). */
+export const threadsNamed = (name: string): number =>
+  readdirSync("/proc/self/task").filter((task) => {
+    try {
+      return readFileSync(`/proc/self/task/${task}/comm`, "utf8").trim() === name
+    } catch {
+      return false // ended meanwhile
+    }
+  }).length
+
+/**
+ * Descriptors a worker thread holds while it lives (its own event loop's: pipes and anonymous
+ * inodes), measured on one that does nothing: those that appear while it runs, sockets and files
+ * left out (the process's own come and go meanwhile).
+ */
+export const threadDescriptors = async (): Promise<number> => {
+  const own = () =>
+    new Set(
+      readdirSync("/proc/self/fd").flatMap((fd) => {
+        try {
+          const target = readlinkSync(`/proc/self/fd/${fd}`)
+          return target.startsWith("pipe:") || target.startsWith("anon_inode:") ? [`${fd} ${target}`] : []
+        } catch {
+          return []
+        }
+      }),
+    )
+  const before = own()
+  const worker = new Worker("setInterval(() => {}, 1000)", { eval: true })
+  await new Promise((resolve) => worker.once("online", resolve))
+  await new Promise((r) => setTimeout(r, 50))
+  const during = [...own()].filter((fd) => !before.has(fd)).length
+  await worker.terminate()
+  return during
 }
 
 /** Files of `snapshotsDir` mapped into this process (a reader's mmap lasts until it closes). */
