@@ -6,12 +6,12 @@
  * file that is not the checked one fails the order and keeps nothing, and a thread that dies
  * fails its warm instead of hanging it.
  */
-import { readdirSync, readlinkSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
 import { type WarmAnswer, type WarmRequest, WarmThread } from "../../api/snapshot/AnswerWarm.ts"
 import { fileIdentity } from "../../api/snapshot/FileIdentity.ts"
 import { verifySnapshot } from "../../api/snapshot/SnapshotVerification.ts"
+import { openHandlesOf } from "../support/descriptors.ts"
 import { waitFor } from "../support/server.ts"
 import { makeFixtureA, testCrc32 } from "../support/snapshotFixture.ts"
 
@@ -79,15 +79,7 @@ describe("WarmThread", () => {
     ])
     // the thread is kept for the next warm, but its connection and its rendering thread's are gone
     const path = join(fx.snapshotsDir, file)
-    const open = () =>
-      readdirSync("/proc/self/fd").filter((fd) => {
-        try {
-          return readlinkSync(`/proc/self/fd/${fd}`) === path
-        } catch {
-          return false
-        }
-      }).length
-    expect(await waitFor(async () => open() === 0, 5000, 25)).toBe(true)
+    expect(await waitFor(async () => openHandlesOf(path) === 0, 5000, 25)).toBe(true)
   }, 30_000)
 
   it("the thread reads the server's settings it was started with, not its own environment's", async () => {

@@ -5,7 +5,6 @@
  * rows, an export the client stops after its first bytes closes its connection to the file.
  */
 
-import { readdirSync, readlinkSync } from "node:fs"
 import { connect, type Socket } from "node:net"
 import { gunzipSync } from "node:zlib"
 import { request } from "undici"
@@ -15,6 +14,7 @@ import { readManifest, writeManifest } from "../../snapshots/Manifest.ts"
 import { SnapshotWriter } from "../../snapshots/Writer.ts"
 import { PRICES, SERIES } from "../fi/fiData.ts"
 import { BATCH_DATE, makeFiFixture } from "../fi/fiFixture.ts"
+import { openHandlesOf } from "../support/descriptors.ts"
 import { type ContractValidator, contractValidator } from "../support/openApiValidator.ts"
 import { createKey, expectErrorShape, get, type RunningServer, startServer, waitFor } from "../support/server.ts"
 import { fixtureA, fixtureB, fixtureRows, manifestFor, publishSnapshot } from "../support/snapshotFixture.ts"
@@ -36,15 +36,6 @@ const stalledGet = (port: number, path: string, key: string): Promise<{ socket: 
     })
     socket.once("error", reject)
   })
-
-const openHandlesOf = (path: string): number =>
-  readdirSync("/proc/self/fd").filter((fd) => {
-    try {
-      return readlinkSync(`/proc/self/fd/${fd}`) === path
-    } catch {
-      return false
-    }
-  }).length
 
 /** A decimal with its decimal point always (`5000000000.0`), as the export writes price and total_net_assets. */
 const decimal = (n: number): string => (Number.isInteger(n) ? `${n}.0` : String(n))

@@ -8,13 +8,14 @@
  * Every answer is checked against the served /openapi.json.
  */
 import { createHash } from "node:crypto"
-import { readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs"
+import { readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import Database from "better-sqlite3"
 import { request } from "undici"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { contentHash, rowCounts } from "../../snapshots/ContentHash.ts"
 import { readManifest } from "../../snapshots/Manifest.ts"
+import { openHandlesOf } from "../support/descriptors.ts"
 import { type ContractValidator, contractValidator } from "../support/openApiValidator.ts"
 import { createKey, expectErrorShape, get, type RunningServer, startServer, waitFor } from "../support/server.ts"
 import { type FixtureDir, fixtureA, fixtureB, makeDataDir, type PublishedSnapshot, publishSnapshot } from "../support/snapshotFixture.ts"
@@ -41,16 +42,6 @@ const idOf = (p: PublishedSnapshot): string => p.finished.file.replace(/\.sqlite
 /** Records the publications in the data folder's ledger, in order. */
 const recordPublished = (dataDir: string, ...published: PublishedSnapshot[]): void =>
   record(dataDir, ...published.map((p) => ({ batchDate: p.data.batchDate, file: p.finished.file, contentHash: p.finished.contentHash })))
-
-/** The files of this process open under `path` (the server runs in it). */
-const openHandlesOf = (path: string): number =>
-  readdirSync("/proc/self/fd").filter((fd) => {
-    try {
-      return readlinkSync(`/proc/self/fd/${fd}`) === path
-    } catch {
-      return false
-    }
-  }).length
 
 /** The count of open handles on `path` once it has not moved for half a second (at most 10 s). */
 const steadyHandlesOf = async (path: string): Promise<number> => {
