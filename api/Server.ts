@@ -20,6 +20,7 @@ import { FiReturnsLive } from "./fi/FiReturns.ts"
 import { HoldersHandlers } from "./holders/Holders.ts"
 import { httpCachingLayer } from "./http/Caching.ts"
 import { HitPath, hitPathLayer } from "./http/HitPath.ts"
+import { mcpHit } from "./mcp/McpHit.ts"
 import { ServiceMetrics } from "./http/Metrics.ts"
 import { DEFAULT_METRICS_ALLOW, instrumentedKeyStore, metricsRoute } from "./http/MetricsRoute.ts"
 import { type AccessLogSink, loggedServer } from "./http/RequestLog.ts"
@@ -143,7 +144,7 @@ const edge = (options: ServerOptions, metrics: ServiceMetrics, hits: HitPath) =>
       const take: TakeToken | undefined = shared ?? (local === undefined ? undefined : (key, now) => local.take(key, now))
       return Layer.mergeAll(
         edgeLayer(options, { rateLimited: () => metrics.rateLimited(), take }),
-        hitPathLayer(hits, take === undefined ? null : { take, trustedProxies: options.trustedProxies ?? [] }),
+        hitPathLayer(hits, take === undefined ? null : { take, trustedProxies: options.trustedProxies ?? [] }, mcpHit),
       )
     }),
   )

@@ -22,6 +22,10 @@
  * its token was taken is marked (`tokenTaken`), so the edge does not take a second one; a key
  * that was refused was not counted, so the router's check counts nothing twice; a store that did
  * not answer is not asked again by the router (`keyCheckFailed`: its 503 at once).
+ *
+ * A kept MCP tool result is sent here too, with the same per-request part (the gate below): a POST
+ * to /mcp, whose body is looked at and left whole for the router (api/mcp/McpHit.ts, given to
+ * hitPathLayer by the server, so that this folder imports nothing of the MCP's).
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Clock, Effect, Exit, Layer } from "effect"
@@ -55,7 +59,7 @@ export interface HitLimit {
 }
 
 /** The key as the router's check reads it (SecurityLive.ts checkKey): X-Api-Key, else a Bearer key; "" when neither. */
-const keyOf = (request: IncomingMessage): string => {
+export const keyOf = (request: IncomingMessage): string => {
   const header = request.headers["x-api-key"]
   if (typeof header === "string" && header !== "") return header
   const bearer = bearerToken(request.headers.authorization)
@@ -98,8 +102,29 @@ const hitKeyOf = recent(1024, (text) => {
   return answerKey(originalUrl(scheme, hostHeader, url), hostHeader, unheld(accept))
 })
 
-/** The Node-level answer of kept answers, with the server's services (see the module's comment). */
-export const hitPathLayer = (path: HitPath, limit: HitLimit | null) =>
+/**
+ * The per-request part of a kept answer, the same for every kind (a GET here, an MCP tool call,
+ * api/mcp/McpHit.ts): the per-IP token, then the key checked and one request of its quota counted;
+ * `send` is given the quota headers when both allow it, else the router answers the request (and
+ * counts a refused token). False: the token was refused at once, the caller hands it over.
+ * `send` may throw: the request was counted, so it is not handed to the router but closed.
+ */
+export type HitGate = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  apiKey: string,
+  send: (quota: Record<string, string>) => void,
+  router: () => void,
+) => boolean
+
+/** A further Node-level answer (a POST of one path), made with the gate and the server's services. */
+export interface PostHit<R> {
+  readonly path: string
+  readonly make: (gate: HitGate) => Effect.Effect<HitAnswer | null, never, R>
+}
+
+/** The Node-level answer of kept answers, with the server's services (see the module's comment); `post` the others. */
+export const hitPathLayer = <R>(path: HitPath, limit: HitLimit | null, post?: PostHit<R>) =>
   Layer.effectDiscard(
     Effect.gen(function* () {
       const cache = yield* AnswerCacheService
@@ -112,8 +137,51 @@ export const hitPathLayer = (path: HitPath, limit: HitLimit | null) =>
       const trusted = parseNetworks(limit?.trustedProxies ?? [])
       if (!cache.enabled || (yield* numberSetting("FDS_HIT_PATH")) === 0) return
 
-      const answer: HitAnswer = (request, response, router) => {
-        if (request.method !== "GET") return false
+      const gate: HitGate = (request, response, apiKey, send, router) => {
+        const checkKey = (): void => {
+          run(keys.verifyAndConsume(apiKey), {
+            onExit: (exit) => {
+              if (Exit.isSuccess(exit) && exit.value?.quota.allowed) {
+                try {
+                  send(quotaHeaders(exit.value.quota))
+                } catch (error) {
+                  // counted already: not handed to the router, which would count it again
+                  response.destroy(error instanceof Error ? error : new Error(String(error)))
+                }
+                return
+              }
+              // refused or not checked: the router answers it (not counted: only an allowed request is),
+              // without asking a store that did not answer a second time
+              if (Exit.isFailure(exit)) keyCheckFailed.add(request)
+              router()
+            },
+          })
+        }
+        if (limit === null) {
+          checkKey()
+          return true
+        }
+        const client = nodeClientKey(request.socket.remoteAddress, request.headers["x-forwarded-for"] as string | undefined, trusted)
+        const taken = limit.take(client, clock.currentTimeMillisUnsafe())
+        if (taken === false) return false // the router refuses it (and counts the refusal)
+        if (taken === true) {
+          tokenTaken.add(request)
+          checkKey()
+          return true
+        }
+        taken.then(
+          (served) => {
+            if (served) {
+              tokenTaken.add(request)
+              checkKey()
+            } else router()
+          },
+          () => router(),
+        )
+        return true
+      }
+
+      const getAnswer: HitAnswer = (request, response, router) => {
         const headers = request.headers
         if ((headers["content-length"] !== undefined && headers["content-length"] !== "0") || headers["transfer-encoding"] !== undefined) return false
         const url = request.url ?? "/"
@@ -143,48 +211,15 @@ export const hitPathLayer = (path: HitPath, limit: HitLimit | null) =>
           response.writeHead(200, { ...ready.response.headers, "cache-control": cacheControl, ...quota, ...cors })
           response.end(body._tag === "Uint8Array" ? body.body : undefined)
         }
-        const checkKey = (): void => {
-          run(keys.verifyAndConsume(apiKey), {
-            onExit: (exit) => {
-              if (Exit.isSuccess(exit) && exit.value?.quota.allowed) {
-                try {
-                  send(quotaHeaders(exit.value.quota))
-                } catch (error) {
-                  // counted already: not handed to the router, which would count it again
-                  response.destroy(error instanceof Error ? error : new Error(String(error)))
-                }
-                return
-              }
-              // refused or not checked: the router answers it (not counted: only an allowed request is),
-              // without asking a store that did not answer a second time
-              if (Exit.isFailure(exit)) keyCheckFailed.add(request)
-              router()
-            },
-          })
-        }
-        if (limit === null) {
-          checkKey()
-          return true
-        }
-        const client = nodeClientKey(request.socket.remoteAddress, headers["x-forwarded-for"] as string | undefined, trusted)
-        const taken = limit.take(client, clock.currentTimeMillisUnsafe())
-        if (taken === false) return false // the router refuses it (and counts the refusal)
-        if (taken === true) {
-          tokenTaken.add(request)
-          checkKey()
-          return true
-        }
-        taken.then(
-          (served) => {
-            if (served) {
-              tokenTaken.add(request)
-              checkKey()
-            } else router()
-          },
-          () => router(),
-        )
-        return true
+        return gate(request, response, apiKey, send, router)
       }
-      path.answer = answer
+      const postAnswer = post === undefined ? null : yield* post.make(gate)
+      const postPath = post?.path
+      path.answer = (request, response, router) =>
+        request.method === "GET"
+          ? getAnswer(request, response, router)
+          : request.method === "POST" && postAnswer !== null && request.url === postPath
+            ? postAnswer(request, response, router)
+            : false
     }),
   )

@@ -31,7 +31,7 @@ import {
 import { BATCH_ID_HEADER, batchIdOfFile } from "../../schemas/Batches.ts"
 import { MAX_BODY } from "../NotFound.ts"
 import { checkKey, quotaHeaders } from "../security/SecurityLive.ts"
-import { type AnswerCache, AnswerCacheService, servedShelf } from "../snapshot/AnswerCache.ts"
+import { type AnswerCache, AnswerCacheService, type CachedAnswer, servedShelf } from "../snapshot/AnswerCache.ts"
 import { SnapshotStore } from "../snapshot/SnapshotStore.ts"
 import { isTrustedOrigin } from "../web/Origin.ts"
 import { McpCalls } from "./McpCalls.ts"
@@ -94,17 +94,19 @@ const KEPT_TOOLS: ReadonlySet<string> = new Set(TOOLS.map((t) => t.name).filter(
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype
 
-/** A plain tool call the kept results may answer: its id and its key; null for anything else. */
-export const plainToolCall = (
-  body: unknown,
-  headers: Readonly<Record<string, string | undefined>>,
-): { readonly id: string | number; readonly key: string } | null => {
+/** The headers of a plain tool call: Accept naming both types, JSON, no session, a protocol version the SDK supports. */
+export const plainToolCallHeaders = (headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>): boolean => {
   const accept = headers.accept ?? ""
-  if (!accept.includes("application/json") || !accept.includes("text/event-stream")) return null
-  if ((headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase() !== "application/json") return null
-  if (headers["mcp-session-id"] !== undefined) return null
+  if (typeof accept !== "string" || !accept.includes("application/json") || !accept.includes("text/event-stream")) return false
+  const contentType = headers["content-type"]
+  if (typeof contentType !== "string" || contentType.split(";")[0]!.trim().toLowerCase() !== "application/json") return false
+  if (headers["mcp-session-id"] !== undefined) return false
   const version = headers["mcp-protocol-version"]
-  if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return null
+  return version === undefined || (typeof version === "string" && SUPPORTED_PROTOCOL_VERSIONS.includes(version))
+}
+
+/** A plain tool call the kept results may answer, its headers checked already: its id and its key; null for anything else. */
+export const plainToolCallBody = (body: unknown): { readonly id: string | number; readonly key: string } | null => {
   if (!isPlainObject(body) || body.jsonrpc !== "2.0" || body.method !== "tools/call") return null
   if (Object.keys(body).some((k) => k !== "jsonrpc" && k !== "id" && k !== "method" && k !== "params")) return null
   const id = body.id
@@ -115,14 +117,32 @@ export const plainToolCall = (
   return { id, key: `mcp-rpc ${params.name} ${JSON.stringify(params.arguments)}` }
 }
 
+/** A plain tool call the kept results may answer: its id and its key; null for anything else. */
+export const plainToolCall = (
+  body: unknown,
+  headers: Readonly<Record<string, string | undefined>>,
+): { readonly id: string | number; readonly key: string } | null => (plainToolCallHeaders(headers) ? plainToolCallBody(body) : null)
+
 /** The SDK's answer to `id` around a result's JSON: this opening, the result, then `envelopeEnd(id)`. */
 const ENVELOPE_OPEN = '{"result":'
 const envelopeEnd = (id: string | number): string => `,"jsonrpc":"2.0","id":${JSON.stringify(id)}}`
 const envelope = (result: string, id: string | number): string => `${ENVELOPE_OPEN}${result}${envelopeEnd(id)}`
 const ENVELOPE_OPEN_BYTES = Buffer.from(ENVELOPE_OPEN, "utf8")
 
+/** A plain tool call: its id and the key of its result. */
+export interface PlainToolCall {
+  readonly id: string | number
+  readonly key: string
+}
+
+/** A kept result found for a call, on the batch served now. */
+export interface FoundResult {
+  readonly kept: CachedAnswer
+  readonly batchId: string
+}
+
 /** The kept results, on the answer cache of the batch served now. */
-class KeptResults {
+export class KeptResults {
   private readonly cache: AnswerCache
   private readonly store: SnapshotStore["Service"]
   constructor(cache: AnswerCache, store: SnapshotStore["Service"]) {
@@ -135,19 +155,34 @@ class KeptResults {
     return served === null ? null : { shelf: served.shelf, batchId: batchIdOfFile(served.handle.file) }
   }
 
-  /** The answer to a call whose result is kept: its bytes and batch; undefined when it is not. */
-  answer(call: { readonly id: string | number; readonly key: string }): { readonly body: Uint8Array; readonly batchId: string } | undefined {
+  /** The kept result of `call`, its hit not counted (it is once sent: send()); undefined when none (a miss, counted when `misses`). */
+  find(call: PlainToolCall, misses = false): FoundResult | undefined {
     const on = this.shelf()
-    const kept = on === null ? undefined : this.cache.get(on.shelf, call.key)
-    if (on === null || kept === undefined) return undefined
+    if (on === null) return undefined
+    const kept = on.shelf.answers.get(call.key)
+    if (kept === undefined) {
+      if (misses) this.cache.misses++
+      return undefined
+    }
+    return { kept, batchId: on.batchId }
+  }
+
+  /** The answer to `id` around a kept result found, counted as a hit (`early`: sent before the router): the SDK's envelope around its bytes. */
+  send(found: FoundResult, id: string | number, early = false): Uint8Array {
+    this.cache.hit(found.kept)
     this.cache.mcpResults++
-    // envelope(), around the kept bytes
-    const body = Buffer.concat([ENVELOPE_OPEN_BYTES, kept.body, Buffer.from(envelopeEnd(call.id), "utf8")])
-    return { body, batchId: on.batchId }
+    if (early) this.cache.early++
+    return Buffer.concat([ENVELOPE_OPEN_BYTES, found.kept.body, Buffer.from(envelopeEnd(id), "utf8")])
+  }
+
+  /** The answer to a call whose result is kept (its hit or miss counted): its bytes and batch; undefined when it is not. */
+  answer(call: PlainToolCall): { readonly body: Uint8Array; readonly batchId: string } | undefined {
+    const found = this.find(call, true)
+    return found === undefined ? undefined : { body: this.send(found, call.id), batchId: found.batchId }
   }
 
   /** Keeps the result the SDK answered, when the answer is its envelope, no tool error, read from the batch served now. */
-  keep(call: { readonly id: string | number; readonly key: string }, answer: string, batchId: string | null): void {
+  keep(call: PlainToolCall, answer: string, batchId: string | null): void {
     const on = this.shelf()
     if (on === null || batchId !== on.batchId) return
     let parsed: unknown

@@ -51,6 +51,10 @@ interface Case {
   readonly path: string
   /** A JSON-RPC body: a POST to /mcp. */
   readonly mcp?: string
+  /** A tool's: the name of the case of the route it answers as (item 3: a tool at most 1.2× its route). */
+  readonly route?: string
+  /** Measured identity only. */
+  readonly identityOnly?: boolean
 }
 
 type Server = Awaited<ReturnType<typeof startProcess>>
@@ -131,8 +135,9 @@ export const benchAnswers = async (): Promise<Record<string, unknown>> => {
       { name: "compare 10", path: `/api/compare?series=${ten.join(",")}` },
       { name: "screener 1y", path: "/api/screener?sort=1y&currency=CLP" },
       { name: "returns", path: `/api/real_assets/${longest.id}/returns` },
-      { name: "mcp get_fund", path: "/mcp", mcp: toolCall("get_fund", { concept_id: fundId }) },
-      { name: "mcp get_returns", path: "/mcp", mcp: toolCall("get_returns", { asset_id: longest.id }) },
+      { name: "fund series", path: `/api/conceptual_assets/${fundId}/real_assets`, identityOnly: true },
+      { name: "mcp get_fund", path: "/mcp", mcp: toolCall("get_fund", { concept_id: fundId }), route: "fund series" },
+      { name: "mcp get_returns", path: "/mcp", mcp: toolCall("get_returns", { asset_id: longest.id }), route: "returns" },
     ]
 
     // the ceiling sends what our server sends, identity and gzip
@@ -146,7 +151,7 @@ export const benchAnswers = async (): Promise<Record<string, unknown>> => {
       writeFileSync(join(work, `${i}.identity`), identity.body)
       const entry: Record<string, string> = { path: `/${i}`, identity: join(work, `${i}.identity`), contentType: "application/json" }
       let gzipBytes: number | null = null
-      if (c.mcp === undefined) {
+      if (c.mcp === undefined && c.identityOnly !== true) {
         const gz = await fetchAnswer(on.url + c.path, c, { ...auth, "accept-encoding": "gzip" })
         if (gz.encoding !== "gzip") throw new Error(`${c.name}: not gzip`)
         writeFileSync(join(work, `${i}.gzip`), gz.body)
@@ -175,7 +180,7 @@ export const benchAnswers = async (): Promise<Record<string, unknown>> => {
     for (const [i, c] of cases.entries()) {
       if (only !== undefined && !only.includes(c.name)) continue
       for (const coding of ["identity", "gzip"] as const) {
-        if (coding === "gzip" && c.mcp !== undefined) continue
+        if (coding === "gzip" && (c.mcp !== undefined || c.identityOnly === true)) continue
         const headers = { ...auth, ...(coding === "gzip" ? { "accept-encoding": "gzip" } : {}), ...(c.mcp === undefined ? {} : MCP_HEADERS) }
         const extra = c.mcp === undefined ? {} : { method: "POST" as const, body: c.mcp }
         const targets: Record<Side, [Server, string, Record<string, string>]> = {
@@ -256,6 +261,24 @@ export const benchAnswers = async (): Promise<Record<string, unknown>> => {
         `| ${r.answer} | ${r.coding} | ${r.bytes} | ${h.requests_per_second.toFixed(0)} | ${h.p99_ms} | ${d.requests_per_second.toFixed(0)} | ${d.p99_ms} | ${o.requests_per_second.toFixed(0)} | ${o.p99_ms} | ${c.requests_per_second.toFixed(0)} | ${c.p99_ms} | ${u.requests_per_second.toFixed(0)} | ${u.p99_ms} | ${r.hit_over_ceiling_throughput.toFixed(2)} | ${r.hit_over_ceiling_p99.toFixed(2)} | ${r.duties_over_ceiling_throughput.toFixed(2)} | ${r.hit_over_duties_throughput.toFixed(2)} | ${r.hit_over_routed_throughput.toFixed(2)} | ${r.hit_over_off_throughput.toFixed(2)} | ${h.cpu_ms_per_request.toFixed(3)} · ${d.cpu_ms_per_request.toFixed(3)} · ${o.cpu_ms_per_request.toFixed(3)} · ${c.cpu_ms_per_request.toFixed(3)} · ${u.cpu_ms_per_request.toFixed(3)} |`,
       )
     }
+    // item 3: each tool's kept result beside its route's kept answer, identity, in the same run
+    const tools = cases.flatMap((c) => {
+      const tool = rows.find((r) => r.answer === c.name && r.coding === "identity")
+      const route = rows.find((r) => r.answer === c.route && r.coding === "identity")
+      return c.route === undefined || tool === undefined || route === undefined ? [] : [{ tool: c.name, route: c.route, toolRow: tool, routeRow: route }]
+    })
+    const toolRows = tools.map(({ tool, route, toolRow, routeRow }) => ({
+      tool,
+      route,
+      cpu_ms_per_call: toolRow.hit.cpu_ms_per_request,
+      route_cpu_ms_per_request: routeRow.hit.cpu_ms_per_request,
+      cost_over_route: toolRow.hit.cpu_ms_per_request / routeRow.hit.cpu_ms_per_request,
+      route_over_tool_throughput: routeRow.hit.requests_per_second / toolRow.hit.requests_per_second,
+    }))
+    console.log("\n| tool (kept result) | its route (kept answer) | tool CPU ms/call | route CPU ms/req | tool/route CPU | route/tool req/s |\n|---|---|---|---|---|---|")
+    for (const t of toolRows) {
+      console.log(`| ${t.tool} | ${t.route} | ${t.cpu_ms_per_call.toFixed(3)} | ${t.route_cpu_ms_per_request.toFixed(3)} | ${t.cost_over_route.toFixed(2)} | ${t.route_over_tool_throughput.toFixed(2)} |`)
+    }
     console.log("\n| miss (/days, every series in turn) | coding | miss req/s | miss p99 ms | off req/s | off p99 ms | miss/off req/s | hit rate |\n|---|---|---|---|---|---|---|---|")
     for (const m of misses) {
       console.log(
@@ -265,7 +288,7 @@ export const benchAnswers = async (): Promise<Record<string, unknown>> => {
     console.log(
       `\nmemory: cache ${memory.cache_bytes} bytes counted in ${memory.cache_entries} entries; RSS at start on ${rssAtStart.on} MB / off ${rssAtStart.off} MB, at end on ${memory.rss_mb_at_end.on} MB / off ${memory.rss_mb_at_end.off} MB`,
     )
-    return { seconds, rounds, connections, rows, misses, memory }
+    return { seconds, rounds, connections, rows, tools: toolRows, misses, memory }
   } finally {
     for (const s of servers) s.child.kill()
     rmSync(work, { recursive: true, force: true })
