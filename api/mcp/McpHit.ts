@@ -9,11 +9,12 @@
  * it, so the body is looked at without taking it: read as it arrives ('readable', read()) and put
  * back whole (unshift) before the stream could end, so the router reads it as Node gave it. Only
  * what the route would take the same way is looked at: a POST to /mcp itself (no query), a body
- * of a known length up to the API's limit (no chunked or encoded body, no `Expect`), a plain Host,
- * a key sent, no Origin or Referer (a browser's, which the route checks against the trusted
+ * of a known length up to the API's limit (no chunked or encoded body, no `Expect`), a plain Host
+ * with nothing in it that reads as a key (the route refuses a key in the URL), a key sent, no Origin or Referer (a browser's, which the route checks against the trusted
  * origins), the headers of a plain tool call (McpHttp.ts plainToolCallHeaders). Anything else, a
  * body that is not a plain call, a result not kept, a key refused or not checked, a refused token:
- * the router, with the body as it came. A client gone before its body arrived is not handed over
+ * the router, with the body as it came; so does a body the look cannot read (nothing is thrown
+ * from a stream's listener, where it would end the process). A client gone before its body arrived is not handed over
  * (nothing could answer it; the access log has its 499).
  */
 import type { IncomingMessage } from "node:http"
@@ -22,9 +23,10 @@ import { BATCH_ID_HEADER } from "../../schemas/Batches.ts"
 import { PLAIN_AUTHORITY } from "../http/Caching.ts"
 import { type HitAnswer, type HitGate, keyOf, type PostHit } from "../http/HitPath.ts"
 import { MAX_BODY } from "../NotFound.ts"
+import { keyInAuthority } from "../security/SecurityLive.ts"
 import { AnswerCacheService } from "../snapshot/AnswerCache.ts"
 import { SnapshotStore } from "../snapshot/SnapshotStore.ts"
-import { KeptResults, MCP_PATH, plainToolCallBody, plainToolCallHeaders } from "./McpHttp.ts"
+import { type FoundResult, KeptResults, MCP_PATH, type PlainToolCall, plainToolCallBody, plainToolCallHeaders } from "./McpHttp.ts"
 
 /**
  * The whole body of `request` (`length` bytes) given to `then` and left in the stream, unread: read
@@ -71,20 +73,22 @@ export const mcpHit: PostHit<AnswerCacheService | SnapshotStore> = {
         const headers = request.headers
         if (headers.origin !== undefined || headers.referer !== undefined || headers.expect !== undefined) return false
         if (headers["transfer-encoding"] !== undefined || headers["content-encoding"] !== undefined) return false
-        if (headers.host !== undefined && !PLAIN_AUTHORITY.test(headers.host)) return false
+        // a key in the Host is the route's to refuse (checkKey: a key in the URL)
+        if (headers.host !== undefined && (!PLAIN_AUTHORITY.test(headers.host) || keyInAuthority(`http://${headers.host}${MCP_PATH}`))) return false
         const length = bodyLength(headers["content-length"])
         if (length === null || !plainToolCallHeaders(headers)) return false
         const apiKey = keyOf(request)
         if (apiKey === "") return false
         peekBody(request, length, (body) => {
-          let parsed: unknown
+          // in a stream's listener: nothing may be thrown from here (it would end the process)
+          let call: PlainToolCall | null
+          let found: FoundResult | undefined
           try {
-            parsed = JSON.parse(body.toString("utf8"))
+            call = plainToolCallBody(JSON.parse(body.toString("utf8")))
+            found = call === null ? undefined : kept.find(call)
           } catch {
-            return router() // the SDK answers the parse error
+            return router() // the SDK answers a parse error
           }
-          const call = plainToolCallBody(parsed)
-          const found = call === null ? undefined : kept.find(call)
           if (call === null || found === undefined) return router()
           const send = (quota: Record<string, string>): void => {
             const bytes = kept.send(found, call.id, true)

@@ -114,7 +114,13 @@ export const plainToolCallBody = (body: unknown): { readonly id: string | number
   const params = body.params
   if (!isPlainObject(params) || Object.keys(params).some((k) => k !== "name" && k !== "arguments")) return null
   if (typeof params.name !== "string" || !KEPT_TOOLS.has(params.name) || !isPlainObject(params.arguments)) return null
-  return { id, key: `mcp-rpc ${params.name} ${JSON.stringify(params.arguments)}` }
+  let args: string
+  try {
+    args = JSON.stringify(params.arguments)
+  } catch {
+    return null // nested too deep to write again (RangeError): not plain, the SDK's to answer
+  }
+  return { id, key: `mcp-rpc ${params.name} ${args}` }
 }
 
 /** A plain tool call the kept results may answer: its id and its key; null for anything else. */

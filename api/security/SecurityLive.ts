@@ -30,7 +30,7 @@ const QUERY_KEY_NAMES = ["api_key", "apikey", "key", "x-api-key", "token", "acce
 const keyInPath = (target: string): boolean => decodedLoosely(beforeQuery(target)).includes(KEY_PREFIX)
 
 /** A key's prefix in the authority of an absolute-form target (`GET http://<key>@host/…`), whose `url` shows only the path. */
-const keyInAuthority = (originalUrl: string): boolean => {
+export const keyInAuthority = (originalUrl: string): boolean => {
   const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(originalUrl)?.[1]
   return authority !== undefined && decodedLoosely(authority).includes(KEY_PREFIX)
 }

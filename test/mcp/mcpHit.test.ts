@@ -163,6 +163,31 @@ describe("a kept tool result sent before the router", () => {
     expect((await counts(early.url)).early).toBe(beforeBrowser.early)
   })
 
+  it("leaves to the route what it refuses or must answer itself: a key in the Host, arguments nested too deep to write again", async () => {
+    const call = callBody(8, "get_returns", { asset_id: assetId })
+    await post(early.url, call, { "x-api-key": key.key }) // kept
+    // a Host holding something that reads as a key: the route's 401 (a key in the URL), not the kept result
+    const before = await counts(early.url)
+    const socket = await opened(early.port)
+    try {
+      const reading = answersOn(socket, 1)
+      socket.write(head(early.port, key.key, Buffer.byteLength(call)).replace(`Host: 127.0.0.1:${early.port}`, "Host: fds_probe") + call)
+      const [refused] = await reading
+      expect(refused!.status).toBe(401)
+      expect(JSON.parse(refused!.text)).toMatchObject({ error: "unauthorized", status: 401 })
+    } finally {
+      socket.destroy()
+    }
+    expect((await counts(early.url)).early).toBe(before.early)
+    // arguments nested 8,000 deep (JSON.stringify overflows the stack from about 6,000): not a plain
+    // call, so the SDK's answer, the same from both servers, and both serve on
+    const deep = `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"get_returns","arguments":{"a":${"[".repeat(8000)}${"]".repeat(8000)}}}}`
+    const answers = [await post(early.url, deep, { "x-api-key": key.key }), await post(routed.url, deep, { "x-api-key": key.key })]
+    expect(answers[0]!.status).toBeLessThan(500)
+    expect(comparable(answers[0]!)).toEqual(comparable(answers[1]!))
+    for (const server of [early, routed]) expect((await post(server.url, call, { "x-api-key": key.key })).status).toBe(200)
+  })
+
   it("takes one per-IP token a call, and the router refuses when they are gone", async () => {
     const limitedServer = await startServer({ dataDir: fx.dataDir, rateLimit: { perSecond: 0.001, burst: 3 } })
     try {
