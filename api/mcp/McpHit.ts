@@ -10,12 +10,13 @@
  * back whole (unshift) before the stream could end, so the router reads it as Node gave it. Only
  * what the route would take the same way is looked at: a POST to /mcp itself (no query), a body
  * of a known length up to the API's limit (no chunked or encoded body, no `Expect`), a plain Host
- * with nothing in it that reads as a key (the route refuses a key in the URL), a key sent, no Origin or Referer (a browser's, which the route checks against the trusted
- * origins), the headers of a plain tool call (McpHttp.ts plainToolCallHeaders). Anything else, a
- * body that is not a plain call, a result not kept, a key refused or not checked, a refused token:
- * the router, with the body as it came; so does a body the look cannot read (nothing is thrown
- * from a stream's listener, where it would end the process). A client gone before its body arrived is not handed over
- * (nothing could answer it; the access log has its 499).
+ * with nothing in it that reads as a key (the route refuses a key in the URL), a key sent, no
+ * Origin or Referer (a browser's, which the route checks against the trusted origins), the headers
+ * of a plain tool call (McpHttp.ts plainToolCallHeaders). Anything else goes to the router with
+ * the body as it came: a body that is not a plain call or that the look cannot read (nothing is
+ * thrown from a stream's listener, where it would end the process), a result not kept, a key
+ * refused or not checked, a refused token. A client gone before its body arrived is not handed
+ * over (nothing could answer it; the access log has its 499).
  */
 import type { IncomingMessage } from "node:http"
 import { Effect } from "effect"
