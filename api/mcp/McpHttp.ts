@@ -94,6 +94,12 @@ const KEPT_TOOLS: ReadonlySet<string> = new Set(TOOLS.map((t) => t.name).filter(
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype
 
+/** A plain tool call: its id and the key of its result. */
+export interface PlainToolCall {
+  readonly id: string | number
+  readonly key: string
+}
+
 /** The headers of a plain tool call: Accept naming both types, JSON, no session, a protocol version the SDK supports. */
 export const plainToolCallHeaders = (headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>): boolean => {
   const accept = headers.accept ?? ""
@@ -106,7 +112,7 @@ export const plainToolCallHeaders = (headers: Readonly<Record<string, string | R
 }
 
 /** A plain tool call the kept results may answer, its headers checked already: its id and its key; null for anything else. */
-export const plainToolCallBody = (body: unknown): { readonly id: string | number; readonly key: string } | null => {
+export const plainToolCallBody = (body: unknown): PlainToolCall | null => {
   if (!isPlainObject(body) || body.jsonrpc !== "2.0" || body.method !== "tools/call") return null
   if (Object.keys(body).some((k) => k !== "jsonrpc" && k !== "id" && k !== "method" && k !== "params")) return null
   const id = body.id
@@ -124,22 +130,14 @@ export const plainToolCallBody = (body: unknown): { readonly id: string | number
 }
 
 /** A plain tool call the kept results may answer: its id and its key; null for anything else. */
-export const plainToolCall = (
-  body: unknown,
-  headers: Readonly<Record<string, string | undefined>>,
-): { readonly id: string | number; readonly key: string } | null => (plainToolCallHeaders(headers) ? plainToolCallBody(body) : null)
+export const plainToolCall = (body: unknown, headers: Readonly<Record<string, string | undefined>>): PlainToolCall | null =>
+  plainToolCallHeaders(headers) ? plainToolCallBody(body) : null
 
 /** The SDK's answer to `id` around a result's JSON: this opening, the result, then `envelopeEnd(id)`. */
 const ENVELOPE_OPEN = '{"result":'
 const envelopeEnd = (id: string | number): string => `,"jsonrpc":"2.0","id":${JSON.stringify(id)}}`
 const envelope = (result: string, id: string | number): string => `${ENVELOPE_OPEN}${result}${envelopeEnd(id)}`
 const ENVELOPE_OPEN_BYTES = Buffer.from(ENVELOPE_OPEN, "utf8")
-
-/** A plain tool call: its id and the key of its result. */
-export interface PlainToolCall {
-  readonly id: string | number
-  readonly key: string
-}
 
 /** A kept result found for a call, on the batch served now. */
 export interface FoundResult {

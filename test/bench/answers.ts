@@ -174,6 +174,11 @@ export const benchAnswers = async (): Promise<Record<string, unknown>> => {
     console.log(`bench answers: ${rounds} rounds × ${seconds} s, ${connections} connections; hit / routed / cache off / ceiling / ceiling with duties alternating`)
     type Side = "hit" | "routed" | "off" | "ceiling" | "duties"
     type Summary = ReturnType<typeof summarizeRounds> & { cpu_ms_per_request: number }
+    /** Rounds' medians, with the server's CPU per request. */
+    const summaryOf = (rs: ReadonlyArray<Round & { cpuMsPerRequest: number }>): Summary => ({
+      ...summarizeRounds(rs),
+      cpu_ms_per_request: median(rs.map((x) => x.cpuMsPerRequest)),
+    })
     const toolRows: Array<{ tool: string; route: string; tool_hit: Summary; route_hit: Summary; cost_over_route: number; route_over_tool_throughput: number }> = []
     const rows: Array<Record<Side, Summary> & { answer: string; coding: string; bytes: number | null; hit_over_ceiling_throughput: number; hit_over_ceiling_p99: number; hit_over_off_throughput: number; hit_over_routed_throughput: number; hit_over_duties_throughput: number; duties_over_ceiling_throughput: number }> = []
     const measure = async (server: Server, url: string, headers: Record<string, string>, extra: Partial<autocannon.Options>) => {
@@ -204,21 +209,18 @@ export const benchAnswers = async (): Promise<Record<string, unknown>> => {
           for (const side of ["hit", "routed", "off", "ceiling", "duties"] as const) results[side].push(await measure(...targets[side], extra))
           if (route !== null) routeResults.push(await measure(...route, {}))
         }
+        const s = Object.fromEntries(Object.entries(results).map(([side, rs]) => [side, summaryOf(rs)])) as Record<Side, Summary>
         if (route !== null) {
-          const routeS = { ...summarizeRounds(routeResults), cpu_ms_per_request: median(routeResults.map((x) => x.cpuMsPerRequest)) }
-          const toolS = { ...summarizeRounds(results.hit), cpu_ms_per_request: median(results.hit.map((x) => x.cpuMsPerRequest)) }
+          const routeS = summaryOf(routeResults)
           toolRows.push({
             tool: c.name,
             route: c.route!,
-            tool_hit: toolS,
+            tool_hit: s.hit,
             route_hit: routeS,
-            cost_over_route: toolS.cpu_ms_per_request / routeS.cpu_ms_per_request,
-            route_over_tool_throughput: routeS.requests_per_second / toolS.requests_per_second,
+            cost_over_route: s.hit.cpu_ms_per_request / routeS.cpu_ms_per_request,
+            route_over_tool_throughput: routeS.requests_per_second / s.hit.requests_per_second,
           })
         }
-        const s = Object.fromEntries(
-          Object.entries(results).map(([side, rs]) => [side, { ...summarizeRounds(rs), cpu_ms_per_request: median(rs.map((x) => x.cpuMsPerRequest)) }]),
-        ) as Record<Side, Summary>
         const row = {
           answer: c.name,
           coding,
@@ -259,8 +261,8 @@ export const benchAnswers = async (): Promise<Record<string, unknown>> => {
       }
       const hits = (await metric(small, "fds_answer_cache_hits_total")) - hitsBefore
       const missed = (await metric(small, "fds_answer_cache_misses_total")) - missesBefore
-      const miss = { ...summarizeRounds(results.miss), cpu_ms_per_request: median(results.miss.map((x) => x.cpuMsPerRequest)) }
-      const offS = { ...summarizeRounds(results.off), cpu_ms_per_request: median(results.off.map((x) => x.cpuMsPerRequest)) }
+      const miss = summaryOf(results.miss)
+      const offS = summaryOf(results.off)
       misses.push({ coding, miss, off: offS, hit_rate: hits / (hits + missed), miss_over_off_throughput: miss.requests_per_second / offS.requests_per_second })
       console.log(`miss /days rotating ${rotation.length} series ${coding}: miss ${miss.requests_per_second.toFixed(0)} req/s p99 ${miss.p99_ms}, off ${offS.requests_per_second.toFixed(0)} p99 ${offS.p99_ms}, hit rate ${(hits / (hits + missed)).toFixed(3)}`)
     }
