@@ -1,7 +1,10 @@
 /**
  * An API process as `./fds serve` runs it (`node api/main.ts serve`, PORT=0 on 127.0.0.1) for the
  * replica and fault tests: its URL read from the "Listening on" log line, ready once it answers;
- * its output kept for the test to read; stopped with SIGTERM (SIGKILL after 10 s).
+ * its output kept for the test to read; stopped with SIGTERM (SIGKILL after 10 s). Its drain is
+ * 0 s unless the test sets FDS_DRAIN_SECONDS (test/operations/drain.test.ts does): a replica stops
+ * at once rather than keep serving 5 s for a balancer, which each stop used to wait for (~70 s of
+ * `make test`).
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { join } from "node:path"
@@ -19,7 +22,7 @@ export interface Replica {
 export const startReplica = async (env: Record<string, string>): Promise<Replica> => {
   const child = spawn(process.execPath, [main, "serve"], {
     cwd: root,
-    env: { ...process.env, ...env, PORT: "0", HOST: "127.0.0.1" },
+    env: { ...process.env, FDS_DRAIN_SECONDS: "0", ...env, PORT: "0", HOST: "127.0.0.1" },
     stdio: ["ignore", "pipe", "pipe"],
   })
   logChildOutput(child, `serve (pid ${child.pid})`)
