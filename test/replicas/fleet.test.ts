@@ -164,18 +164,24 @@ describe("the fleet switches together (PostgreSQL decides the current batch)", (
       // a careless `pipeline run` on a replica: a newer batch nobody else has
       const own = publishSnapshot(rogueDir.snapshotsDir, { ...fixtureB(), batchDate: "2031-02-03" })
       const env = { FDS_ACCOUNTS_URL: url, FDS_RATE_LIMIT_PER_SECOND: "0", FDS_STALE_AFTER_HOURS: "1000000", FDS_FLEET_SWITCH_TIMEOUT_SECONDS: "4" }
-      rogue = await startReplica({ ...env, FDS_DATA_DIR: rogueDir.dataDir })
-      // a second primary on an older folder
+      // and a second primary on an older folder; started together (neither will serve the fleet's
+      // batch, so each binds its port after the 10 s a member waits for it)
       bringIn(primaryDir.snapshotsDir, twinDir.snapshotsDir, a.finished.file)
-      twin = await startReplica({ ...env, FDS_DATA_DIR: twinDir.dataDir, FDS_FLEET_ROLE: "primary" })
+      const started = await Promise.allSettled([
+        startReplica({ ...env, FDS_DATA_DIR: rogueDir.dataDir }),
+        startReplica({ ...env, FDS_DATA_DIR: twinDir.dataDir, FDS_FLEET_ROLE: "primary" }),
+      ])
+      rogue = started[0].status === "fulfilled" ? started[0].value : undefined
+      twin = started[1].status === "fulfilled" ? started[1].value : undefined
+      for (const s of started) if (s.status === "rejected") throw s.reason
       // longer than the switch timeout: a proposal would have been decided by now
       await new Promise((r) => setTimeout(r, 6_000))
       expect((await db.query("SELECT batch_id FROM fleet_current")).rows[0]?.batch_id).toBe(current)
       expect((await db.query("SELECT batch_id FROM fleet_proposal")).rows).toEqual([])
       expect((await db.query("SELECT 1 FROM fleet_batches WHERE batch_id = $1", [own.finished.file.replace(".sqlite", "")])).rows).toEqual([])
-      expect(twin.output()).toContain("another FDS_FLEET_ROLE=primary member is live")
+      expect(twin!.output()).toContain("another FDS_FLEET_ROLE=primary member is live")
       // neither serves another batch than the fleet's; both say they are out of step
-      for (const member of [rogue, twin]) {
+      for (const member of [rogue!, twin!]) {
         const res = await data(member)
         expect(res.status).toBe(503)
         expect(((await res.json()) as Json).error).toBe("not_in_step")
@@ -185,7 +191,7 @@ describe("the fleet switches together (PostgreSQL decides the current batch)", (
         expect(listed.filter((b: Json) => b.attributes.current).map((b: Json) => b.id)).toEqual([current])
       }
       // the batch it holds ready is checked once, not again and again in a fallback loop
-      expect(rogue.output().match(/"msg":"checking snapshot"/g)?.length ?? 0).toBeLessThanOrEqual(2)
+      expect(rogue!.output().match(/"msg":"checking snapshot"/g)?.length ?? 0).toBeLessThanOrEqual(2)
     } finally {
       await Promise.all([stopReplica(rogue), stopReplica(twin)])
       rogueDir.cleanup()
