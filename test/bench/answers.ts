@@ -13,7 +13,10 @@
  * through the router (FDS_HIT_PATH=0, as before it), in the same rounds. Beside the ceiling, the
  * ceiling paying the duties the issue keeps per request (the key check and one count, the quota
  * headers) and the access log, with the service's own code (ceilingServer.ts, second argument):
- * where the ceiling's figure is out of reach with them, "with duties/ceiling" says how far.
+ * where the ceiling's figure is out of reach with them, "with duties/ceiling" says how far. And
+ * the ceiling doing all of a hit's per-request work with the service's code (third argument,
+ * `all`): those duties, the request metrics, and the answer's own headers (Vary, ETag, Batch-Id,
+ * Cache-Control); "hit/hit's work" is then what the hit path itself costs on top.
  *
  * Answers: /days of the sample's longest series (~215 KB) and of one near 10 KB, all-funds
  * (vehicle=all), compare of 10 series, the screener by 1y, returns, and two MCP tools over POST
@@ -90,7 +93,13 @@ const fetchAnswer = async (url: string, c: Case, headers: Record<string, string>
     ...(c.mcp === undefined ? {} : { body: c.mcp }),
   })
   const body = Buffer.from(await res.body.arrayBuffer())
-  return { status: res.statusCode, body, encoding: res.headers["content-encoding"] as string | undefined }
+  // the answer's own headers, as the hit sends them (the ceiling doing a hit's whole work sends them too)
+  const own: Record<string, string> = {}
+  for (const name of ["vary", "etag", "batch-id"]) {
+    const value = res.headers[name]
+    if (typeof value === "string") own[name] = value
+  }
+  return { status: res.statusCode, body, encoding: res.headers["content-encoding"] as string | undefined, own }
 }
 
 export const benchAnswers = async (): Promise<Record<string, unknown>> => {
@@ -144,7 +153,7 @@ export const benchAnswers = async (): Promise<Record<string, unknown>> => {
     ]
 
     // the ceiling sends what our server sends, identity and gzip
-    const manifest: Array<Record<string, string>> = []
+    const manifest: Array<Record<string, unknown>> = []
     const sent: Array<{ identity: number; gzip: number | null }> = []
     for (const [i, c] of cases.entries()) {
       const identity = await fetchAnswer(on.url + c.path, c, auth)
@@ -152,13 +161,21 @@ export const benchAnswers = async (): Promise<Record<string, unknown>> => {
       if (identity.status !== 200 || identity.encoding !== undefined) throw new Error(`${c.name}: ${identity.status} ${identity.body}`)
       if (c.mcp === undefined && !identity.body.equals(uncached.body)) throw new Error(`${c.name}: the cache on and off answer different bytes`)
       writeFileSync(join(work, `${i}.identity`), identity.body)
-      const entry: Record<string, string> = { path: `/${i}`, identity: join(work, `${i}.identity`), contentType: "application/json" }
+      const entry: Record<string, unknown> = {
+        path: `/${i}`,
+        identity: join(work, `${i}.identity`),
+        contentType: "application/json",
+        route: c.mcp === undefined ? c.path : "/mcp",
+        method: c.mcp === undefined ? "GET" : "POST",
+        headers: identity.own,
+      }
       let gzipBytes: number | null = null
       if (c.mcp === undefined) {
         const gz = await fetchAnswer(on.url + c.path, c, { ...auth, "accept-encoding": "gzip" })
         if (gz.encoding !== "gzip") throw new Error(`${c.name}: not gzip`)
         writeFileSync(join(work, `${i}.gzip`), gz.body)
         entry.gzip = join(work, `${i}.gzip`)
+        entry.gzipHeaders = gz.own
         gzipBytes = gz.body.length
       }
       manifest.push(entry)
@@ -170,9 +187,15 @@ export const benchAnswers = async (): Promise<Record<string, unknown>> => {
     // the ceiling paying the per-request duties (the key check and count, the quota headers, the access log)
     const duties = await startProcess([join(root, "test/bench/ceilingServer.ts"), join(work, "answers.json"), join(work, "data", "accounts.sqlite")], env)
     servers.push(duties)
+    // …and doing the rest of a hit's per-request work: the request metrics and the answer's own headers
+    const hitWork = await startProcess(
+      [join(root, "test/bench/ceilingServer.ts"), join(work, "answers.json"), join(work, "data", "accounts.sqlite"), "all"],
+      env,
+    )
+    servers.push(hitWork)
 
-    console.log(`bench answers: ${rounds} rounds × ${seconds} s, ${connections} connections; hit / routed / cache off / ceiling / ceiling with duties alternating`)
-    type Side = "hit" | "routed" | "off" | "ceiling" | "duties"
+    console.log(`bench answers: ${rounds} rounds × ${seconds} s, ${connections} connections; hit / routed / cache off / ceiling / ceiling with duties / ceiling doing a hit's work alternating`)
+    type Side = "hit" | "routed" | "off" | "ceiling" | "duties" | "work"
     type Summary = ReturnType<typeof summarizeRounds> & { cpu_ms_per_request: number }
     /** Rounds' medians, with the server's CPU per request. */
     const summaryOf = (rs: ReadonlyArray<Round & { cpuMsPerRequest: number }>): Summary => ({
@@ -180,7 +203,7 @@ export const benchAnswers = async (): Promise<Record<string, unknown>> => {
       cpu_ms_per_request: median(rs.map((x) => x.cpuMsPerRequest)),
     })
     const toolRows: Array<{ tool: string; route: string; tool_hit: Summary; route_hit: Summary; cost_over_route: number; route_over_tool_throughput: number }> = []
-    const rows: Array<Record<Side, Summary> & { answer: string; coding: string; bytes: number | null; hit_over_ceiling_throughput: number; hit_over_ceiling_p99: number; hit_over_off_throughput: number; hit_over_routed_throughput: number; hit_over_duties_throughput: number; duties_over_ceiling_throughput: number }> = []
+    const rows: Array<Record<Side, Summary> & { answer: string; coding: string; bytes: number | null; hit_over_ceiling_throughput: number; hit_over_ceiling_p99: number; hit_over_off_throughput: number; hit_over_routed_throughput: number; hit_over_duties_throughput: number; duties_over_ceiling_throughput: number; hit_over_work_throughput: number; work_over_ceiling_throughput: number; work_over_ceiling_p99: number }> = []
     const measure = async (server: Server, url: string, headers: Record<string, string>, extra: Partial<autocannon.Options>) => {
       const before = cpuMs(server.child.pid)
       const r = await round(url, headers, seconds, connections, extra)
@@ -198,15 +221,16 @@ export const benchAnswers = async (): Promise<Record<string, unknown>> => {
           off: [off, off.url + c.path, headers],
           ceiling: [ceiling, `${ceiling.url}/${i}`, coding === "gzip" ? { "accept-encoding": "gzip" } : {}],
           duties: [duties, `${duties.url}/${i}`, headers],
+          work: [hitWork, `${hitWork.url}/${i}`, headers],
         }
         // a tool's route (its kept answer, a GET on the same server) in the same rounds
         const route: [Server, string, Record<string, string>] | null = c.route === undefined ? null : [on, on.url + c.route, auth]
         for (const [, url, h] of Object.values(targets)) await round(url, h, 1, connections, extra) // warm-up
         if (route !== null) await round(route[1], route[2], 1, connections)
-        const results: Record<Side, Array<Round & { cpuMsPerRequest: number }>> = { hit: [], routed: [], off: [], ceiling: [], duties: [] }
+        const results: Record<Side, Array<Round & { cpuMsPerRequest: number }>> = { hit: [], routed: [], off: [], ceiling: [], duties: [], work: [] }
         const routeResults: Array<Round & { cpuMsPerRequest: number }> = []
         for (let r = 0; r < rounds; r++) {
-          for (const side of ["hit", "routed", "off", "ceiling", "duties"] as const) results[side].push(await measure(...targets[side], extra))
+          for (const side of ["hit", "routed", "off", "ceiling", "duties", "work"] as const) results[side].push(await measure(...targets[side], extra))
           if (route !== null) routeResults.push(await measure(...route, {}))
         }
         const s = Object.fromEntries(Object.entries(results).map(([side, rs]) => [side, summaryOf(rs)])) as Record<Side, Summary>
@@ -232,10 +256,13 @@ export const benchAnswers = async (): Promise<Record<string, unknown>> => {
           hit_over_routed_throughput: s.hit.requests_per_second / s.routed.requests_per_second,
           hit_over_duties_throughput: s.hit.requests_per_second / s.duties.requests_per_second,
           duties_over_ceiling_throughput: s.duties.requests_per_second / s.ceiling.requests_per_second,
+          hit_over_work_throughput: s.hit.requests_per_second / s.work.requests_per_second,
+          work_over_ceiling_throughput: s.work.requests_per_second / s.ceiling.requests_per_second,
+          work_over_ceiling_p99: s.work.p99_ms / s.ceiling.p99_ms,
         }
         rows.push(row)
         console.log(
-          `${c.name} ${coding}: hit ${s.hit.requests_per_second.toFixed(0)} req/s p99 ${s.hit.p99_ms}, routed ${s.routed.requests_per_second.toFixed(0)} p99 ${s.routed.p99_ms}, off ${s.off.requests_per_second.toFixed(0)} p99 ${s.off.p99_ms}, ceiling ${s.ceiling.requests_per_second.toFixed(0)} p99 ${s.ceiling.p99_ms}, with duties ${s.duties.requests_per_second.toFixed(0)} p99 ${s.duties.p99_ms}`,
+          `${c.name} ${coding}: hit ${s.hit.requests_per_second.toFixed(0)} req/s p99 ${s.hit.p99_ms}, routed ${s.routed.requests_per_second.toFixed(0)} p99 ${s.routed.p99_ms}, off ${s.off.requests_per_second.toFixed(0)} p99 ${s.off.p99_ms}, ceiling ${s.ceiling.requests_per_second.toFixed(0)} p99 ${s.ceiling.p99_ms}, with duties ${s.duties.requests_per_second.toFixed(0)} p99 ${s.duties.p99_ms}, doing a hit's work ${s.work.requests_per_second.toFixed(0)} p99 ${s.work.p99_ms}`,
         )
       }
     }
@@ -275,13 +302,13 @@ export const benchAnswers = async (): Promise<Record<string, unknown>> => {
     }
 
     console.log(
-      "\n| answer | coding | bytes | hit req/s | hit p99 ms | routed hit req/s | routed p99 ms | off req/s | off p99 ms | ceiling req/s | ceiling p99 ms | ceiling with duties req/s | with duties p99 ms | hit/ceiling req/s | hit/ceiling p99 | with duties/ceiling req/s | hit/with duties req/s | hit/routed req/s | hit/off req/s | CPU ms/req hit · routed · off · ceiling · with duties |",
+      "\n| answer | coding | bytes | hit req/s | hit p99 ms | routed hit req/s | routed p99 ms | off req/s | off p99 ms | ceiling req/s | ceiling p99 ms | ceiling with duties req/s | with duties p99 ms | ceiling doing a hit's work req/s | its p99 ms | hit/ceiling req/s | hit/ceiling p99 | with duties/ceiling req/s | hit's work/ceiling req/s | hit's work/ceiling p99 | hit/with duties req/s | hit/hit's work req/s | hit/routed req/s | hit/off req/s | CPU ms/req hit · routed · off · ceiling · with duties · hit's work |",
     )
-    console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for (const r of rows) {
-      const [h, d, o, c, u] = [r.hit, r.routed, r.off, r.ceiling, r.duties]
+      const [h, d, o, c, u, w] = [r.hit, r.routed, r.off, r.ceiling, r.duties, r.work]
       console.log(
-        `| ${r.answer} | ${r.coding} | ${r.bytes} | ${h.requests_per_second.toFixed(0)} | ${h.p99_ms} | ${d.requests_per_second.toFixed(0)} | ${d.p99_ms} | ${o.requests_per_second.toFixed(0)} | ${o.p99_ms} | ${c.requests_per_second.toFixed(0)} | ${c.p99_ms} | ${u.requests_per_second.toFixed(0)} | ${u.p99_ms} | ${r.hit_over_ceiling_throughput.toFixed(2)} | ${r.hit_over_ceiling_p99.toFixed(2)} | ${r.duties_over_ceiling_throughput.toFixed(2)} | ${r.hit_over_duties_throughput.toFixed(2)} | ${r.hit_over_routed_throughput.toFixed(2)} | ${r.hit_over_off_throughput.toFixed(2)} | ${h.cpu_ms_per_request.toFixed(3)} · ${d.cpu_ms_per_request.toFixed(3)} · ${o.cpu_ms_per_request.toFixed(3)} · ${c.cpu_ms_per_request.toFixed(3)} · ${u.cpu_ms_per_request.toFixed(3)} |`,
+        `| ${r.answer} | ${r.coding} | ${r.bytes} | ${h.requests_per_second.toFixed(0)} | ${h.p99_ms} | ${d.requests_per_second.toFixed(0)} | ${d.p99_ms} | ${o.requests_per_second.toFixed(0)} | ${o.p99_ms} | ${c.requests_per_second.toFixed(0)} | ${c.p99_ms} | ${u.requests_per_second.toFixed(0)} | ${u.p99_ms} | ${w.requests_per_second.toFixed(0)} | ${w.p99_ms} | ${r.hit_over_ceiling_throughput.toFixed(2)} | ${r.hit_over_ceiling_p99.toFixed(2)} | ${r.duties_over_ceiling_throughput.toFixed(2)} | ${r.work_over_ceiling_throughput.toFixed(2)} | ${r.work_over_ceiling_p99.toFixed(2)} | ${r.hit_over_duties_throughput.toFixed(2)} | ${r.hit_over_work_throughput.toFixed(2)} | ${r.hit_over_routed_throughput.toFixed(2)} | ${r.hit_over_off_throughput.toFixed(2)} | ${h.cpu_ms_per_request.toFixed(3)} · ${d.cpu_ms_per_request.toFixed(3)} · ${o.cpu_ms_per_request.toFixed(3)} · ${c.cpu_ms_per_request.toFixed(3)} · ${u.cpu_ms_per_request.toFixed(3)} · ${w.cpu_ms_per_request.toFixed(3)} |`,
       )
     }
     console.log(
