@@ -166,7 +166,6 @@ export const benchAnswers = async (): Promise<Record<string, unknown>> => {
         identity: join(work, `${i}.identity`),
         contentType: "application/json",
         route: c.mcp === undefined ? c.path : "/mcp",
-        method: c.mcp === undefined ? "GET" : "POST",
         headers: identity.own,
       }
       let gzipBytes: number | null = null
@@ -195,7 +194,8 @@ export const benchAnswers = async (): Promise<Record<string, unknown>> => {
     servers.push(hitWork)
 
     console.log(`bench answers: ${rounds} rounds × ${seconds} s, ${connections} connections; hit / routed / cache off / ceiling / ceiling with duties / ceiling doing a hit's work alternating`)
-    type Side = "hit" | "routed" | "off" | "ceiling" | "duties" | "work"
+    const SIDES = ["hit", "routed", "off", "ceiling", "duties", "work"] as const
+    type Side = (typeof SIDES)[number]
     type Summary = ReturnType<typeof summarizeRounds> & { cpu_ms_per_request: number }
     /** Rounds' medians, with the server's CPU per request. */
     const summaryOf = (rs: ReadonlyArray<Round & { cpuMsPerRequest: number }>): Summary => ({
@@ -227,10 +227,10 @@ export const benchAnswers = async (): Promise<Record<string, unknown>> => {
         const route: [Server, string, Record<string, string>] | null = c.route === undefined ? null : [on, on.url + c.route, auth]
         for (const [, url, h] of Object.values(targets)) await round(url, h, 1, connections, extra) // warm-up
         if (route !== null) await round(route[1], route[2], 1, connections)
-        const results: Record<Side, Array<Round & { cpuMsPerRequest: number }>> = { hit: [], routed: [], off: [], ceiling: [], duties: [], work: [] }
+        const results = Object.fromEntries(SIDES.map((side) => [side, []])) as unknown as Record<Side, Array<Round & { cpuMsPerRequest: number }>>
         const routeResults: Array<Round & { cpuMsPerRequest: number }> = []
         for (let r = 0; r < rounds; r++) {
-          for (const side of ["hit", "routed", "off", "ceiling", "duties", "work"] as const) results[side].push(await measure(...targets[side], extra))
+          for (const side of SIDES) results[side].push(await measure(...targets[side], extra))
           if (route !== null) routeResults.push(await measure(...route, {}))
         }
         const s = Object.fromEntries(Object.entries(results).map(([side, rs]) => [side, summaryOf(rs)])) as Record<Side, Summary>

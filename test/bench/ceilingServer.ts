@@ -42,9 +42,8 @@ interface Entry {
   readonly identity: string
   readonly gzip?: string
   readonly contentType: string
-  /** The answer's route on our server, its method, and the headers it sent with each coding. */
+  /** The answer's route on our server, and the headers it sent with each coding. */
   readonly route?: string
-  readonly method?: string
   readonly headers?: Record<string, string>
   readonly gzipHeaders?: Record<string, string>
 }
@@ -57,7 +56,6 @@ const answers = new Map(
       gzip: e.gzip === undefined ? null : readFileSync(e.gzip),
       contentType: e.contentType,
       route: e.route ?? e.path,
-      method: e.method ?? "GET",
       headers: e.headers ?? {},
       gzipHeaders: e.gzipHeaders ?? {},
     },
